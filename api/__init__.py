@@ -1,0 +1,35 @@
+"""The HTTP API: Flask translates; marshmallow loads and dumps; the service decides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, Response
+
+from api import problems
+from api.routes import games, players, titles
+from service.config import Settings
+from service.container import Services, build
+
+OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+
+
+def create_app(services: Services | None = None) -> Flask:
+    app = Flask(__name__)
+    services = services or build(Settings.from_env())
+    app.extensions["entrepot"] = services
+    app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
+    app.json.sort_keys = False
+    problems.install(app)
+    for blueprint in (players.bp, titles.bp, games.bp):
+        app.register_blueprint(blueprint, url_prefix="/v1")
+
+    @app.get("/v1/health")
+    def health():
+        return {"status": "ok"}
+
+    @app.get("/v1/openapi.yaml")
+    def openapi():
+        return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")
+
+    return app

@@ -1,0 +1,30 @@
+"""Bearer tokens: who is calling. Reads without a token are the spectator's."""
+
+from __future__ import annotations
+
+from flask import g, request
+
+from api.services import services
+from service.errors import Unauthorized
+from service.store import Player
+
+
+def optional_player() -> Player | None:
+    if "player" in g:
+        return g.player
+    header = request.headers.get("Authorization")
+    player = None
+    if header is not None:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("use Authorization: Bearer <token>")
+        player = services().players.authenticate(token.strip())
+    g.player = player
+    return player
+
+
+def required_player() -> Player:
+    player = optional_player()
+    if player is None:
+        raise Unauthorized("this request needs Authorization: Bearer <token>")
+    return player

@@ -1,0 +1,123 @@
+"""Every error leaves here as RFC 9457 problem+json with a stable ``code``.
+
+The one place errors are translated: service errors, validation errors, HTTP errors
+from routing and body limits, malformed JSON, and the unexpected (500, logged).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from service.errors import (
+    Conflict,
+    Forbidden,
+    IllegalCommand,
+    Invalid,
+    NotFound,
+    ServiceError,
+    Unauthorized,
+    VersionConflict,
+)
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+TYPE_BASE = "https://entrepot.dev/problems/"
+
+_STATUS = [(NotFound, 404), (Unauthorized, 401), (Forbidden, 403), (Conflict, 409), (Invalid, 422)]
+_HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+_TITLES = {
+    "malformed_json": "Malformed JSON",
+    "validation_error": "Invalid request",
+    "illegal_command": "Illegal command",
+    "not_your_turn": "Not your turn",
+    "not_your_seat": "Not your seat",
+    "version_conflict": "Version conflict",
+    "unauthorized": "Unauthorized",
+    "not_found": "Not found",
+    "payload_too_large": "Payload too large",
+    "internal_error": "Internal server error",
+}
+
+
+class MalformedJson(Exception):
+    def __init__(self, detail: str):
+        super().__init__(detail)
+        self.detail = detail
+
+
+def problem(status: int, code: str, detail: str, **extra) -> Response:
+    body = {
+        "type": TYPE_BASE + code,
+        "title": _TITLES.get(code, code.replace("_", " ").capitalize()),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="entrepot"'
+    return response
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(ServiceError)
+    def service_error(err: ServiceError):
+        status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
+        extra = {}
+        if isinstance(err, Invalid) and err.errors:
+            extra["errors"] = err.errors
+        if isinstance(err, IllegalCommand):
+            extra["rule"] = err.rule
+        if isinstance(err, VersionConflict):
+            extra["current_version"] = err.current_version
+        return problem(status, err.code, err.detail, **extra)
+
+    @app.errorhandler(ValidationError)
+    def validation_error(err: ValidationError):
+        return problem(422, "validation_error", "the request does not fit its schema",
+                       errors=_flatten(err.messages))
+
+    @app.errorhandler(MalformedJson)
+    def malformed(err: MalformedJson):
+        return problem(400, "malformed_json", err.detail)
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        status = err.code or 500
+        code = _HTTP_CODES.get(status, "http_error")
+        return problem(status, code, err.description or code)
+
+    @app.errorhandler(Exception)
+    def unexpected(err: Exception):
+        log.exception("unexpected error")
+        return problem(500, "internal_error", "something went wrong on our side; it was logged")
+
+
+def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
+    """marshmallow's nested messages as {"a.b.0.c": [...]}."""
+    flat: dict[str, list[str]] = {}
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            if key == "_schema":
+                path = prefix or "body"
+            if isinstance(value, (dict,)):
+                flat.update(_flatten(value, path))
+            else:
+                flat.setdefault(path, []).extend(value if isinstance(value, list) else [str(value)])
+    else:
+        flat[prefix or "body"] = messages if isinstance(messages, list) else [str(messages)]
+    return flat

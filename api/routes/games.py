@@ -1,0 +1,150 @@
+from __future__ import annotations
+
+import base64
+from datetime import datetime
+
+from flask import Blueprint
+
+from api.auth import optional_player, required_player
+from api.io import idempotency, load_body, load_query, respond, send, send_json
+from api.schemas import (
+    CommandOutcomeOut,
+    CommandRequest,
+    EventPageOut,
+    EventsQuery,
+    GameCreate,
+    GameOut,
+    GameQuery,
+    GameSummaryOut,
+    LegalCommandsOut,
+    SeatQuery,
+    StateQuery,
+)
+from api.services import services
+from service.errors import Invalid
+from service.games import SeatRequest
+
+bp = Blueprint("games", __name__)
+
+
+def _game_out(snapshot) -> dict:
+    game = snapshot.game
+    caller = optional_player()
+    return GameOut().dump({
+        **game.__dict__,
+        "seats": [s.__dict__ for s in game.seats],
+        "view": snapshot.view,
+        "your_seats": game.seats_of(caller.id) if caller else [],
+        "viewer_seat": snapshot.viewer_seat,
+        "seed": None,
+    })
+
+
+def _render_created(snapshot):
+    return 201, _game_out(snapshot)
+
+
+def _render_joined(snapshot):
+    return 200, _game_out(snapshot)
+
+
+def _render_outcome(outcome):
+    return 201, CommandOutcomeOut().dump(outcome)
+
+
+@bp.post("/games")
+def create_game():
+    caller = required_player()
+    data = load_body(GameCreate())
+    seats = [
+        SeatRequest(
+            player_id=str(s["player_id"]) if "player_id" in s else None,
+            ai=s.get("ai"),
+            open=bool(s.get("open")),
+        )
+        for s in data["seats"]
+    ]
+    result = services().games.create(
+        caller, data["title"], data["options"], seats, data["seed"], idempotency(_render_created)
+    )
+    return respond(result, _render_created)
+
+
+@bp.get("/games")
+def list_games():
+    query = load_query(GameQuery())
+    player = query["player"]
+    if player == "me":
+        player = required_player().id
+    before = _decode_cursor(query["cursor"]) if query["cursor"] else None
+    games = services().games.list(player, query["status"], query["title"], query["limit"], before)
+    next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
+    body = {
+        "games": GameSummaryOut(many=True).dump([{**g.__dict__, "seats": [s.__dict__ for s in g.seats]} for g in games]),
+        "next_cursor": next_cursor,
+    }
+    return send_json(body)
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    query = load_query(SeatQuery())
+    snapshot = services().games.get(game_id, optional_player(), query["seat"])
+    return send_json(_game_out(snapshot))
+
+
+@bp.post("/games/<game_id>/seats/<int:index>/join")
+def join(game_id: str, index: int):
+    caller = required_player()
+    result = services().games.join(caller, game_id, index, idempotency(_render_joined))
+    return respond(result, _render_joined)
+
+
+@bp.get("/games/<game_id>/legal-commands")
+def legal_commands(game_id: str):
+    query = load_query(SeatQuery())
+    found = services().games.legal_commands(game_id, required_player(), query["seat"])
+    return send(LegalCommandsOut(), found)
+
+
+@bp.post("/games/<game_id>/commands")
+def post_command(game_id: str):
+    caller = required_player()
+    data = load_body(CommandRequest())
+    result = services().games.execute(
+        caller, game_id, data["seat"], data["command"], data["expected_version"],
+        idempotency(_render_outcome),
+    )
+    return respond(result, _render_outcome)
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str):
+    query = load_query(EventsQuery())
+    page = services().games.events(game_id, optional_player(), query["after"], query["limit"], query["seat"])
+    return send(EventPageOut(), page)
+
+
+@bp.get("/games/<game_id>/state")
+def state(game_id: str):
+    query = load_query(StateQuery())
+    version, view = services().games.state_at(game_id, optional_player(), query["at"], query["seat"])
+    return send_json({"version": version, "view": view})
+
+
+@bp.get("/games/<game_id>/export")
+def export(game_id: str):
+    return send_json(services().games.export(game_id))
+
+
+def _encode_cursor(game) -> str:
+    raw = f"{game.updated_at.isoformat()}|{game.id}"
+    return base64.urlsafe_b64encode(raw.encode()).decode()
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        stamp, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
+        return datetime.fromisoformat(stamp), game_id
+    except (ValueError, UnicodeDecodeError):
+        raise Invalid("bad cursor", {"cursor": ["is not a cursor this server gave"]}) from None

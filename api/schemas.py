@@ -1,0 +1,169 @@
+"""marshmallow schemas: what the API loads and what it dumps. Unknown fields are errors."""
+
+from __future__ import annotations
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+
+AI_LEVELS = ("easy", "normal", "strong")
+STATUSES = ("waiting", "active", "finished", "aborted")
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# requests ------------------------------------------------------------------------------
+class PlayerCreate(Strict):
+    name = fields.Str(required=True, validate=validate.Length(min=1, max=64))
+    email = fields.Email(load_default=None, allow_none=True)
+
+
+class PlayerSettings(Strict):
+    notify_by_email = fields.Bool(truthy={True}, falsy={False})
+    vacation_until = fields.AwareDateTime(allow_none=True, format="iso")
+
+
+class SeatSpec(Strict):
+    player_id = fields.UUID()
+    ai = fields.Str(validate=validate.OneOf(AI_LEVELS))
+    open = fields.Bool(truthy={True}, falsy={False})
+
+    @validates_schema
+    def exactly_one(self, data, **_):
+        given = [k for k in ("player_id", "ai", "open") if k in data]
+        if len(given) != 1:
+            raise ValidationError("a seat is {player_id}, {ai} or {open: true}")
+        if "open" in data and data["open"] is not True:
+            raise ValidationError("open must be true", "open")
+
+
+class GameCreate(Strict):
+    title = fields.Str(required=True)
+    options = fields.Dict(keys=fields.Str(), load_default=dict)
+    seats = fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8))
+    time_control = fields.Dict(load_default=None, allow_none=True)
+    seed = fields.Str(load_default=None, allow_none=True, validate=validate.Regexp(
+        r"^[0-9a-fA-F]{64}$", error="must be 64 hex digits (32 bytes)"))
+
+    @validates_schema
+    def no_time_control_yet(self, data, **_):
+        if data.get("time_control") is not None:
+            raise ValidationError("time controls are not available yet", "time_control")
+
+
+class CommandRequest(Strict):
+    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+    expected_version = fields.Int(strict=True, load_default=None, allow_none=True,
+                                  validate=validate.Range(min=0))
+    command = fields.Dict(keys=fields.Str(), required=True)
+
+
+class GameQuery(Strict):
+    player = fields.Str(load_default=None)
+    status = fields.Str(load_default=None, validate=validate.OneOf(STATUSES))
+    title = fields.Str(load_default=None)
+    limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.Str(load_default=None)
+
+
+class SeatQuery(Strict):
+    seat = fields.Int(load_default=None, validate=validate.Range(min=0))
+
+
+class EventsQuery(SeatQuery):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
+
+
+class StateQuery(SeatQuery):
+    at = fields.Int(load_default=None, validate=validate.Range(min=1))
+
+
+# responses -----------------------------------------------------------------------------
+class PlayerOut(Schema):
+    id = fields.Str()
+    name = fields.Str()
+    email = fields.Str(allow_none=True)
+
+
+class NewPlayerOut(PlayerOut):
+    token = fields.Str()
+
+
+class MeOut(PlayerOut):
+    notify_by_email = fields.Bool()
+    vacation_until = fields.AwareDateTime(allow_none=True)
+    created_at = fields.AwareDateTime()
+
+
+class SeatOut(Schema):
+    index = fields.Int()
+    player_id = fields.Str(allow_none=True)
+    name = fields.Str(allow_none=True)
+    ai = fields.Str(allow_none=True)
+
+
+class GameSummaryOut(Schema):
+    id = fields.Str()
+    title = fields.Str()
+    rules_version = fields.Str()
+    options = fields.Dict()
+    status = fields.Str()
+    seats = fields.List(fields.Nested(SeatOut))
+    version = fields.Int()
+    to_act = fields.List(fields.Int())
+    deadline = fields.AwareDateTime(allow_none=True)
+    result = fields.Dict(allow_none=True)
+    seed_commitment = fields.Str()
+    seed_source = fields.Str()
+    created_at = fields.AwareDateTime()
+    updated_at = fields.AwareDateTime()
+
+
+class GameOut(GameSummaryOut):
+    view = fields.Dict(allow_none=True)
+    your_seats = fields.List(fields.Int())
+    viewer_seat = fields.Int(allow_none=True)
+    seed = fields.Str(allow_none=True)
+
+
+class EventOut(Schema):
+    seq = fields.Int()
+    type = fields.Str()
+    schema_version = fields.Int()
+    at = fields.Str()
+    seat = fields.Int(allow_none=True)
+    data = fields.Raw()
+
+
+class CommandOutcomeOut(Schema):
+    version = fields.Int()
+    events = fields.List(fields.Nested(EventOut))
+
+
+class EventPageOut(Schema):
+    events = fields.List(fields.Nested(EventOut))
+    next_after = fields.Int()
+
+
+class LegalCommandsOut(Schema):
+    version = fields.Int()
+    seat = fields.Int()
+    commands = fields.List(fields.Dict())
+
+
+class TitleOut(Schema):
+    id = fields.Str()
+    name = fields.Str()
+    rules_version = fields.Str()
+    min_players = fields.Int()
+    max_players = fields.Int()
+    variants = fields.List(fields.Str())
+    ai_levels = fields.List(fields.Str())
+    options_schema = fields.Dict()
+    commands = fields.List(fields.Str())
+
+
+class TitleDetailOut(TitleOut):
+    components = fields.Dict()

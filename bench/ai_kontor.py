@@ -1,0 +1,64 @@
+"""Kontor: the computer player against a uniformly random legal player.
+
+Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level]
+Prints the policy's win rate (a shared win counts half) over games alternating seats,
+and the slowest policy move.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain.decider import Issued  # noqa: E402
+from domain.kontor import GAME  # noqa: E402
+from domain.rng import Rng  # noqa: E402
+
+AT = "2026-01-01T00:00:00Z"
+
+
+def play(seed: int, ai_seat: int, level: str) -> tuple[float, float]:
+    options = GAME.parse_options({}, 2)
+    state = GAME.fold(GAME.start(options, 2, f"{seed:064x}"))
+    chooser = Rng(f"{seed + 1_000_000:064x}")
+    slowest = 0.0
+    moves = 0
+    while not GAME.is_finished(state):
+        seat = chooser.choice(sorted(GAME.to_act(state)))
+        if seat == ai_seat:
+            t = time.perf_counter()
+            command = GAME.policy(state, seat, chooser.fork(f"ai/{moves}"), level)
+            slowest = max(slowest, time.perf_counter() - t)
+        else:
+            command = chooser.choice(GAME.legal_commands(state, seat))
+        state = GAME.fold(GAME.decide(state, Issued(seat, AT, command)), state)
+        moves += 1
+    result = GAME.result(state)
+    if ai_seat in result.winners:
+        score = 1.0 if len(result.winners) == 1 else 0.5
+    else:
+        score = 0.0
+    return score, slowest
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    level = sys.argv[2] if len(sys.argv) > 2 else "normal"
+    total, slowest = 0.0, 0.0
+    start = time.perf_counter()
+    for g in range(games):
+        score, slow = play(g, g % 2, level)
+        total += score
+        slowest = max(slowest, slow)
+    elapsed = time.perf_counter() - start
+    print(
+        f"kontor policy[{level}] vs random: {total / games:.1%} over {games} games "
+        f"(alternating seats); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()

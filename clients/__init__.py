@@ -1,0 +1,1 @@
+"""Separate clients that speak only HTTP to an Entrepot server."""

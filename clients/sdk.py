@@ -1,0 +1,107 @@
+"""A small Python SDK for the Entrepot REST API (v1). It speaks only HTTP.
+
+    client = Client("http://127.0.0.1:8000")
+    me = client.create_player("Ada")            # remembers the token
+    game = client.create_game("kontor", seats=[{"player_id": me["id"]}, {"ai": "normal"}])
+    legal = client.legal_commands(game["id"])
+    client.command(game["id"], legal["commands"][0], expected_version=legal["version"])
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import requests
+
+
+class ApiError(Exception):
+    """A problem+json answer: ``status``, stable ``code``, ``detail`` and the whole body."""
+
+    def __init__(self, status: int, body: dict):
+        super().__init__(f"{status} {body.get('code')}: {body.get('detail')}")
+        self.status = status
+        self.code = body.get("code")
+        self.detail = body.get("detail")
+        self.body = body
+
+
+class Client:
+    def __init__(self, base_url: str, token: str | None = None, timeout: float = 30.0,
+                 session: requests.Session | None = None):
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.session = session or requests.Session()
+
+    def _call(self, method: str, path: str, json: Any = None, params: dict | None = None,
+              idempotent: bool = False) -> Any:
+        headers = {}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        if idempotent:
+            headers["Idempotency-Key"] = str(uuid.uuid4())
+        response = self.session.request(method, self.base_url + path, json=json, params=params,
+                                        headers=headers, timeout=self.timeout)
+        body = response.json() if response.content else None
+        if response.status_code >= 400:
+            raise ApiError(response.status_code, body or {})
+        return body
+
+    # players
+    def create_player(self, name: str, email: str | None = None) -> dict:
+        player = self._call("POST", "/v1/players", {"name": name, "email": email}, idempotent=True)
+        self.token = player["token"]
+        return player
+
+    def me(self) -> dict:
+        return self._call("GET", "/v1/players/me")
+
+    # titles
+    def titles(self) -> list[dict]:
+        return self._call("GET", "/v1/titles")
+
+    def title(self, title_id: str) -> dict:
+        return self._call("GET", f"/v1/titles/{title_id}")
+
+    # games
+    def create_game(self, title: str, seats: list[dict], options: dict | None = None,
+                    seed: str | None = None) -> dict:
+        body: dict[str, Any] = {"title": title, "seats": seats, "options": options or {}}
+        if seed is not None:
+            body["seed"] = seed
+        return self._call("POST", "/v1/games", body, idempotent=True)
+
+    def join(self, game_id: str, seat: int) -> dict:
+        return self._call("POST", f"/v1/games/{game_id}/seats/{seat}/join", idempotent=True)
+
+    def games(self, **filters) -> dict:
+        return self._call("GET", "/v1/games", params=filters)
+
+    def game(self, game_id: str, seat: int | None = None) -> dict:
+        return self._call("GET", f"/v1/games/{game_id}", params=_seat(seat))
+
+    def legal_commands(self, game_id: str, seat: int | None = None) -> dict:
+        return self._call("GET", f"/v1/games/{game_id}/legal-commands", params=_seat(seat))
+
+    def command(self, game_id: str, command: dict, seat: int | None = None,
+                expected_version: int | None = None) -> dict:
+        body: dict[str, Any] = {"command": command}
+        if seat is not None:
+            body["seat"] = seat
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        return self._call("POST", f"/v1/games/{game_id}/commands", body, idempotent=True)
+
+    def events(self, game_id: str, after: int = 0, limit: int = 200) -> dict:
+        return self._call("GET", f"/v1/games/{game_id}/events", params={"after": after, "limit": limit})
+
+    def state(self, game_id: str, at: int | None = None) -> dict:
+        return self._call("GET", f"/v1/games/{game_id}/state", params={"at": at} if at else None)
+
+    def export(self, game_id: str) -> dict:
+        return self._call("GET", f"/v1/games/{game_id}/export")
+
+
+def _seat(seat: int | None) -> dict | None:
+    return {"seat": seat} if seat is not None else None

@@ -1,0 +1,1 @@
+"""Machinery shared by titles: codecs, envelopes. Titles never import each other."""

@@ -1,0 +1,66 @@
+"""Events and commands as stored and sent: explicit type names, schema versions, upcasters.
+
+An event is stored as (type, schema_version, data).  ``type`` is the class's ``TYPE``
+string (never a module path) and ``schema_version`` its ``SCHEMA_VERSION``.  A class whose
+shape changes bumps SCHEMA_VERSION and its title registers an upcaster from the old
+version; stored events are never edited, they are upcast when read.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from domain.common.codec import CodecError, from_data, to_data
+from domain.decider import GameDefinition, schema_version
+
+
+@cache
+def _registry(types: tuple[type, ...]) -> dict[str, type]:
+    registry: dict[str, type] = {}
+    for cls in types:
+        if cls.TYPE in registry:
+            raise ValueError(f"duplicate type name {cls.TYPE}")
+        registry[cls.TYPE] = cls
+    return registry
+
+
+def encode_event(event: Any) -> tuple[str, int, dict]:
+    return event.TYPE, schema_version(event), to_data(event)
+
+
+def decode_event(game: GameDefinition, type_name: str, version: int, data: dict) -> Any:
+    cls = _registry(game.event_types).get(type_name)
+    if cls is None:
+        raise ValueError(f"unknown event type {type_name!r} for {game.id}")
+    current = schema_version(cls)
+    while version < current:
+        upcast = game.upcasters.get((type_name, version))
+        if upcast is None:
+            raise ValueError(f"no upcaster for {type_name} v{version}")
+        data = upcast(data)
+        version += 1
+    if version != current:
+        raise ValueError(f"{type_name} v{version} is newer than this server (v{current})")
+    return from_data(cls, data)
+
+
+def encode_command(command: Any) -> dict:
+    return {"type": command.TYPE, **to_data(command)}
+
+
+def command_class(game: GameDefinition, type_name: str) -> type | None:
+    return _registry(game.command_types).get(type_name)
+
+
+def decode_command(game: GameDefinition, data: Any) -> Any:
+    """A command from its JSON form ``{"type": ..., fields...}``; CodecError if malformed."""
+    if not isinstance(data, dict):
+        raise CodecError({"command": ["must be an object"]})
+    type_name = data.get("type")
+    cls = command_class(game, type_name) if isinstance(type_name, str) else None
+    if cls is None:
+        known = ", ".join(sorted(_registry(game.command_types)))
+        raise CodecError({"command.type": [f"must be one of {known}"]})
+    fields = {k: v for k, v in data.items() if k != "type"}
+    return from_data(cls, fields, "command")

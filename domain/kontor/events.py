@@ -1,0 +1,185 @@
+"""Kontor events: past tense, explicit kontor.* names, schema version 1."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from domain.kontor.options import Options
+from domain.kontor.state import Cell
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    TYPE: ClassVar[str] = "kontor.GameStarted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    options: Options
+    seat_count: int
+    seed: str
+    rules_version: str
+    rng_counter: int
+    cross: tuple[Cell, ...]
+    hands: tuple[tuple[int, ...], ...]
+    dock_piles: tuple[tuple[int, ...], ...]
+    water_pile: tuple[int, ...]
+    money: tuple[int, ...]
+    treasury: int
+
+
+@dataclass(frozen=True)
+class CardChosen:
+    """A seat laid a card face down. ``card`` is None in every other seat's copy."""
+
+    TYPE: ClassVar[str] = "kontor.CardChosen"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+
+
+@dataclass(frozen=True)
+class Passed:
+    TYPE: ClassVar[str] = "kontor.Passed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    florins: int  # received from the treasury (0 when it is empty)
+
+
+@dataclass(frozen=True)
+class CardsRevealed:
+    TYPE: ClassVar[str] = "kontor.CardsRevealed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    cards: tuple[int | None, ...]  # per seat; None for a seat that passed
+
+
+@dataclass(frozen=True)
+class TaxPaid:
+    TYPE: ClassVar[str] = "kontor.TaxPaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class TaxCancelled:
+    """The florin card that taxed this seat was taken back: no tax to pay."""
+
+    TYPE: ClassVar[str] = "kontor.TaxCancelled"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class TaxWaived:
+    """Both seats owed tax and neither could pay: both exempt, each gets florins."""
+
+    TYPE: ClassVar[str] = "kontor.TaxWaived"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seats: tuple[int, ...]
+    florins: tuple[int, ...]  # received by each of ``seats``
+
+
+@dataclass(frozen=True)
+class CardReturned:
+    """A revealed card goes back to its owner's hand: reason tax_unpaid | no_legal_cell."""
+
+    TYPE: ClassVar[str] = "kontor.CardReturned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class TurnOrderSet:
+    TYPE: ClassVar[str] = "kontor.TurnOrderSet"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    order: tuple[int, ...]  # seats that place this round, highest card first
+
+
+@dataclass(frozen=True)
+class CardPlaced:
+    TYPE: ClassVar[str] = "kontor.CardPlaced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class WarehousesAdded:
+    TYPE: ClassVar[str] = "kontor.WarehousesAdded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    goods: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SectorScored:
+    TYPE: ClassVar[str] = "kontor.SectorScored"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    cells: tuple[tuple[int, int], ...]
+    warehouses: tuple[tuple[int, ...], ...]  # per seat: tea, wine, spice counts
+    winner: int | None
+    rule: str  # highest | most | value | tie | empty
+    guardian: tuple[int, int] | None
+    points: int
+    warehouses_returned: tuple[int, ...]  # dock cards whose warehouses go back
+
+
+@dataclass(frozen=True)
+class CardDrawn:
+    """The drawn card was the face-up top of its pile, so it is public."""
+
+    TYPE: ClassVar[str] = "kontor.CardDrawn"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    pile: str  # dock | water
+
+
+@dataclass(frozen=True)
+class IncomePaid:
+    TYPE: ClassVar[str] = "kontor.IncomePaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class RoundStarted:
+    TYPE: ClassVar[str] = "kontor.RoundStarted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    round: int
+    idle_rounds: int  # complete rounds in a row without a placement
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    TYPE: ClassVar[str] = "kontor.GameEnded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    reason: str  # board_full | stalled | idle
+    points: tuple[int, ...]
+    money: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+EVENT_TYPES: tuple[type, ...] = (
+    GameStarted,
+    CardChosen,
+    Passed,
+    CardsRevealed,
+    TaxPaid,
+    TaxCancelled,
+    TaxWaived,
+    CardReturned,
+    TurnOrderSet,
+    CardPlaced,
+    WarehousesAdded,
+    SectorScored,
+    CardDrawn,
+    IncomePaid,
+    RoundStarted,
+    GameEnded,
+)

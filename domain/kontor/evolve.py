@@ -1,0 +1,154 @@
+"""evolve(state, event) -> state: applies a fact, decides nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.kontor import events as ev
+from domain.kontor.state import Cell, KontorState, ScoredSector
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
+    return _set(values, index, values[index] + amount)
+
+
+def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def evolve(state: KontorState | None, event) -> KontorState:
+    t = type(event)
+    if t is ev.GameStarted:
+        n = event.seat_count
+        return KontorState(
+            seat_count=n,
+            seed=event.seed,
+            rng_counter=event.rng_counter,
+            options=event.options,
+            rules_version=event.rules_version,
+            board=event.cross,
+            hands=event.hands,
+            dock_piles=event.dock_piles,
+            water_pile=event.water_pile,
+            money=event.money,
+            treasury=event.treasury,
+            points=(0,) * n,
+            warehouses=frozenset(),
+            chosen=(None,) * n,
+            passed=(False,) * n,
+            revealed=(None,) * n,
+            tax=("",) * n,
+        )
+    assert state is not None
+    if t is ev.CardChosen:
+        # The seat's own copy carries the card; a redacted copy (None) is never folded.
+        hand = state.hands[event.seat]
+        if event.card is not None and event.card in hand:
+            hand = _remove(hand, event.card)
+        return replace(
+            state,
+            hands=_set(state.hands, event.seat, hand),
+            chosen=_set(state.chosen, event.seat, event.card),
+        )
+    if t is ev.Passed:
+        return replace(
+            state,
+            passed=_set(state.passed, event.seat, True),
+            money=_add(state.money, event.seat, event.florins),
+            treasury=state.treasury - event.florins,
+        )
+    if t is ev.CardsRevealed:
+        return replace(state, revealed=event.cards, chosen=(None,) * state.seat_count)
+    if t is ev.TaxPaid:
+        return replace(
+            state,
+            money=_add(state.money, event.seat, -event.amount),
+            treasury=state.treasury + event.amount,
+            tax=_set(state.tax, event.seat, "paid"),
+        )
+    if t is ev.TaxCancelled:
+        return replace(state, tax=_set(state.tax, event.seat, "cancelled"))
+    if t is ev.TaxWaived:
+        money, tax = state.money, state.tax
+        for seat, florins in zip(event.seats, event.florins):
+            money = _add(money, seat, florins)
+            tax = _set(tax, seat, "waived")
+        return replace(
+            state, money=money, tax=tax, treasury=state.treasury - sum(event.florins)
+        )
+    if t is ev.CardReturned:
+        seat = event.seat
+        return replace(
+            state,
+            hands=_set(state.hands, seat, state.hands[seat] + (event.card,)),
+            order=tuple(s for s in state.order if s != seat),
+            tax=_set(state.tax, seat, "unpaid") if event.reason == "tax_unpaid" else state.tax,
+            returned=state.returned + ((seat, event.card, event.reason),),
+        )
+    if t is ev.TurnOrderSet:
+        return replace(state, order=event.order, phase="place")
+    if t is ev.CardPlaced:
+        return replace(
+            state,
+            board=state.board + (Cell(event.x, event.y, event.card),),
+            order=tuple(s for s in state.order if s != event.seat),
+            placed_this_round=True,
+        )
+    if t is ev.WarehousesAdded:
+        return replace(state, warehouses=state.warehouses | {event.card})
+    if t is ev.SectorScored:
+        points = state.points
+        if event.winner is not None:
+            points = _add(points, event.winner, event.points)
+        return replace(
+            state,
+            points=points,
+            warehouses=state.warehouses - frozenset(event.warehouses_returned),
+            scored=state.scored
+            + (ScoredSector(event.cells, event.winner, event.rule, event.guardian),),
+        )
+    if t is ev.CardDrawn:
+        seat = event.seat
+        if event.pile == "dock":
+            piles = _set(state.dock_piles, seat, state.dock_piles[seat][1:])
+            state = replace(state, dock_piles=piles)
+        else:
+            state = replace(state, water_pile=state.water_pile[1:])
+        return replace(state, hands=_set(state.hands, seat, state.hands[seat] + (event.card,)))
+    if t is ev.IncomePaid:
+        return replace(
+            state,
+            money=_add(state.money, event.seat, event.amount),
+            treasury=state.treasury - event.amount,
+        )
+    if t is ev.RoundStarted:
+        n = state.seat_count
+        return replace(
+            state,
+            round=event.round,
+            idle_rounds=event.idle_rounds,
+            phase="choose",
+            chosen=(None,) * n,
+            passed=(False,) * n,
+            revealed=(None,) * n,
+            tax=("",) * n,
+            order=(),
+            returned=(),
+            placed_this_round=False,
+        )
+    if t is ev.GameEnded:
+        return replace(
+            state,
+            phase="over",
+            order=(),
+            end_reason=event.reason,
+            winners=event.winners,
+        )
+    raise TypeError(f"unknown event {event!r}")
+
+

@@ -1,0 +1,59 @@
+"""Kontor state: frozen, tuples only. Built by evolve, read by everything else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.kontor.options import Options
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A card on the table. The anchor is at (0, 0); x grows right, y grows down."""
+
+    x: int
+    y: int
+    card: int
+
+
+@dataclass(frozen=True)
+class ScoredSector:
+    """A closed sector, already scored: its cells, the winner and where its guardian is."""
+
+    cells: tuple[tuple[int, int], ...]
+    winner: int | None
+    rule: str  # highest | most | value | tie | empty
+    guardian: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class KontorState:
+    seat_count: int
+    seed: str
+    rng_counter: int
+    options: Options
+    rules_version: str
+    board: tuple[Cell, ...]  # placement order; the cross first
+    hands: tuple[tuple[int, ...], ...]
+    dock_piles: tuple[tuple[int, ...], ...]  # index 0 is the visible top card
+    water_pile: tuple[int, ...]  # index 0 is the visible top card
+    money: tuple[int, ...]
+    treasury: int
+    points: tuple[int, ...]
+    warehouses: frozenset[int]  # dock cards that hold their warehouses
+    scored: tuple[ScoredSector, ...] = ()
+    round: int = 1
+    phase: str = "choose"  # choose | place | over
+    chosen: tuple[int | None, ...] = ()  # secret until the reveal
+    passed: tuple[bool, ...] = ()
+    revealed: tuple[int | None, ...] = ()  # cards shown this round (None: passed)
+    tax: tuple[str, ...] = ()  # per seat: "" | paid | unpaid | cancelled | waived
+    order: tuple[int, ...] = ()  # seats still to place this round, first first
+    returned: tuple[tuple[int, int, str], ...] = ()  # this round: (seat, card, reason)
+    placed_this_round: bool = False
+    idle_rounds: int = 0
+    end_reason: str | None = None
+    winners: tuple[int, ...] = ()
+
+    def is_over(self) -> bool:
+        return self.phase == "over"

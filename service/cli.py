@@ -1,0 +1,120 @@
+"""The `entrepot` command: serve, worker, migrate.
+
+`serve` runs everything a player needs: PostgreSQL and Redis (embedded unless
+DATABASE_URL / REDIS_URL are set), migrations, the API under gunicorn and an RQ worker.
+The API (api.wsgi) and the worker (python -m workers) run as their own processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from service.embedded import EmbeddedEngines, default_data_dir
+from service.migrate import migrate
+
+log = logging.getLogger("entrepot")
+
+
+def _workers_default() -> int:
+    return max(2, (os.cpu_count() or 1) * 2 + 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="entrepot", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the API, a worker, and embedded engines if needed")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data-dir", type=Path, default=None, help="where embedded engines keep data")
+    serve.add_argument("--workers", type=int, default=_workers_default(), help="gunicorn processes")
+    serve.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    serve.add_argument("--rq-workers", type=int, default=1, help="RQ worker processes")
+    worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
+    worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    sub.add_parser("migrate", help="apply database migrations")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+    if args.command == "migrate":
+        for name in migrate(_require("DATABASE_URL")):
+            print(f"applied {name}")
+        return 0
+    if args.command == "worker":
+        _require("DATABASE_URL")
+        _require("REDIS_URL")
+        cmd = [sys.executable, "-m", "workers"] + (["--burst"] if args.burst else [])
+        os.execv(sys.executable, cmd)
+    return serve_all(args)
+
+
+def _require(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        sys.exit(f"entrepot: {name} is not set")
+    return value
+
+
+def serve_all(args) -> int:
+    engines = EmbeddedEngines(args.data_dir or default_data_dir())
+    env = dict(os.environ)
+    try:
+        if not env.get("DATABASE_URL"):
+            env["DATABASE_URL"] = engines.start_postgres()
+        if not env.get("REDIS_URL"):
+            env["REDIS_URL"] = engines.start_redis()
+        for name in migrate(env["DATABASE_URL"]):
+            log.info("applied migration %s", name)
+        gunicorn = [
+            sys.executable, "-m", "gunicorn", "api.wsgi:app",
+            "--bind", f"{args.host}:{args.port}",
+            "--workers", str(args.workers),
+            "--threads", str(args.threads),
+            "--worker-class", "gthread",
+            "--access-logfile", "-",
+            "--graceful-timeout", "10",
+        ]
+        children = [subprocess.Popen(gunicorn, env=env)]
+        for _ in range(args.rq_workers):
+            children.append(subprocess.Popen([sys.executable, "-m", "workers"], env=env))
+        log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
+        return _supervise(children)
+    finally:
+        engines.stop()
+
+
+def _supervise(children: list[subprocess.Popen]) -> int:
+    stopping = False
+
+    def stop(signum, _frame):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    code = 0
+    while not stopping:
+        for child in children:
+            if child.poll() is not None:
+                log.error("a child process exited with %s; stopping", child.returncode)
+                stopping, code = True, child.returncode or 1
+        time.sleep(0.5)
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    for child in children:
+        try:
+            child.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,44 @@
+"""The composition root: builds the services from settings. The one place adapters meet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from redis import Redis
+
+from service.clock import Clock, SystemClock
+from service.config import Settings
+from service.games import GameService
+from service.jobs import JobQueue, RQJobQueue
+from service.players import PlayerService
+from service.states import StateCache
+from service.store import Store
+
+
+@dataclass
+class Services:
+    settings: Settings
+    store: Store
+    redis: Redis
+    jobs: JobQueue
+    players: PlayerService
+    games: GameService
+
+    def close(self) -> None:
+        self.store.close()
+        self.redis.close()
+
+
+def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None = None) -> Services:
+    store = Store(settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max)
+    redis = Redis.from_url(settings.redis_url)
+    jobs = jobs or RQJobQueue(redis, settings.queue_name)
+    clock = clock or SystemClock()
+    return Services(
+        settings=settings,
+        store=store,
+        redis=redis,
+        jobs=jobs,
+        players=PlayerService(store),
+        games=GameService(store, StateCache(), clock, jobs),
+    )

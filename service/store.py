@@ -1,0 +1,336 @@
+"""The PostgreSQL adapter: event store, game read model, players, idempotency.
+
+All access goes through ``Store.tx()``, one transaction per unit of work.  Appends rely
+on the primary key (game_id, seq) as the optimistic lock: no table lock, so appends to
+different games run in parallel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from service import chain
+from service.errors import VersionConflict
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    schema_version: int
+    seat: int | None
+    data: Any
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    type: str
+    schema_version: int
+    seat: int | None
+    at: str
+    data: Any
+    prev_hash: str
+    hash: str
+
+    def record(self) -> dict:
+        return chain.record_of(self.seq, self.type, self.schema_version, self.seat, self.at, self.data)
+
+
+@dataclass(frozen=True)
+class Seat:
+    index: int
+    player_id: str | None
+    name: str | None
+    ai: str | None
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    rules_version: str
+    options: dict
+    status: str
+    seat_count: int
+    version: int
+    to_act: tuple[int, ...]
+    deadline: datetime | None
+    result: dict | None
+    seed_commitment: str
+    seed_source: str
+    created_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    seats: tuple[Seat, ...]
+
+    def seats_of(self, player_id: str | None) -> list[int]:
+        return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    email: str | None
+    notify_by_email: bool
+    vacation_until: datetime | None
+    created_at: datetime
+
+
+_GAME_COLUMNS = (
+    "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
+    " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at"
+)
+_SEATS_JSON = (
+    "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
+    " 'name', p.name, 'ai', s.ai) ORDER BY s.index), '[]')"
+    " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
+)
+
+
+def _game(row: dict) -> Game:
+    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"]) for s in row.pop("seats"))
+    row["to_act"] = tuple(row["to_act"])
+    return Game(seats=seats, **row)
+
+
+class Tx:
+    """One transaction's worth of queries."""
+
+    def __init__(self, conn: psycopg.Connection):
+        self.conn = conn
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> dict | None:
+        with self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(sql, params)
+            return cur.fetchone()
+
+    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[dict]:
+        with self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(sql, params)
+            return cur.fetchall()
+
+    # players --------------------------------------------------------------------------
+    def insert_player(self, player_id: str, name: str, email: str | None, token_hash: str) -> None:
+        self.conn.execute(
+            "INSERT INTO players (id, name, email, token_hash) VALUES (%s, %s, %s, %s)",
+            (player_id, name, email, token_hash),
+        )
+
+    def player_by_token_hash(self, token_hash: str) -> Player | None:
+        row = self._one(
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            " FROM players WHERE token_hash = %s",
+            (token_hash,),
+        )
+        return Player(**row) if row else None
+
+    def player(self, player_id: str) -> Player | None:
+        row = self._one(
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            " FROM players WHERE id = %s",
+            (player_id,),
+        )
+        return Player(**row) if row else None
+
+    def update_player_settings(
+        self, player_id: str, notify_by_email: bool | None, vacation_until: Any
+    ) -> None:
+        if notify_by_email is not None:
+            self.conn.execute(
+                "UPDATE players SET notify_by_email = %s WHERE id = %s", (notify_by_email, player_id)
+            )
+        if vacation_until is not ...:
+            self.conn.execute(
+                "UPDATE players SET vacation_until = %s WHERE id = %s", (vacation_until, player_id)
+            )
+
+    # games ----------------------------------------------------------------------------
+    def insert_game(
+        self,
+        game_id: str,
+        title: str,
+        rules_version: str,
+        options: dict,
+        seat_count: int,
+        seed: str,
+        seed_commitment: str,
+        seed_source: str,
+        created_by: str | None,
+        seats: Sequence[tuple[str | None, str | None]],
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO games (id, title, rules_version, options, status, seat_count,"
+            " seed_commitment, seed_source, created_by)"
+            " VALUES (%s, %s, %s, %s, 'waiting', %s, %s, %s, %s)",
+            (game_id, title, rules_version, Jsonb(options), seat_count, seed_commitment,
+             seed_source, created_by),
+        )
+        self.conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES (%s, %s)", (game_id, seed))
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO seats (game_id, index, player_id, ai) VALUES (%s, %s, %s, %s)",
+                [(game_id, i, player, ai) for i, (player, ai) in enumerate(seats)],
+            )
+
+    def game(self, game_id: str, lock: bool = False) -> Game | None:
+        sql = f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s"
+        row = self._one(sql + (" FOR UPDATE" if lock else ""), (game_id,))
+        return _game(row) if row else None
+
+    def list_games(
+        self,
+        player_id: str | None,
+        status: str | None,
+        title: str | None,
+        limit: int,
+        before: tuple[datetime, str] | None,
+    ) -> list[Game]:
+        where, params = [], []
+        if player_id:
+            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s)")
+            params.append(player_id)
+        if status:
+            where.append("g.status = %s")
+            params.append(status)
+        if title:
+            where.append("g.title = %s")
+            params.append(title)
+        if before:
+            where.append("(g.updated_at, g.id) < (%s, %s)")
+            params.extend(before)
+        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
+            " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
+            (*params, limit),
+        )
+        return [_game(r) for r in rows]
+
+    def take_seat(self, game_id: str, index: int, player_id: str) -> bool:
+        cur = self.conn.execute(
+            "UPDATE seats SET player_id = %s WHERE game_id = %s AND index = %s"
+            " AND player_id IS NULL AND ai IS NULL",
+            (player_id, game_id, index),
+        )
+        return cur.rowcount == 1
+
+    def seed(self, game_id: str) -> str:
+        row = self._one("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,))
+        assert row, "every game has a seed"
+        return row["seed"]
+
+    def update_game(
+        self, game_id: str, version: int, status: str, to_act: Sequence[int], result: dict | None
+    ) -> None:
+        self.conn.execute(
+            "UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
+            " updated_at = now() WHERE id = %s",
+            (version, status, list(to_act), Jsonb(result) if result is not None else None, game_id),
+        )
+
+    def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
+        """(game_id, version, seat, level) of active games whose computer seat is to act."""
+        rows = self.conn.execute(
+            "SELECT g.id::text, g.version, s.index, s.ai FROM games g"
+            " JOIN seats s ON s.game_id = g.id AND s.ai IS NOT NULL AND s.index = ANY(g.to_act)"
+            " WHERE g.status = 'active' AND g.updated_at < now() - make_interval(secs => %s)"
+            " ORDER BY g.updated_at LIMIT %s",
+            (older_than_seconds, limit),
+        ).fetchall()
+        return [tuple(r) for r in rows]
+
+    # events ---------------------------------------------------------------------------
+    def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        sql = (
+            "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
+            " WHERE game_id = %s AND seq > %s ORDER BY seq"
+        )
+        params: tuple = (game_id, after)
+        if limit is not None:
+            sql += " LIMIT %s"
+            params = (*params, limit)
+        rows = self.conn.execute(sql, params).fetchall()
+        return [
+            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
+            for seq, type_, ver, seat, at, data, prev, h in rows
+        ]
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        prev_hash: str,
+        at: datetime,
+        new_events: Sequence[NewEvent],
+    ) -> list[StoredEvent]:
+        """Append after ``expected_version``; VersionConflict if another append got there first."""
+        at_text = chain.format_time(at)
+        stored: list[StoredEvent] = []
+        prev = prev_hash
+        for offset, event in enumerate(new_events, start=1):
+            seq = expected_version + offset
+            record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
+            digest = chain.link(prev, record)
+            stored.append(
+                StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
+            )
+            prev = digest
+        try:
+            with self.conn.transaction(), self.conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO events (game_id, seq, type, schema_version, seat, at, data,"
+                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    [
+                        (game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data),
+                         e.prev_hash, e.hash)
+                        for e in stored
+                    ],
+                )
+        except psycopg.errors.UniqueViolation:
+            raise VersionConflict(
+                f"the game moved on past version {expected_version}", expected_version + 1
+            ) from None
+        return stored
+
+    # idempotency ----------------------------------------------------------------------
+    def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:
+        row = self.conn.execute(
+            "SELECT request_hash, status, body FROM idempotency_keys WHERE scope = %s AND key = %s",
+            (scope, key),
+        ).fetchone()
+        return (row[0], row[1], row[2]) if row else None
+
+    def save_response(self, scope: str, key: str, request_hash: str, status: int, body: Any) -> bool:
+        cur = self.conn.execute(
+            "INSERT INTO idempotency_keys (scope, key, request_hash, status, body)"
+            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            (scope, key, request_hash, status, Jsonb(body)),
+        )
+        return cur.rowcount == 1
+
+
+class Store:
+    def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10):
+        self.pool = ConnectionPool(
+            conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
+            kwargs={"autocommit": False},
+        )
+
+    @contextmanager
+    def tx(self) -> Iterator[Tx]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield Tx(conn)
+
+    def close(self) -> None:
+        self.pool.close()

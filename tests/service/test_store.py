@@ -1,0 +1,129 @@
+"""The event store on real PostgreSQL: optimistic lock, append-only rows, the hash chain."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+
+from service import chain
+from service.clock import SystemClock
+from service.entropy import new_id
+from service.errors import VersionConflict
+from service.store import NewEvent, Store
+
+
+@pytest.fixture(scope="module")
+def store(database_url):
+    store = Store(database_url, min_size=1, max_size=4)
+    yield store
+    store.close()
+
+
+def new_game(store: Store) -> str:
+    game_id = new_id()
+    with store.tx() as tx:
+        tx.insert_game(game_id, "kontor", "test", {}, 2, "00" * 32, "x", "server", None,
+                       [(None, "easy"), (None, "easy")])
+    return game_id
+
+
+def append(store: Store, game_id: str, version: int, prev: str, n: int = 1, tag: str = "x"):
+    with store.tx() as tx:
+        return tx.append(game_id, version, prev, SystemClock().now(),
+                         [NewEvent("test.Happened", 1, None, {"tag": tag, "i": i}) for i in range(n)])
+
+
+def test_two_concurrent_appends_at_the_same_version_exactly_one_wins(store):
+    game_id = new_game(store)
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def attempt(tag: str):
+        with store.tx() as tx:
+            barrier.wait()
+            try:
+                tx.append(game_id, 0, chain.genesis(game_id), SystemClock().now(),
+                          [NewEvent("test.Happened", 1, None, {"tag": tag})])
+                outcomes.append("won")
+            except VersionConflict:
+                outcomes.append("conflict")
+
+    threads = [threading.Thread(target=attempt, args=(t,)) for t in ("a", "b")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["conflict", "won"]
+    with store.tx() as tx:
+        assert [e.seq for e in tx.events(game_id)] == [1]
+
+
+def test_a_stale_version_is_a_conflict(store):
+    game_id = new_game(store)
+    first = append(store, game_id, 0, chain.genesis(game_id), n=2)
+    with pytest.raises(VersionConflict):
+        append(store, game_id, 1, first[0].hash)
+    append(store, game_id, 2, first[-1].hash)
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE events SET data = '{}' WHERE game_id = %s",
+    "DELETE FROM events WHERE game_id = %s",
+])
+def test_events_can_never_be_updated_or_deleted(store, database_url, sql):
+    game_id = new_game(store)
+    append(store, game_id, 0, chain.genesis(game_id))
+    with psycopg.connect(database_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(sql, (game_id,))
+
+
+def test_events_cannot_be_truncated(database_url):
+    with psycopg.connect(database_url) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute("TRUNCATE events CASCADE")
+
+
+def test_the_hash_chain_verifies_and_detects_an_edited_row(store, database_url):
+    game_id = new_game(store)
+    stored = append(store, game_id, 0, chain.genesis(game_id), n=3)
+    stored += append(store, game_id, 3, stored[-1].hash, n=2)
+    with store.tx() as tx:
+        rows = [{**e.record(), "prev_hash": e.prev_hash, "hash": e.hash} for e in tx.events(game_id)]
+    assert chain.verify(game_id, rows) is None
+    # an edit made behind the database's back (the trigger switched off by a superuser)
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE events DISABLE TRIGGER events_no_update")
+        try:
+            conn.execute(
+                "UPDATE events SET data = jsonb_set(data, '{tag}', '\"forged\"')"
+                " WHERE game_id = %s AND seq = 4", (game_id,))
+        finally:
+            conn.execute("ALTER TABLE events ENABLE TRIGGER events_no_update")
+    with store.tx() as tx:
+        rows = [{**e.record(), "prev_hash": e.prev_hash, "hash": e.hash} for e in tx.events(game_id)]
+    assert chain.verify(game_id, rows) == 4
+
+
+def test_a_missing_event_breaks_the_chain(store):
+    game_id = new_game(store)
+    stored = append(store, game_id, 0, chain.genesis(game_id), n=3)
+    rows = [{**e.record(), "prev_hash": e.prev_hash, "hash": e.hash} for e in stored]
+    assert chain.verify(game_id, rows[:1] + rows[2:]) == 3
+
+
+def test_appends_to_different_games_do_not_wait_for_each_other(store):
+    """No table lock: a transaction holding one game's append does not block another game."""
+    a, b = new_game(store), new_game(store)
+    with store.tx() as tx_a:
+        tx_a.append(a, 0, chain.genesis(a), SystemClock().now(), [NewEvent("test.Happened", 1, None, {})])
+        done = threading.Event()
+
+        def other():
+            append(store, b, 0, chain.genesis(b))
+            done.set()
+
+        t = threading.Thread(target=other)
+        t.start()
+        assert done.wait(5), "an append to another game waited for this transaction"
+        t.join()

@@ -1,0 +1,105 @@
+"""Computer seats played by a real RQ worker process on real Redis and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+from redis import Redis
+
+from api import create_app
+from service.container import build
+from service.jobs import RecordingJobQueue
+from tests.conftest import ROOT
+from tests.openapi_check import ValidatingClient
+
+
+@pytest.fixture(scope="module")
+def worker_settings(settings):
+    return replace(settings, queue_name=settings.queue_name + "-worker")
+
+
+@pytest.fixture(scope="module")
+def worker(worker_settings):
+    env = {
+        **os.environ,
+        "DATABASE_URL": worker_settings.database_url,
+        "REDIS_URL": worker_settings.redis_url,
+        "ENTREPOT_QUEUE": worker_settings.queue_name,
+        "ENTREPOT_SWEEP_AFTER": "1",
+    }
+    process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env)
+    yield process
+    process.terminate()
+    process.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def client(worker_settings):
+    services = build(worker_settings)
+    app = create_app(services)
+    yield ValidatingClient(app.test_client())
+    services.close()
+
+
+def wait_for(predicate, timeout: float = 60.0, every: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError("timed out")
+
+
+def test_a_full_game_against_the_computer_finishes(client, worker):
+    me = client.post("/v1/players", json={"name": "Human"}).json
+    created = client.post("/v1/games", token=me["token"], json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": me["id"]}, {"ai": "normal"}],
+    })
+    assert created.status_code == 201
+    gid = created.json["id"]
+    rng = random.Random(3)
+    for _ in range(500):
+        game = wait_for(lambda: _my_turn_or_over(client, gid, me["token"]))
+        if game["status"] == "finished":
+            break
+        legal = client.get(f"/v1/games/{gid}/legal-commands", token=me["token"]).json
+        response = client.post(f"/v1/games/{gid}/commands", token=me["token"],
+                               json={"command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
+        assert response.status_code in (201, 409), response.json  # 409: the computer moved meanwhile
+    final = client.get(f"/v1/games/{gid}").json
+    assert final["status"] == "finished" and final["result"]
+    computer_moves = [e for e in client.get(f"/v1/games/{gid}/events", query_string={"limit": 1000}).json["events"]
+                      if e["seat"] == 1]
+    assert computer_moves, "the computer seat never acted"
+
+
+def _my_turn_or_over(client, gid, token):
+    game = client.get(f"/v1/games/{gid}", token=token).json
+    return game if game["status"] == "finished" or 0 in game["to_act"] else None
+
+
+def test_the_sweeper_heals_lost_jobs(worker_settings, worker):
+    """A game whose computer moves were never enqueued (a crash, a flushed Redis) still ends."""
+    services = build(worker_settings, jobs=RecordingJobQueue())  # enqueues nothing in Redis
+    try:
+        client = ValidatingClient(create_app(services).test_client())
+        me = client.post("/v1/players", json={"name": "Watcher"}).json
+        created = client.post("/v1/games", token=me["token"], json={
+            "title": "kontor", "options": {"variant": "basic"}, "seats": [{"ai": "easy"}, {"ai": "normal"}],
+        })
+        assert created.status_code == 201
+        gid = created.json["id"]
+        Redis.from_url(worker_settings.redis_url).delete(f"rq:queue:{worker_settings.queue_name}")
+        final = wait_for(lambda: (g := client.get(f"/v1/games/{gid}").json)["status"] == "finished" and g,
+                         timeout=120)
+        assert final["result"]["winners"]
+    finally:
+        services.close()

@@ -1,0 +1,1 @@
+"""RQ workers: computer seats' moves and the sweeper that heals lost jobs."""
