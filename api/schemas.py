@@ -139,6 +139,8 @@ class EventOut(Schema):
 
 class CommandOutcomeOut(Schema):
     version = fields.Int()
+    status = fields.Str()
+    to_act = fields.List(fields.Int())
     events = fields.List(fields.Nested(EventOut))
 
 

@@ -1,6 +1,7 @@
 """Kontor: the computer player against a uniformly random legal player.
 
-Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level]
+Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level] [opponent]
+      (opponent: "random" (default) or another policy level, e.g. "normal")
 Prints the policy's win rate (a shared win counts half) over games alternating seats,
 and the slowest policy move.
 """
@@ -20,7 +21,7 @@ from domain.rng import Rng  # noqa: E402
 AT = "2026-01-01T00:00:00Z"
 
 
-def play(seed: int, ai_seat: int, level: str) -> tuple[float, float]:
+def play(seed: int, ai_seat: int, level: str, opponent: str = "random") -> tuple[float, float]:
     options = GAME.parse_options({}, 2)
     state = GAME.fold(GAME.start(options, 2, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")
@@ -32,6 +33,8 @@ def play(seed: int, ai_seat: int, level: str) -> tuple[float, float]:
             t = time.perf_counter()
             command = GAME.policy(state, seat, chooser.fork(f"ai/{moves}"), level)
             slowest = max(slowest, time.perf_counter() - t)
+        elif opponent != "random":
+            command = GAME.policy(state, seat, chooser.fork(f"op/{moves}"), opponent)
         else:
             command = chooser.choice(GAME.legal_commands(state, seat))
         state = GAME.fold(GAME.decide(state, Issued(seat, AT, command)), state)
@@ -47,15 +50,16 @@ def play(seed: int, ai_seat: int, level: str) -> tuple[float, float]:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     level = sys.argv[2] if len(sys.argv) > 2 else "normal"
+    opponent = sys.argv[3] if len(sys.argv) > 3 else "random"
     total, slowest = 0.0, 0.0
     start = time.perf_counter()
     for g in range(games):
-        score, slow = play(g, g % 2, level)
+        score, slow = play(g, g % 2, level, opponent)
         total += score
         slowest = max(slowest, slow)
     elapsed = time.perf_counter() - start
     print(
-        f"kontor policy[{level}] vs random: {total / games:.1%} over {games} games "
+        f"kontor policy[{level}] vs {opponent}: {total / games:.1%} over {games} games "
         f"(alternating seats); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
     )
 

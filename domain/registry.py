@@ -3,16 +3,9 @@
 from __future__ import annotations
 
 from domain.decider import GameDefinition
+from domain.kontor import GAME as KONTOR
+from domain.speicherstadt import GAME as SPEICHERSTADT
 
 
 def titles() -> dict[str, GameDefinition]:
-    from domain.kontor import GAME as KONTOR
-
-    found = {KONTOR.id: KONTOR}
-    try:  # titles land one issue at a time; a title folder not yet present is not hosted
-        from domain.speicherstadt import GAME as SPEICHERSTADT
-    except ImportError:
-        pass
-    else:
-        found[SPEICHERSTADT.id] = SPEICHERSTADT
-    return found
+    return {game.id: game for game in (KONTOR, SPEICHERSTADT)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.common.codec import CodecError
@@ -63,6 +63,8 @@ class GameSnapshot:
 class CommandOutcome:
     game_id: str
     version: int
+    status: str
+    to_act: tuple[int, ...]
     events: list[dict]
 
 
@@ -253,14 +255,16 @@ class GameService:
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
             stored, after = self._append(tx, title, game_id, folded, seat, events)
+            finished = title.is_finished(after.state)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
-                [self._redacted(title, s, e, seat, title.is_finished(after.state)) for s, e in zip(stored, events)],
+                "finished" if finished else "active",
+                () if finished else tuple(title.to_act(after.state)),
+                [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
             )
             save(tx, idem, outcome)
-            game_after = self._game(tx, game_id)
-        self._after_commit(game_after, after)
+        self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
         return outcome
 
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):
@@ -313,7 +317,7 @@ class GameService:
     # computer seats ------------------------------------------------------------------
     def play_computer(self, game_id: str, version: int, seat: int) -> str:
         """Play a computer seat's move if the game still waits for it at ``version``."""
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             game = tx.game(game_id)
             if game is None or game.status != "active" or game.version != version:
                 return "stale"
@@ -330,7 +334,7 @@ class GameService:
 
     def sweep(self, older_than_seconds: float) -> int:
         """Re-queue computer moves that a crash or a flushed Redis lost."""
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             waiting = tx.games_waiting_on_computer(older_than_seconds)
         for game_id, version, seat, _level in waiting:
             self.jobs.enqueue_computer_move(game_id, version, seat)
@@ -338,15 +342,15 @@ class GameService:
 
     # reads ---------------------------------------------------------------------------
     def get(self, game_id: str, caller: Player | None, seat: int | None = None) -> GameSnapshot:
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             return self._snapshot(tx, game_id, caller, seat)
 
     def list(self, player_id, status, title_id, limit, before) -> list[Game]:
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             return tx.list_games(player_id, status, title_id, limit, before)
 
     def legal_commands(self, game_id: str, caller: Player | None, seat: int | None) -> LegalCommands:
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             game = self._game(tx, game_id)
             if caller is None:
                 raise NotYourSeat("legal commands are told only to the seat's holder")
@@ -359,7 +363,7 @@ class GameService:
         return LegalCommands(game.version, seat, commands)
 
     def events(self, game_id: str, caller: Player | None, after: int, limit: int, seat=None) -> EventPage:
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             game = self._game(tx, game_id)
             viewer = self._viewer(game, caller, seat)
             stored = tx.events(game_id, after=after, limit=limit)
@@ -369,7 +373,7 @@ class GameService:
         return EventPage(events, stored[-1].seq if stored else after)
 
     def state_at(self, game_id: str, caller: Player | None, at: int | None, seat=None) -> tuple[int, dict]:
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             game = self._game(tx, game_id)
             viewer = self._viewer(game, caller, seat)
             title = title_of(game.title)
@@ -386,7 +390,7 @@ class GameService:
 
     def export(self, game_id: str) -> dict:
         """The audit record: every event with its hash, and the seed once the game is over."""
-        with self.store.tx() as tx:
+        with self.store.read() as tx:
             game = self._game(tx, game_id)
             stored = tx.events(game_id)
             seed = tx.seed(game_id) if game.status == "finished" else None

@@ -69,7 +69,7 @@ class StateCache:
         if cached is None or cached.version > version:
             cached = Folded(None, 0, chain.genesis(game_id))
         if cached.version < version:
-            cached = fold_stored(title, tx.events(game_id, after=cached.version), cached)
+            cached = fold_stored(title, tx.events(game_id, after=cached.version, upto=version), cached)
             if remember:
                 self.put(game_id, cached)
         return cached

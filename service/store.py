@@ -251,12 +251,15 @@ class Tx:
         return [tuple(r) for r in rows]
 
     # events ---------------------------------------------------------------------------
-    def events(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+    def events(
+        self, game_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
+    ) -> list[StoredEvent]:
+        """Events after ``after`` (and at most ``upto``), in order."""
         sql = (
             "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
-            " WHERE game_id = %s AND seq > %s ORDER BY seq"
+            " WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
         )
-        params: tuple = (game_id, after)
+        params: tuple = (game_id, after, upto if upto is not None else 2**31 - 1)
         if limit is not None:
             sql += " LIMIT %s"
             params = (*params, limit)
@@ -287,7 +290,7 @@ class Tx:
             )
             prev = digest
         try:
-            with self.conn.transaction(), self.conn.cursor() as cur:
+            with self.conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO events (game_id, seq, type, schema_version, seat, at, data,"
                     " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
@@ -298,6 +301,7 @@ class Tx:
                     ],
                 )
         except psycopg.errors.UniqueViolation:
+            # the unit of work is rolled back as this propagates out of Store.tx()
             raise VersionConflict(
                 f"the game moved on past version {expected_version}", expected_version + 1
             ) from None
@@ -324,12 +328,21 @@ class Store:
     def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10):
         self.pool = ConnectionPool(
             conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
-            kwargs={"autocommit": False},
+            kwargs={"autocommit": True},
         )
 
     @contextmanager
     def tx(self) -> Iterator[Tx]:
+        """A unit of work: one transaction, committed at the end or rolled back on error."""
         with self.pool.connection() as conn, conn.transaction():
+            yield Tx(conn)
+
+    @contextmanager
+    def read(self) -> Iterator[Tx]:
+        """Reads without a transaction (each statement sees committed data): one round trip
+        less each way.  Readers that run several statements bound them by the version
+        they read first, so they stay consistent."""
+        with self.pool.connection() as conn:
             yield Tx(conn)
 
     def close(self) -> None:

@@ -26,11 +26,24 @@ from service.games import SeatRequest
 
 bp = Blueprint("games", __name__)
 
+# marshmallow schemas are built once: building one per request costs more than using it
+COMMAND_OUTCOME_OUT = CommandOutcomeOut()
+COMMAND_REQUEST = CommandRequest()
+EVENTS_QUERY = EventsQuery()
+EVENT_PAGE_OUT = EventPageOut()
+GAME_CREATE = GameCreate()
+GAME_OUT = GameOut()
+GAME_QUERY = GameQuery()
+GAME_SUMMARY_OUT_MANY = GameSummaryOut(many=True)
+LEGAL_COMMANDS_OUT = LegalCommandsOut()
+SEAT_QUERY = SeatQuery()
+STATE_QUERY = StateQuery()
+
 
 def _game_out(snapshot) -> dict:
     game = snapshot.game
     caller = optional_player()
-    return GameOut().dump({
+    return GAME_OUT.dump({
         **game.__dict__,
         "seats": [s.__dict__ for s in game.seats],
         "view": snapshot.view,
@@ -49,13 +62,13 @@ def _render_joined(snapshot):
 
 
 def _render_outcome(outcome):
-    return 201, CommandOutcomeOut().dump(outcome)
+    return 201, COMMAND_OUTCOME_OUT.dump(outcome)
 
 
 @bp.post("/games")
 def create_game():
     caller = required_player()
-    data = load_body(GameCreate())
+    data = load_body(GAME_CREATE)
     seats = [
         SeatRequest(
             player_id=str(s["player_id"]) if "player_id" in s else None,
@@ -72,7 +85,7 @@ def create_game():
 
 @bp.get("/games")
 def list_games():
-    query = load_query(GameQuery())
+    query = load_query(GAME_QUERY)
     player = query["player"]
     if player == "me":
         player = required_player().id
@@ -80,7 +93,7 @@ def list_games():
     games = services().games.list(player, query["status"], query["title"], query["limit"], before)
     next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
     body = {
-        "games": GameSummaryOut(many=True).dump([{**g.__dict__, "seats": [s.__dict__ for s in g.seats]} for g in games]),
+        "games": GAME_SUMMARY_OUT_MANY.dump([{**g.__dict__, "seats": [s.__dict__ for s in g.seats]} for g in games]),
         "next_cursor": next_cursor,
     }
     return send_json(body)
@@ -88,7 +101,7 @@ def list_games():
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str):
-    query = load_query(SeatQuery())
+    query = load_query(SEAT_QUERY)
     snapshot = services().games.get(game_id, optional_player(), query["seat"])
     return send_json(_game_out(snapshot))
 
@@ -102,15 +115,15 @@ def join(game_id: str, index: int):
 
 @bp.get("/games/<game_id>/legal-commands")
 def legal_commands(game_id: str):
-    query = load_query(SeatQuery())
+    query = load_query(SEAT_QUERY)
     found = services().games.legal_commands(game_id, required_player(), query["seat"])
-    return send(LegalCommandsOut(), found)
+    return send(LEGAL_COMMANDS_OUT, found)
 
 
 @bp.post("/games/<game_id>/commands")
 def post_command(game_id: str):
     caller = required_player()
-    data = load_body(CommandRequest())
+    data = load_body(COMMAND_REQUEST)
     result = services().games.execute(
         caller, game_id, data["seat"], data["command"], data["expected_version"],
         idempotency(_render_outcome),
@@ -120,14 +133,14 @@ def post_command(game_id: str):
 
 @bp.get("/games/<game_id>/events")
 def events(game_id: str):
-    query = load_query(EventsQuery())
+    query = load_query(EVENTS_QUERY)
     page = services().games.events(game_id, optional_player(), query["after"], query["limit"], query["seat"])
-    return send(EventPageOut(), page)
+    return send(EVENT_PAGE_OUT, page)
 
 
 @bp.get("/games/<game_id>/state")
 def state(game_id: str):
-    query = load_query(StateQuery())
+    query = load_query(STATE_QUERY)
     version, view = services().games.state_at(game_id, optional_player(), query["at"], query["seat"])
     return send_json({"version": version, "view": view})
 

@@ -9,6 +9,10 @@ from service.titles import all_titles
 
 bp = Blueprint("titles", __name__)
 
+# marshmallow schemas are built once: building one per request costs more than using it
+TITLE_DETAIL_OUT = TitleDetailOut()
+TITLE_OUT_MANY = TitleOut(many=True)
+
 
 def _describe(title, detail: bool = False) -> dict:
     described = {
@@ -29,7 +33,7 @@ def _describe(title, detail: bool = False) -> dict:
 
 @bp.get("/titles")
 def list_titles():
-    return send(TitleOut(many=True), [_describe(t) for t in all_titles().values()])
+    return send(TITLE_OUT_MANY, [_describe(t) for t in all_titles().values()])
 
 
 @bp.get("/titles/<title_id>")
@@ -37,4 +41,4 @@ def get_title(title_id: str):
     title = all_titles().get(title_id)
     if title is None:
         raise NotFound(f"no title {title_id!r}")
-    return send(TitleDetailOut(), _describe(title, detail=True))
+    return send(TITLE_DETAIL_OUT, _describe(title, detail=True))

@@ -5,9 +5,13 @@ from __future__ import annotations
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
 from domain.kontor.board import (
+    bounds,
+    crane_blocks,
     is_closed,
     legal_cells,
+    neighbours,
     occupancy,
+    possible,
     sectors,
     supremacy,
     warehouse_counts,
@@ -74,9 +78,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
 def to_act(state: KontorState) -> tuple[int, ...]:
     if state.phase == "choose":
         return tuple(
-            s
-            for s in range(state.seat_count)
-            if state.chosen[s] is None and not state.passed[s]
+            s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
         )
     if state.phase == "place" and state.order:
         return (state.order[0],)
@@ -125,7 +127,9 @@ def decide(state: KontorState, issued: Issued) -> list:
     log = _Log(state)
     if isinstance(command, ChooseCard):
         if state.phase != "choose":
-            raise RuleViolation("kontor.not_choosing", "Cards are chosen only at the start of a round.")
+            raise RuleViolation(
+                "kontor.not_choosing", "Cards are chosen only at the start of a round."
+            )
         if command.card not in state.hands[seat]:
             raise RuleViolation(
                 "kontor.card_not_in_hand",
@@ -158,7 +162,9 @@ def _after_choice(log: _Log) -> None:
     log.emit(ev.CardsRevealed(tuple(st.chosen)))
     _taxes(log)
     st = log.state
-    playing = [s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)]
+    playing = [
+        s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
+    ]
     order = tuple(sorted(playing, key=lambda s: -st.revealed[s]))
     log.emit(ev.TurnOrderSet(order))
     _advance(log)
@@ -175,7 +181,9 @@ def _taxes(log: _Log) -> None:
     cards = st.revealed
     florin = [c is not None and CARDS[c].florin for c in cards]
     # a seat that passed is spared all tax; otherwise it owes if an opponent shows a florin
-    owes = [s for s in range(n) if cards[s] is not None and any(florin[o] for o in range(n) if o != s)]
+    owes = [
+        s for s in range(n) if cards[s] is not None and any(florin[o] for o in range(n) if o != s)
+    ]
     if not owes:
         return
     tax = SETUP["tax"]
@@ -235,14 +243,16 @@ def _end_round(log: _Log) -> None:
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
+    """Does the seat hold a card with a legal cell? (All docks of a seat share their legal
+    cells, and all canals theirs, so one card of each kind is enough to try.)"""
     cells = occupancy(st)
     size = st.options.board_size
-    kinds_tried: set[tuple[bool, bool]] = set()
+    tried: set[bool] = set()
     for card in st.hands[seat]:
-        key = (CARDS[card].is_dock, False)
-        if key in kinds_tried:
+        is_dock = CARDS[card].is_dock
+        if is_dock in tried:
             continue
-        kinds_tried.add(key)
+        tried.add(is_dock)
         if legal_cells(cells, card, seat, size):
             return True
     return False
@@ -290,8 +300,6 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
 
 
 def _placement_error(cells, card, seat, size, pos) -> RuleViolation:
-    from domain.kontor.board import bounds, crane_blocks, neighbours, possible
-
     if pos in cells:
         return RuleViolation("kontor.cell_occupied", "Cards may not be covered ('ni recouvertes').")
     if not any(n in cells for n in neighbours(pos)):
@@ -313,7 +321,7 @@ def _placement_error(cells, card, seat, size, pos) -> RuleViolation:
 
 
 def _score_closed_sectors(log: _Log) -> None:
-    """"Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
+    """ "Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
     l'emporte." Every closed sector not yet scored is scored now."""
     st = log.state
     cells = occupancy(st)
@@ -346,6 +354,10 @@ def _score_closed_sectors(log: _Log) -> None:
 def _distribution_centre(st: KontorState, sector, seat: int) -> tuple[int, int] | None:
     """The first goods dock the seat placed in the sector (where its warehouses are shown)."""
     for cell in st.board:
-        if (cell.x, cell.y) in sector and cell.card in st.warehouses and CARDS[cell.card].owner == seat:
+        if (
+            (cell.x, cell.y) in sector
+            and cell.card in st.warehouses
+            and CARDS[cell.card].owner == seat
+        ):
             return (cell.x, cell.y)
     return None

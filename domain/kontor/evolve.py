@@ -78,9 +78,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
         for seat, florins in zip(event.seats, event.florins):
             money = _add(money, seat, florins)
             tax = _set(tax, seat, "waived")
-        return replace(
-            state, money=money, tax=tax, treasury=state.treasury - sum(event.florins)
-        )
+        return replace(state, money=money, tax=tax, treasury=state.treasury - sum(event.florins))
     if t is ev.CardReturned:
         seat = event.seat
         return replace(
@@ -150,5 +148,3 @@ def evolve(state: KontorState | None, event) -> KontorState:
             winners=event.winners,
         )
     raise TypeError(f"unknown event {event!r}")
-
-

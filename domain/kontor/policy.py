@@ -71,6 +71,27 @@ def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float):
     return best, best_value
 
 
+def _reply_value(
+    state: KontorState, seat: int, card: int, pos, reply_seat: int, reply: int
+) -> float:
+    """My placement at ``pos``, then the opponent's best answer with its revealed card."""
+    cells = occupancy(state)
+    cells[pos] = card
+    warehouses = state.warehouses | {card} if CARDS[card].goods else state.warehouses
+    worst = None
+    for rpos in legal_cells(cells, reply, reply_seat, state.options.board_size):
+        after = dict(cells)
+        after[rpos] = reply
+        wh = warehouses | {reply} if CARDS[reply].goods else warehouses
+        v = _evaluate(state, seat, after, wh)
+        worst = v if worst is None else min(worst, v)
+    if worst is None:
+        worst = _evaluate(state, seat, cells, warehouses)
+    if CARDS[card].is_water and state.treasury > 0:
+        worst += MONEY
+    return worst
+
+
 def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     legal = legal_commands(state, seat)
     if not legal:
@@ -80,6 +101,19 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "place":
         card = placing_card(state)
+        if level == "strong" and len(state.order) > 1:
+            # the opponent places next with a card everyone has seen: answer it
+            reply_seat = state.order[1]
+            reply = state.revealed[reply_seat]
+            cells = legal_cells(occupancy(state), card, seat, state.options.board_size)
+            scored = [
+                (
+                    _reply_value(state, seat, card, pos, reply_seat, reply) + rng.below(1000) / 1e5,
+                    pos,
+                )
+                for pos in cells
+            ]
+            return PlaceCard(*max(scored)[1])
         pos, _ = _best_cell(state, seat, card, rng, noise)
         return PlaceCard(*pos)
     base = _evaluate(state, seat, occupancy(state), state.warehouses)

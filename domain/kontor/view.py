@@ -95,9 +95,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
     card = placing_card(state)
     legal = []
     if card is not None:
-        legal = [
-            {"x": x, "y": y} for x, y in legal_cells(cells, card, state.order[0], size)
-        ]
+        legal = [{"x": x, "y": y} for x, y in legal_cells(cells, card, state.order[0], size)]
     players = []
     for seat in range(state.seat_count):
         players.append(
@@ -154,9 +152,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "to_act": list(acting),
         "placing": {"seat": state.order[0], "card": card} if card is not None else None,
         "order": list(state.order),
-        "returned": [
-            {"seat": s, "card": c, "reason": r} for s, c, r in state.returned
-        ],
+        "returned": [{"seat": s, "card": c, "reason": r} for s, c, r in state.returned],
         "idle_rounds": state.idle_rounds,
         "end_reason": state.end_reason,
         "winners": list(state.winners) if finished else None,
@@ -184,9 +180,7 @@ def redact_event(event, viewer: int | None) -> dict:
     if t is ev.GameStarted:
         data["seed"] = None
         n = event.seat_count
-        data["hands"] = [
-            list(event.hands[s]) if s == viewer else None for s in range(n)
-        ]
+        data["hands"] = [list(event.hands[s]) if s == viewer else None for s in range(n)]
         data["hand_sizes"] = [len(h) for h in event.hands]
         data["dock_piles"] = [
             {"size": len(p), "top": p[0] if p else None} for p in event.dock_piles
@@ -236,9 +230,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         hands[s] = [take(c) for c in hands[s]]
         if chosen[s] is not None:
             chosen[s] = take(chosen[s])
-    piles = tuple(
-        p[:1] + tuple(take(c) for c in p[1:]) for p in state.dock_piles
-    )
+    piles = tuple(p[:1] + tuple(take(c) for c in p[1:]) for p in state.dock_piles)
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     return replace(
         state,

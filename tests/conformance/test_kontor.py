@@ -7,19 +7,37 @@ import time
 import pytest
 
 from domain.kontor import GAME
-from tests.conformance.harness import check_game, play_random_game, seed_for
 from domain.rng import Rng
+from tests.conformance.harness import check_game, play_random_game, seed_for
 
 OPTIONS = GAME.parse_options({"variant": "basic"}, 2)
 RANDOM_GAMES = 300
 BATCH = 50
 
 
+def _check_invariants(state) -> None:
+    """Money and cards are conserved: 20 florins; each of the 88 basic cards in one place."""
+    assert sum(state.money) + state.treasury == 20 and state.treasury >= 0
+    assert min(state.money) >= 0
+    places = [c.card for c in state.board] + list(state.water_pile)
+    for s in range(state.seat_count):
+        places += list(state.hands[s]) + list(state.dock_piles[s])
+        if state.chosen[s] is not None:
+            places.append(state.chosen[s])
+        placed_or_back = {c.card for c in state.board} | set(state.hands[s])
+        if state.revealed[s] is not None and state.revealed[s] not in placed_or_back:
+            places.append(state.revealed[s])
+    assert sorted(places) == sorted(set(places)) and len(places) == 88
+    assert len(state.board) <= 36
+
+
 @pytest.mark.parametrize("batch", range(RANDOM_GAMES // BATCH))
 def test_random_basic_games(batch):
     for n in range(batch * BATCH, (batch + 1) * BATCH):
-        played = check_game(GAME, OPTIONS, 2, seed_for(n), n, leak_samples=4)
+        played = check_game(GAME, OPTIONS, 2, seed_for(n), n, leak_samples=12)
         assert played.final.end_reason in ("board_full", "stalled", "idle")
+        for state in played.states[::5] + [played.final]:
+            _check_invariants(state)
 
 
 @pytest.mark.parametrize(

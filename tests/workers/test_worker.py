@@ -103,3 +103,30 @@ def test_the_sweeper_heals_lost_jobs(worker_settings, worker):
         assert final["result"]["winners"]
     finally:
         services.close()
+
+
+def test_speicherstadt_with_people_and_computers_mixed(client, worker):
+    me = client.post("/v1/players", json={"name": "Trader"}).json
+    created = client.post("/v1/games", token=me["token"], json={
+        "title": "speicherstadt", "seats": [{"ai": "normal"}, {"player_id": me["id"]}, {"ai": "easy"}],
+    })
+    assert created.status_code == 201
+    gid = created.json["id"]
+    rng = random.Random(5)
+    for _ in range(2000):
+        game = wait_for(lambda: _seat_turn_or_over(client, gid, me["token"], 1))
+        if game["status"] == "finished":
+            break
+        legal = client.get(f"/v1/games/{gid}/legal-commands", token=me["token"]).json
+        if not legal["commands"]:
+            continue
+        response = client.post(f"/v1/games/{gid}/commands", token=me["token"],
+                               json={"command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
+        assert response.status_code in (201, 409), response.json
+    final = client.get(f"/v1/games/{gid}").json
+    assert final["status"] == "finished" and len(final["result"]["scores"]) == 3
+
+
+def _seat_turn_or_over(client, gid, token, seat):
+    game = client.get(f"/v1/games/{gid}", token=token).json
+    return game if game["status"] == "finished" or seat in game["to_act"] else None

@@ -127,8 +127,6 @@ def choose(state, red_cmd, black_cmd):
     return all_events, state
 
 
-
-
 def full_board(holes=(), overrides=None, spare_water: int = 0) -> dict:
     """A 6x6 port x in -2..3, y in -2..3 filled with canals, except ``holes``;
     ``overrides`` puts given cards on given cells. The first ``spare_water`` plain canals

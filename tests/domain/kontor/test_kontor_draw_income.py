@@ -41,7 +41,9 @@ def test_draw_from_own_dock_pile_after_a_dock():
     """« Compléter sa main : il tire une carte pour remplacer celle qu'il vient de jouer, de
     la pioche des docks s'il a joué un dock »."""
     top, below = dock(RED, "spice"), dock(RED, "tea")
-    events, state = take_turn(cross_layout(), dock(RED, "wine"), (1, 1), dock_piles=((top, below), ()))
+    events, state = take_turn(
+        cross_layout(), dock(RED, "wine"), (1, 1), dock_piles=((top, below), ())
+    )
     assert of_type(events, ev.CardDrawn) == [ev.CardDrawn(RED, top, "dock")]
     assert top in state.hands[RED] and state.dock_piles[RED] == (below,)
     assert GAME.view(state, None)["players"][RED]["dock_pile"]["top"]["number"] == below
@@ -75,7 +77,9 @@ def test_exhausted_pile_fewer_cards():
     """« Si une pile de carte vient à s'épuiser, il n'est plus possible de tirer ce type de
     carte, et le joueur aura en conséquence des cartes en moins dans la main. »"""
     extra = ((dock(RED, "tea"), water(n=1)), ())
-    events, state = take_turn(cross_layout(), dock(RED, "wine"), (1, 1), extra=extra, dock_piles=((), ()))
+    events, state = take_turn(
+        cross_layout(), dock(RED, "wine"), (1, 1), extra=extra, dock_piles=((), ())
+    )
     assert not of_type(events, ev.CardDrawn)
     assert len(state.hands[RED]) == 2
     events, state = take_turn(cross_layout(), water(n=0), (1, 1), extra=extra, water_pile=())

@@ -43,7 +43,11 @@ def test_game_ends_when_36_cells_filled_even_if_a_seat_has_not_placed():
     red, black = _high_low()
     layout = full_board(holes={(3, 3)}, spare_water=4)
     _, state = placing(
-        layout, red, black, extra=((water(n=0),), (water(n=1),)), dock_piles=((dock(RED, "wine"),), ())
+        layout,
+        red,
+        black,
+        extra=((water(n=0),), (water(n=1),)),
+        dock_piles=((dock(RED, "wine"),), ()),
     )
     assert state.order == (RED, BLACK)
     events, state = then(state, RED, PlaceCard(3, 3))
@@ -72,9 +76,18 @@ def _ended(points, money):
     pre = []
     for seat, n in enumerate(points):
         for i in range(n):
-            pre.append(ev.SectorScored(((20 + i, 20 + seat),), ((0, 0, 0), (0, 0, 0)), seat, "highest", None, 1, ()))
+            pre.append(
+                ev.SectorScored(
+                    ((20 + i, 20 + seat),), ((0, 0, 0), (0, 0, 0)), seat, "highest", None, 1, ()
+                )
+            )
     layout = full_board(holes={(3, 3)}, spare_water=4)
-    state = given(started(layout, hands=((water(n=0),), (water(n=1),)), money=money, treasury=20 - sum(money)), *pre)
+    state = given(
+        started(
+            layout, hands=((water(n=0),), (water(n=1),)), money=money, treasury=20 - sum(money)
+        ),
+        *pre,
+    )
     _, state = choose(state, ChooseCard(water(n=0)), Pass())
     money_before = state.money
     _, state = then(state, RED, PlaceCard(3, 3))
@@ -111,12 +124,19 @@ def test_stalled_game_ends():
     at the normal end."""
     layout = full_board(
         holes={(2, 3), (3, 2), (3, 3)},
-        overrides={(2, 2): crane(BLACK), (1, 3): crane(RED), (3, 1): cards("dock", RED, (), None, crane=True)[1]},
+        overrides={
+            (2, 2): crane(BLACK),
+            (1, 3): crane(RED),
+            (3, 1): cards("dock", RED, (), None, crane=True)[1],
+        },
         spare_water=4,
     )
     red, black = dock(RED, "wine"), dock(BLACK, "wine")
     events, state = placing(layout, red, black, extra=((dock(RED, "tea"),), (dock(BLACK, "tea"),)))
-    assert [e.reason for e in of_type(events, ev.CardReturned)] == ["no_legal_cell", "no_legal_cell"]
+    assert [e.reason for e in of_type(events, ev.CardReturned)] == [
+        "no_legal_cell",
+        "no_legal_cell",
+    ]
     assert types(events)[-1] == "GameEnded"
     assert of_type(events, ev.GameEnded)[0].reason == "stalled"
 
@@ -124,7 +144,11 @@ def test_stalled_game_ends():
 def test_not_stalled_while_a_canal_can_go():
     layout = full_board(
         holes={(2, 3), (3, 2), (3, 3)},
-        overrides={(2, 2): crane(BLACK), (1, 3): crane(RED), (3, 1): cards("dock", RED, (), None, crane=True)[1]},
+        overrides={
+            (2, 2): crane(BLACK),
+            (1, 3): crane(RED),
+            (3, 1): cards("dock", RED, (), None, crane=True)[1],
+        },
         spare_water=4,
     )
     red, black = dock(RED, "wine"), dock(BLACK, "wine")

@@ -41,7 +41,9 @@ def test_card_must_touch_a_side():
     _, state = placing(cross_layout(), dock(RED, "wine"), None)
     cells = _cells(state, RED)
     expected = {(1, 1), (-1, 1), (1, -1), (-1, -1)}
-    expected |= {(a, b) for a in (-1, 1) for b in (-2, 2)} | {(b, a) for a in (-1, 1) for b in (-2, 2)}
+    expected |= {(a, b) for a in (-1, 1) for b in (-2, 2)} | {
+        (b, a) for a in (-1, 1) for b in (-2, 2)
+    }
     expected |= {(0, 3), (0, -3), (3, 0), (-3, 0)}
     assert cells == expected
     assert _violation(state, RED, 2, 2) == "kontor.not_adjacent"
@@ -144,7 +146,9 @@ def test_crane_is_a_dock_for_blocking():
 def test_no_legal_cell_card_back_to_hand():
     """« Il est possible qu'un joueur ne puisse poser la carte qu'il a jouée. » (RULES-NOTES:
     the card goes back to the hand: no placement, no draw, no income.)"""
-    layout = full_board(holes={(2, 3), (3, 2), (3, 3)}, overrides={(2, 2): crane(BLACK)}, spare_water=4)
+    layout = full_board(
+        holes={(2, 3), (3, 2), (3, 3)}, overrides={(2, 2): crane(BLACK)}, spare_water=4
+    )
     red_card = dock(RED, "wine")
     # the empty cells (2, 3) and (3, 2) touch the black crane at (2, 2); (3, 3) touches nothing
     events, state = placing(

@@ -17,7 +17,9 @@ def _base(money=(4, 4), treasury=12):
         (dock(RED, "wine"), dock(RED, "tea"), water(n=0)),
         (dock(BLACK, "wine"), dock(BLACK, "tea"), water(n=1)),
     )
-    return given(started(hands=hands, money=money, treasury=treasury, water_pile=(water(n=2), water(n=3))))
+    return given(
+        started(hands=hands, money=money, treasury=treasury, water_pile=(water(n=2), water(n=3)))
+    )
 
 
 def test_simultaneous_secret_choice():
@@ -126,3 +128,19 @@ def test_place_only_after_reveal():
     with pytest.raises(Exception) as err:
         when(state, RED, PlaceCard(3, 0))
     assert getattr(err.value, "code", "") == "kontor.not_placing"
+
+
+def test_placer_may_not_choose_or_pass():
+    """« Un joueur peut, avant que les cartes ne soient jouées ... renoncer » -- not after."""
+    from domain.decider import RuleViolation
+
+    state = _base()
+    _, state = choose(state, ChooseCard(dock(RED, "wine")), ChooseCard(dock(BLACK, "wine")))
+    first = state.order[0]
+    for command, code in (
+        (Pass(), "kontor.pass_too_late"),
+        (ChooseCard(state.hands[first][0]), "kontor.not_choosing"),
+    ):
+        with pytest.raises(RuleViolation) as err:
+            when(state, first, command)
+        assert err.value.code == code

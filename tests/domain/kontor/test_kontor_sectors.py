@@ -60,7 +60,11 @@ def test_sector_is_docks_of_any_owner():
     """« Des docks connectés ensemble horizontalement ou verticalement forment un secteur,
     sans qu'on ait à tenir compte du propriétaire de ces docks. Un secteur est limité par des
     cartes d'eau »."""
-    layout = cross_layout() | {(1, 1): dock(RED, "wine"), (2, 1): dock(BLACK, "tea"), (-1, 1): dock(RED, "tea")}
+    layout = cross_layout() | {
+        (1, 1): dock(RED, "wine"),
+        (2, 1): dock(BLACK, "tea"),
+        (-1, 1): dock(RED, "tea"),
+    }
     found = sorted(sorted(s) for s in sectors(layout))
     assert found == [[(-1, 1)], [(1, 1), (2, 1)]]
 
@@ -173,7 +177,9 @@ def test_guardians_not_capped_at_five():
     """« Chaque joueur compte un point par secteur où se trouve un gardien de sa couleur »
     (RULES-NOTES: not capped by the five physical guardians)."""
     pre = [
-        ev.SectorScored(((10 + i, 10),), ((1, 0, 0), (0, 0, 0)), RED, "highest", (10 + i, 10), 1, ())
+        ev.SectorScored(
+            ((10 + i, 10),), ((1, 0, 0), (0, 0, 0)), RED, "highest", (10 + i, 10), 1, ()
+        )
         for i in range(5)
     ]
     layout = cross_layout() | {(1, 1): dock(RED, "wine"), (2, 1): water(n=3)}

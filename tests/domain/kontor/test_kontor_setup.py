@@ -23,7 +23,17 @@ def test_specials_removed_and_cross_formed():
     state = _state()
     board = {(c.x, c.y): c.card for c in state.board}
     assert board[(0, 0)] == 0 and CARDS[0].kind == "anchor"
-    assert set(board) == {(0, 0), (0, -2), (0, -1), (-2, 0), (-1, 0), (1, 0), (2, 0), (0, 1), (0, 2)}
+    assert set(board) == {
+        (0, 0),
+        (0, -2),
+        (0, -1),
+        (-2, 0),
+        (-1, 0),
+        (1, 0),
+        (2, 0),
+        (0, 1),
+        (0, 2),
+    }
     assert all(CARDS[c].kind == "water" for p, c in board.items() if p != (0, 0))
     in_game = set(board.values()) | set(state.water_pile)
     for s in range(2):
@@ -69,17 +79,31 @@ def test_component_facts():
         assert sum(c.crane for c in mine) == 2 and sum(c.tavern for c in mine) == 1
         goods = [c for c in mine if c.goods]
         assert len(goods) == 19 and all(1 <= len(c.goods) <= 3 for c in goods)
-    sig = [sorted((c.goods, c.florin, c.ship, c.crane, c.tavern) for c in map(CARDS.get, dock_deck(s))) for s in range(2)]
+    sig = [
+        sorted((c.goods, c.florin, c.ship, c.crane, c.tavern) for c in map(CARDS.get, dock_deck(s)))
+        for s in range(2)
+    ]
     assert sig[0] == sig[1]
     assert {CARDS[88].tavern, CARDS[89].tavern} == {True}
     assert {CARDS[88].owner, CARDS[89].owner} == {0, 1}
     assert all(CARDS[n].crane for n in (29, 30, 31, 32))
     assert not CARDS[29].ship and not CARDS[30].ship and CARDS[31].ship and CARDS[32].ship
-    assert {CARDS[29].owner, CARDS[30].owner} == {0, 1} and {CARDS[31].owner, CARDS[32].owner} == {0, 1}
+    assert {CARDS[29].owner, CARDS[30].owner} == {0, 1} and {CARDS[31].owner, CARDS[32].owner} == {
+        0,
+        1,
+    }
     assert CARDS[90].kind == "flood" and CARDS[93].kind == "flood"
     assert CARDS[91].kind == "bridge" and CARDS[92].kind == "bridge"
-    assert CARDS[90].owner == 0 and CARDS[92].owner == 0 and CARDS[91].owner == 1 and CARDS[93].owner == 1
-    assert CARDS[1].kind == CARDS[2].kind == "customs" and {CARDS[1].owner, CARDS[2].owner} == {0, 1}
+    assert (
+        CARDS[90].owner == 0
+        and CARDS[92].owner == 0
+        and CARDS[91].owner == 1
+        and CARDS[93].owner == 1
+    )
+    assert CARDS[1].kind == CARDS[2].kind == "customs" and {CARDS[1].owner, CARDS[2].owner} == {
+        0,
+        1,
+    }
     assert len(water_deck()) == 43
     assert len(CARDS[3].goods) == 3 and "spice" in CARDS[16].goods
     assert all(CARDS[n].kind == "dock" for n in (3, 7, 9, 16, 36))
@@ -117,7 +141,10 @@ def test_options_not_available_yet(raw, seats, field):
     with pytest.raises(OptionsError) as err:
         parse_options(raw, seats)
     assert field in err.value.errors
-    if field in ("variant", "scenario", "special_rules", "expansions") and raw.get("variant") != "nope":
+    if (
+        field in ("variant", "scenario", "special_rules", "expansions")
+        and raw.get("variant") != "nope"
+    ):
         assert "not available yet" in err.value.errors[field][0]
 
 

@@ -40,7 +40,9 @@ def test_both_florin_both_pay():
 def test_cannot_pay_takes_card_back_and_turn_is_over():
     """« S'il ne peut payer, il perd le droit de jouer à ce tour et reprend donc sa carte en
     main. »"""
-    events, state = choose(_state(money=(4, 0), treasury=16), ChooseCard(RED_FLORIN), ChooseCard(BLACK_PLAIN))
+    events, state = choose(
+        _state(money=(4, 0), treasury=16), ChooseCard(RED_FLORIN), ChooseCard(BLACK_PLAIN)
+    )
     assert of_type(events, ev.CardReturned) == [ev.CardReturned(BLACK, BLACK_PLAIN, "tax_unpaid")]
     assert not of_type(events, ev.TaxPaid)
     assert BLACK_PLAIN in state.hands[BLACK] and len(state.hands[BLACK]) == 3
@@ -51,7 +53,9 @@ def test_cannot_pay_takes_card_back_and_turn_is_over():
 def test_card_taken_back_with_florin_cancels_opponent_tax():
     """« Si la carte que vous reprenez en main montrait un florin, votre adversaire n'a plus
     à payer l'impôt. »"""
-    events, state = choose(_state(money=(4, 0), treasury=16), ChooseCard(RED_FLORIN), ChooseCard(BLACK_FLORIN))
+    events, state = choose(
+        _state(money=(4, 0), treasury=16), ChooseCard(RED_FLORIN), ChooseCard(BLACK_FLORIN)
+    )
     assert of_type(events, ev.CardReturned) == [ev.CardReturned(BLACK, BLACK_FLORIN, "tax_unpaid")]
     assert of_type(events, ev.TaxCancelled) == [ev.TaxCancelled(RED)]
     assert not of_type(events, ev.TaxPaid)
@@ -63,7 +67,9 @@ def test_both_unable_are_exempt_receive_a_florin_and_still_place():
     alors tous deux dispensés, et reçoivent au contraire un florin de la trésorerie. »
     Reading (kontor.fr.txt wins over the second translation's « ils reprennent leurs cartes
     en main »): exempt means the penalty of not paying does not apply -- both still place."""
-    events, state = choose(_state(money=(0, 0), treasury=20), ChooseCard(RED_FLORIN), ChooseCard(BLACK_FLORIN))
+    events, state = choose(
+        _state(money=(0, 0), treasury=20), ChooseCard(RED_FLORIN), ChooseCard(BLACK_FLORIN)
+    )
     assert of_type(events, ev.TaxWaived) == [ev.TaxWaived((RED, BLACK), (1, 1))]
     assert not of_type(events, ev.CardReturned)
     assert state.money == (1, 1) and state.treasury == 18

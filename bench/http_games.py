@@ -1,0 +1,160 @@
+"""Full Kontor games over HTTP against `entrepot serve` on real PostgreSQL.
+
+Prints: commands/s, p50/p99 of POST /commands, and in the same run the req/s of a trivial
+GET (/v1/health) at the same concurrency, with the ratio of the two.
+
+    python bench/http_games.py [--clients 8] [--seconds 30] [--workers N] [--threads T]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import requests
+from psycopg.conninfo import make_conninfo
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "ENTREPOT_QUEUE": "entrepot-bench"}
+    cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+           "--workers", str(workers), "--threads", str(threads)]
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).ok:
+                return server
+        except requests.RequestException:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def trivial_reads(base: str, clients: int, seconds: float) -> float:
+    counts = [0] * clients
+    stop = time.monotonic() + seconds
+
+    def run(i: int):
+        session = requests.Session()
+        while time.monotonic() < stop:
+            session.get(base + "/v1/health").raise_for_status()
+            counts[i] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts) / (time.monotonic() - start)
+
+
+def play_games(base: str, clients: int, seconds: float):
+    latencies: list[float] = []
+    commands = [0] * clients
+    games = [0] * clients
+    errors: list[str] = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def run(i: int):
+        rng = random.Random(i)
+        session = requests.Session()
+        tokens = []
+        ids = []
+        for name in ("Red", "Black"):
+            player = session.post(base + "/v1/players", json={"name": f"{name}{i}"}).json()
+            tokens.append(player["token"])
+            ids.append(player["id"])
+        while time.monotonic() < stop:
+            game = session.post(base + "/v1/games", headers={"Authorization": f"Bearer {tokens[0]}"}, json={
+                "title": "kontor", "options": {"variant": "basic"},
+                "seats": [{"player_id": ids[0]}, {"player_id": ids[1]}],
+            }).json()
+            gid, to_act, status = game["id"], game["to_act"], game["status"]
+            while status == "active" and time.monotonic() < stop:
+                seat = rng.choice(to_act)
+                auth = {"Authorization": f"Bearer {tokens[seat]}"}
+                legal = session.get(f"{base}/v1/games/{gid}/legal-commands", headers=auth).json()
+                body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
+                t0 = time.perf_counter()
+                response = session.post(f"{base}/v1/games/{gid}/commands", headers=auth, json=body)
+                elapsed = time.perf_counter() - t0
+                if response.status_code != 201:
+                    with lock:
+                        errors.append(f"{response.status_code} {response.text[:200]}")
+                    break
+                outcome = response.json()
+                to_act, status = outcome["to_act"], outcome["status"]
+                with lock:
+                    latencies.append(elapsed)
+                commands[i] += 1
+            if status == "finished":
+                games[i] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(commands), sum(games), time.monotonic() - start, latencies, errors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=None, help="gunicorn processes (default: serve's)")
+    parser.add_argument("--threads", type=int, default=4)
+    args = parser.parse_args()
+    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS entrepot_bench WITH (FORCE)")
+        conn.execute("CREATE DATABASE entrepot_bench")
+    database_url = make_conninfo(admin, dbname="entrepot_bench")
+    workers = args.workers or max(2, (os.cpu_count() or 1) * 2 + 1)
+    port = free_port()
+    server = start_server(port, database_url, redis_url, workers, args.threads)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        trivial = trivial_reads(base, args.clients, min(10.0, args.seconds))
+        commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    rate = commands / elapsed
+    quantiles = statistics.quantiles(latencies, n=100)
+    print(f"machine: {os.cpu_count()} cores; gunicorn {workers} workers x {args.threads} threads; "
+          f"{args.clients} concurrent clients; PostgreSQL {database_url.split('@')[-1]}")
+    print(f"trivial GET /v1/health: {trivial:.0f} req/s")
+    print(f"POST /commands: {commands} commands in {elapsed:.1f} s = {rate:.0f} commands/s "
+          f"({games} games finished; each command also needed one GET legal-commands)")
+    print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
+    print(f"commands/s over trivial req/s: {rate / trivial:.2f}")
+    print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
