@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-
 import json
+from functools import cache
 
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
