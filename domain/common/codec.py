@@ -54,96 +54,154 @@ def _sort_key(v: Any) -> tuple[str, str]:
 
 def from_data(tp: Any, data: Any, path: str = "") -> Any:
     """Decode JSON data as type ``tp``; raises CodecError naming the offending field."""
+    return _decoder(tp)(data, path)
+
+
+Decoder = Any  # Callable[[Any, str], Any]
+
+
+def _fail(path: str, message: str) -> CodecError:
+    return CodecError({path or "value": [message]})
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """A decoding function for ``tp``, built once per type: replay decodes many events."""
     origin = typing.get_origin(tp)
-    where = path or "value"
     if tp is Any:
-        return data
+        return lambda data, path: data
     if tp is type(None) or tp is None:
-        if data is not None:
-            raise CodecError({where: ["must be null"]})
-        return None
+        def none(data, path):
+            if data is not None:
+                raise _fail(path, "must be null")
+        return none
     if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        last: CodecError | None = None
-        for arg in args:
-            if arg is type(None):
-                continue
-            try:
-                return from_data(arg, data, path)
-            except CodecError as err:
-                last = err
-        raise last or CodecError({where: ["has the wrong type"]})
+        return _union_decoder(typing.get_args(tp))
     if origin is typing.Literal:
-        if data not in typing.get_args(tp):
-            allowed = ", ".join(repr(a) for a in typing.get_args(tp))
-            raise CodecError({where: [f"must be one of {allowed}"]})
-        return data
+        allowed = typing.get_args(tp)
+        message = "must be one of " + ", ".join(repr(a) for a in allowed)
+
+        def literal(data, path):
+            if data not in allowed or isinstance(data, bool) != any(isinstance(a, bool) for a in allowed if a == data):
+                raise _fail(path, message)
+            return data
+        return literal
     if tp is bool:
-        if not isinstance(data, bool):
-            raise CodecError({where: ["must be a boolean"]})
-        return data
+        def boolean(data, path):
+            if not isinstance(data, bool):
+                raise _fail(path, "must be a boolean")
+            return data
+        return boolean
     if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise CodecError({where: ["must be an integer"]})
-        return data
+        def integer(data, path):
+            if isinstance(data, bool) or not isinstance(data, int):
+                raise _fail(path, "must be an integer")
+            return data
+        return integer
     if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise CodecError({where: ["must be a number"]})
-        return float(data)
+        def number(data, path):
+            if isinstance(data, bool) or not isinstance(data, (int, float)):
+                raise _fail(path, "must be a number")
+            return float(data)
+        return number
     if tp is str:
-        if not isinstance(data, str):
-            raise CodecError({where: ["must be a string"]})
-        return data
+        def string(data, path):
+            if not isinstance(data, str):
+                raise _fail(path, "must be a string")
+            return data
+        return string
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        try:
-            return tp(data)
-        except ValueError:
-            allowed = ", ".join(repr(m.value) for m in tp)
-            raise CodecError({where: [f"must be one of {allowed}"]}) from None
+        message = "must be one of " + ", ".join(repr(m.value) for m in tp)
+
+        def enumeration(data, path):
+            try:
+                return tp(data)
+            except (ValueError, TypeError):
+                raise _fail(path, message) from None
+        return enumeration
     if origin is tuple:
-        if not isinstance(data, list):
-            raise CodecError({where: ["must be a list"]})
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_data(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
-        if len(args) != len(data):
-            raise CodecError({where: [f"must have {len(args)} items"]})
-        return tuple(from_data(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+        return _tuple_decoder(typing.get_args(tp))
     if origin is frozenset:
-        if not isinstance(data, list):
-            raise CodecError({where: ["must be a list"]})
         (arg,) = typing.get_args(tp)
-        return frozenset(from_data(arg, v, f"{path}[{i}]") for i, v in enumerate(data))
+        item = _decoder(arg)
+
+        def fset(data, path):
+            if not isinstance(data, list):
+                raise _fail(path, "must be a list")
+            return frozenset(item(v, f"{path}[{i}]") for i, v in enumerate(data))
+        return fset
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return _dataclass_from(tp, data, path)
+        return _dataclass_decoder(tp)
     raise TypeError(f"the codec does not support {tp!r}")
 
 
-def _dataclass_from(cls: type, data: Any, path: str) -> Any:
-    if not isinstance(data, Mapping):
-        raise CodecError({path or "value": ["must be an object"]})
+def _union_decoder(args: tuple) -> Decoder:
+    nullable = type(None) in args
+    options = [_decoder(a) for a in args if a is not type(None)]
+
+    def union(data, path):
+        if data is None and nullable:
+            return None
+        last: CodecError | None = None
+        for option in options:
+            try:
+                return option(data, path)
+            except CodecError as err:
+                last = err
+        raise last or _fail(path, "has the wrong type")
+    return union
+
+
+def _tuple_decoder(args: tuple) -> Decoder:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _decoder(args[0])
+
+        def homogeneous(data, path):
+            if not isinstance(data, list):
+                raise _fail(path, "must be a list")
+            return tuple(item(v, f"{path}[{i}]") for i, v in enumerate(data))
+        return homogeneous
+    items = [_decoder(a) for a in args]
+
+    def fixed(data, path):
+        if not isinstance(data, list):
+            raise _fail(path, "must be a list")
+        if len(items) != len(data):
+            raise _fail(path, f"must have {len(items)} items")
+        return tuple(d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, data)))
+    return fixed
+
+
+def _dataclass_decoder(cls: type) -> Decoder:
     hints = _hints(cls)
-    errors: dict[str, list[str]] = {}
-    values: dict[str, Any] = {}
+    fields = []
     for f in dataclasses.fields(cls):
-        sub = f"{path}.{f.name}" if path else f.name
-        if f.name not in data:
-            if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
+        optional = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+        fields.append((f.name, optional, _decoder(hints[f.name])))
+    known = frozenset(hints)
+
+    def decode(data, path):
+        if not isinstance(data, Mapping):
+            raise _fail(path, "must be an object")
+        errors: dict[str, list[str]] = {}
+        values: dict[str, Any] = {}
+        for name, optional, decoder in fields:
+            sub = f"{path}.{name}" if path else name
+            if name not in data:
+                if not optional:
+                    errors[sub] = ["is required"]
                 continue
-            errors[sub] = ["is required"]
-            continue
-        try:
-            values[f.name] = from_data(hints[f.name], data[f.name], sub)
-        except CodecError as err:
-            errors.update(err.errors)
-    unknown = set(data) - set(hints)
-    for name in sorted(unknown):
-        errors[f"{path}.{name}" if path else name] = ["is not a known field"]
-    if errors:
-        raise CodecError(errors)
-    return cls(**values)
+            try:
+                values[name] = decoder(data[name], sub)
+            except CodecError as err:
+                errors.update(err.errors)
+        if len(data) > len(values) + len(errors):
+            for name in sorted(set(data) - known):
+                errors[f"{path}.{name}" if path else name] = ["is not a known field"]
+        if errors:
+            raise CodecError(errors)
+        return cls(**values)
+    return decode
 
 
 def field_types(cls: type) -> dict[str, Any]:
