@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -125,7 +126,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=None, help="gunicorn processes (default: serve's)")
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -138,8 +139,11 @@ def main() -> int:
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
     try:
+        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         trivial = trivial_reads(base, args.clients, min(10.0, args.seconds))
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
+        cpu2 = resource.getrusage(resource.RUSAGE_SELF)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -152,6 +156,10 @@ def main() -> int:
           f"({games} games finished; each command also needed one GET legal-commands)")
     print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
     print(f"commands/s over trivial req/s: {rate / trivial:.2f}")
+    reads_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+    games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
+    print(f"the load generator itself used {reads_cpu / min(10.0, args.seconds):.2f} cores during the reads "
+          f"and {games_cpu / elapsed:.2f} cores during the games (of {os.cpu_count()})")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return 1 if errors else 0
 

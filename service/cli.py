@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data-dir", type=Path, default=None, help="where embedded engines keep data")
     serve.add_argument("--workers", type=int, default=_workers_default(), help="gunicorn processes")
-    serve.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    serve.add_argument("--threads", type=int, default=2, help="threads per gunicorn process")
     serve.add_argument("--rq-workers", type=int, default=1, help="RQ worker processes")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")

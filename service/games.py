@@ -34,7 +34,7 @@ from service.errors import (
 )
 from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
 from service.jobs import JobQueue
-from service.states import Folded, StateCache, decode, fold_stored
+from service.states import Folded, Lru, StateCache, decode, fold_stored
 from service.store import Game, NewEvent, Player, Store, StoredEvent, Tx
 from service.titles import title as title_of
 
@@ -106,6 +106,8 @@ class GameService:
         self.states = states
         self.clock = clock
         self.jobs = jobs
+        #: games' immutable parts (title, options, seats) once they have started
+        self.headers = Lru(4000)
 
     # creation ------------------------------------------------------------------------
     def create(
@@ -224,11 +226,14 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem):
-        with self.store.tx() as tx:
+        # Without an Idempotency-Key the unit of work is one read and one atomic write
+        # statement, so it needs no transaction; with one, the saved answer must commit
+        # together with the events.
+        with (self.store.tx() if idem else self.store.read()) as tx:
             replayed = replay(tx, idem)
             if replayed:
                 return replayed
-            game = self._game(tx, game_id)
+            game, folded = self._live(tx, game_id)
             title = title_of(game.title)
             seat = self._acting_seat(game, actor, seat)
             if game.status != "active":
@@ -244,7 +249,6 @@ class GameService:
                 raise Invalid("this is not a command of " + title.name, {
                     k if k.startswith("command") else f"command.{k}": v for k, v in err.errors.items()
                 }) from None
-            folded = self.states.load(tx, title, game_id, game.version, remember=False)
             issued = Issued(seat, chain.format_time(self.clock.now()), command)
             try:
                 events = title.decide(folded.state, issued)
@@ -268,23 +272,45 @@ class GameService:
         return outcome
 
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):
+        """Append decided events and the read model they imply; returns (stored, folded after)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
             new.append(NewEvent(type_name, version, getattr(event, "seat", seat), data))
-        stored = tx.append(game_id, folded.version, folded.last_hash, self.clock.now(), new)
         state = title.fold(events, folded.state)
-        after = Folded(state, stored[-1].seq, stored[-1].hash)
         finished = title.is_finished(state)
-        result = title.result(state) if finished else None
-        tx.update_game(
-            game_id,
-            after.version,
+        stored = tx.append(
+            game_id, folded.version, folded.last_hash, self.clock.now(), new,
             "finished" if finished else "active",
             () if finished else title.to_act(state),
-            _result_json(result),
+            _result_json(title.result(state) if finished else None),
         )
-        return stored, after
+        return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+
+    def _live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
+        """The game and its folded state; one round trip once the process has seen the game.
+
+        What never changes once a game has started (title, options, seats) is cached; the
+        version, status, to_act and the events not yet folded are read together.
+        """
+        header = self.headers.get(game_id)
+        if header is None:
+            game = self._game(tx, game_id)
+            if game.status != "waiting":
+                self.headers.put(game_id, game)
+            return game, self.states.load(tx, title_of(game.title), game_id, game.version)
+        title = title_of(header.title)
+        cached = self.states.get(game_id) or Folded(None, 0, chain.genesis(game_id))
+        head = tx.head(game_id, cached.version)
+        if head is None:
+            raise NotFound(f"no game {game_id}")
+        version, status, to_act, tail = head
+        if cached.version > version:  # never in practice: only a cache ahead of the database
+            cached, tail = Folded(None, 0, chain.genesis(game_id)), tx.events(game_id, upto=version)
+        folded = fold_stored(title, tail, cached)
+        if tail:
+            self.states.put(game_id, folded)
+        return replace(header, version=version, status=status, to_act=to_act), folded
 
     def _acting_seat(self, game: Game, actor, seat: int | None) -> int:
         if isinstance(actor, Computer):
@@ -318,13 +344,15 @@ class GameService:
     def play_computer(self, game_id: str, version: int, seat: int) -> str:
         """Play a computer seat's move if the game still waits for it at ``version``."""
         with self.store.read() as tx:
-            game = tx.game(game_id)
-            if game is None or game.status != "active" or game.version != version:
+            try:
+                game, folded = self._live(tx, game_id)
+            except NotFound:
+                return "stale"
+            if game.status != "active" or game.version != version:
                 return "stale"
             if seat not in game.to_act or game.seats[seat].ai is None:
                 return "stale"
             title = title_of(game.title)
-            folded = self.states.load(tx, title, game_id, game.version)
         command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai)
         try:
             self.execute(COMPUTER, game_id, seat, encode_command(command), expected_version=version)
@@ -350,15 +378,14 @@ class GameService:
             return tx.list_games(player_id, status, title_id, limit, before)
 
     def legal_commands(self, game_id: str, caller: Player | None, seat: int | None) -> LegalCommands:
+        if caller is None:
+            raise NotYourSeat("legal commands are told only to the seat's holder")
         with self.store.read() as tx:
-            game = self._game(tx, game_id)
-            if caller is None:
-                raise NotYourSeat("legal commands are told only to the seat's holder")
+            game, folded = self._live(tx, game_id)
             seat = self._acting_seat(game, caller, seat)
             if game.status != "active":
                 return LegalCommands(game.version, seat, [])
             title = title_of(game.title)
-            folded = self.states.load(tx, title, game_id, game.version)
         commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
         return LegalCommands(game.version, seat, commands)
 

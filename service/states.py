@@ -36,28 +36,40 @@ def fold_stored(game: GameDefinition, events: list[StoredEvent], start: Folded) 
     return Folded(state, version, last_hash)
 
 
-class StateCache:
-    def __init__(self, capacity: int = 2000):
-        self._items: OrderedDict[str, Folded] = OrderedDict()
+class Lru:
+    """A small thread-safe least-recently-used map."""
+
+    def __init__(self, capacity: int):
+        self._items: OrderedDict[str, Any] = OrderedDict()
         self._lock = threading.Lock()
         self.capacity = capacity
 
-    def get(self, game_id: str) -> Folded | None:
+    def get(self, key: str) -> Any:
         with self._lock:
-            found = self._items.get(game_id)
+            found = self._items.get(key)
             if found is not None:
-                self._items.move_to_end(game_id)
+                self._items.move_to_end(key)
             return found
 
-    def put(self, game_id: str, folded: Folded) -> None:
+    def put(self, key: str, value: Any) -> None:
         with self._lock:
-            current = self._items.get(game_id)
-            if current is not None and current.version > folded.version:
-                return
-            self._items[game_id] = folded
-            self._items.move_to_end(game_id)
+            self._items[key] = value
+            self._items.move_to_end(key)
             while len(self._items) > self.capacity:
                 self._items.popitem(last=False)
+
+
+class StateCache:
+    def __init__(self, capacity: int = 2000):
+        self._items = Lru(capacity)
+
+    def get(self, game_id: str) -> Folded | None:
+        return self._items.get(game_id)
+
+    def put(self, game_id: str, folded: Folded) -> None:
+        current = self._items.get(game_id)
+        if current is None or current.version <= folded.version:
+            self._items.put(game_id, folded)
 
     def load(self, tx: Tx, title: GameDefinition, game_id: str, version: int, remember: bool = True) -> Folded:
         """The state at ``version`` (the game's current version), from cache plus tail.

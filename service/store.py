@@ -230,15 +230,6 @@ class Tx:
         assert row, "every game has a seed"
         return row["seed"]
 
-    def update_game(
-        self, game_id: str, version: int, status: str, to_act: Sequence[int], result: dict | None
-    ) -> None:
-        self.conn.execute(
-            "UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
-            " updated_at = now() WHERE id = %s",
-            (version, status, list(to_act), Jsonb(result) if result is not None else None, game_id),
-        )
-
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
         rows = self.conn.execute(
@@ -269,6 +260,29 @@ class Tx:
             for seq, type_, ver, seat, at, data, prev, h in rows
         ]
 
+    def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent]] | None:
+        """(version, status, to_act, events after ``after``) in one round trip.
+
+        One statement sees one snapshot, and an append commits its events and the read
+        model together, so the tail always ends exactly at ``version``.
+        """
+        rows = self.conn.execute(
+            "SELECT g.version, g.status, g.to_act, e.seq, e.type, e.schema_version, e.seat, e.at,"
+            " e.data, e.prev_hash, e.hash FROM games g LEFT JOIN events e"
+            " ON e.game_id = g.id AND e.seq > %s AND e.seq <= g.version"
+            " WHERE g.id = %s ORDER BY e.seq",
+            (after, game_id),
+        ).fetchall()
+        if not rows:
+            return None
+        version, status, to_act = rows[0][0], rows[0][1], tuple(rows[0][2])
+        tail = [
+            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
+            for _, _, _, seq, type_, ver, seat, at, data, prev, h in rows
+            if seq is not None
+        ]
+        return version, status, to_act, tail
+
     def append(
         self,
         game_id: str,
@@ -276,8 +290,13 @@ class Tx:
         prev_hash: str,
         at: datetime,
         new_events: Sequence[NewEvent],
+        status: str,
+        to_act: Sequence[int],
+        result: dict | None,
     ) -> list[StoredEvent]:
-        """Append after ``expected_version``; VersionConflict if another append got there first."""
+        """Append after ``expected_version`` and update the read model, in one statement
+        (atomic even without a transaction).  VersionConflict if another append got there
+        first: the primary key (game_id, seq) refuses the second."""
         at_text = chain.format_time(at)
         stored: list[StoredEvent] = []
         prev = prev_hash
@@ -289,19 +308,21 @@ class Tx:
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
             prev = digest
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(stored))
+        params: list[Any] = []
+        for e in stored:
+            params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
+                   game_id, expected_version]
         try:
-            with self.conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO events (game_id, seq, type, schema_version, seat, at, data,"
-                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    [
-                        (game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data),
-                         e.prev_hash, e.hash)
-                        for e in stored
-                    ],
-                )
+            self.conn.execute(
+                "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
+                f" data, prev_hash, hash) VALUES {rows} RETURNING 1)"
+                " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
+                " updated_at = now() WHERE id = %s AND version = %s",
+                params,
+            )
         except psycopg.errors.UniqueViolation:
-            # the unit of work is rolled back as this propagates out of Store.tx()
             raise VersionConflict(
                 f"the game moved on past version {expected_version}", expected_version + 1
             ) from None

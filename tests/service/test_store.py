@@ -32,7 +32,8 @@ def new_game(store: Store) -> str:
 def append(store: Store, game_id: str, version: int, prev: str, n: int = 1, tag: str = "x"):
     with store.tx() as tx:
         return tx.append(game_id, version, prev, SystemClock().now(),
-                         [NewEvent("test.Happened", 1, None, {"tag": tag, "i": i}) for i in range(n)])
+                         [NewEvent("test.Happened", 1, None, {"tag": tag, "i": i}) for i in range(n)],
+                         "active", (0,), None)
 
 
 def test_two_concurrent_appends_at_the_same_version_exactly_one_wins(store):
@@ -45,7 +46,7 @@ def test_two_concurrent_appends_at_the_same_version_exactly_one_wins(store):
             barrier.wait()
             try:
                 tx.append(game_id, 0, chain.genesis(game_id), SystemClock().now(),
-                          [NewEvent("test.Happened", 1, None, {"tag": tag})])
+                          [NewEvent("test.Happened", 1, None, {"tag": tag})], "active", (0,), None)
                 outcomes.append("won")
             except VersionConflict:
                 outcomes.append("conflict")
@@ -60,12 +61,24 @@ def test_two_concurrent_appends_at_the_same_version_exactly_one_wins(store):
         assert [e.seq for e in tx.events(game_id)] == [1]
 
 
-def test_a_stale_version_is_a_conflict(store):
+def test_a_stale_version_is_a_conflict_and_writes_nothing(store):
     game_id = new_game(store)
     first = append(store, game_id, 0, chain.genesis(game_id), n=2)
     with pytest.raises(VersionConflict):
-        append(store, game_id, 1, first[0].hash)
+        append(store, game_id, 1, first[0].hash, n=3)
+    with store.tx() as tx:
+        assert tx.game(game_id).version == 2 and len(tx.events(game_id)) == 2
     append(store, game_id, 2, first[-1].hash)
+
+
+def test_the_read_model_moves_with_the_events_atomically(store):
+    game_id = new_game(store)
+    stored = append(store, game_id, 0, chain.genesis(game_id), n=3)
+    with store.read() as tx:
+        version, status, to_act, tail = tx.head(game_id, after=1)
+        assert (version, status, to_act) == (3, "active", (0,))
+        assert [e.seq for e in tail] == [2, 3] and tail[-1].hash == stored[-1].hash
+        assert tx.head(game_id, after=3)[3] == []
 
 
 @pytest.mark.parametrize("sql", [
@@ -116,7 +129,8 @@ def test_appends_to_different_games_do_not_wait_for_each_other(store):
     """No table lock: a transaction holding one game's append does not block another game."""
     a, b = new_game(store), new_game(store)
     with store.tx() as tx_a:
-        tx_a.append(a, 0, chain.genesis(a), SystemClock().now(), [NewEvent("test.Happened", 1, None, {})])
+        tx_a.append(a, 0, chain.genesis(a), SystemClock().now(), [NewEvent("test.Happened", 1, None, {})],
+                    "active", (0,), None)
         done = threading.Event()
 
         def other():
