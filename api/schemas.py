@@ -60,7 +60,9 @@ class CommandRequest(Strict):
 
 
 class GameQuery(Strict):
-    player = fields.Str(load_default=None)
+    player = fields.Str(load_default=None, validate=validate.Regexp(
+        r"^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
+        error="must be 'me' or a player id"))
     status = fields.Str(load_default=None, validate=validate.OneOf(STATUSES))
     title = fields.Str(load_default=None)
     limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))

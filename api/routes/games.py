@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import base64
+import uuid
 from datetime import datetime
 
 from flask import Blueprint
@@ -158,6 +159,6 @@ def _encode_cursor(game) -> str:
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         stamp, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(stamp), game_id
+        return datetime.fromisoformat(stamp), str(uuid.UUID(game_id))
     except (ValueError, UnicodeDecodeError):
         raise Invalid("bad cursor", {"cursor": ["is not a cursor this server gave"]}) from None

@@ -1,0 +1,86 @@
+"""End to end: `entrepot serve` (gunicorn + an RQ worker) driven by the HTTP-only SDK."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from clients.sdk import ApiError, Client
+from tests.conftest import ROOT
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(settings):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
+           "ENTREPOT_QUEUE": settings.queue_name + "-e2e"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(base + "/v1/health", timeout=1).ok:
+                break
+        except requests.RequestException:
+            if process.poll() is not None:
+                raise AssertionError(process.stderr.read().decode()[-2000:]) from None
+            time.sleep(0.2)
+    else:
+        process.kill()
+        raise AssertionError("entrepot serve did not start")
+    yield base
+    process.terminate()
+    process.wait(timeout=30)
+
+
+def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
+    me = Client(server)
+    player = me.create_player("Ada")
+    game = me.create_game("kontor", [{"player_id": player["id"]}, {"ai": "strong"}], {"variant": "basic"})
+    rng = random.Random(1)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        state = me.game(game["id"])
+        if state["status"] == "finished":
+            break
+        if 0 not in state["to_act"]:
+            time.sleep(0.05)
+            continue
+        legal = me.legal_commands(game["id"])
+        try:
+            me.command(game["id"], rng.choice(legal["commands"]), expected_version=legal["version"])
+        except ApiError as err:
+            assert err.code == "version_conflict"
+    else:
+        raise AssertionError("the game did not finish")
+    record = me.export(game["id"])
+    assert record["complete"] and record["chain_verified"] and record["seed"]
+    assert any(e["seat"] == 1 for e in record["events"]), "the computer never moved"
+    assert me.me()["name"] == "Ada"
+
+
+def test_the_server_answers_problems_not_500s(server):
+    client = Client(server)
+    with pytest.raises(ApiError) as err:
+        client.game("00000000-0000-0000-0000-000000000000")
+    assert err.value.status == 404 and err.value.code == "not_found"
+    response = requests.post(server + "/v1/games", data=b"\x00\xff", headers={"Content-Type": "application/json"})
+    assert response.status_code == 401  # auth is checked before the body
+    response = requests.post(server + "/v1/players", data=b"{", headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.headers["Content-Type"] == "application/problem+json"
