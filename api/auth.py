@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from flask import g, request
+from flask import request
 
 from api.services import services
 from service.errors import Unauthorized
 from service.store import Player
 
+_KEY = "entrepot.player"
+
 
 def optional_player() -> Player | None:
-    if "player" in g:
-        return g.player
+    # kept on the request itself: an app context (and its g) can outlive a request
+    if _KEY in request.environ:
+        return request.environ[_KEY]
     header = request.headers.get("Authorization")
     player = None
     if header is not None:
@@ -19,7 +22,7 @@ def optional_player() -> Player | None:
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthorized("use Authorization: Bearer <token>")
         player = services().players.authenticate(token.strip())
-    g.player = player
+    request.environ[_KEY] = player
     return player
 
 

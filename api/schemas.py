@@ -78,6 +78,12 @@ class EventsQuery(SeatQuery):
     limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
 
 
+class StreamQuery(SeatQuery):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    keepalive = fields.Float(load_default=15.0, validate=validate.Range(min=0.05, max=60))
+    timeout = fields.Float(load_default=300.0, validate=validate.Range(min=0.1, max=3600))
+
+
 class StateQuery(SeatQuery):
     at = fields.Int(load_default=None, validate=validate.Range(min=1))
 

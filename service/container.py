@@ -10,6 +10,7 @@ from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
 from service.jobs import JobQueue, RQJobQueue
+from service.notify import RedisNotifier
 from service.players import PlayerService
 from service.states import StateCache
 from service.store import Store
@@ -21,6 +22,7 @@ class Services:
     store: Store
     redis: Redis
     jobs: JobQueue
+    notifier: RedisNotifier
     players: PlayerService
     games: GameService
 
@@ -34,11 +36,13 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     redis = Redis.from_url(settings.redis_url)
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
+    notifier = RedisNotifier(redis)
     return Services(
         settings=settings,
         store=store,
         redis=redis,
         jobs=jobs,
+        notifier=notifier,
         players=PlayerService(store),
-        games=GameService(store, StateCache(), clock, jobs),
+        games=GameService(store, StateCache(), clock, jobs, notifier),
     )

@@ -34,6 +34,7 @@ from service.errors import (
 )
 from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
 from service.jobs import JobQueue
+from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
 from service.store import Game, NewEvent, Player, Store, StoredEvent, Tx
 from service.titles import title as title_of
@@ -72,6 +73,7 @@ class CommandOutcome:
 class EventPage:
     events: list[dict]
     next_after: int
+    status: str
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,10 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 
 
 class GameService:
-    def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue):
+    def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
+                 notifier: Notifier | None = None):
         self.store = store
+        self.notifier = notifier or SilentNotifier()
         self.states = states
         self.clock = clock
         self.jobs = jobs
@@ -334,6 +338,7 @@ class GameService:
         """Side effects of a committed append: cache the state, wake computer seats."""
         if folded is not None:
             self.states.put(game.id, folded)
+            self.notifier.appended(game.id, folded.version)
         if game.status != "active":
             return
         for seat in game.to_act:
@@ -397,7 +402,7 @@ class GameService:
         title = title_of(game.title)
         finished = game.status == "finished"
         events = [self._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
-        return EventPage(events, stored[-1].seq if stored else after)
+        return EventPage(events, stored[-1].seq if stored else after, game.status)
 
     def state_at(self, game_id: str, caller: Player | None, at: int | None, seat=None) -> tuple[int, dict]:
         with self.store.read() as tx:
