@@ -50,6 +50,17 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
     raise SystemExit("the server did not start")
 
 
+def run_clients(clients: int, run) -> float:
+    """Run ``run(i)`` in ``clients`` threads at once; the wall time they took."""
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return time.monotonic() - start
+
+
 def trivial_reads(base: str, clients: int, seconds: float) -> float:
     counts = [0] * clients
     stop = time.monotonic() + seconds
@@ -60,13 +71,7 @@ def trivial_reads(base: str, clients: int, seconds: float) -> float:
             session.get(base + "/v1/health").raise_for_status()
             counts[i] += 1
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
-    start = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(counts) / (time.monotonic() - start)
+    return sum(counts) / run_clients(clients, run)
 
 
 def play_games(base: str, clients: int, seconds: float):
@@ -112,13 +117,8 @@ def play_games(base: str, clients: int, seconds: float):
             if status == "finished":
                 games[i] += 1
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
-    start = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(commands), sum(games), time.monotonic() - start, latencies, errors
+    elapsed = run_clients(clients, run)
+    return sum(commands), sum(games), elapsed, latencies, errors
 
 
 def main() -> int:

@@ -148,50 +148,49 @@ class GameService:
         seed_source = "client" if seed is not None else "server"
         seed = seed.lower() if seed is not None else new_seed()
         game_id = new_id()
-        try:
-            with self.store.tx() as tx:
-                replayed = replay(tx, idem)
-                if replayed:
-                    return replayed
-                for index, seat in enumerate(seats):
-                    if seat.player_id is not None and tx.player(seat.player_id) is None:
-                        raise Invalid("no such player", {f"seats.{index}.player_id": ["is not a known player"]})
-                tx.insert_game(
-                    game_id, title.id, title.rules_version, raw_options, len(seats), seed,
-                    seed_commitment(seed), seed_source, caller.id,
-                    [(s.player_id, s.ai) for s in seats],
-                )
-                started = None
-                if not any(s.open for s in seats):
-                    started = self._start(tx, title, game_id, raw_options, len(seats), seed)
-                snapshot = self._snapshot(tx, game_id, caller, remember=False)
-                save(tx, idem, snapshot)
-        except SavedByAnother:
-            with self.store.tx() as tx:
-                return replay(tx, idem)
-        self._after_commit(snapshot.game, started)
-        return snapshot
+
+        def work(tx: Tx):
+            for index, seat in enumerate(seats):
+                if seat.player_id is not None and tx.player(seat.player_id) is None:
+                    raise Invalid("no such player", {f"seats.{index}.player_id": ["is not a known player"]})
+            tx.insert_game(
+                game_id, title.id, title.rules_version, raw_options, len(seats), seed,
+                seed_commitment(seed), seed_source, caller.id,
+                [(s.player_id, s.ai) for s in seats],
+            )
+            if any(s.open for s in seats):
+                return game_id, None
+            return game_id, self._start(tx, title, game_id, raw_options, len(seats), seed)
+
+        return self._seating(caller, idem, work)
 
     def join(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
+        def work(tx: Tx):
+            game = self._game(tx, game_id, lock=True)
+            if not 0 <= index < game.seat_count:
+                raise NotFound(f"this game has no seat {index}")
+            if game.status != "waiting":
+                raise GameNotActive("this game is not waiting for players")
+            if game.seats_of(caller.id):
+                raise SeatTaken("you already hold a seat in this game")
+            if not tx.take_seat(game_id, index, caller.id):
+                raise SeatTaken(f"seat {index} is not open")
+            if not all(s.player_id or s.ai or s.index == index for s in game.seats):
+                return game_id, None
+            title = title_of(game.title)
+            return game_id, self._start(tx, title, game_id, game.options, game.seat_count, tx.seed(game_id))
+
+        return self._seating(caller, idem, work)
+
+    def _seating(self, caller: Player, idem: IdempotencyKey | None, work):
+        """One unit of work that fills seats (and starts the game when the last one fills):
+        ``work(tx)`` returns (game_id, the started state or None); the caller gets the game."""
         try:
             with self.store.tx() as tx:
                 replayed = replay(tx, idem)
                 if replayed:
                     return replayed
-                game = self._game(tx, game_id, lock=True)
-                if not 0 <= index < game.seat_count:
-                    raise NotFound(f"this game has no seat {index}")
-                if game.status != "waiting":
-                    raise GameNotActive("this game is not waiting for players")
-                if game.seats_of(caller.id):
-                    raise SeatTaken("you already hold a seat in this game")
-                if not tx.take_seat(game_id, index, caller.id):
-                    raise SeatTaken(f"seat {index} is not open")
-                started = None
-                if all(s.player_id or s.ai or s.index == index for s in game.seats):
-                    seed = tx.seed(game_id)
-                    title = title_of(game.title)
-                    started = self._start(tx, title, game_id, game.options, game.seat_count, seed)
+                game_id, started = work(tx)
                 snapshot = self._snapshot(tx, game_id, caller, remember=False)
                 save(tx, idem, snapshot)
         except SavedByAnother:
