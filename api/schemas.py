@@ -78,6 +78,24 @@ class EventsQuery(SeatQuery):
     limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))
 
 
+class MessageCreate(Strict):
+    channel = fields.Str(load_default="table", validate=validate.OneOf(("table", "team")))
+    text = fields.Str(required=True, validate=validate.Length(min=1, max=2000))
+    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+
+
+class MessagesQuery(SeatQuery):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+
+
+class MessageOut(Schema):
+    seq = fields.Int()
+    seat = fields.Int()
+    channel = fields.Str()
+    text = fields.Str()
+    at = fields.Str()
+
+
 class StreamQuery(SeatQuery):
     after = fields.Int(load_default=0, validate=validate.Range(min=0))
     keepalive = fields.Float(load_default=15.0, validate=validate.Range(min=0.05, max=60))

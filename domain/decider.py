@@ -128,6 +128,11 @@ class GameDefinition:
     upcasters: Mapping[tuple[str, int], Callable[[dict], dict]] = field(default_factory=dict)
     #: Computer levels this title's policy understands.
     ai_levels: tuple[str, ...] = ("easy", "normal", "strong")
+    #: team_of(options, seat) -> a team name, or None where seats play alone.
+    team_of: Callable[[Any, int], str | None] = field(default=lambda options, seat: None)
+    #: may_confer(state, seat) -> whether partners may talk now (a rulebook may allow
+    #: discussion only at certain moments, e.g. Kontor's team game after the reveal).
+    may_confer: Callable[[Any, int], bool] = field(default=lambda state, seat: True)
 
     def fold(self, events: Sequence[Any], state: Any = None) -> Any:
         for event in events:

@@ -10,6 +10,7 @@ from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
 from service.jobs import JobQueue, RQJobQueue
+from service.messages import MessageService
 from service.notify import RedisNotifier
 from service.players import PlayerService
 from service.states import StateCache
@@ -25,6 +26,7 @@ class Services:
     notifier: RedisNotifier
     players: PlayerService
     games: GameService
+    messages: MessageService
 
     def close(self) -> None:
         self.store.close()
@@ -37,6 +39,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
+    games = GameService(store, StateCache(), clock, jobs, notifier)
     return Services(
         settings=settings,
         store=store,
@@ -44,5 +47,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         jobs=jobs,
         notifier=notifier,
         players=PlayerService(store),
-        games=GameService(store, StateCache(), clock, jobs, notifier),
+        games=games,
+        messages=MessageService(store, games),
     )

@@ -236,9 +236,9 @@ class GameService:
             replayed = replay(tx, idem)
             if replayed:
                 return replayed
-            game, folded = self._live(tx, game_id)
+            game, folded = self.live(tx, game_id)
             title = title_of(game.title)
-            seat = self._acting_seat(game, actor, seat)
+            seat = self.acting_seat(game, actor, seat)
             if game.status != "active":
                 raise GameNotActive(f"this game is {game.status}")
             if expected_version is not None and expected_version != game.version:
@@ -290,7 +290,7 @@ class GameService:
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
-    def _live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
+    def live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
         """The game and its folded state; one round trip once the process has seen the game.
 
         What never changes once a game has started (title, options, seats) is cached; the
@@ -315,7 +315,7 @@ class GameService:
             self.states.put(game_id, folded)
         return replace(header, version=version, status=status, to_act=to_act), folded
 
-    def _acting_seat(self, game: Game, actor, seat: int | None) -> int:
+    def acting_seat(self, game: Game, actor, seat: int | None) -> int:
         if isinstance(actor, Computer):
             if seat is None or not (0 <= seat < game.seat_count) or game.seats[seat].ai is None:
                 raise NotYourSeat("that seat is not a computer seat")
@@ -349,7 +349,7 @@ class GameService:
         """Play a computer seat's move if the game still waits for it at ``version``."""
         with self.store.read() as tx:
             try:
-                game, folded = self._live(tx, game_id)
+                game, folded = self.live(tx, game_id)
             except NotFound:
                 return "stale"
             if game.status != "active" or game.version != version:
@@ -385,8 +385,8 @@ class GameService:
         if caller is None:
             raise NotYourSeat("legal commands are told only to the seat's holder")
         with self.store.read() as tx:
-            game, folded = self._live(tx, game_id)
-            seat = self._acting_seat(game, caller, seat)
+            game, folded = self.live(tx, game_id)
+            seat = self.acting_seat(game, caller, seat)
             if game.status != "active":
                 return LegalCommands(game.version, seat, [])
             title = title_of(game.title)

@@ -20,6 +20,9 @@ from api.schemas import (
     GameQuery,
     GameSummaryOut,
     LegalCommandsOut,
+    MessageCreate,
+    MessageOut,
+    MessagesQuery,
     SeatQuery,
     StateQuery,
     StreamQuery,
@@ -40,6 +43,10 @@ GAME_OUT = GameOut()
 GAME_QUERY = GameQuery()
 GAME_SUMMARY_OUT_MANY = GameSummaryOut(many=True)
 LEGAL_COMMANDS_OUT = LegalCommandsOut()
+MESSAGE_CREATE = MessageCreate()
+MESSAGE_OUT = MessageOut()
+MESSAGE_OUT_MANY = MessageOut(many=True)
+MESSAGES_QUERY = MessagesQuery()
 SEAT_QUERY = SeatQuery()
 STATE_QUERY = StateQuery()
 STREAM_QUERY = StreamQuery()
@@ -190,6 +197,21 @@ def stream(game_id: str):
 
     return Response(generate(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/games/<game_id>/messages")
+def post_message(game_id: str):
+    caller = required_player()
+    data = load_body(MESSAGE_CREATE)
+    message = services().messages.post(caller, game_id, data["seat"], data["channel"], data["text"])
+    return send(MESSAGE_OUT, message, 201)
+
+
+@bp.get("/games/<game_id>/messages")
+def list_messages(game_id: str):
+    query = load_query(MESSAGES_QUERY)
+    messages = services().messages.list(optional_player(), game_id, query["after"], query["seat"])
+    return send_json({"messages": MESSAGE_OUT_MANY.dump(messages)})
 
 
 @bp.get("/games/<game_id>/export")

@@ -54,6 +54,7 @@ SETUP = {
     "market_capacity": 1,  # "plus d'un cube Marchandise sur votre marché"
     "market_convert_in": 3,  # "Placez 3 cubes ... prenez 1 autre cube"
     "market_sell_in": 2,  # "Placez 2 cubes ... prenez 1 pièce"
+    "market_sell_coins": 1,  # "... et prenez 1 pièce de la réserve"
     "trader_price": 1,  # "1 pièce par cube"
 }
 

@@ -2,9 +2,9 @@
 
 Everything it reads is public (cards owned, offer, the stack's size per season, the
 bag and reserve as multisets); it never reads the order of the stack or the seed, so it
-needs no redetermination (no lookahead).  Levels: "easy" plays at random among legal
-commands with a bias to sensible shipping; "normal" and "strong" use the valuation
-("strong" also counts the cards still to come in each season).
+needs no redetermination (no lookahead).  Levels: "easy" plays a random legal command
+one time in three, otherwise as "normal"; "normal" and "strong" use the same valuation
+(which counts the fire cards still to come: public, the card list is printed).
 """
 
 from __future__ import annotations
@@ -211,6 +211,11 @@ def _shipping(state: State, i: int, legal: list):
             c = cmd.StoreCube(good=g)
             if c in legal_set:
                 return c
+    # 5b. the market cube scores in the warehouse, and frees the market
+    if not loose and seat.market and WAREHOUSE in kinds:
+        c = cmd.RetrieveCube(good=seat.market[0], place="market")
+        if c in legal_set and len(seat.warehouse) < SETUP["warehouse_capacity"]:
+            return c
     # 6. sell spare pairs at the market, keep the last one
     if len(loose) >= 2:
         a, b = sorted(loose)[:2]

@@ -235,9 +235,19 @@ def _usage_commands(state: State, i: int) -> list:
     return out
 
 
+def _can_store_market_cube(seat: SeatState) -> bool:
+    """The market cube may go into the owner's warehouse (« placer des cubes Marchandise
+    dans votre entrepôt »): it then scores 1 point and frees the market."""
+    return (bool(seat.market) and WAREHOUSE in owned_kinds(seat)
+            and len(seat.warehouse) < SETUP["warehouse_capacity"])
+
+
 def _has_shipping_work(state: State, i: int) -> bool:
+    """Whether the seat can do anything that matters in this shipping phase: unloaded
+    cubes, a delivery, a sale, a conversion, or its market cube into its warehouse."""
     seat = state.seats[i]
-    return bool(seat.loose) or bool(_usage_commands(state, i))
+    return (bool(seat.loose) or bool(_usage_commands(state, i))
+            or _can_store_market_cube(seat))
 
 
 def _shipping_commands(state: State, i: int) -> list:
@@ -369,7 +379,7 @@ def _decide_shipping(flow: _Flow, i: int, command) -> None:
     if isinstance(command, cmd.MarketSell):
         goods = tuple(sorted((_check_good(command.first), _check_good(command.second)), key=gd.key))
         src = _sources_or_fail(seat, goods)
-        flow.emit(ev.MarketSold(seat=i, goods=goods, sources=src, coins=1))
+        flow.emit(ev.MarketSold(seat=i, goods=goods, sources=src, coins=SETUP["market_sell_coins"]))
         return
     if isinstance(command, cmd.MarketConvert):
         goods = tuple(sorted((_check_good(command.first), _check_good(command.second),

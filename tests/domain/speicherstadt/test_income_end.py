@@ -143,3 +143,42 @@ def test_game_ended_records_scores():
     assert isinstance(end, GameEnded) and len(end.scores) == 3
     result = GAME.result(GAME.fold(events, state))
     assert result.scores == tuple(float(line.total) for line in end.scores)
+
+
+def test_last_round_has_its_income_before_the_final_count():
+    """« votre dernière manche a débuté. Procédez comme d'habitude. Après cela, traitez la
+    dernière carte de la pile, le 4ème Incendie »; Chambre du Commerce: « A la fin de la
+    partie, vous recevrez 1 point pour chaque pièce que vous possédez. (Vous ne devez pas
+    rendre les pièces.) »: the last income counts for the chamber and the tie-break."""
+    deck = ("D-office-1", "D-office-2", "D-port", "D-michaelis", "E-fire")
+    state, _ = act(_last_purchase(3, deck=deck), 0, RefuseCard())
+    seats = list(state.seats)
+    seats[1] = replace(seats[1], cards=("D-chamber",), coins=4)
+    state = replace(state, seats=tuple(seats))
+    events = _play_round_refusing(state)
+    final = GAME.fold(events, state)
+    assert final.seats[1].coins == 4 + 2  # nothing bought: 1 + 1
+    assert final.scores[1].chamber == 6 and final.scores[1].coins == 6
+
+
+def test_fire_penalty_may_take_a_score_below_zero():
+    """« Le joueur avec la plus petite somme reçoit immédiatement autant de points
+    négatifs » (reading: the track's 0 is no floor)."""
+    deck = ("D-office-1", "D-office-2", "D-port", "D-michaelis", "E-fire")
+    state, _ = act(_last_purchase(3, deck=deck), 0, RefuseCard())
+    seats = list(state.seats)
+    seats[0] = replace(seats[0], cards=("A-fireman-2",))
+    seats[1] = replace(seats[1], cards=("A-fireman-1",))
+    state = replace(state, seats=tuple(seats))
+    final = GAME.fold(_play_round_refusing(state), state)
+    assert final.scores[2].fire == -CARD["E-fire"].bonus < 0
+    assert final.scores[2].total < 0
+
+
+def test_equal_points_and_coins_share_the_win():
+    """« En cas d'égalité, le joueur qui a le plus de pièces gagne » (reading: still tied,
+    the win is shared)."""
+    a = score_seat(SeatState(coins=2, points=5))
+    b = score_seat(SeatState(coins=2, points=5))
+    c = score_seat(SeatState(coins=9, points=4))
+    assert winners((a, b, c)) == (0, 1)

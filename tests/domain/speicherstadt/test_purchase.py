@@ -91,3 +91,37 @@ def test_a_seat_may_buy_several_cards():
     state, _ = act(state, BEIGE, BuyCard())
     state, _ = act(state, BEIGE, BuyCard())
     assert {"A-office", "A-warehouse"} <= set(state.seats[BEIGE].cards)
+
+
+def test_a_bought_card_works_at_once_bank_and_contract():
+    """« A partir de maintenant, le joueur peut utiliser la fonction de la carte »: the Bank
+    bought this round pays in this round's income (« vous recevez 2 pièces si vous avez au
+    moins acheté une carte Commerce lors de cette manche »), and a Contract bought this round
+    takes the cubes of a ship bought after it in the same round."""
+    from domain.speicherstadt.commands import DeliverCube, EndShipping
+    from domain.speicherstadt.events import RoundEnded
+
+    state = _purchase([Column("C-bank", workers=(BEIGE,)),
+                       Column("A-contract-2", workers=(ORANGE,)),
+                       Column("B-ship-1", workers=(ORANGE,), cubes=("coffee", "tea", "rubber"))],
+                      coins=5)
+    state, _ = act(state, BEIGE, BuyCard())
+    state, _ = act(state, ORANGE, BuyCard())
+    state, _ = act(state, ORANGE, BuyCard())
+    assert GAME.to_act(state) == (ORANGE,)
+    state, _ = act(state, ORANGE, DeliverCube(good="coffee", contract="A-contract-2"))
+    state, _ = act(state, ORANGE, DeliverCube(good="tea", contract="A-contract-2"))
+    state, events = act(state, ORANGE, EndShipping())
+    income = next(e for e in events if isinstance(e, RoundEnded)).income
+    assert income == (2, 1, 2)  # Beige: 1 + the bank; Orange bought; Violet: 1 + 1
+    assert dict(state.seats[ORANGE].contracts)["A-contract-2"] == ("coffee", "tea")
+
+
+def test_the_price_is_paid_to_the_reserve_not_to_other_players():
+    """« il paye autant de pièces à la réserve que le nombre total d'ouvriers au-dessus de
+    la carte »: the other seats in the column gain nothing."""
+    state = _purchase([Column("A-office", workers=(BEIGE, ORANGE, VIOLET)),
+                       Column("A-warehouse", workers=(VIOLET,))], coins=5)
+    state, _ = act(state, BEIGE, BuyCard())
+    assert [s.coins for s in state.seats] == [2, 5, 5]
+    assert GAME.to_act(state) == (VIOLET,)

@@ -15,6 +15,7 @@ from domain.speicherstadt.commands import (
     KeepCube,
     MarketConvert,
     MarketSell,
+    RefuseCard,
     RetrieveCube,
     SellCube,
     StoreCube,
@@ -184,3 +185,90 @@ def test_bought_ship_is_unloaded_and_shipping_only_with_work():
     assert isinstance(events[-1], ShippingStarted) and events[-1].seats == (1,)
     assert state.seats[1].loose == ("tea", "tea", "carpet")
     assert GAME.to_act(state) == (1,)
+
+
+def test_only_your_own_contract_cards():
+    """« Chaque carte peut seulement être utilisée par le joueur qui l'a achetée »."""
+    state = _blue()
+    with pytest.raises(RuleViolation) as err:
+        act(state, BLUE, DeliverCube(good="coffee", contract="B-contract-1"))
+    assert err.value.code == "speicherstadt.not_your_contract"
+
+
+def test_stored_cubes_serve_contracts_traders_and_the_market():
+    """Contrat: « n'importe quel nombre de cubes Marchandise de vos navires, de votre
+    entrepôt, ou de votre marché »; Marchand: « de vos navires, de votre entrepôt, ou de
+    votre marché »; the warehouse keeps cubes « pour les utiliser dans des manches
+    suivantes »."""
+    seat = SeatState(coins=0, cards=("A-warehouse", "A-tea-trader", "A-contract-2"),
+                     contracts=(("A-contract-2", ()),), market=("coffee",),
+                     warehouse=("tea", "tea", "rubber", "carpet"))
+    state = _shipping(seat)
+    state, events = act(state, BLUE, DeliverCube(good="coffee", contract="A-contract-2"))
+    assert events[0].source == "market" and state.seats[BLUE].market == ()
+    state, events = act(state, BLUE, SellCube(good="tea"))
+    assert events[0].source == "warehouse" and state.seats[BLUE].coins == 1
+    state, events = act(state, BLUE, MarketSell(first="rubber", second="carpet"))
+    assert events[0].sources == ("warehouse", "warehouse") and state.seats[BLUE].coins == 2
+    assert state.seats[BLUE].warehouse == ("tea",)
+
+
+def test_a_seat_with_nothing_to_do_is_skipped_and_so_is_the_phase():
+    """« Cette phase survient pour la première fois lors du Printemps (B), dès que le
+    premier navire a été acheté »: no cube anywhere, no shipping phase; a seat whose only
+    cube is kept on its market and who can do nothing with it is not asked."""
+    state = new_game(3)
+    state = replace(state, phase=PURCHASE, purchase_column=0, seats=fresh_seats(3),
+                    offer=(Column("A-office", workers=(0,)),))
+    _, events = act(state, 0, BuyCard())
+    assert "ShippingStarted" not in [type(e).__name__ for e in events]
+    seats = list(fresh_seats(3))
+    seats[2] = SeatState(coins=5, market=("tea",))
+    state = replace(state, seats=tuple(seats),
+                    offer=(Column("B-ship-1", workers=(1,), cubes=("coffee", "tea", "tea")),))
+    _, events = act(state, 1, BuyCard())
+    started = next(e for e in events if isinstance(e, ShippingStarted))
+    assert started.seats == (1,)
+
+
+def test_the_market_cube_may_go_into_the_warehouse():
+    """Entrepôt: « Lors de la phase 4) Expédition, vous pouvez placer des cubes Marchandise
+    dans votre entrepôt » and « A la fin de la partie, vous recevrez 1 point pour chaque cube
+    Marchandise dans votre entrepôt »: a warehouse owner whose only cube is on its market is
+    asked, and may move it into the warehouse."""
+    state = new_game(3)
+    seats = list(fresh_seats(3))
+    seats[2] = SeatState(coins=5, cards=("A-warehouse",), market=("tea",))
+    state = replace(state, phase=PURCHASE, purchase_column=0, seats=tuple(seats),
+                    offer=(Column("B-ship-1", workers=(1,), cubes=("coffee", "tea", "tea")),))
+    state, events = act(state, 1, BuyCard())
+    assert next(e for e in events if isinstance(e, ShippingStarted)).seats == (1, 2)
+    assert RetrieveCube(good="tea", place="market") in GAME.legal_commands(state, 2)
+    state, _ = act(state, 2, RetrieveCube(good="tea", place="market"))
+    state, _ = act(state, 2, StoreCube(good="tea"))
+    assert state.seats[2].warehouse == ("tea",) and state.seats[2].market == ()
+    assert score_seat(state.seats[2]).warehouse == 1
+
+
+def test_shipping_comes_every_round_once_cubes_exist():
+    """« Cette phase survient pour la première fois lors du Printemps (B) »: afterwards it
+    comes each round for whoever can use its stored cubes, even without a ship bought."""
+    seat = SeatState(coins=0, cards=("A-coffee-trader",), market=("coffee",))
+    state = new_game(3)
+    seats = list(fresh_seats(3))
+    seats[0] = seat
+    state = replace(state, phase=PURCHASE, purchase_column=0, seats=tuple(seats),
+                    offer=(Column("A-office", workers=(1,)),))
+    state, events = act(state, 1, RefuseCard())
+    assert next(e for e in events if isinstance(e, ShippingStarted)).seats == (0,)
+    state, _ = act(state, 0, SellCube(good="coffee"))
+    assert state.seats[0].coins == 1 and state.reserve[0] == 1
+
+
+def test_no_command_moves_anything_between_players():
+    """« Attention: vous ne pouvez pas commercer ou échanger entre vous - ni des pièces ni
+    des marchandises ni des cartes Commerce! »: no command names another seat."""
+    from dataclasses import fields
+
+    for command_type in GAME.command_types:
+        assert not {f.name for f in fields(command_type)} & {"seat", "to", "target", "player"}

@@ -103,3 +103,36 @@ def test_fire_points_grow_with_the_season():
     bonuses = [CARD[f"{s}-fire"].bonus for s in "BCDE"]
     assert bonuses == sorted(bonuses) and len(set(bonuses)) == 4
     assert GAME.component_data()["provenance"]["fires"].startswith("reconstructed")
+
+
+def test_fire_adds_every_fireman_of_a_seat():
+    """« Chaque joueur additionne la valeur de ses pompiers »: a seat with firemen 1 and 2
+    (sum 3) beats a seat with one fireman of 2; a seat without firemen has the sum 0."""
+    state = _sums([0, 0, 0])
+    state = with_seat(state, 0, cards=("A-fireman-1", "A-fireman-2", "A-office"))
+    state = with_seat(state, 1, cards=("B-fireman-2",))
+    b = CARD["B-fire"].bonus
+    assert fire_changes(state, "B-fire") == ((3, 2, 0), (b, 0, -b))
+
+
+def test_fire_counts_the_firemen_held_when_it_is_revealed():
+    """« Aussitôt que vous révélez un incendie durant la phase 1) Approvisionnement,
+    arrêtez immédiatement le jeu ... Le joueur avec la plus grande somme reçoit
+    immédiatement ... »: a fireman revealed in the same supply does not count yet."""
+    deck = ("B-fireman-3", "B-fire", "B-ship-1", "B-ship-2", "B-office", "C-bank", "E-fire")
+    state = _end_of_round(3, deck)
+    state = with_seat(state, 2, cards=("A-fireman-1",))
+    state, events = act(state, 0, RefuseCard())
+    fire = next(e for e in events if isinstance(e, FireResolved))
+    assert fire.sums == (0, 0, 1)
+    assert "B-fireman-3" in [c.card for c in state.offer]
+    assert [s.points for s in state.seats] == [-CARD["B-fire"].bonus] * 2 + [CARD["B-fire"].bonus]
+
+
+def test_revealed_cards_fill_the_water_spaces_left_to_right_in_stack_order():
+    """« prenez les cartes du dessus de la pile ... et placez-les en ligne face visible, de
+    la gauche vers la droite sur les cases Eau »."""
+    state = new_game(4, 6)
+    deck_before = GAME.fold(GAME.start(GAME.parse_options({}, 4), 4, f"{6:064x}")[:2]).deck
+    assert [c.card for c in state.offer] == list(deck_before[:5])
+    assert state.deck == deck_before[5:]

@@ -1,0 +1,99 @@
+"""Messages between a game's players: the table (everyone), or a team's own channel.
+
+A team's messages are read only by its members until the game is over, then by everyone.
+When a rulebook limits when partners may confer, the title says so (``may_confer``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import psycopg
+
+from service.chain import format_time
+from service.errors import Conflict, Invalid, NotYourSeat
+from service.games import GameService
+from service.store import Game, Player, Store
+from service.titles import title as title_of
+
+TABLE = "table"
+TEAM = "team"
+
+
+class NotNow(Conflict):
+    code = "not_now"
+
+
+@dataclass(frozen=True)
+class Message:
+    seq: int
+    seat: int
+    channel: str
+    text: str
+    at: str
+
+
+class MessageService:
+    def __init__(self, store: Store, games: GameService):
+        self.store = store
+        self.games = games
+
+    def post(self, caller: Player, game_id: str, seat: int | None, channel: str, text: str) -> Message:
+        for _ in range(5):
+            try:
+                return self._post_once(caller, game_id, seat, channel, text)
+            except psycopg.errors.UniqueViolation:
+                continue  # another message took this seq: number it again
+        raise Conflict("too many messages at once; try again")
+
+    def _post_once(self, caller, game_id, seat, channel, text) -> Message:
+        with self.store.tx() as tx:
+            game, folded = self.games.live(tx, game_id)
+            seat = self.games.acting_seat(game, caller, seat)
+            if game.status not in ("waiting", "active"):
+                raise NotNow(f"this game is {game.status}: the table is closed")
+            stored_channel = TABLE
+            if channel == TEAM:
+                team = self._team(game, seat)
+                if team is None:
+                    raise Invalid("this game has no teams", {"channel": ["no team channel in this game"]})
+                if folded.state is None or not title_of(game.title).may_confer(folded.state, seat):
+                    raise NotNow("partners may not confer now (the rules allow it only at certain moments)")
+                stored_channel = f"team:{team}"
+            row = tx.conn.execute(
+                "INSERT INTO messages (game_id, seq, seat, channel, body)"
+                " SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s FROM messages WHERE game_id = %s"
+                " RETURNING seq, at",
+                (game_id, seat, stored_channel, text, game_id),
+            ).fetchone()
+        return Message(row[0], seat, stored_channel, text, format_time(row[1]))
+
+    def list(self, caller: Player | None, game_id: str, after: int, seat: int | None) -> list[Message]:
+        with self.store.read() as tx:
+            game, _ = self.games.live(tx, game_id)
+            rows = tx.conn.execute(
+                "SELECT seq, seat, channel, body, at FROM messages WHERE game_id = %s AND seq > %s"
+                " ORDER BY seq LIMIT 500",
+                (game_id, after),
+            ).fetchall()
+        readable = {TABLE}
+        if game.status == "finished":
+            readable = None  # everything is public once the game is over
+        elif caller is not None:
+            mine = game.seats_of(caller.id)
+            if seat is not None and seat not in mine:
+                raise NotYourSeat(f"seat {seat} is not yours")
+            for s in [seat] if seat is not None else mine:
+                team = self._team(game, s)
+                if team is not None:
+                    readable.add(f"team:{team}")
+        return [
+            Message(seq, s, ch, body, format_time(at))
+            for seq, s, ch, body, at in rows
+            if readable is None or ch in readable
+        ]
+
+    @staticmethod
+    def _team(game: Game, seat: int) -> str | None:
+        title = title_of(game.title)
+        return title.team_of(title.parse_options(game.options, game.seat_count), seat)
