@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import socket
@@ -23,13 +24,15 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(settings):
+def server(settings, tmp_path_factory):
     port = free_port()
+    # a file, not a pipe: nobody reads a pipe here, and a full one would block the server
+    log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+b")
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
            "ENTREPOT_QUEUE": settings.queue_name + "-e2e"}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -39,7 +42,8 @@ def server(settings):
                 break
         except requests.RequestException:
             if process.poll() is not None:
-                raise AssertionError(process.stderr.read().decode()[-2000:]) from None
+                log.seek(0)
+                raise AssertionError(log.read().decode()[-2000:]) from None
             time.sleep(0.2)
     else:
         process.kill()
@@ -47,6 +51,7 @@ def server(settings):
     yield base
     process.terminate()
     process.wait(timeout=30)
+    log.close()
 
 
 def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
@@ -84,3 +89,23 @@ def test_the_server_answers_problems_not_500s(server):
     assert response.status_code == 401  # auth is checked before the body
     response = requests.post(server + "/v1/players", data=b"{", headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and response.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
+    from clients import cli
+    from clients.bot import play_round
+
+    assert cli.main(["--url", server, "player", "Cli"]) == 0
+    token = json.loads(capsys.readouterr().out)["token"]
+    assert cli.main(["--url", server, "--token", token, "new", "speicherstadt", "me", "ai:easy", "ai:normal"]) == 0
+    game_id = json.loads(capsys.readouterr().out)["id"]
+    bot = Client(server, token)
+    rng = random.Random(9)
+    deadline = time.monotonic() + 120
+    while bot.game(game_id)["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not finish"
+        if not play_round(bot, rng):
+            time.sleep(0.05)
+    assert cli.main(["--url", server, "--token", token, "legal", game_id]) == 0
+    assert cli.main(["--url", server, "--token", token, "play", game_id, "0"]) == 1  # nothing to play: finished
+    assert "error" in capsys.readouterr().err

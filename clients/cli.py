@@ -1,0 +1,112 @@
+"""A command-line client for Entrepot, over HTTP only.
+
+    python -m clients.cli [--url URL] [--token TOKEN] COMMAND ...
+
+    player NAME                  create a player; prints its token (shown once)
+    titles                       the hosted titles
+    new TITLE SEAT...            create a game; seats: me | ai:LEVEL | open | PLAYER_ID
+    games [--status S]           your games
+    show GAME                    the game with your view
+    legal GAME [--seat N]        what you may send now, numbered
+    play GAME N [--seat N]       send the N-th legal command
+    send GAME JSON [--seat N]    send a command written as JSON
+    events GAME [--after N]      the history as you may see it
+
+The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from clients.sdk import ApiError, Client
+
+
+def _seat(spec: str, me: str) -> dict:
+    if spec == "me":
+        return {"player_id": me}
+    if spec == "open":
+        return {"open": True}
+    if spec.startswith("ai:"):
+        return {"ai": spec[3:]}
+    return {"player_id": spec}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m clients.cli", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--url", default=os.environ.get("ENTREPOT_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("ENTREPOT_TOKEN"))
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("player").add_argument("name")
+    sub.add_parser("titles")
+    new = sub.add_parser("new")
+    new.add_argument("title")
+    new.add_argument("seats", nargs="+")
+    new.add_argument("--options", default="{}", help="the options as JSON")
+    games = sub.add_parser("games")
+    games.add_argument("--status", default=None)
+    for name in ("show", "legal", "events"):
+        p = sub.add_parser(name)
+        p.add_argument("game")
+        p.add_argument("--seat", type=int, default=None)
+        p.add_argument("--after", type=int, default=0)
+    play = sub.add_parser("play")
+    play.add_argument("game")
+    play.add_argument("number", type=int)
+    play.add_argument("--seat", type=int, default=None)
+    send = sub.add_parser("send")
+    send.add_argument("game")
+    send.add_argument("json")
+    send.add_argument("--seat", type=int, default=None)
+    args = parser.parse_args(argv)
+    client = Client(args.url, args.token)
+    try:
+        return _run(client, args)
+    except ApiError as err:
+        print(f"error {err.status} {err.code}: {err.detail}", file=sys.stderr)
+        for field, messages in (err.body.get("errors") or {}).items():
+            print(f"  {field}: {'; '.join(messages)}", file=sys.stderr)
+        return 1
+
+
+def _run(client: Client, args) -> int:
+    out = None
+    if args.command == "player":
+        out = client.create_player(args.name)
+    elif args.command == "titles":
+        out = [{k: t[k] for k in ("id", "name", "min_players", "max_players", "variants")} for t in client.titles()]
+    elif args.command == "new":
+        me = client.me()["id"]
+        out = client.create_game(args.title, [_seat(s, me) for s in args.seats], json.loads(args.options))
+    elif args.command == "games":
+        out = client.games(player="me", **({"status": args.status} if args.status else {}))
+    elif args.command == "show":
+        out = client.game(args.game, args.seat)
+    elif args.command == "legal":
+        legal = client.legal_commands(args.game, args.seat)
+        for i, command in enumerate(legal["commands"]):
+            print(f"{i:3d}  {json.dumps(command)}")
+        print(f"(version {legal['version']}, seat {legal['seat']})")
+        return 0
+    elif args.command == "play":
+        legal = client.legal_commands(args.game, args.seat)
+        if not 0 <= args.number < len(legal["commands"]):
+            print(f"error: there is no legal command {args.number} ({len(legal['commands'])} now)",
+                  file=sys.stderr)
+            return 1
+        out = client.command(args.game, legal["commands"][args.number], seat=legal["seat"],
+                             expected_version=legal["version"])
+    elif args.command == "send":
+        out = client.command(args.game, json.loads(args.json), seat=args.seat)
+    elif args.command == "events":
+        out = client.events(args.game, after=args.after)
+    print(json.dumps(out, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
