@@ -1,9 +1,11 @@
 """Kontor: the computer player against a uniformly random legal player.
 
-Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level] [opponent]
-      (opponent: "random" (default) or another policy level, e.g. "normal")
-Prints the policy's win rate (a shared win counts half) over games alternating seats,
-and the slowest policy move.
+Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level] [opponent] [variant]
+      (opponent: "random" (default) or another policy level, e.g. "normal";
+       variant: basic (default) | advanced | team | all)
+Prints the policy's win rate (a shared win counts half) over games alternating seats
+(in the team game the policy plays both seats of one team, alternating teams), and the
+slowest policy move.
 """
 
 from __future__ import annotations
@@ -19,17 +21,22 @@ from domain.kontor import GAME  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
 AT = "2026-01-01T00:00:00Z"
+SEATS = {"basic": 2, "advanced": 2, "team": 4}
 
 
-def play(seed: int, ai_seat: int, level: str, opponent: str = "random") -> tuple[float, float]:
-    options = GAME.parse_options({}, 2)
-    state = GAME.fold(GAME.start(options, 2, f"{seed:064x}"))
+def play(
+    seed: int, ai_side: int, level: str, opponent: str = "random", variant: str = "basic"
+) -> tuple[float, float]:
+    seats = SEATS[variant]
+    options = GAME.parse_options({"variant": variant}, seats)
+    ai_seats = set(options.teams[ai_side]) if options.teams else {ai_side}
+    state = GAME.fold(GAME.start(options, seats, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")
     slowest = 0.0
     moves = 0
     while not GAME.is_finished(state):
         seat = chooser.choice(sorted(GAME.to_act(state)))
-        if seat == ai_seat:
+        if seat in ai_seats:
             t = time.perf_counter()
             command = GAME.policy(state, seat, chooser.fork(f"ai/{moves}"), level)
             slowest = max(slowest, time.perf_counter() - t)
@@ -40,28 +47,35 @@ def play(seed: int, ai_seat: int, level: str, opponent: str = "random") -> tuple
         state = GAME.fold(GAME.decide(state, Issued(seat, AT, command)), state)
         moves += 1
     result = GAME.result(state)
-    if ai_seat in result.winners:
-        score = 1.0 if len(result.winners) == 1 else 0.5
+    won = ai_seats & set(result.winners)
+    if won:
+        score = 1.0 if set(result.winners) <= ai_seats else 0.5
     else:
         score = 0.0
     return score, slowest
+
+
+def run(games: int, level: str, opponent: str, variant: str) -> None:
+    total, slowest = 0.0, 0.0
+    start = time.perf_counter()
+    for g in range(games):
+        score, slow = play(g, g % 2, level, opponent, variant)
+        total += score
+        slowest = max(slowest, slow)
+    elapsed = time.perf_counter() - start
+    print(
+        f"kontor[{variant}] policy[{level}] vs {opponent}: {total / games:.1%} over {games} "
+        f"games (alternating seats); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
+    )
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     level = sys.argv[2] if len(sys.argv) > 2 else "normal"
     opponent = sys.argv[3] if len(sys.argv) > 3 else "random"
-    total, slowest = 0.0, 0.0
-    start = time.perf_counter()
-    for g in range(games):
-        score, slow = play(g, g % 2, level, opponent)
-        total += score
-        slowest = max(slowest, slow)
-    elapsed = time.perf_counter() - start
-    print(
-        f"kontor policy[{level}] vs {opponent}: {total / games:.1%} over {games} games "
-        f"(alternating seats); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
-    )
+    variant = sys.argv[4] if len(sys.argv) > 4 else "basic"
+    for v in SEATS if variant == "all" else (variant,):
+        run(games, level, opponent, v)
 
 
 if __name__ == "__main__":

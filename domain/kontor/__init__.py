@@ -1,4 +1,4 @@
-"""Kontor (Michael Schacht): the basic 2-player game."""
+"""Kontor (Michael Schacht): the basic, advanced (2 players) and team (4 players) games."""
 
 from __future__ import annotations
 
@@ -8,17 +8,25 @@ from domain.kontor.data import component_data
 from domain.kontor.decide import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.kontor.events import EVENT_TYPES
 from domain.kontor.evolve import evolve
-from domain.kontor.options import Options, options_schema, parse_options
+from domain.kontor.options import Options, options_schema, parse_options, team_of
 from domain.kontor.policy import policy
 from domain.kontor.view import is_finished, redact_event, redetermine, result, view
+
+
+def may_confer(state, seat: int) -> bool:
+    """Team game: « Quand les cartes jouées ont été révélées, les joueurs d'une équipe
+    peuvent discuter sur la façon de jouer ces deux cartes. En dehors de cette phase, il
+    n'est pas autorisé de communication entre les partenaires. »"""
+    return state.phase == "place"
+
 
 GAME = GameDefinition(
     id="kontor",
     name="Kontor",
     rules_version=RULES_VERSION,
     min_players=2,
-    max_players=2,
-    variants=("basic",),
+    max_players=4,
+    variants=("basic", "advanced", "team"),
     options_type=Options,
     command_types=COMMAND_TYPES,
     event_types=EVENT_TYPES,
@@ -36,6 +44,8 @@ GAME = GameDefinition(
     redetermine=redetermine,
     policy=policy,
     component_data=component_data,
+    team_of=team_of,
+    may_confer=may_confer,
 )
 
-__all__ = ["GAME"]
+__all__ = ["GAME", "team_of"]

@@ -35,8 +35,19 @@ def possible(pos: Pos, box: tuple[int, int, int, int], size: int) -> bool:
     return max_x - size + 1 <= x <= min_x + size - 1 and max_y - size + 1 <= y <= min_y + size - 1
 
 
+def grow(box: tuple[int, int, int, int] | None, cells: Iterable[Pos]) -> tuple[int, int, int, int]:
+    """The bounds of ``box`` and ``cells`` together."""
+    xs = [p[0] for p in cells]
+    ys = [p[1] for p in cells]
+    if box is not None:
+        xs += [box[0], box[1]]
+        ys += [box[2], box[3]]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
 def crane_blocks(cells: Mapping[Pos, int], pos: Pos, seat: int) -> bool:
-    """An opponent's crane next to ``pos`` forbids a dock there (not water)."""
+    """An opponent's crane next to ``pos`` forbids a dock there (not water). ``seat`` is
+    the placer's side (colour): partners' cranes do not block each other."""
     for n in neighbours(pos):
         card = cells.get(n)
         if card is not None:
@@ -46,10 +57,13 @@ def crane_blocks(cells: Mapping[Pos, int], pos: Pos, seat: int) -> bool:
     return False
 
 
-def legal_cells(cells: Mapping[Pos, int], card: int, seat: int, size: int) -> list[Pos]:
+def legal_cells(
+    cells: Mapping[Pos, int], card: int, seat: int, size: int, box=None
+) -> list[Pos]:
     """Empty cells touching a card by a side, inside the 6x6 limit, and for a dock not next
-    to an opponent's crane. Sorted (y, x) for stable command lists."""
-    box = bounds(cells)
+    to an opponent's crane. Sorted (y, x) for stable command lists. ``seat`` is the
+    placer's side; ``box`` the port's fixed extent (default: the cards' bounds)."""
+    box = bounds(cells) if box is None else grow(box, cells)
     is_dock = CARDS[card].is_dock
     out: set[Pos] = set()
     for pos in cells:
@@ -90,10 +104,10 @@ def sectors(cells: Mapping[Pos, int]) -> list[frozenset[Pos]]:
     return out
 
 
-def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int) -> bool:
+def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int, box=None) -> bool:
     """Closed: no neighbouring cell can ever hold a card -- each neighbour is water (or a
     dock of the sector) or lies outside every 6x6 square still open to the layout."""
-    box = bounds(cells)
+    box = bounds(cells) if box is None else grow(box, cells)
     for pos in sector:
         for n in neighbours(pos):
             if n not in cells and possible(n, box, size):

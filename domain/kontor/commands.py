@@ -30,4 +30,19 @@ class PlaceCard:
     y: int
 
 
-COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard)
+@dataclass(frozen=True)
+class MoveShip:
+    """Before placing a card that shows a ship: move the ship to another water card and
+    optionally remove one adjacent ship dock (not in a closed sector) at (remove_x,
+    remove_y), sent under ``to_seat``'s dock pile (a seat of the dock's colour; may be
+    omitted when only one seat has that colour)."""
+
+    TYPE: ClassVar[str] = "MoveShip"
+    x: int
+    y: int
+    remove_x: int | None = None
+    remove_y: int | None = None
+    to_seat: int | None = None
+
+
+COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip)

@@ -43,6 +43,118 @@ HOUSE_RULES: dict[str, int] = {
 }
 
 
+# ---------------------------------------------------------------------------------------
+# Variants, scenarios, special rules, expansions: the contract identifiers, their player
+# counts (from the rulebook headings « pour 2 joueurs », « pour 2 et 4 joueurs »), and
+# the switches each one sets.  options.py reads these tables; rules read only Options.
+
+VARIANTS_PROVENANCE = "rulebook: kontor.fr.txt section headings and set-up paragraphs"
+#: variant -> allowed seat counts
+VARIANT_SEATS: dict[str, tuple[int, ...]] = {
+    "basic": (2,),
+    "advanced": (2,),
+    "team": (4,),
+    "free_wheel": (2, 4),
+    "free_for_all": (3, 4),
+}
+#: variant -> Options field values (anything not named keeps the basic game's default).
+#: « Le plateau de jeu est de 7x7 cartes » ; « seuls les cinq plus grands secteurs
+#: comptent » ; « Le plateau de jeu pour quatre joueurs est de 8x8 cases » ; « chacun
+#: d'entre ceux-ci doit comporter au moins deux docks ».
+VARIANT_SETTINGS: dict[str, dict] = {
+    "basic": {},
+    "advanced": {
+        "board_size": 7,
+        "ship": True,
+        "final_selection": "largest",
+        "final_count": 5,
+    },
+    "team": {
+        "board_size": 8,
+        "ship": True,
+        "final_selection": "largest",
+        "final_count": 5,
+        "final_min_docks": 2,
+        "teams": ((0, 1), (2, 3)),
+        "tax_pairs": ((0, 2), (1, 3)),
+        "specials_dealt": 1,
+    },
+}
+#: Implemented so far (the others are rejected with "is not available yet").
+VARIANTS_AVAILABLE: tuple[str, ...] = ("basic", "advanced", "team")
+
+#: scenario -> allowed seat counts (the heading of each scenario)
+SCENARIO_SEATS: dict[str, tuple[int, ...]] = {
+    "baksheesh": (2,),
+    "canale_grande": (2,),
+    "david_and_goliath": (2,),
+    "isola_grande": (2, 4),
+    "giant": (2,),
+    "gulliver": (2,),
+    "ever_smaller": (2,),
+    "tic_tac_toe": (2,),
+    "watergames": (2,),
+    "speed": (2,),
+    "small_is_beautiful": (2,),
+    "embargo": (2,),
+    "euphrates": (2, 4),
+    "straight_lines": (2, 4),
+    "spring_tide": (2,),
+}
+#: scenarios play on the advanced rules (2 players) or the team rules (4 players):
+#: « Sauf indication contraire, les règles du jeu avancé s'appliquent ».
+SCENARIO_VARIANTS: tuple[str, ...] = ("advanced", "team")
+#: scenarios « On joue sans le bateau »: special rules that need the ship exclude them.
+SCENARIOS_WITHOUT_SHIP: frozenset[str] = frozenset({"baksheesh", "ever_smaller"})
+SCENARIOS_AVAILABLE: tuple[str, ...] = ()
+
+#: special rule -> allowed seat counts (the heading of each rule)
+SPECIAL_RULE_SEATS: dict[str, tuple[int, ...]] = {
+    "old_grudges": (2, 4),
+    "poverty": (2, 4),
+    "justice": (2,),
+    "drunken_sailors": (2, 4),
+    "free_choice": (2, 4),
+    "choice_of_goods": (2, 4),
+    "blockade": (2, 4),
+    "first_choice": (2, 4),
+    "flood_choice": (2, 4),
+    "bribery_1": (2, 4),
+    "bribery_2": (2, 4),
+    "final_point": (2,),
+    "final_sprint": (2, 4),
+    "smuggling": (2,),
+    "protection": (2, 4),
+    "buy_special_cards": (2,),
+    "bridge_and_flood": (2,),
+    "great_flood": (2,),
+}
+#: special rules that act through the ship (« Le bateau reçoit une fonction
+#: supplémentaire » ; « La taverne protège du bateau »): not with a game without ship.
+SPECIAL_RULES_NEED_SHIP: frozenset[str] = frozenset({"blockade", "protection"})
+#: pairs that cannot be combined, with the reason
+SPECIAL_RULE_CONFLICTS: tuple[tuple[str, str, str], ...] = (
+    ("bribery_1", "bribery_2", "Corruption 1 and Corruption 2 are two versions of one rule"),
+    (
+        "buy_special_cards",
+        "bridge_and_flood",
+        "both give out the same special cards (bought from a pile / dealt 90-93)",
+    ),
+    ("buy_special_cards", "great_flood", "both give out the flood cards"),
+    ("bridge_and_flood", "great_flood", "both deal the flood cards at the start"),
+)
+SPECIAL_RULES_AVAILABLE: tuple[str, ...] = ()
+
+#: expansion -> allowed seat counts (« Extension pour 2 joueurs »)
+EXPANSION_SEATS: dict[str, tuple[int, ...]] = {"export_warehouse": (2,), "event_cards": (2,)}
+EXPANSIONS_AVAILABLE: tuple[str, ...] = ()
+
+TEAM_PROVENANCE = (
+    "rulebook: « Une équipe prend les cartes ... rouges, l'autre ... les noirs » ; seating "
+    "(partners adjacent, seats 0-1 red, 2-3 black, facing 0-2 and 1-3) is our convention"
+)
+
+
 @dataclass(frozen=True)
 class Card:
     id: int  # 0 is the anchor; otherwise the printed number
@@ -57,12 +169,18 @@ class Card:
 
     @property
     def is_dock(self) -> bool:
-        """Docks (goods docks, cranes, taverns) form sectors; customs are docks too."""
-        return self.kind in ("dock", "customs")
+        """Docks (goods docks, cranes, taverns) form sectors; customs and bridges too
+        (« Le pont est considéré comme un dock »; RULES-NOTES for customs)."""
+        return self.kind in ("dock", "customs", "bridge")
 
     @property
     def is_water(self) -> bool:
-        return self.kind in ("water", "anchor")
+        """Canals and the anchor; a flood « On considère ... comme des canaux »."""
+        return self.kind in ("water", "anchor", "flood")
+
+    @property
+    def is_special(self) -> bool:
+        return self.kind in SPECIAL_KINDS
 
 
 ANCHOR_ID = 0
@@ -79,7 +197,9 @@ DOCKS_PROVENANCE = (
 
 # (goods, florin, ship) for the 19 goods docks of one colour, in pair order.
 _GOODS_TEMPLATE: tuple[tuple[tuple[str, ...], bool, bool], ...] = (
-    (("tea", "wine", "spice"), False, False),  # pair (3, 4): dock 3 shows three goods
+    # pair (3, 4): dock 3 shows three goods and a ship (the advanced rules' example: « Noir
+    # retire le dock n°3 (avec trois marchandise) grâce au bateau »)
+    (("tea", "wine", "spice"), False, True),
     (("tea",), True, False),
     (("wine",), False, True),
     (("spice",), True, False),
@@ -109,7 +229,7 @@ _CRANES: tuple[tuple[tuple[int, int], bool], ...] = (((29, 30), False), ((31, 32
 #: Taverns: the highest dock numbers (rulebook "88 et 89").
 _TAVERNS: tuple[int, int] = (88, 89)
 
-# Specials (removed in the basic game, kept for the advanced game).
+# Specials (removed in the basic and advanced games; dealt one per player in the team game).
 SPECIALS_PROVENANCE = (
     "rulebook for the numbers; reconstructed: which customs house is red "
     "(1 red, 2 black) is our choice"
@@ -158,6 +278,13 @@ CARDS: dict[int, Card] = _build()
 #: The cards of the basic game: "Les six cartes spéciales (1, 2, 90, 91, 92 et 93) sont
 #: retirés du jeu".
 BASIC_KINDS: frozenset[str] = frozenset({"anchor", "water", "dock"})
+SPECIAL_KINDS: frozenset[str] = frozenset({"flood", "bridge", "customs"})
+
+
+def special_cards() -> tuple[int, ...]:
+    """The six special cards (« deux cartes d'inondations, deux ponts et deux bureaux des
+    douanes »)."""
+    return tuple(c.id for c in CARDS.values() if c.kind in SPECIAL_KINDS)
 
 
 def dock_deck(seat: int, kinds: frozenset[str] = BASIC_KINDS) -> tuple[int, ...]:

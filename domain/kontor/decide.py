@@ -1,74 +1,35 @@
-"""Kontor rules: start, decide, to_act, legal_commands. Every check and draw is here."""
+"""Kontor rules: to_act, legal_commands, decide. The round's structure lives here; each
+concern has its module: setup.py (layouts, deal), placement.py (where a card may go),
+ship.py (the patrol ship), taxes.py, scoring.py (sectors, final selection, winners),
+sides.py (colours, teams, tax pairs)."""
 
 from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
-from domain.kontor.board import (
-    bounds,
-    crane_blocks,
-    is_closed,
-    legal_cells,
-    neighbours,
-    occupancy,
-    possible,
-    sectors,
-    supremacy,
-    warehouse_counts,
-)
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
-from domain.kontor.data import CARDS, SETUP, dock_deck, water_deck
+from domain.kontor.board import occupancy
+from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.data import CARDS, SETUP
 from domain.kontor.evolve import evolve
-from domain.kontor.options import Options
-from domain.kontor.state import Cell, KontorState
-from domain.rng import Rng
+from domain.kontor.placement import placement_cells, placement_error
+from domain.kontor.scoring import final_points, score_closed_sectors, select_final
+from domain.kontor.scoring import winners as _winners
+from domain.kontor.setup import RULES_VERSION, cross_positions, start
+from domain.kontor.ship import any_removal, may_move_ship, pile_seats, removable, ship_commands
+from domain.kontor.ship import targets as ship_targets
+from domain.kontor.state import KontorState
+from domain.kontor.taxes import collect_taxes
 
-RULES_VERSION = "kontor-basic-1"
-
-
-# ---------------------------------------------------------------------------------------
-# Setup
-
-
-def cross_positions(arm: int) -> list[tuple[int, int]]:
-    """The starting cross around the anchor: "huit premières cartes ... une croix"."""
-    out = []
-    for d in range(1, arm + 1):
-        out += [(0, -d), (-d, 0), (d, 0), (0, d)]
-    return sorted(out, key=lambda p: (p[1], p[0]))
-
-
-def start(options: Options, seat_count: int, seed_hex: str) -> list:
-    rng = Rng(seed_hex, 0)
-    water = list(rng.shuffle(water_deck()))
-    positions = cross_positions(SETUP["cross_arm"])
-    cross = [Cell(0, 0, 0)] + [Cell(x, y, water.pop(0)) for x, y in positions]
-    hands: list[tuple[int, ...]] = []
-    piles: list[tuple[int, ...]] = []
-    water_hands: list[tuple[int, ...]] = []
-    for _seat in range(seat_count):
-        water_hands.append(tuple(water.pop(0) for _ in range(SETUP["hand_water"])))
-    for seat in range(seat_count):
-        deck = rng.shuffle(dock_deck(seat))
-        k = SETUP["hand_docks"]
-        hands.append(deck[:k] + water_hands[seat])
-        piles.append(deck[k:])
-    money = SETUP["starting_money"]
-    return [
-        ev.GameStarted(
-            options=options,
-            seat_count=seat_count,
-            seed=seed_hex,
-            rules_version=RULES_VERSION,
-            rng_counter=rng.counter,
-            cross=tuple(cross),
-            hands=tuple(hands),
-            dock_piles=tuple(piles),
-            water_pile=tuple(water),
-            money=(money,) * seat_count,
-            treasury=SETUP["treasury_total"] - money * seat_count,
-        )
-    ]
+__all__ = [
+    "RULES_VERSION",
+    "cross_positions",
+    "decide",
+    "legal_commands",
+    "placing_card",
+    "start",
+    "to_act",
+    "winners",
+]
 
 
 # ---------------------------------------------------------------------------------------
@@ -91,14 +52,18 @@ def placing_card(state: KontorState) -> int | None:
     return None
 
 
+def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int, int]]:
+    return placement_cells(state, occupancy(state), card, seat)
+
+
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
     if state.phase == "choose":
         return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
     card = placing_card(state)
-    cells = legal_cells(occupancy(state), card, seat, state.options.board_size)
-    return [PlaceCard(x, y) for x, y in cells]
+    cells = legal_cells_now(state, seat, card)
+    return [PlaceCard(x, y) for x, y in cells] + ship_commands(state, seat)
 
 
 # ---------------------------------------------------------------------------------------
@@ -150,6 +115,8 @@ def decide(state: KontorState, issued: Issued) -> list:
         if state.phase != "place":
             raise RuleViolation("kontor.not_placing", "Cards are placed only after the reveal.")
         _place(log, seat, command.x, command.y)
+    elif isinstance(command, MoveShip):
+        _move_ship(log, seat, command)
     else:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
     return log.events
@@ -160,7 +127,7 @@ def _after_choice(log: _Log) -> None:
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
     log.emit(ev.CardsRevealed(tuple(st.chosen)))
-    _taxes(log)
+    collect_taxes(log)
     st = log.state
     playing = [
         s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
@@ -174,47 +141,9 @@ def _returned(st: KontorState, seat: int) -> bool:
     return any(r[0] == seat for r in st.returned)
 
 
-def _taxes(log: _Log) -> None:
-    """Impôts: a florin card makes each opponent that plays a card pay 1 to the treasury."""
-    st = log.state
-    n = st.seat_count
-    cards = st.revealed
-    florin = [c is not None and CARDS[c].florin for c in cards]
-    # a seat that passed is spared all tax; otherwise it owes if an opponent shows a florin
-    owes = [
-        s for s in range(n) if cards[s] is not None and any(florin[o] for o in range(n) if o != s)
-    ]
-    if not owes:
-        return
-    tax = SETUP["tax"]
-    unable = [s for s in owes if st.money[s] < tax]
-    if len(unable) == len(owes) and len(owes) == n:
-        # "ils en sont alors tous deux dispensés, et reçoivent au contraire un florin"
-        treasury = st.treasury
-        gifts = []
-        for _s in owes:
-            g = min(SETUP["exemption_income"], treasury)
-            treasury -= g
-            gifts.append(g)
-        log.emit(ev.TaxWaived(tuple(owes), tuple(gifts)))
-        return
-    for s in unable:
-        # "vous devez reprendre la carte que vous aviez jouée dans la main"
-        log.emit(ev.CardReturned(s, cards[s], "tax_unpaid"))
-    for s in owes:
-        if s in unable:
-            continue
-        # "Si la carte que vous reprenez en main montrait un florin, votre adversaire n'a
-        # plus à payer l'impôt."
-        still_taxing = [o for o in range(n) if o != s and florin[o] and o not in unable]
-        if still_taxing:
-            log.emit(ev.TaxPaid(s, tax))
-        else:
-            log.emit(ev.TaxCancelled(s))
-
-
 def _advance(log: _Log) -> None:
-    """Skip placers whose card has no legal cell; end the round when nobody is left."""
+    """Skip placers whose card has no legal cell (unless the ship could free one); end
+    the round when nobody is left."""
     while True:
         st = log.state
         if st.phase == "over":
@@ -222,8 +151,10 @@ def _advance(log: _Log) -> None:
         if st.order:
             seat = st.order[0]
             card = st.revealed[seat]
-            if legal_cells(occupancy(st), card, seat, st.options.board_size):
+            if legal_cells_now(st, seat, card):
                 return
+            if may_move_ship(st, seat) and any_removal(st):
+                return  # moving the ship and removing a dock may free a cell
             log.emit(ev.CardReturned(seat, card, "no_legal_cell"))
             continue
         _end_round(log)
@@ -243,30 +174,82 @@ def _end_round(log: _Log) -> None:
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
-    """Does the seat hold a card with a legal cell? (All docks of a seat share their legal
-    cells, and all canals theirs, so one card of each kind is enough to try.)"""
+    """Does the seat hold a card with a legal cell? (Cards of the same kind share their
+    legal cells, so one card of each kind is enough to try.)"""
     cells = occupancy(st)
-    size = st.options.board_size
-    tried: set[bool] = set()
+    tried: set[tuple] = set()
     for card in st.hands[seat]:
-        is_dock = CARDS[card].is_dock
-        if is_dock in tried:
+        c = CARDS[card]
+        key = (c.kind, c.is_dock, len(c.goods) <= 1)
+        if key in tried:
             continue
-        tried.add(is_dock)
-        if legal_cells(cells, card, seat, size):
+        tried.add(key)
+        if placement_cells(st, cells, card, seat):
             return True
     return False
 
 
 def _end_game(log: _Log, reason: str) -> None:
     st = log.state
-    log.emit(ev.GameEnded(reason, st.points, st.money, winners(st.points, st.money)))
+    points = st.points
+    if st.options.final_selection != "all":
+        counted, eliminated, sizes, dists = select_final(st, occupancy(st))
+        points = final_points(st, counted)
+        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
+        st = log.state
+    log.emit(ev.GameEnded(reason, points, st.money, _winners(st, points, st.money)))
 
 
 def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
-    """Most points; tie: most money; still tied: shared win ("ex æquo")."""
+    """Most points; tie: most money; still tied: shared win ("ex æquo") -- one seat per
+    side (the basic game)."""
     best = max(zip(points, money))
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
+
+
+def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
+    st = log.state
+    if not may_move_ship(st, seat):
+        raise RuleViolation(
+            "kontor.no_ship_move",
+            "The ship moves only before placing a card that shows a ship, once (« Quand un "
+            "joueur joue une carte avec un bateau, il peut alors ... déplacer le bateau »).",
+        )
+    cells = occupancy(st)
+    if (cmd.x, cmd.y) not in ship_targets(st, cells):
+        raise RuleViolation(
+            "kontor.ship_target",
+            "The ship moves to any water card but the one it is on (« sur n'importe quel "
+            "canal de son choix sur le plateau sauf celui sur lequel il se trouve »).",
+        )
+    removal = None
+    if cmd.remove_x is not None or cmd.remove_y is not None:
+        removal = (cmd.remove_x, cmd.remove_y)
+        if removal not in removable(st, cells, (cmd.x, cmd.y)):
+            raise RuleViolation(
+                "kontor.not_removable",
+                "Only a dock showing a ship, next to the ship's new water card and outside "
+                "finished sectors, may be removed (« Les docks sans bateau sont inamovibles, "
+                "ainsi que tous les canaux et tous les docks d'un secteur terminé »).",
+            )
+        choices = pile_seats(st, cells[removal])
+        to_seat = cmd.to_seat
+        if to_seat is None and len(choices) == 1:
+            to_seat = choices[0]
+        if to_seat not in choices:
+            raise RuleViolation(
+                "kontor.removal_pile",
+                "The removed dock goes under the pile of a player of its colour "
+                f"(seats {list(choices)}: « il peut choisir lequel de ses adversaires mettra "
+                "la carte sous sa pile »).",
+            )
+    elif cmd.to_seat is not None:
+        raise RuleViolation("kontor.removal_pile", "to_seat is given only with a removal.")
+    log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
+    if removal is not None:
+        card = cells[removal]
+        log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
+    _advance(log)
 
 
 def _place(log: _Log, seat: int, x: int, y: int) -> None:
@@ -274,90 +257,29 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     card = st.revealed[seat]
     cells = occupancy(st)
     size = st.options.board_size
-    if (x, y) not in legal_cells(cells, card, seat, size):
-        raise _placement_error(cells, card, seat, size, (x, y))
-    log.emit(ev.CardPlaced(seat, card, x, y))
+    if (x, y) not in placement_cells(st, cells, card, seat):
+        raise placement_error(st, cells, card, seat, (x, y))
+    log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     c = CARDS[card]
     if c.is_dock and c.goods:
         log.emit(ev.WarehousesAdded(seat, card, c.goods))
-    _score_closed_sectors(log)
+    score_closed_sectors(log)
     st = log.state
-    if len(st.board) >= size * size:
+    if len(occupancy(st)) >= size * size:
         # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
         _end_game(log, "board_full")
         return
-    if c.is_dock:
+    if c.is_special:
+        pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
+    elif c.is_dock:
         pile = st.dock_piles[seat]
         if pile:
             log.emit(ev.CardDrawn(seat, pile[0], "dock"))
     elif st.water_pile:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
-    if c.is_water:
+    if c.kind == "water":
+        # a flood is water but « on ne touche cependant aucun florin en les plaçant »
         amount = min(SETUP["canal_income"], log.state.treasury)
         if amount:
             log.emit(ev.IncomePaid(seat, amount))
     _advance(log)
-
-
-def _placement_error(cells, card, seat, size, pos) -> RuleViolation:
-    if pos in cells:
-        return RuleViolation("kontor.cell_occupied", "Cards may not be covered ('ni recouvertes').")
-    if not any(n in cells for n in neighbours(pos)):
-        return RuleViolation(
-            "kontor.not_adjacent",
-            "The card must touch a card on the table by a side ('doit toucher par un côté').",
-        )
-    if not possible(pos, bounds(cells), size):
-        return RuleViolation(
-            "kontor.board_limit",
-            "The port is 6x6: once the layout is 6 wide or high it may not grow that way.",
-        )
-    if CARDS[card].is_dock and crane_blocks(cells, pos, seat):
-        return RuleViolation(
-            "kontor.crane_blocks_dock",
-            "A dock may not be placed next to an opponent's crane (canals may).",
-        )
-    return RuleViolation("kontor.illegal_cell", "This card may not be placed there.")
-
-
-def _score_closed_sectors(log: _Log) -> None:
-    """ "Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
-    l'emporte." Every closed sector not yet scored is scored now."""
-    st = log.state
-    cells = occupancy(st)
-    size = st.options.board_size
-    done = {frozenset(s.cells) for s in st.scored}
-    for sector in sectors(cells):
-        if sector in done or not is_closed(cells, sector, size):
-            continue
-        st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, st.seat_count)
-        winner, rule = supremacy(counts)
-        guardian = None
-        if winner is not None:
-            guardian = _distribution_centre(st, sector, winner)
-        ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
-        returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
-        log.emit(
-            ev.SectorScored(
-                cells=ordered,
-                warehouses=counts,
-                winner=winner,
-                rule=rule,
-                guardian=guardian,
-                points=SETUP["guardian_points"] if winner is not None else 0,
-                warehouses_returned=returned,
-            )
-        )
-
-
-def _distribution_centre(st: KontorState, sector, seat: int) -> tuple[int, int] | None:
-    """The first goods dock the seat placed in the sector (where its warehouses are shown)."""
-    for cell in st.board:
-        if (
-            (cell.x, cell.y) in sector
-            and cell.card in st.warehouses
-            and CARDS[cell.card].owner == seat
-        ):
-            return (cell.x, cell.y)
-    return None

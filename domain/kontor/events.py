@@ -24,6 +24,10 @@ class GameStarted:
     water_pile: tuple[int, ...]
     money: tuple[int, ...]
     treasury: int
+    #: the patrol ship's cell (« le bateau commence sur l'ancre »); None without ship
+    ship: tuple[int, int] | None = None
+    #: special cards removed unseen (« Le reste est enlevé du jeu et gardé caché »)
+    specials_aside: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,47 @@ class CardPlaced:
     card: int
     x: int
     y: int
+    #: the card now covered (flood on a dock or bridge, bridge on a canal or flood)
+    covers: int | None = None
+
+
+@dataclass(frozen=True)
+class ShipMoved:
+    """The placer moved the patrol ship to another water card before placing."""
+
+    TYPE: ClassVar[str] = "kontor.ShipMoved"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class DockRemoved:
+    """The ship removed a dock next to it: under ``to_seat``'s dock pile; its warehouses
+    go back to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.DockRemoved"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class FinalSectorsCounted:
+    """End of a "largest sectors" game: which scored sectors count (indices in scoring
+    order), which an unbreakable tie eliminated, and the points per seat."""
+
+    TYPE: ClassVar[str] = "kontor.FinalSectorsCounted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    counted: tuple[int, ...]
+    eliminated: tuple[int, ...]
+    sizes: tuple[int, ...]  # per scored sector: its number of docks
+    distances: tuple[int | None, ...]  # per scored sector: steps to the anchor
+    points: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -182,4 +227,7 @@ EVENT_TYPES: tuple[type, ...] = (
     IncomePaid,
     RoundStarted,
     GameEnded,
+    ShipMoved,
+    DockRemoved,
+    FinalSectorsCounted,
 )

@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
+from domain.kontor.sides import seats_of
 from domain.kontor.state import Cell, KontorState, ScoredSector
+
+
+def _grow(span, x: int, y: int):
+    if span is None:
+        return (x, x, y, y)
+    return (min(span[0], x), max(span[1], x), min(span[2], y), max(span[3], y))
 
 
 def _set(values: tuple, index: int, value) -> tuple:
@@ -43,6 +50,15 @@ def evolve(state: KontorState | None, event) -> KontorState:
             passed=(False,) * n,
             revealed=(None,) * n,
             tax=("",) * n,
+            ship=event.ship,
+            specials_aside=event.specials_aside,
+            span=(
+                min(c.x for c in event.cross),
+                max(c.x for c in event.cross),
+                min(c.y for c in event.cross),
+                max(c.y for c in event.cross),
+            ),
+            pile_known=(0,) * n,
         )
     assert state is not None
     if t is ev.CardChosen:
@@ -87,34 +103,65 @@ def evolve(state: KontorState | None, event) -> KontorState:
             order=tuple(s for s in state.order if s != seat),
             tax=_set(state.tax, seat, "unpaid") if event.reason == "tax_unpaid" else state.tax,
             returned=state.returned + ((seat, event.card, event.reason),),
+            ship_moved=False,
         )
     if t is ev.TurnOrderSet:
         return replace(state, order=event.order, phase="place")
     if t is ev.CardPlaced:
+        warehouses = state.warehouses
+        if event.covers is not None:
+            warehouses = warehouses - {event.covers}
         return replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
             order=tuple(s for s in state.order if s != event.seat),
             placed_this_round=True,
+            warehouses=warehouses,
+            span=_grow(state.span, event.x, event.y),
+            ship_moved=False,
+        )
+    if t is ev.ShipMoved:
+        return replace(state, ship=(event.x, event.y), ship_moved=True)
+    if t is ev.DockRemoved:
+        board = state.board
+        for i in range(len(board) - 1, -1, -1):
+            if (board[i].x, board[i].y) == (event.x, event.y):
+                board = board[:i] + board[i + 1 :]
+                break
+        to = event.to_seat
+        known = state.pile_known or (0,) * state.seat_count
+        return replace(
+            state,
+            board=board,
+            warehouses=state.warehouses - {event.card},
+            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
+            pile_known=_add(known, to, 1),
+        )
+    if t is ev.FinalSectorsCounted:
+        return replace(
+            state, counted=event.counted, eliminated=event.eliminated, points=event.points
         )
     if t is ev.WarehousesAdded:
         return replace(state, warehouses=state.warehouses | {event.card})
     if t is ev.SectorScored:
         points = state.points
         if event.winner is not None:
-            points = _add(points, event.winner, event.points)
+            for seat in seats_of(state.options, event.winner, state.seat_count):
+                points = _add(points, seat, event.points)
         return replace(
             state,
             points=points,
             warehouses=state.warehouses - frozenset(event.warehouses_returned),
             scored=state.scored
-            + (ScoredSector(event.cells, event.winner, event.rule, event.guardian),),
+            + (ScoredSector(event.cells, event.winner, event.rule, event.guardian, event.points),),
         )
     if t is ev.CardDrawn:
         seat = event.seat
         if event.pile == "dock":
             piles = _set(state.dock_piles, seat, state.dock_piles[seat][1:])
             state = replace(state, dock_piles=piles)
+            if state.pile_known and state.pile_known[seat] > len(piles[seat]):
+                state = replace(state, pile_known=_set(state.pile_known, seat, len(piles[seat])))
         else:
             state = replace(state, water_pile=state.water_pile[1:])
         return replace(state, hands=_set(state.hands, seat, state.hands[seat] + (event.card,)))
@@ -144,6 +191,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
             state,
             phase="over",
             order=(),
+            points=event.points,
             end_reason=event.reason,
             winners=event.winners,
         )

@@ -1,22 +1,46 @@
-"""Kontor options: named switches, so the advanced game, scenarios, special rules and
-expansions can be added as values of these fields later."""
+"""Kontor options: the contract (variant, scenario, special_rules, expansions) parsed into
+one frozen Options of named switches.  Rules read only the switches, never a preset name.
+
+The switch values of each variant live in ``data.VARIANT_SETTINGS``; a scenario, special
+rule or expansion adds its own switches here (a field with the basic game's value as
+default) and its settings table in data.py.  See docs/rules/kontor.md, "Extension points".
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from domain.decider import OptionsError
-from domain.kontor.data import HOUSE_RULES, SETUP
+from domain.kontor.data import (
+    EXPANSION_SEATS,
+    EXPANSIONS_AVAILABLE,
+    HOUSE_RULES,
+    SCENARIO_SEATS,
+    SCENARIO_VARIANTS,
+    SCENARIOS_AVAILABLE,
+    SCENARIOS_WITHOUT_SHIP,
+    SETUP,
+    SPECIAL_RULE_CONFLICTS,
+    SPECIAL_RULE_SEATS,
+    SPECIAL_RULES_AVAILABLE,
+    SPECIAL_RULES_NEED_SHIP,
+    VARIANT_SEATS,
+    VARIANT_SETTINGS,
+    VARIANTS_AVAILABLE,
+)
 
-VARIANTS_AVAILABLE: tuple[str, ...] = ("basic",)
-VARIANTS_PLANNED: tuple[str, ...] = ("advanced", "team")
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
+#: kept for callers of the first version
+VARIANTS_PLANNED: tuple[str, ...] = tuple(v for v in VARIANT_SEATS if v not in VARIANTS_AVAILABLE)
 
 
 @dataclass(frozen=True)
 class Options:
+    """Every default is the basic game's value, so a basic game's options (and its stored
+    GameStarted) are unchanged by new switches."""
+
     variant: str = "basic"
     scenario: str | None = None
     special_rules: tuple[str, ...] = ()
@@ -25,52 +49,206 @@ class Options:
     board_size: int = SETUP["board_size"]
     #: house rule: the game ends after this many complete rounds without a placement
     idle_round_limit: int = HOUSE_RULES["idle_round_limit"]
+    #: starting layout: "cross" (anchor + 8 canals); scenarios add others (layouts.py)
+    layout: str = "cross"
+    #: the patrol ship (advanced game): starts on the anchor, moved by ship cards
+    ship: bool = False
+    #: sides: () = each seat plays its own colour; else seats of each colour (team game)
+    teams: tuple[tuple[int, ...], ...] = ()
+    #: tax groups: () = every seat taxes every other; else pairs of facing opponents
+    tax_pairs: tuple[tuple[int, ...], ...] = ()
+    #: special cards dealt face down to each player at the start (team game: 1)
+    specials_dealt: int = 0
+    hand_docks: int = SETUP["hand_docks"]
+    hand_water: int = SETUP["hand_water"]
+    starting_money: int = SETUP["starting_money"]
+    treasury_total: int = SETUP["treasury_total"]
+    #: final count: "all" (every guardian counts) | "largest" (the final_count largest
+    #: sectors of at least final_min_docks docks, ties by distance to the anchor)
+    final_selection: str = "all"
+    final_count: int = 0
+    final_min_docks: int = 1
+
+
+#: The fields that name the contract and the first version's switches: the view always
+#: shows them; other switches only when they differ from the basic game.
+VIEW_ALWAYS: tuple[str, ...] = (*RAW_FIELDS, "board_size", "idle_round_limit")
+
+
+def _seats_text(counts: tuple[int, ...]) -> str:
+    return " or ".join(str(c) for c in counts)
 
 
 def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     raw = dict(raw or {})
     errors: dict[str, list[str]] = {}
+
+    def err(field: str, message: str) -> None:
+        errors.setdefault(field, []).append(message)
+
     for name in sorted(set(raw) - set(RAW_FIELDS)):
-        errors[name] = ["is not a known option"]
+        err(name, "is not a known option")
     variant = raw.get("variant", "basic")
+    if variant is None:
+        variant = "basic"
     if not isinstance(variant, str):
-        errors["variant"] = ["must be a string"]
-    elif variant in VARIANTS_PLANNED:
-        errors["variant"] = [f"the {variant} game is not available yet; only 'basic' is"]
-    elif variant not in VARIANTS_AVAILABLE:
-        errors["variant"] = [f"unknown variant {variant!r}; only 'basic' is available"]
+        err("variant", "must be a string")
+        variant = None
+    elif variant not in VARIANT_SEATS:
+        err("variant", f"unknown variant {variant!r}; known: {', '.join(VARIANT_SEATS)}")
+        variant = None
+    elif seat_count not in VARIANT_SEATS[variant]:
+        err(
+            "seat_count",
+            f"the {variant} game is for {_seats_text(VARIANT_SEATS[variant])} players, "
+            f"not {seat_count}",
+        )
     scenario = raw.get("scenario")
     if scenario is not None:
-        errors["scenario"] = ["scenarios are not available yet; use null"]
-    for name in ("special_rules", "expansions"):
+        if not isinstance(scenario, str):
+            err("scenario", "must be a string or null")
+            scenario = None
+        elif scenario not in SCENARIO_SEATS:
+            err("scenario", f"unknown scenario {scenario!r}")
+            scenario = None
+        else:
+            if seat_count not in SCENARIO_SEATS[scenario]:
+                err(
+                    "scenario",
+                    f"{scenario} is for {_seats_text(SCENARIO_SEATS[scenario])} players, "
+                    f"not {seat_count}",
+                )
+            if variant is not None and variant not in SCENARIO_VARIANTS:
+                err(
+                    "scenario",
+                    f"{scenario} is played on the advanced rules (2 players) or the team "
+                    f"rules (4 players), not with the {variant} variant "
+                    "(« les règles du jeu avancé s'appliquent »)",
+                )
+    lists: dict[str, tuple[str, ...]] = {}
+    for name, table in (("special_rules", SPECIAL_RULE_SEATS), ("expansions", EXPANSION_SEATS)):
         value = raw.get(name, [])
+        if value is None:
+            value = []
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-            errors[name] = ["must be a list of strings"]
-        elif value:
-            errors[name] = [f"{name.replace('_', ' ')} are not available yet; use []"]
-    if seat_count != 2:
-        errors["seat_count"] = [
-            f"the basic game is for 2 players, not {seat_count} "
-            "(the 4-player team game is not available yet)"
-        ]
+            err(name, "must be a list of strings")
+            lists[name] = ()
+            continue
+        known = []
+        for item in value:
+            if item not in table:
+                err(name, f"unknown {name[:-1].replace('_', ' ')} {item!r}")
+            elif item in known:
+                err(name, f"{item} is listed twice")
+            else:
+                known.append(item)
+                if seat_count not in table[item]:
+                    err(
+                        name,
+                        f"{item} is for {_seats_text(table[item])} players, not {seat_count}",
+                    )
+        lists[name] = tuple(known)
+    rules = set(lists["special_rules"])
+    for a, b, why in SPECIAL_RULE_CONFLICTS:
+        if a in rules and b in rules:
+            err("special_rules", f"{a} and {b} cannot be combined: {why}")
+    settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
+    no_ship = not settings.get("ship", False) or scenario in SCENARIOS_WITHOUT_SHIP
+    for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
+        if no_ship:
+            err("special_rules", f"{rule} acts through the ship, and this game has no ship")
+    # availability (phase A: basic, advanced, team; nothing else yet)
+    if variant is not None and variant not in VARIANTS_AVAILABLE:
+        err("variant", f"{variant} is not available yet")
+    if scenario is not None and scenario not in SCENARIOS_AVAILABLE:
+        err("scenario", f"{scenario} is not available yet")
+    for name, available in (
+        ("special_rules", SPECIAL_RULES_AVAILABLE),
+        ("expansions", EXPANSIONS_AVAILABLE),
+    ):
+        for item in lists[name]:
+            if item not in available:
+                err(name, f"{item} is not available yet")
     if errors:
         raise OptionsError(errors)
-    return Options(variant=variant)
+    return Options(
+        variant=variant,
+        scenario=scenario,
+        special_rules=lists["special_rules"],
+        expansions=lists["expansions"],
+        **settings,
+    )
+
+
+def team_of(options: Options, seat: int) -> str | None:
+    """The team colour of a seat in a team game ("red" | "black"), else None."""
+    from domain.kontor.sides import team_name
+
+    return team_name(options, seat)
+
+
+def view_options(options: Options) -> dict:
+    """The options as the view shows them: the contract and the first version's fields,
+    plus every other switch that differs from the basic game."""
+    from domain.common.codec import to_data
+
+    data = to_data(options)
+    defaults = Options()
+    out = {}
+    for f in fields(Options):
+        if f.name in VIEW_ALWAYS or getattr(options, f.name) != getattr(defaults, f.name):
+            out[f.name] = data[f.name]
+    return out
+
+
+def _enum(values, available) -> dict:
+    return {
+        "type": "string",
+        "enum": list(values),
+        "x-available": [v for v in values if v in available],
+    }
 
 
 def options_schema() -> dict:
+    avail = ", ".join(VARIANTS_AVAILABLE)
     return {
         "type": "object",
         "additionalProperties": False,
+        "description": (
+            "Kontor options. Identifiers not listed under x-available are part of the "
+            "contract but rejected for now with '<id> is not available yet'."
+        ),
         "properties": {
-            "variant": {
-                "type": "string",
-                "enum": list(VARIANTS_AVAILABLE),
+            "variant": _enum(VARIANT_SEATS, VARIANTS_AVAILABLE)
+            | {
                 "default": "basic",
-                "description": "basic (2 players). advanced and team are not available yet.",
+                "description": (
+                    "basic (2 players), advanced (2, « Le Grand Affrontement »), team (4, "
+                    "« L'Affrontement à Quatre »), free_wheel (2 or 4, « Roue libre »), "
+                    "free_for_all (3 or 4, « Roue libre individuelle »). Available: "
+                    f"{avail}."
+                ),
+                "x-seats": {k: list(v) for k, v in VARIANT_SEATS.items()},
             },
-            "scenario": {"type": "null", "default": None},
-            "special_rules": {"type": "array", "items": {"type": "string"}, "maxItems": 0},
-            "expansions": {"type": "array", "items": {"type": "string"}, "maxItems": 0},
+            "scenario": {
+                "oneOf": [{"type": "null"}, _enum(SCENARIO_SEATS, SCENARIOS_AVAILABLE)],
+                "default": None,
+                "description": "One scenario (advanced rules at 2, team rules at 4), or null.",
+                "x-seats": {k: list(v) for k, v in SCENARIO_SEATS.items()},
+            },
+            "special_rules": {
+                "type": "array",
+                "uniqueItems": True,
+                "default": [],
+                "items": _enum(SPECIAL_RULE_SEATS, SPECIAL_RULES_AVAILABLE),
+                "x-seats": {k: list(v) for k, v in SPECIAL_RULE_SEATS.items()},
+            },
+            "expansions": {
+                "type": "array",
+                "uniqueItems": True,
+                "default": [],
+                "items": _enum(EXPANSION_SEATS, EXPANSIONS_AVAILABLE),
+                "x-seats": {k: list(v) for k, v in EXPANSION_SEATS.items()},
+            },
         },
     }

@@ -1,47 +1,68 @@
-"""The computer player: a greedy evaluation of placements.
+"""The computer player: a greedy evaluation of placements (and ship moves).
 
 It reads only what the seat knows: the board, public piles and money, its own hand.
-It does not look into hidden information, so it needs no redetermination.
+It does not look into hidden information, so it needs no redetermination.  It plays for
+its side (its team's colour in the team game).  In a "largest sectors" game a sector is
+worth more the larger it is, since only the largest ones count at the end.
 """
 
 from __future__ import annotations
 
 from domain.kontor.board import (
     is_closed,
-    legal_cells,
     neighbours,
     occupancy,
     sectors,
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
+from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS
 from domain.kontor.decide import legal_commands, placing_card
+from domain.kontor.placement import box_of, placement_cells
+from domain.kontor.scoring import choose_largest
+from domain.kontor.sides import side_count, side_of
 from domain.kontor.state import KontorState
 
 WIN = 10.0
 LEAD = 1.5
 THREAT = 4.0
 MONEY = 0.6
+SHIP_MARGIN = 0.5
+#: "largest sectors" games: an open sector's lead grows with its size; sectors outside
+#: the counted slots are worth a tenth (tuned with bench/ai_kontor.py, advanced game)
+GROW_LEAD = 0.6
+REST = 0.1
+#: team game: 16 of the 20 florins are dealt (the treasury starts with 4) and ties on
+#: points, broken by the team's money, are frequent: money is worth more
+MONEY_TEAM = 2.5
+
+
+def _money(state: KontorState) -> float:
+    return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
 
 
 def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
+    if state.options.final_selection == "largest":
+        return _evaluate_largest(state, seat, cells, warehouses)
     size = state.options.board_size
+    side = side_of(state.options, seat)
+    sides = side_count(state.options, state.seat_count)
+    box = box_of(state, cells)
     done = {frozenset(s.cells) for s in state.scored}
     value = 0.0
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, state.seat_count)
+        counts = warehouse_counts(cells, sector, warehouses, sides)
         winner, _ = supremacy(counts)
-        if is_closed(cells, sector, size):
+        if is_closed(cells, sector, size, box):
             if winner is not None:
-                value += WIN if winner == seat else -WIN
+                value += WIN if winner == side else -WIN
             continue
         if winner is None:
             continue
-        sign = 1.0 if winner == seat else -1.0
+        sign = 1.0 if winner == side else -1.0
         value += sign * LEAD
         # a sector with a single open neighbour may be closed by the next canal
         open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
@@ -50,22 +71,85 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
     return value
 
 
-def placement_value(state: KontorState, seat: int, card: int, pos) -> float:
-    cells = occupancy(state)
-    cells[pos] = card
-    c = CARDS[card]
-    warehouses = state.warehouses | {card} if c.goods else state.warehouses
-    value = _evaluate(state, seat, cells, warehouses)
-    if c.is_water and state.treasury > 0:
-        value += MONEY
+def _evaluate_largest(
+    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]
+) -> float:
+    """Only the largest sectors count at the end: rank every sector (already scored ones
+    included) by size and value the ones in the counted slots."""
+    opts = state.options
+    size = opts.board_size
+    side = side_of(opts, seat)
+    sides = side_count(opts, state.seat_count)
+    box = box_of(state, cells)
+    done = {frozenset(s.cells) for s in state.scored}
+    entries: list[tuple[int, int, float]] = []  # (size, distance, value for me)
+
+    def dist(cells_of) -> int:
+        # the anchor is at (0, 0); on a dense port the path over cards is the Manhattan one
+        return min(abs(x) + abs(y) for x, y in cells_of)
+
+    for s in state.scored:
+        v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
+        entries.append((len(s.cells), dist(s.cells), v))
+    for sector in sectors(cells):
+        if sector in done:
+            continue
+        counts = warehouse_counts(cells, sector, warehouses, sides)
+        winner, _ = supremacy(counts)
+        sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        if is_closed(cells, sector, size, box):
+            entries.append((len(sector), dist(sector), sign * WIN))
+            continue
+        open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
+        v = sign * LEAD * (1 + len(sector) * GROW_LEAD)
+        if len(open_cells) == 1:
+            v += sign * THREAT
+        entries.append((len(sector), dist(sector), v))
+    counted, _ = choose_largest(
+        tuple(e[0] for e in entries),
+        tuple(e[1] for e in entries),
+        opts.final_count,
+        opts.final_min_docks,
+    )
+    chosen = set(counted)
+    value = 0.0
+    for i, e in enumerate(entries):
+        value += e[2] if i in chosen else REST * e[2]
     return value
 
 
-def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float):
-    cells = legal_cells(occupancy(state), card, seat, state.options.board_size)
+def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
+    """The board and warehouses after ``card`` goes to ``pos`` (covering what is there)."""
+    cells = dict(cells)
+    under = cells.get(pos)
+    if under is not None:
+        warehouses = warehouses - {under}
+    cells[pos] = card
+    if CARDS[card].is_dock and CARDS[card].goods:
+        warehouses = warehouses | {card}
+    return cells, warehouses
+
+
+def placement_value(
+    state: KontorState, seat: int, card: int, pos, cells=None, warehouses=None
+) -> float:
+    cells = occupancy(state) if cells is None else cells
+    warehouses = state.warehouses if warehouses is None else warehouses
+    after, wh = _after(cells, warehouses, card, pos)
+    value = _evaluate(state, seat, after, wh)
+    if CARDS[card].kind == "water" and state.treasury > 0:
+        value += _money(state)
+    return value
+
+
+def _best_cell(
+    state: KontorState, seat: int, card: int, rng, noise: float, cells=None, warehouses=None
+):
+    cells = occupancy(state) if cells is None else cells
     best, best_value = None, float("-inf")
-    for pos in cells:
-        v = placement_value(state, seat, card, pos) + (rng.below(1000) / 1000.0) * noise
+    for pos in placement_cells(state, cells, card, seat):
+        v = placement_value(state, seat, card, pos, cells, warehouses)
+        v += (rng.below(1000) / 1000.0) * noise
         if v > best_value:
             best, best_value = pos, v
     return best, best_value
@@ -74,22 +158,47 @@ def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float):
 def _reply_value(
     state: KontorState, seat: int, card: int, pos, reply_seat: int, reply: int
 ) -> float:
-    """My placement at ``pos``, then the opponent's best answer with its revealed card."""
-    cells = occupancy(state)
-    cells[pos] = card
-    warehouses = state.warehouses | {card} if CARDS[card].goods else state.warehouses
-    worst = None
-    for rpos in legal_cells(cells, reply, reply_seat, state.options.board_size):
-        after = dict(cells)
-        after[rpos] = reply
-        wh = warehouses | {reply} if CARDS[reply].goods else warehouses
+    """My placement at ``pos``, then the next placer's best answer with its revealed card
+    (an opponent's worst for me, a partner's best)."""
+    cells, warehouses = _after(occupancy(state), state.warehouses, card, pos)
+    friendly = side_of(state.options, reply_seat) == side_of(state.options, seat)
+    pick = max if friendly else min
+    best = None
+    for rpos in placement_cells(state, cells, reply, reply_seat):
+        after, wh = _after(cells, warehouses, reply, rpos)
         v = _evaluate(state, seat, after, wh)
-        worst = v if worst is None else min(worst, v)
-    if worst is None:
-        worst = _evaluate(state, seat, cells, warehouses)
-    if CARDS[card].is_water and state.treasury > 0:
-        worst += MONEY
-    return worst
+        best = v if best is None else pick(best, v)
+    if best is None:
+        best = _evaluate(state, seat, cells, warehouses)
+    if CARDS[card].kind == "water" and state.treasury > 0:
+        best += _money(state)
+    return best
+
+
+def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noise: float):
+    """The best ship move with a removal, if it beats placing without moving."""
+    cells = occupancy(state)
+    _, plain = _best_cell(state, seat, card, rng, noise)
+    best, best_value = None, plain + SHIP_MARGIN
+    side = side_of(state.options, seat)
+    for cmd in ships:
+        if cmd.remove_x is None:
+            continue
+        pos = (cmd.remove_x, cmd.remove_y)
+        removed = cells[pos]
+        if CARDS[removed].owner == side:
+            continue
+        after = dict(cells)
+        del after[pos]
+        wh = state.warehouses - {removed}
+        _, v = _best_cell(state, seat, card, rng, noise, after, wh)
+        if v == float("-inf"):
+            v = _evaluate(state, seat, after, wh)
+        if v > best_value:
+            best, best_value = cmd, v
+    if best is None and plain == float("-inf"):
+        return ships[0] if ships else None
+    return best
 
 
 def policy(state: KontorState, seat: int, rng, level: str = "normal"):
@@ -101,17 +210,23 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "place":
         card = placing_card(state)
+        ships = [c for c in legal if isinstance(c, MoveShip)]
+        if ships:
+            move = _ship_choice(state, seat, card, ships, rng, noise)
+            if move is not None:
+                return move
+        places = [c for c in legal if isinstance(c, PlaceCard)]
         if level == "strong" and len(state.order) > 1:
-            # the opponent places next with a card everyone has seen: answer it
+            # the next placer places with a card everyone has seen: answer it
             reply_seat = state.order[1]
             reply = state.revealed[reply_seat]
-            cells = legal_cells(occupancy(state), card, seat, state.options.board_size)
             scored = [
                 (
-                    _reply_value(state, seat, card, pos, reply_seat, reply) + rng.below(1000) / 1e5,
-                    pos,
+                    _reply_value(state, seat, card, (c.x, c.y), reply_seat, reply)
+                    + rng.below(1000) / 1e5,
+                    (c.x, c.y),
                 )
-                for pos in cells
+                for c in places
             ]
             return PlaceCard(*max(scored)[1])
         pos, _ = _best_cell(state, seat, card, rng, noise)
@@ -124,7 +239,7 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
             continue
         gain = v - base
         if CARDS[card].florin:
-            gain += MONEY  # the opponent pays tax
+            gain += _money(state)  # the opponent pays tax
         choices.append((gain, card))
     money = state.money[seat]
     if not choices:

@@ -24,6 +24,7 @@ class ScoredSector:
     winner: int | None
     rule: str  # highest | most | value | tie | empty
     guardian: tuple[int, int] | None
+    points: int = 1  # what the winner scores for it (1 + 1 per customs house)
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,20 @@ class KontorState:
     idle_rounds: int = 0
     end_reason: str | None = None
     winners: tuple[int, ...] = ()
+    # --- advanced and team games (defaults: the basic game) ---
+    ship: tuple[int, int] | None = None  # where the patrol ship is (None: no ship)
+    ship_moved: bool = False  # the current placer has moved the ship this turn
+    #: bounds (min_x, max_x, min_y, max_y) of every cell that ever held a card: once the
+    #: port is N wide it stays so, even if the ship removes an edge dock
+    span: tuple[int, int, int, int] | None = None
+    specials_aside: tuple[int, ...] = ()  # special cards removed unseen at the start
+    #: per seat: how many cards at the bottom of its dock pile are publicly known (docks
+    #: the ship sent back), kept in place by redetermine
+    pile_known: tuple[int, ...] = ()
+    #: at the end of a "largest sectors" game: indices into ``scored`` that counted, and
+    #: those eliminated by an unbreakable tie
+    counted: tuple[int, ...] = ()
+    eliminated: tuple[int, ...] = ()
 
     def is_over(self) -> bool:
         return self.phase == "over"

@@ -10,14 +10,18 @@ from domain.kontor import events as ev
 from domain.kontor.board import (
     bounds,
     is_closed,
-    legal_cells,
     occupancy,
     sectors,
     supremacy,
     warehouse_counts,
 )
 from domain.kontor.data import CARDS, GOODS, SEAT_COLORS, card_json
-from domain.kontor.decide import placing_card, to_act
+from domain.kontor.decide import legal_cells_now, placing_card, to_act
+from domain.kontor.options import view_options
+from domain.kontor.placement import box_of
+from domain.kontor.scoring import anchor_distance, current_points, select_final
+from domain.kontor.ship import may_move_ship
+from domain.kontor.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.state import KontorState
 
 
@@ -28,16 +32,47 @@ def is_finished(state: KontorState) -> bool:
 def result(state: KontorState) -> Result | None:
     if not is_finished(state):
         return None
+    detail = {
+        "reason": state.end_reason,
+        "points": list(state.points),
+        "money": list(state.money),
+        "tie_break": "money",
+    }
+    if state.options.teams:
+        detail["teams"] = _teams(state)
+        detail["tie_break"] = "team money"
+    if state.options.final_selection != "all":
+        detail["counted_sectors"] = list(state.counted)
+        detail["eliminated_sectors"] = list(state.eliminated)
     return Result(
         scores=tuple(float(p) for p in state.points),
         winners=state.winners,
-        detail={
-            "reason": state.end_reason,
-            "points": list(state.points),
-            "money": list(state.money),
-            "tie_break": "money",
-        },
+        detail=detail,
     )
+
+
+def _teams(state: KontorState) -> list[dict]:
+    opts = state.options
+    money = side_values(opts, state.money)
+    out = []
+    for side in range(side_count(opts, state.seat_count)):
+        seats = seats_of(opts, side, state.seat_count)
+        out.append(
+            {
+                "color": SEAT_COLORS[side],
+                "seats": list(seats),
+                "points": state.points[seats[0]] if seats else 0,
+                "money": money[side],
+            }
+        )
+    return out
+
+
+def _cell_card(state: KontorState, card: int) -> dict:
+    out = card_json(card) | {"id": card}
+    if state.options.teams and CARDS[card].is_special:
+        out["owner"] = None  # « Les six cartes spéciales neutres »
+    return out
 
 
 def _color(seat: int | None) -> str | None:
@@ -50,24 +85,33 @@ def _pile(cards: tuple[int, ...]) -> dict:
 
 def view(state: KontorState, viewer: int | None) -> dict:
     cells = occupancy(state)
-    size = state.options.board_size
+    opts = state.options
+    size = opts.board_size
+    sides = side_count(opts, state.seat_count)
+    selection = opts.final_selection != "all"
     min_x, max_x, min_y, max_y = bounds(cells)
     width, height = max_x - min_x + 1, max_y - min_y + 1
     finished = is_finished(state)
     acting = to_act(state)
     scored = {frozenset(s.cells): s for s in state.scored}
+    box = box_of(state, cells)
+    index = {frozenset(s.cells): i for i, s in enumerate(state.scored)}
+    counted = set(state.counted)
+    if selection and not finished:
+        counted = set(select_final(state, cells)[0])
     sector_views = []
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, state.seat_count)
+        counts = warehouse_counts(cells, sector, state.warehouses, sides)
         centres = {}
-        for seat in range(state.seat_count):
+        for seat in range(sides):
             centre = next(
                 (
                     {"x": c.x, "y": c.y}
                     for c in state.board
                     if (c.x, c.y) in sector
+                    and cells.get((c.x, c.y)) == c.card
                     and c.card in state.warehouses
                     and CARDS[c.card].owner == seat
                 ),
@@ -75,10 +119,19 @@ def view(state: KontorState, viewer: int | None) -> dict:
             )
             centres[SEAT_COLORS[seat]] = centre
         leader, rule = supremacy(counts) if s is None else (s.winner, s.rule)
+        extra = {}
+        if selection:
+            extra = {
+                "size": len(sector),
+                "anchor_distance": anchor_distance(cells, sector),
+                "counted": s is not None and index[sector] in counted,
+                "points": s.points if s is not None and s.winner is not None else 0,
+            }
         sector_views.append(
-            {
+            extra
+            | {
                 "cells": [{"x": x, "y": y} for x, y in ordered],
-                "closed": s is not None or is_closed(cells, sector, size),
+                "closed": s is not None or is_closed(cells, sector, size, box),
                 "scored": s is not None,
                 "winner": _color(s.winner) if s else None,
                 "rule": s.rule if s else None,
@@ -86,8 +139,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 "leader": _color(leader) if s is None else None,
                 "leader_rule": rule if s is None else None,
                 "warehouses": {
-                    SEAT_COLORS[seat]: dict(zip(GOODS, counts[seat]))
-                    for seat in range(state.seat_count)
+                    SEAT_COLORS[seat]: dict(zip(GOODS, counts[seat])) for seat in range(sides)
                 },
                 "distribution_centres": centres,
             }
@@ -95,14 +147,20 @@ def view(state: KontorState, viewer: int | None) -> dict:
     card = placing_card(state)
     legal = []
     if card is not None:
-        legal = [{"x": x, "y": y} for x, y in legal_cells(cells, card, state.order[0], size)]
+        legal = [{"x": x, "y": y} for x, y in legal_cells_now(state, state.order[0], card)]
     players = []
+    points = current_points(state)
     for seat in range(state.seat_count):
+        side = side_of(opts, seat)
+        player = {"team": SEAT_COLORS[side]} if opts.teams else {}
+        if selection:
+            player["guardian_points"] = sum(sc.points for sc in state.scored if sc.winner == side)
         players.append(
-            {
+            player
+            | {
                 "seat": seat,
-                "color": SEAT_COLORS[seat],
-                "points": state.points[seat],
+                "color": SEAT_COLORS[side],
+                "points": points[seat],
                 "money": state.money[seat],
                 "hand_size": len(state.hands[seat]),
                 "dock_pile": _pile(state.dock_piles[seat]),
@@ -111,7 +169,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 "revealed": state.revealed[seat],
                 "tax": state.tax[seat] or None,
                 "to_act": seat in acting,
-                "guardians": sum(1 for s in state.scored if s.winner == seat),
+                "guardians": sum(1 for s in state.scored if s.winner == side),
             }
         )
     out = {
@@ -119,11 +177,12 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "round": state.round,
         "finished": finished,
         "rules_version": state.rules_version,
-        "options": to_data(state.options),
+        "options": view_options(state.options),
         "board": {
             "cells": [
-                {"x": c.x, "y": c.y, "card": card_json(c.card) | {"id": c.card}}
+                {"x": c.x, "y": c.y, "card": _cell_card(state, c.card)}
                 for c in state.board
+                if cells.get((c.x, c.y)) == c.card
             ],
             "size": size,
             "bounds": {"min_x": min_x, "max_x": max_x, "min_y": min_y, "max_y": max_y},
@@ -157,13 +216,20 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "end_reason": state.end_reason,
         "winners": list(state.winners) if finished else None,
     }
+    _variant_keys(state, out, cells, viewer)
     if viewer is not None:
         out["you"] = {
             "seat": viewer,
-            "color": SEAT_COLORS[viewer],
-            "hand": [card_json(c) | {"id": c} for c in sorted(state.hands[viewer])],
+            "color": SEAT_COLORS[side_of(opts, viewer)],
+            "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
             "chosen": state.chosen[viewer],
         }
+        if opts.teams:
+            side = side_of(opts, viewer)
+            out["you"]["team"] = SEAT_COLORS[side]
+            out["you"]["partners"] = [
+                s for s in seats_of(opts, side, state.seat_count) if s != viewer
+            ]
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -171,7 +237,47 @@ def view(state: KontorState, viewer: int | None) -> dict:
             "water_pile": list(state.water_pile),
             "seed": state.seed,
         }
+        if state.specials_aside:
+            out["hidden"]["specials_aside"] = list(state.specials_aside)
     return out
+
+
+def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
+    """Keys only the advanced and team games have (the basic game's view is unchanged)."""
+    opts = state.options
+    if opts.ship:
+        out["board"]["ship"] = {"x": state.ship[0], "y": state.ship[1]} if state.ship else None
+        if out["placing"] is not None:
+            out["placing"]["may_move_ship"] = may_move_ship(state, state.order[0])
+    covered = []
+    top = cells
+    for c in state.board:
+        if top.get((c.x, c.y)) != c.card:
+            covered.append({"x": c.x, "y": c.y, "card": _cell_card(state, c.card)})
+    if covered or opts.specials_dealt:
+        out["board"]["covered"] = covered
+    if opts.specials_dealt:
+        out["specials_aside"] = len(state.specials_aside)
+    if opts.teams:
+        out["teams"] = _teams(state)
+        for t in out["teams"]:
+            t["points"] = out["players"][t["seats"][0]]["points"]
+    if opts.final_selection != "all":
+        out["final_scoring"] = {
+            "rule": opts.final_selection,
+            "count": opts.final_count,
+            "min_docks": opts.final_min_docks,
+            "provisional": state.phase != "over",
+            "counted": [sv["cells"] for sv in out["board"]["sectors"] if sv.get("counted")],
+            "eliminated": [
+                [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
+            ],
+        }
+    if any(state.pile_known):
+        for seat, p in enumerate(out["players"]):
+            p["dock_pile"]["known_bottom"] = list(
+                state.dock_piles[seat][len(state.dock_piles[seat]) - state.pile_known[seat] :]
+            )
 
 
 def redact_event(event, viewer: int | None) -> dict:
@@ -189,40 +295,60 @@ def redact_event(event, viewer: int | None) -> dict:
             "size": len(event.water_pile),
             "top": event.water_pile[0] if event.water_pile else None,
         }
+        data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
     return data
 
 
+def _slot(card: int) -> tuple:
+    """The kind of a hidden slot: what any observer knows about the card in it."""
+    c = CARDS[card]
+    if c.is_special:
+        return ("special",)
+    if c.kind in ("water", "anchor"):
+        return ("water",)
+    return ("dock", c.owner)
+
+
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
-    """Re-deal what ``observer`` cannot see: other seats' hands and unrevealed choices, and
-    every pile below its visible top card. Each hidden slot keeps its kind (a seat's dock
-    or a canal), so counts and every public fact stay the same."""
+    """Re-deal what ``observer`` cannot see: other seats' hands (special cards included)
+    and unrevealed choices, the special cards set aside, and every pile below its visible
+    top card (docks the ship sent to the bottom of a pile stay there: that was public).
+    Each hidden slot keeps its kind (a colour's dock, a canal, a special card), so counts
+    and every public fact stay the same."""
     if state.phase == "over":
         return state
     n = state.seat_count
     hands = [list(h) for h in state.hands]
     chosen = list(state.chosen)
-    docks_pool: list[list[int]] = [[] for _ in range(n)]
-    water_pool: list[int] = []
+    pools: dict[tuple, list[int]] = {}
+
+    def put(card: int) -> None:
+        pools.setdefault(_slot(card), []).append(card)
+
     for s in range(n):
         if s == observer:
             continue
         for c in hands[s] + ([chosen[s]] if chosen[s] is not None else []):
-            if CARDS[c].is_water:
-                water_pool.append(c)
-            else:
-                docks_pool[CARDS[c].owner].append(c)
+            put(c)
+    known = state.pile_known or (0,) * n
+    hidden_piles = []
     for s in range(n):
-        docks_pool[s].extend(state.dock_piles[s][1:])
-    water_pool.extend(state.water_pile[1:])
-    docks_pool = [list(rng.shuffle(p)) for p in docks_pool]
-    water_pool = list(rng.shuffle(water_pool))
+        pile = state.dock_piles[s]
+        cut = max(1, len(pile) - known[s])
+        hidden_piles.append(cut)
+        for c in pile[1:cut]:
+            put(c)
+    for c in state.water_pile[1:]:
+        put(c)
+    for c in state.specials_aside:
+        put(c)
+    for key in sorted(pools):
+        pools[key] = list(rng.shuffle(pools[key]))
 
     def take(card: int) -> int:
-        if CARDS[card].is_water:
-            return water_pool.pop()
-        return docks_pool[CARDS[card].owner].pop()
+        return pools[_slot(card)].pop()
 
     for s in range(n):
         if s == observer:
@@ -230,13 +356,18 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         hands[s] = [take(c) for c in hands[s]]
         if chosen[s] is not None:
             chosen[s] = take(chosen[s])
-    piles = tuple(p[:1] + tuple(take(c) for c in p[1:]) for p in state.dock_piles)
+    piles = tuple(
+        p[:1] + tuple(take(c) for c in p[1:cut]) + p[cut:]
+        for p, cut in zip(state.dock_piles, hidden_piles)
+    )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
+    aside = tuple(take(c) for c in state.specials_aside)
     return replace(
         state,
         hands=tuple(tuple(h) for h in hands),
         chosen=tuple(chosen),
         dock_piles=piles,
         water_pile=water_pile,
+        specials_aside=aside,
         seed="0" * 64,
     )

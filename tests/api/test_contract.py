@@ -41,7 +41,11 @@ def test_every_command_of_every_title_is_documented_with_its_fields():
             assert set(schema["required"]) == {"type", *required}, cls.TYPE
             assert schema["additionalProperties"] is False
             for name, tp in fields.items():
-                expected = JSON_TYPES.get(tp) or JSON_TYPES.get(typing.get_args(tp)[0] if typing.get_args(tp) else None)
+                args = typing.get_args(tp)
+                if type(None) in args:  # X | None
+                    expected = [JSON_TYPES[next(a for a in args if a is not type(None))], "null"]
+                else:
+                    expected = JSON_TYPES[tp]
                 assert schema["properties"][name]["type"] == expected, (cls.TYPE, name)
 
 

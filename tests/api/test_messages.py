@@ -26,3 +26,28 @@ def test_table_messages_are_read_by_everyone(client, new_player):
     assert client.post(url, token=red["token"], json={"text": "x", "colour": 1}).status_code == 422
     assert client.get(f"/v1/games/{game['id']}/messages", token=stranger["token"],
                       query_string={"seat": 0}).status_code == 403
+
+
+def test_a_team_channel_is_read_by_partners_only_and_only_after_the_reveal(client, new_player):
+    """« Quand les cartes jouées ont été révélées, les joueurs d'une équipe peuvent discuter
+    sur la façon de jouer ces deux cartes. En dehors de cette phase, il n'est pas autorisé
+    de communication entre les partenaires. »"""
+    players = [new_player(f"Team{i}") for i in range(4)]
+    game = client.post("/v1/games", token=players[0]["token"], json={
+        "title": "kontor", "options": {"variant": "team"},
+        "seats": [{"player_id": p["id"]} for p in players]})
+    assert game.status_code == 201, game.json
+    gid = game.json["id"]
+    url = f"/v1/games/{gid}/messages"
+    # choosing phase: no conferring yet
+    r = client.post(url, token=players[0]["token"], json={"text": "I play 60", "channel": "team"})
+    assert r.status_code == 409 and r.json["code"] == "not_now"
+    for p in players:  # everyone chooses a card: the cards are revealed
+        legal = client.get(f"/v1/games/{gid}/legal-commands", token=p["token"]).json
+        choose = next(c for c in legal["commands"] if c["type"] == "ChooseCard")
+        assert client.post(f"/v1/games/{gid}/commands", token=p["token"], json={"command": choose}).status_code == 201
+    said = client.post(url, token=players[0]["token"], json={"text": "take the corner", "channel": "team"})
+    assert said.status_code == 201 and said.json["channel"] == "team:red"
+    assert [m["text"] for m in client.get(url, token=players[1]["token"]).json["messages"]] == ["take the corner"]
+    for outsider in (players[2]["token"], players[3]["token"], None):
+        assert client.get(url, token=outsider).json["messages"] == []

@@ -79,11 +79,17 @@ def started(
     money: tuple[int, ...] = (4, 4),
     treasury: int = 12,
     options: Options | None = None,
+    seat_count: int = 2,
+    ship: tuple[int, int] | None = None,
+    specials_aside: tuple[int, ...] = (),
 ) -> ev.GameStarted:
     layout = cross_layout() if layout is None else layout
+    options = options or Options()
+    if ship is None and options.ship:
+        ship = (0, 0)
     return ev.GameStarted(
-        options=options or Options(),
-        seat_count=2,
+        options=options,
+        seat_count=seat_count,
         seed=SEED,
         rules_version="kontor-basic-1",
         rng_counter=0,
@@ -93,6 +99,8 @@ def started(
         water_pile=tuple(water_pile),
         money=money,
         treasury=treasury,
+        ship=ship,
+        specials_aside=specials_aside,
     )
 
 

@@ -126,12 +126,12 @@ def test_options_basic_accepted():
 @pytest.mark.parametrize(
     ("raw", "seats", "field"),
     [
-        ({"variant": "advanced"}, 2, "variant"),
-        ({"variant": "team"}, 2, "variant"),
+        ({"variant": "free_wheel"}, 2, "variant"),
+        ({"variant": "team"}, 2, "seat_count"),
         ({"variant": "nope"}, 2, "variant"),
-        ({"scenario": "harbour"}, 2, "scenario"),
-        ({"special_rules": ["marins_ivres_morts"]}, 2, "special_rules"),
-        ({"expansions": ["x"]}, 2, "expansions"),
+        ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
+        ({"special_rules": ["drunken_sailors"]}, 2, "special_rules"),
+        ({"expansions": ["export_warehouse"]}, 2, "expansions"),
         ({"colour": "red"}, 2, "colour"),
         ({}, 3, "seat_count"),
         ({}, 4, "seat_count"),

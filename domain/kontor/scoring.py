@@ -1,0 +1,189 @@
+"""Scoring: closed sectors during play, the final selection of counted sectors, winners.
+
+Extension point: scenarios that count other sectors (« Seuls les trois plus petits
+secteurs », « Tous les secteurs rapportent », sizes worth their size...) add a value of
+``Options.final_selection`` handled in ``select_final``; rules that change a sector's
+worth (Isola grande's inner sector, final point) add to ``sector_points``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+
+from domain.kontor import events as ev
+from domain.kontor.board import (
+    Pos,
+    is_closed,
+    neighbours,
+    occupancy,
+    sectors,
+    supremacy,
+    warehouse_counts,
+)
+from domain.kontor.data import ANCHOR_ID, CARDS, SETUP
+from domain.kontor.placement import box_of
+from domain.kontor.sides import seats_of, side_count, side_of, side_values
+from domain.kontor.state import KontorState
+
+
+def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int:
+    """1 per won sector, + 1 per customs house in it (« Un secteur comportant deux douanes
+    rapporte ainsi trois points de victoire »; RULES-NOTES)."""
+    customs = sum(1 for p in sector if CARDS[cells[p]].kind == "customs")
+    return SETUP["guardian_points"] + customs
+
+
+def score_closed_sectors(log) -> None:
+    """« Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
+    l'emporte. » Every closed sector not yet scored is scored now."""
+    st = log.state
+    cells = occupancy(st)
+    size = st.options.board_size
+    box = box_of(st, cells)
+    done = {frozenset(s.cells) for s in st.scored}
+    sides = side_count(st.options, st.seat_count)
+    for sector in sectors(cells):
+        if sector in done or not is_closed(cells, sector, size, box):
+            continue
+        st = log.state
+        counts = warehouse_counts(cells, sector, st.warehouses, sides)
+        winner, rule = supremacy(counts)
+        guardian = None
+        if winner is not None:
+            guardian = distribution_centre(st, sector, winner)
+        ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
+        returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
+        log.emit(
+            ev.SectorScored(
+                cells=ordered,
+                warehouses=counts,
+                winner=winner,
+                rule=rule,
+                guardian=guardian,
+                points=sector_points(cells, sector) if winner is not None else 0,
+                warehouses_returned=returned,
+            )
+        )
+
+
+def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:
+    """The first goods dock of the side placed in the sector (where its warehouses are
+    shown; the team's partners share it: « utilisent le même centre de distribution »)."""
+    top = occupancy(st)
+    for cell in st.board:
+        pos = (cell.x, cell.y)
+        if (
+            pos in sector
+            and top.get(pos) == cell.card
+            and cell.card in st.warehouses
+            and CARDS[cell.card].owner == side
+        ):
+            return pos
+    return None
+
+
+def anchor_distance(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int | None:
+    """« le plus court itinéraire par des cartes orthogonales jusqu'à l'ancre »: the
+    fewest orthogonal steps over cards from a card of the sector to the anchor."""
+    anchor = next((p for p, c in cells.items() if c == ANCHOR_ID), None)
+    if anchor is None:
+        return None
+    start = list(sector)
+    seen = set(start)
+    queue = deque((p, 0) for p in start)
+    while queue:
+        pos, d = queue.popleft()
+        if pos == anchor:
+            return d
+        for n in neighbours(pos):
+            if n in cells and n not in seen:
+                seen.add(n)
+                queue.append((n, d + 1))
+    return None
+
+
+def select_final(
+    state: KontorState, cells: Mapping[Pos, int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]:
+    """Which scored sectors count at the end: (counted, eliminated, sizes, distances).
+
+    « seuls les cinq plus grands secteurs comptent ... S'il y a plus de cinq secteurs et
+    égalité de taille ..., on regarde lequel est le plus près de l'ancre ... S'il y a
+    toujours égalité pour la distance, aucun des secteurs à égalité ne rapporte de
+    points ; ceci peut aboutir à ce que d'autres secteurs moins importants rapportent des
+    points à la place. » Sectors are ranked by (size desc, distance asc); a group with the
+    same size and distance that does not fit in the slots left is eliminated whole, and
+    the next groups move up.  Sectors below ``final_min_docks`` docks never count."""
+    opts = state.options
+    sizes = tuple(len(s.cells) for s in state.scored)
+    dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
+    if opts.final_selection == "all":
+        return tuple(range(len(state.scored))), (), sizes, dists
+    counted, eliminated = choose_largest(sizes, dists, opts.final_count, opts.final_min_docks)
+    return counted, eliminated, sizes, dists
+
+
+def choose_largest(
+    sizes: tuple[int, ...], dists: tuple[int | None, ...], slots: int, min_docks: int = 1
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ``slots`` largest sectors (indices), ties by distance to the anchor, unbroken
+    ties eliminated whole; and the eliminated ones."""
+    eligible = [i for i, n in enumerate(sizes) if n >= min_docks]
+    if len(eligible) <= slots:
+        return tuple(sorted(eligible)), ()
+    far = 10**6
+
+    def key(i: int) -> tuple[int, int]:
+        return (-sizes[i], dists[i] if dists[i] is not None else far)
+
+    ranked = sorted(eligible, key=key)
+    counted: list[int] = []
+    eliminated: list[int] = []
+    i = 0
+    while i < len(ranked) and slots > 0:
+        group = [j for j in ranked[i:] if key(j) == key(ranked[i])]
+        if len(group) <= slots:
+            counted += group
+            slots -= len(group)
+        else:
+            eliminated += group
+        i += len(group)
+    return tuple(sorted(counted)), tuple(sorted(eliminated))
+
+
+def final_points(state: KontorState, counted: Iterable[int]) -> tuple[int, ...]:
+    points = [0] * state.seat_count
+    for i in counted:
+        s = state.scored[i]
+        if s.winner is None:
+            continue
+        for seat in seats_of(state.options, s.winner, state.seat_count):
+            points[seat] += s.points
+    return tuple(points)
+
+
+def current_points(state: KontorState) -> tuple[int, ...]:
+    """Points per seat if the game ended now (the view's ``points``): every guardian in
+    the basic game; the counted sectors in a "largest sectors" game."""
+    if state.options.final_selection == "all" or state.phase == "over":
+        return state.points
+    counted, _, _, _ = select_final(state, occupancy(state))
+    return final_points(state, counted)
+
+
+def winners(state: KontorState, points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
+    """Most points; tie: most money (a team's money added up); still tied: shared win
+    (« ex æquo »). Partners win together."""
+    opts = state.options
+    n = side_count(opts, len(points))
+    side_points = [0] * n
+    for seat, p in enumerate(points):
+        side_points[side_of(opts, seat)] = p  # partners hold the same score
+    side_money = side_values(opts, money)
+    best = max(zip(side_points, side_money))
+    return tuple(
+        s
+        for s in range(len(points))
+        if (side_points[side_of(opts, s)], side_money[side_of(opts, s)]) == best
+    )

@@ -1,0 +1,92 @@
+"""Setting up a game: layouts, decks, hands, money. Reads Options, never a variant name.
+
+Extension point: a scenario's starting layout is a new ``Options.layout`` value handled by
+``layout_positions``; removed cards (cranes, taverns) a filter in ``_dock_deck``.
+"""
+
+from __future__ import annotations
+
+from domain.kontor import events as ev
+from domain.kontor.data import SETUP, dock_deck, special_cards, water_deck
+from domain.kontor.options import Options
+from domain.kontor.sides import seats_of, side_count, side_of
+from domain.kontor.state import Cell
+from domain.rng import Rng
+
+RULES_VERSION = "kontor-basic-1"
+#: variant -> rules version recorded in GameStarted (the basic game keeps its own)
+RULES_VERSIONS: dict[str, str] = {
+    "basic": RULES_VERSION,
+    "advanced": "kontor-advanced-1",
+    "team": "kontor-team-1",
+}
+
+
+def cross_positions(arm: int) -> list[tuple[int, int]]:
+    """The starting cross around the anchor: "huit premières cartes ... une croix"."""
+    out = []
+    for d in range(1, arm + 1):
+        out += [(0, -d), (-d, 0), (d, 0), (0, d)]
+    return sorted(out, key=lambda p: (p[1], p[0]))
+
+
+def layout_positions(options: Options) -> list[tuple[int, int]]:
+    """Cells of the starting canals around the anchor, in dealing order."""
+    if options.layout == "cross":
+        return cross_positions(SETUP["cross_arm"])
+    if options.layout == "anchor":
+        return []
+    raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def start(options: Options, seat_count: int, seed_hex: str) -> list:
+    rng = Rng(seed_hex, 0)
+    water = list(rng.shuffle(water_deck()))
+    positions = layout_positions(options)
+    cross = [Cell(0, 0, 0)] + [Cell(x, y, water.pop(0)) for x, y in positions]
+    hands: list[tuple[int, ...]] = []
+    piles: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    water_hands: list[tuple[int, ...]] = []
+    for _seat in range(seat_count):
+        water_hands.append(tuple(water.pop(0) for _ in range(options.hand_water)))
+    k = options.hand_docks
+    dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    for side in range(side_count(options, seat_count)):
+        # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
+        deck = rng.shuffle(dock_deck(side))
+        members = seats_of(options, side, seat_count)
+        share = len(deck) // len(members)
+        for i, seat in enumerate(members):
+            mine = deck[i * share : (i + 1) * share]
+            dock_hands[seat] = mine[:k]
+            piles[seat] = mine[k:]
+    specials: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    aside: tuple[int, ...] = ()
+    if options.specials_dealt:
+        # « Les six cartes spéciales neutres sont brouillées et chaque joueur en prend une
+        # cachée dans la main. Le reste est enlevé du jeu et gardé caché. »
+        deal = list(rng.shuffle(special_cards()))
+        for seat in range(seat_count):
+            specials[seat] = tuple(deal.pop(0) for _ in range(options.specials_dealt))
+        aside = tuple(deal)
+    for seat in range(seat_count):
+        hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
+    money = options.starting_money
+    assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
+    return [
+        ev.GameStarted(
+            options=options,
+            seat_count=seat_count,
+            seed=seed_hex,
+            rules_version=RULES_VERSIONS.get(options.variant, RULES_VERSION),
+            rng_counter=rng.counter,
+            cross=tuple(cross),
+            hands=tuple(hands),
+            dock_piles=tuple(piles),
+            water_pile=tuple(water),
+            money=(money,) * seat_count,
+            treasury=options.treasury_total - money * seat_count,
+            ship=(0, 0) if options.ship else None,
+            specials_aside=aside,
+        )
+    ]
