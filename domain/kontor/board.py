@@ -116,7 +116,11 @@ def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int, box=No
 
 
 def warehouse_counts(
-    cells: Mapping[Pos, int], sector: Iterable[Pos], warehouses: frozenset[int], seat_count: int
+    cells: Mapping[Pos, int],
+    sector: Iterable[Pos],
+    warehouses: frozenset[int],
+    seat_count: int,
+    goods_of: Mapping[int, tuple[str, ...]] | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """Per seat, the number of warehouses of each good (GOODS order) in the sector: those of
     its docks there (RULES-NOTES: warehouses belong to the dock that produced them)."""
@@ -126,7 +130,10 @@ def warehouse_counts(
         if card not in warehouses:
             continue
         c = CARDS[card]
-        for good in c.goods:
+        # special rules A (Choix de la marchandise): ``goods_of`` names the goods that
+        # got warehouses when not all the printed ones did
+        goods = goods_of.get(card, c.goods) if goods_of else c.goods
+        for good in goods:
             counts[c.owner][GOODS.index(good)] += 1
     return tuple(tuple(row) for row in counts)
 

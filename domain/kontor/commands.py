@@ -46,3 +46,68 @@ class MoveShip:
 
 
 COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip)
+
+
+# --- special rules A (special_rules.py) ---------------------------------------------------
+@dataclass(frozen=True)
+class ChooseStartingDock:
+    """Justice: before the start, take one dock of your deck into your hand (three in all)."""
+
+    TYPE: ClassVar[str] = "ChooseStartingDock"
+    card: int
+
+
+@dataclass(frozen=True)
+class BuySpecialCard:
+    """Achat de cartes spéciales: before the round, say (secretly) whether you buy a special
+    card from the face-down pile for 2 florins."""
+
+    TYPE: ClassVar[str] = "BuySpecialCard"
+    buy: bool
+
+
+@dataclass(frozen=True)
+class ChooseGood:
+    """Choix de la marchandise: the one good of the dock just placed that gets a warehouse."""
+
+    TYPE: ClassVar[str] = "ChooseGood"
+    good: str
+
+
+@dataclass(frozen=True)
+class DrawCard:
+    """The replacement draw when there is a choice: pile "dock" | "water" (Libre choix), or
+    "dock_pick": pay 2 florins to take any dock from within your pile (Premier choix)."""
+
+    TYPE: ClassVar[str] = "DrawCard"
+    pile: str
+
+
+@dataclass(frozen=True)
+class TakeFromPile:
+    """Premier choix, after paying: the dock taken from within your pile (order kept)."""
+
+    TYPE: ClassVar[str] = "TakeFromPile"
+    card: int
+
+
+@dataclass(frozen=True)
+class PlaceWater:
+    """Choix d'inondation: instead of placing the revealed flood, place a canal of your hand
+    at (x, y) (two in all; then the flood is discarded and two water cards drawn)."""
+
+    TYPE: ClassVar[str] = "PlaceWater"
+    card: int
+    x: int
+    y: int
+
+
+COMMAND_TYPES = COMMAND_TYPES + (
+    ChooseStartingDock,
+    BuySpecialCard,
+    ChooseGood,
+    DrawCard,
+    TakeFromPile,
+    PlaceWater,
+)
+# --- end special rules A ------------------------------------------------------------------

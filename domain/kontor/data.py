@@ -144,6 +144,35 @@ SPECIAL_RULE_CONFLICTS: tuple[tuple[str, str, str], ...] = (
     ("bridge_and_flood", "great_flood", "both deal the flood cards at the start"),
 )
 SPECIAL_RULES_AVAILABLE: tuple[str, ...] = ()
+# --- phase B, special rules A (domain/kontor/special_rules.py) -------------------------
+SPECIAL_RULES_A: tuple[str, ...] = (
+    "poverty",
+    "justice",
+    "drunken_sailors",
+    "free_choice",
+    "choice_of_goods",
+    "first_choice",
+    "flood_choice",
+    "buy_special_cards",
+    "bridge_and_flood",
+    "great_flood",
+    "final_sprint",
+)
+SPECIAL_RULES_AVAILABLE = SPECIAL_RULES_AVAILABLE + SPECIAL_RULES_A
+#: rulebook numbers of the special rules A (« Misère », « Justice », « Premier choix »,
+#: « Achat de cartes spéciales »); seat-dependent values are computed in rule_settings.py
+SPECIAL_RULES_A_PROVENANCE = "rulebook: kontor.fr.txt, « Règles spéciales » and « Variantes avec les cartes spéciales »"
+SPECIAL_RULES_A_NUMBERS: dict[str, int] = {
+    "poverty_money": 3,  # « Chaque joueur ne reçoit que trois florins »
+    "poverty_board": 7,  # « Plateau : 7x7 cases »
+    "justice_choice": 3,  # « choisit ses trois premiers docks »
+    "justice_aside": 4,  # « quatre docks sont retirés cachés de chaque pile »
+    "first_choice_cost": 2,  # « En payant 2 pièces de monnaie »
+    "special_price": 2,  # « pour un coût de deux pièces de monnaie »
+    "bridge_and_flood_board": 7,  # « Plateau de jeu : 7x7 cases »
+    "flood_water_cards": 2,  # « jouer deux cartes d'eau ... tire deux nouvelles cartes d'eau »
+}
+# --- end special rules A ---------------------------------------------------------------
 
 #: expansion -> allowed seat counts (« Extension pour 2 joueurs »)
 EXPANSION_SEATS: dict[str, tuple[int, ...]] = {"export_warehouse": (2,), "event_cards": (2,)}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
+from domain.kontor import special_rules
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS, SETUP
@@ -37,6 +38,9 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
+    special = special_rules.rule_to_act(state)  # special rules A: phases and steps
+    if special is not None:
+        return special
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
@@ -59,11 +63,18 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
+    special = special_rules.rule_legal(state, seat)  # special rules A
+    if special is not None:
+        return special
     if state.phase == "choose":
         return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
-    return [PlaceCard(x, y) for x, y in cells] + ship_commands(state, seat)
+    return (
+        [PlaceCard(x, y) for x, y in cells]
+        + ship_commands(state, seat)
+        + special_rules.extra_place_commands(state, seat)  # special rules A
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -90,6 +101,12 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = _Log(state)
+    if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
+        special_rules.rule_decide(log, seat, command)
+        special_rules.check_early_end(log)
+        return log.events
+    if state.pending or state.phase not in ("choose", "place"):
+        raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     if isinstance(command, ChooseCard):
         if state.phase != "choose":
             raise RuleViolation(
@@ -108,8 +125,9 @@ def decide(state: KontorState, issued: Issued) -> list:
                 "kontor.pass_too_late",
                 "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
             )
-        florins = min(SETUP["pass_income"], state.treasury)
-        log.emit(ev.Passed(seat, florins))
+        if not special_rules.secret_pass(log, seat):  # special rules A
+            florins = min(SETUP["pass_income"], state.treasury)
+            log.emit(ev.Passed(seat, florins))
         _after_choice(log)
     elif isinstance(command, PlaceCard):
         if state.phase != "place":
@@ -119,6 +137,7 @@ def decide(state: KontorState, issued: Issued) -> list:
         _move_ship(log, seat, command)
     else:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
+    special_rules.check_early_end(log)  # special rules A: Sprint final, Misère
     return log.events
 
 
@@ -126,7 +145,8 @@ def _after_choice(log: _Log) -> None:
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
-    log.emit(ev.CardsRevealed(tuple(st.chosen)))
+    log.emit(ev.CardsRevealed(special_rules.revealed_cards(st)))
+    special_rules.after_reveal(log, st.chosen)  # special rules A: secret passes
     collect_taxes(log)
     st = log.state
     playing = [
@@ -155,6 +175,8 @@ def _advance(log: _Log) -> None:
                 return
             if may_move_ship(st, seat) and any_removal(st):
                 return  # moving the ship and removing a dock may free a cell
+            if special_rules.alternative_play(st, seat):
+                return  # special rules A: a flood played as two water cards
             log.emit(ev.CardReturned(seat, card, "no_legal_cell"))
             continue
         _end_round(log)
@@ -162,6 +184,8 @@ def _advance(log: _Log) -> None:
 
 
 def _end_round(log: _Log) -> None:
+    if special_rules.end_of_round(log):  # special rules A: Sprint final
+        return
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
     if idle >= st.options.idle_round_limit:
@@ -171,6 +195,7 @@ def _end_round(log: _Log) -> None:
         _end_game(log, "stalled")
         return
     log.emit(ev.RoundStarted(st.round + 1, idle))
+    special_rules.open_round(log)  # special rules A: buying special cards
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -189,7 +214,7 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
     return False
 
 
-def _end_game(log: _Log, reason: str) -> None:
+def _end_game(log: _Log, reason: str, winners: tuple[int, ...] | None = None) -> None:
     st = log.state
     points = st.points
     if st.options.final_selection != "all":
@@ -197,7 +222,9 @@ def _end_game(log: _Log, reason: str) -> None:
         points = final_points(st, counted)
         log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
         st = log.state
-    log.emit(ev.GameEnded(reason, points, st.money, _winners(st, points, st.money)))
+    if winners is None:  # special rules A: Misère names the winners
+        winners = _winners(st, points, st.money)
+    log.emit(ev.GameEnded(reason, points, st.money, winners))
 
 
 def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
@@ -256,13 +283,23 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
-    size = st.options.board_size
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
+    special_rules.after_card_placed(log, seat, card, x, y)  # special rules A: great flood
     c = CARDS[card]
     if c.is_dock and c.goods:
-        log.emit(ev.WarehousesAdded(seat, card, c.goods))
+        done = special_rules.open_good_step(log, seat, card)  # special rules A
+        if done == "step":
+            return
+        if done is None:
+            log.emit(ev.WarehousesAdded(seat, card, c.goods))
+    _after_warehouses(log, seat, card)
+
+
+def _after_warehouses(log: _Log, seat: int, card: int) -> None:
+    size = log.state.options.board_size
+    c = CARDS[card]
     score_closed_sectors(log)
     st = log.state
     if len(occupancy(st)) >= size * size:
@@ -271,12 +308,19 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
         return
     if c.is_special:
         pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
+    elif special_rules.open_draw_step(log, seat, card):  # special rules A
+        return
     elif c.is_dock:
         pile = st.dock_piles[seat]
         if pile:
             log.emit(ev.CardDrawn(seat, pile[0], "dock"))
     elif st.water_pile:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
+    _income_and_advance(log, seat, card)
+
+
+def _income_and_advance(log: _Log, seat: int, card: int) -> None:
+    c = CARDS[card]
     if c.kind == "water":
         # a flood is water but « on ne touche cependant aucun florin en les plaçant »
         amount = min(SETUP["canal_income"], log.state.treasury)

@@ -28,6 +28,11 @@ class GameStarted:
     ship: tuple[int, int] | None = None
     #: special cards removed unseen (« Le reste est enlevé du jeu et gardé caché »)
     specials_aside: tuple[int, ...] = ()
+    # --- special rules A ---
+    #: the first phase: "choose", or "starting_docks" (Justice)
+    phase: str = "choose"
+    #: Achat de cartes spéciales: the face-down pile of special cards
+    specials_pile: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,8 @@ class CardChosen:
     SCHEMA_VERSION: ClassVar[int] = 1
     seat: int
     card: int | None
+    #: Marins ivres morts: the seat secretly laid its "I pass" card (False for others)
+    passing: bool = False
 
 
 @dataclass(frozen=True)
@@ -231,3 +238,144 @@ EVENT_TYPES: tuple[type, ...] = (
     DockRemoved,
     FinalSectorsCounted,
 )
+
+
+# --- special rules A (special_rules.py) ----------------------------------------------------
+@dataclass(frozen=True)
+class StartingDockChosen:
+    """Justice: a seat took a dock of its deck into its hand (``card`` None for others)."""
+
+    TYPE: ClassVar[str] = "kontor.StartingDockChosen"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+
+
+@dataclass(frozen=True)
+class DockPilesFormed:
+    """Justice: the chosen docks go to the hands, the rest of each deck (shuffled at the
+    start) is the pile, and its first cards are set aside unseen (``aside``)."""
+
+    TYPE: ClassVar[str] = "kontor.DockPilesFormed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    aside: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class BuyingOpened:
+    """Achat de cartes spéciales: before the round, these seats may buy a special card."""
+
+    TYPE: ClassVar[str] = "kontor.BuyingOpened"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BuyDeclared:
+    """A seat said whether it buys (``buy`` None for others until all have said)."""
+
+    TYPE: ClassVar[str] = "kontor.BuyDeclared"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    buy: bool | None
+
+
+@dataclass(frozen=True)
+class SpecialCardBought:
+    """The buyer pays ``price`` to the treasury and takes the top special card (``card``
+    None for others: it stays face down)."""
+
+    TYPE: ClassVar[str] = "kontor.SpecialCardBought"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+    price: int
+
+
+@dataclass(frozen=True)
+class BuyingClosed:
+    """The buying is over: who wanted to buy (public now); the round's choice begins."""
+
+    TYPE: ClassVar[str] = "kontor.BuyingClosed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    wanted: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StepOpened:
+    """The placer must now choose: step good | draw | pick | flood_water."""
+
+    TYPE: ClassVar[str] = "kontor.StepOpened"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    step: str
+    card: int
+
+
+@dataclass(frozen=True)
+class StepClosed:
+    TYPE: ClassVar[str] = "kontor.StepClosed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    step: str
+    choice: str
+
+
+@dataclass(frozen=True)
+class PilePickPaid:
+    """Premier choix: the seat paid to take a dock from within its pile."""
+
+    TYPE: ClassVar[str] = "kontor.PilePickPaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class WaterPlacedForFlood:
+    """Choix d'inondation: a canal from the hand placed instead of the flood."""
+
+    TYPE: ClassVar[str] = "kontor.WaterPlacedForFlood"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class FloodDiscarded:
+    """Choix d'inondation: the flood used for two water cards leaves the game."""
+
+    TYPE: ClassVar[str] = "kontor.FloodDiscarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class WaterFilled:
+    """Cells filled with water cards from the draw pile: (x, y, card) each -- around a
+    flood (Crue exceptionnelle) or every free cell at the end (Sprint final)."""
+
+    TYPE: ClassVar[str] = "kontor.WaterFilled"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    cells: tuple[tuple[int, int, int], ...]
+    reason: str  # great_flood | final_sprint
+
+
+EVENT_TYPES = EVENT_TYPES + (
+    StartingDockChosen,
+    DockPilesFormed,
+    BuyingOpened,
+    BuyDeclared,
+    SpecialCardBought,
+    BuyingClosed,
+    StepOpened,
+    StepClosed,
+    PilePickPaid,
+    WaterPlacedForFlood,
+    FloodDiscarded,
+    WaterFilled,
+)
+# --- end special rules A ------------------------------------------------------------------

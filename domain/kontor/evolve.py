@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
+from domain.kontor import special_rules
 from domain.kontor.sides import seats_of
 from domain.kontor.state import Cell, KontorState, ScoredSector
 
@@ -32,7 +33,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     if t is ev.GameStarted:
         n = event.seat_count
-        return KontorState(
+        state = KontorState(
             seat_count=n,
             seed=event.seed,
             rng_counter=event.rng_counter,
@@ -60,16 +61,21 @@ def evolve(state: KontorState | None, event) -> KontorState:
             ),
             pile_known=(0,) * n,
         )
+        return special_rules.evolve_started(state, event)  # special rules A
     assert state is not None
+    if t in special_rules.RULE_EVENTS:  # special rules A
+        return special_rules.evolve_rule(state, event)
     if t is ev.CardChosen:
         # The seat's own copy carries the card; a redacted copy (None) is never folded.
         hand = state.hands[event.seat]
         if event.card is not None and event.card in hand:
             hand = _remove(hand, event.card)
+        # special rules A (Marins ivres morts): the secret "I pass" card
+        chosen = special_rules.PASS_CHOICE if event.passing else event.card
         return replace(
             state,
             hands=_set(state.hands, event.seat, hand),
-            chosen=_set(state.chosen, event.seat, event.card),
+            chosen=_set(state.chosen, event.seat, chosen),
         )
     if t is ev.Passed:
         return replace(
@@ -119,6 +125,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
             warehouses=warehouses,
             span=_grow(state.span, event.x, event.y),
             ship_moved=False,
+            round_cards=state.round_cards + (event.card,),  # special rules A
         )
     if t is ev.ShipMoved:
         return replace(state, ship=(event.x, event.y), ship_moved=True)
@@ -142,6 +149,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
             state, counted=event.counted, eliminated=event.eliminated, points=event.points
         )
     if t is ev.WarehousesAdded:
+        state = special_rules.record_goods(state, event)  # special rules A
         return replace(state, warehouses=state.warehouses | {event.card})
     if t is ev.SectorScored:
         points = state.points
@@ -158,7 +166,8 @@ def evolve(state: KontorState | None, event) -> KontorState:
     if t is ev.CardDrawn:
         seat = event.seat
         if event.pile == "dock":
-            piles = _set(state.dock_piles, seat, state.dock_piles[seat][1:])
+            # the top card, or (Premier choix) the card taken from within the pile
+            piles = _set(state.dock_piles, seat, _remove(state.dock_piles[seat], event.card))
             state = replace(state, dock_piles=piles)
             if state.pile_known and state.pile_known[seat] > len(piles[seat]):
                 state = replace(state, pile_known=_set(state.pile_known, seat, len(piles[seat])))
@@ -185,6 +194,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
             order=(),
             returned=(),
             placed_this_round=False,
+            round_cards=(),  # special rules A
         )
     if t is ev.GameEnded:
         return replace(

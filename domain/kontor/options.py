@@ -30,6 +30,7 @@ from domain.kontor.data import (
     VARIANT_SETTINGS,
     VARIANTS_AVAILABLE,
 )
+from domain.kontor.rule_settings import special_rule_errors, special_rule_settings
 
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
 #: kept for callers of the first version
@@ -68,6 +69,31 @@ class Options:
     final_selection: str = "all"
     final_count: int = 0
     final_min_docks: int = 1
+    # --- special rules A (rule_settings.py, special_rules.py); defaults: the basic game ---
+    #: Misère: a broke player with an empty treasury ends the game, the opponent wins
+    poverty_end: bool = False
+    #: Justice: docks each player picks from his deck before the start, docks set aside
+    starting_dock_choice: int = 0
+    docks_set_aside: int = 0
+    #: Marins ivres morts: passing is chosen secretly like a card, revealed with the others
+    secret_pass: bool = False
+    #: Libre choix: draw from either pile, keeping a dock and a canal in hand
+    free_draw: bool = False
+    #: Choix de la marchandise: one chosen good of a 2- or 3-good dock gets its warehouse
+    choose_good: bool = False
+    #: Premier choix: the price of taking any dock from within one's pile (0: not allowed)
+    pile_pick_cost: int = 0
+    #: Choix d'inondation: a flood may instead play this many water cards from the hand
+    flood_as_water: int = 0
+    #: Achat de cartes spéciales: price of a special card from the face-down pile (0: none)
+    special_price: int = 0
+    #: Pont et inondation / Crue exceptionnelle: special cards in each seat's starting hand
+    hand_specials: tuple[tuple[int, ...], ...] = ()
+    #: Crue exceptionnelle: free cells next to a played flood fill with water from the pile
+    flood_fills: bool = False
+    #: Sprint final: the game ends when a player's dock pile is empty
+    sprint_end: bool = False
+    # --- end special rules A ---
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -153,6 +179,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if a in rules and b in rules:
             err("special_rules", f"{a} and {b} cannot be combined: {why}")
     settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
+    # special rules A: their switches and impossible combinations (rule_settings.py)
+    settings.update(special_rule_settings(rules, seat_count, settings))
+    for message in special_rule_errors(rules, variant):
+        err("special_rules", message)
     no_ship = not settings.get("ship", False) or scenario in SCENARIOS_WITHOUT_SHIP
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:

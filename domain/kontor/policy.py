@@ -207,6 +207,11 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
         raise ValueError("the seat may not act now")
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
+    from domain.kontor.rule_policy import choose as rule_choice  # special rules A
+
+    special = rule_choice(state, seat, rng, level, legal)
+    if special is not None:
+        return special
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "place":
         card = placing_card(state)

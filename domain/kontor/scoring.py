@@ -27,6 +27,11 @@ from domain.kontor.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.state import KontorState
 
 
+def goods_of(state: KontorState):
+    """Special rules A (Choix de la marchandise): chosen goods per dock, or None."""
+    return dict(state.warehouse_goods) if state.warehouse_goods else None
+
+
 def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int:
     """1 per won sector, + 1 per customs house in it (« Un secteur comportant deux douanes
     rapporte ainsi trois points de victoire »; RULES-NOTES)."""
@@ -47,7 +52,7 @@ def score_closed_sectors(log) -> None:
         if sector in done or not is_closed(cells, sector, size, box):
             continue
         st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, sides)
+        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st))
         winner, rule = supremacy(counts)
         guardian = None
         if winner is not None:

@@ -7,6 +7,7 @@ Extension point: a scenario's starting layout is a new ``Options.layout`` value 
 from __future__ import annotations
 
 from domain.kontor import events as ev
+from domain.kontor import special_rules
 from domain.kontor.data import SETUP, dock_deck, special_cards, water_deck
 from domain.kontor.options import Options
 from domain.kontor.sides import seats_of, side_count, side_of
@@ -69,6 +70,10 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         for seat in range(seat_count):
             specials[seat] = tuple(deal.pop(0) for _ in range(options.specials_dealt))
         aside = tuple(deal)
+    # special rules A: Justice's decks, specials in hand, the special-card pile
+    extra, follow = special_rules.special_setup(
+        options, seat_count, rng, dock_hands, piles, specials
+    )
     for seat in range(seat_count):
         hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
     money = options.starting_money
@@ -88,5 +93,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             treasury=options.treasury_total - money * seat_count,
             ship=(0, 0) if options.ship else None,
             specials_aside=aside,
-        )
+            **extra,
+        ),
+        *follow,
     ]

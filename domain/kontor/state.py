@@ -69,6 +69,28 @@ class KontorState:
     #: those eliminated by an unbreakable tie
     counted: tuple[int, ...] = ()
     eliminated: tuple[int, ...] = ()
+    # --- special rules A (special_rules.py) ---
+    #: a step the placer must finish before the turn goes on: "" | good | draw | pick |
+    #: flood_water, by ``pending_seat``, after placing ``pending_card``
+    pending: str = ""
+    pending_seat: int | None = None
+    pending_card: int | None = None
+    #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
+    warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: Justice: docks chosen so far per seat (before the start), docks set aside unseen
+    starting_choice: tuple[tuple[int, ...], ...] = ()
+    docks_aside: tuple[tuple[int, ...], ...] = ()
+    #: Achat de cartes spéciales: the face-down pile; per seat: None = not asked or not
+    #: yet declared, True/False = wants to buy (secret until all declared)
+    specials_pile: tuple[int, ...] = ()
+    buy_pending: tuple[int, ...] = ()
+    buy_wants: tuple[bool | None, ...] = ()
+    #: Choix d'inondation: canals placed for the current flood; discarded floods
+    flood_water: tuple[int, ...] = ()
+    discarded: tuple[int, ...] = ()
+    #: cards placed in the current round (Sprint final: customs of the last round)
+    round_cards: tuple[int, ...] = ()
+    # --- end special rules A ---
 
     def is_over(self) -> bool:
         return self.phase == "over"

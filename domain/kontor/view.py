@@ -7,6 +7,7 @@ from dataclasses import replace
 from domain.common.codec import to_data
 from domain.decider import Result
 from domain.kontor import events as ev
+from domain.kontor import special_rules
 from domain.kontor.board import (
     bounds,
     is_closed,
@@ -19,7 +20,7 @@ from domain.kontor.data import CARDS, GOODS, SEAT_COLORS, card_json
 from domain.kontor.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.options import view_options
 from domain.kontor.placement import box_of
-from domain.kontor.scoring import anchor_distance, current_points, select_final
+from domain.kontor.scoring import anchor_distance, current_points, goods_of, select_final
 from domain.kontor.ship import may_move_ship
 from domain.kontor.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.state import KontorState
@@ -103,7 +104,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, sides)
+        counts = warehouse_counts(cells, sector, state.warehouses, sides, goods_of(state))
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -230,6 +231,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
             out["you"]["partners"] = [
                 s for s in seats_of(opts, side, state.seat_count) if s != viewer
             ]
+    special_rules.view_keys(state, out, viewer)  # special rules A
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -239,6 +241,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         }
         if state.specials_aside:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
+        special_rules.view_hidden(state, out["hidden"])  # special rules A
     return out
 
 
@@ -298,7 +301,7 @@ def redact_event(event, viewer: int | None) -> dict:
         data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
-    return data
+    return special_rules.redact(event, viewer, data)  # special rules A
 
 
 def _slot(card: int) -> tuple:
@@ -323,9 +326,14 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hands = [list(h) for h in state.hands]
     chosen = list(state.chosen)
     pools: dict[tuple, list[int]] = {}
+    # special rules A: slots by card when specials are dealt by colour; a secret pass is
+    # no card; a picking observer has seen its pile
+    slot_kind = special_rules.slot_of(state, _slot)
+    chosen = [None if c == special_rules.PASS_CHOICE else c for c in chosen]
+    seen_pile = state.pending_seat if state.pending == "pick" else None
 
     def put(card: int) -> None:
-        pools.setdefault(_slot(card), []).append(card)
+        pools.setdefault(slot_kind(card), []).append(card)
 
     for s in range(n):
         if s == observer:
@@ -337,6 +345,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     for s in range(n):
         pile = state.dock_piles[s]
         cut = max(1, len(pile) - known[s])
+        if s == observer and s == seen_pile:
+            cut = 1
         hidden_piles.append(cut)
         for c in pile[1:cut]:
             put(c)
@@ -348,7 +358,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         pools[key] = list(rng.shuffle(pools[key]))
 
     def take(card: int) -> int:
-        return pools[_slot(card)].pop()
+        return pools[slot_kind(card)].pop()
 
     for s in range(n):
         if s == observer:
@@ -362,7 +372,11 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
-    return replace(
+    chosen = [
+        special_rules.PASS_CHOICE if old == special_rules.PASS_CHOICE else c
+        for old, c in zip(state.chosen, chosen)
+    ]
+    out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),
         chosen=tuple(chosen),
@@ -371,3 +385,4 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         specials_aside=aside,
         seed="0" * 64,
     )
+    return special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
