@@ -116,7 +116,11 @@ def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int, box=No
 
 
 def warehouse_counts(
-    cells: Mapping[Pos, int], sector: Iterable[Pos], warehouses: frozenset[int], seat_count: int
+    cells: Mapping[Pos, int],
+    sector: Iterable[Pos],
+    warehouses: frozenset[int],
+    seat_count: int,
+    extra: tuple[int, ...] = (),
 ) -> tuple[tuple[int, ...], ...]:
     """Per seat, the number of warehouses of each good (GOODS order) in the sector: those of
     its docks there (RULES-NOTES: warehouses belong to the dock that produced them)."""
@@ -128,6 +132,10 @@ def warehouse_counts(
         c = CARDS[card]
         for good in c.goods:
             counts[c.owner][GOODS.index(good)] += 1
+        # special rules B (Corruption): ``extra`` lists docks holding a bribe warehouse
+        # more, of their single good
+        if extra and c.goods:
+            counts[c.owner][GOODS.index(c.goods[0])] += extra.count(card)
     return tuple(tuple(row) for row in counts)
 
 

@@ -46,3 +46,9 @@ class MoveShip:
 
 
 COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip)
+
+# --- special rules B ---
+from domain.kontor.rule_b_commands import COMMANDS_B  # noqa: E402
+
+COMMAND_TYPES += COMMANDS_B
+# --- end special rules B ---

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
+from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS, SETUP
@@ -37,6 +38,9 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
+    waiting = rules_b.to_act_b(state)  # special rules B: a bribe, a tavern decision
+    if waiting is not None:
+        return waiting
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
@@ -59,8 +63,15 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
+    pending = rules_b.commands_b(state, seat)  # special rules B
+    if pending is not None:
+        return pending
     if state.phase == "choose":
-        return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
+        return (
+            [ChooseCard(c) for c in sorted(state.hands[seat])]
+            + [Pass()]
+            + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
+        )
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     return [PlaceCard(x, y) for x, y in cells] + ship_commands(state, seat)
@@ -90,7 +101,10 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = _Log(state)
-    if isinstance(command, ChooseCard):
+    rules_b.guard(state, command)  # special rules B
+    if isinstance(command, rules_b.COMMANDS_B):
+        rules_b.decide_b(log, seat, command, _finish_place, _end_game, _after_choice)
+    elif isinstance(command, ChooseCard):
         if state.phase != "choose":
             raise RuleViolation(
                 "kontor.not_choosing", "Cards are chosen only at the start of a round."
@@ -126,13 +140,13 @@ def _after_choice(log: _Log) -> None:
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
-    log.emit(ev.CardsRevealed(tuple(st.chosen)))
+    log.emit(ev.CardsRevealed(rules_b.shown_cards(st)))  # special rules B: face down
     collect_taxes(log)
     st = log.state
     playing = [
         s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
     ]
-    order = tuple(sorted(playing, key=lambda s: -st.revealed[s]))
+    order = tuple(sorted(playing, key=lambda s: rules_b.order_key(st, s)))
     log.emit(ev.TurnOrderSet(order))
     _advance(log)
 
@@ -153,9 +167,9 @@ def _advance(log: _Log) -> None:
             card = st.revealed[seat]
             if legal_cells_now(st, seat, card):
                 return
-            if may_move_ship(st, seat) and any_removal(st):
+            if may_move_ship(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
                 return  # moving the ship and removing a dock may free a cell
-            log.emit(ev.CardReturned(seat, card, "no_legal_cell"))
+            log.emit(ev.CardReturned(seat, card, rules_b.no_cell_reason(st, seat, card)))
             continue
         _end_round(log)
         return
@@ -164,6 +178,9 @@ def _advance(log: _Log) -> None:
 def _end_round(log: _Log) -> None:
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
+    if rules_b.blockade_ends(st):  # special rules B: « la partie se termine prématurément »
+        _end_game(log, "blockade")
+        return
     if idle >= st.options.idle_round_limit:
         _end_game(log, "idle")
         return
@@ -190,6 +207,8 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
 
 
 def _end_game(log: _Log, reason: str) -> None:
+    if rules_b.before_end(log, reason):  # special rules B: reveal, last sector, taverns
+        return
     st = log.state
     points = st.points
     if st.options.final_selection != "all":
@@ -256,22 +275,31 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
-    size = st.options.board_size
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
+    draw = rules_b.draw_pile(st, seat, card)  # special rules B: a face-down card's pile
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     c = CARDS[card]
     if c.is_dock and c.goods:
         log.emit(ev.WarehousesAdded(seat, card, c.goods))
     score_closed_sectors(log)
+    if rules_b.offer_bribe(log, seat, card, (x, y)):  # special rules B: Corruption
+        return
+    _finish_place(log, seat, card, draw)
+
+
+def _finish_place(log: _Log, seat: int, card: int, draw: str | None) -> None:
+    """After the card is placed and sectors scored: board full, draw, income, next."""
     st = log.state
+    size = st.options.board_size
+    c = CARDS[card]
     if len(occupancy(st)) >= size * size:
         # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
         _end_game(log, "board_full")
         return
-    if c.is_special:
+    if draw is None:
         pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
-    elif c.is_dock:
+    elif draw == "dock":
         pile = st.dock_piles[seat]
         if pile:
             log.emit(ev.CardDrawn(seat, pile[0], "dock"))

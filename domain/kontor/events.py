@@ -38,6 +38,10 @@ class CardChosen:
     SCHEMA_VERSION: ClassVar[int] = 1
     seat: int
     card: int | None
+    # --- special rules B (Contrebande): chosen face down, and the replacement pile;
+    # dropped from every other seat's copy ---
+    face_down: bool = False
+    draw: str | None = None
 
 
 @dataclass(frozen=True)
@@ -231,3 +235,9 @@ EVENT_TYPES: tuple[type, ...] = (
     DockRemoved,
     FinalSectorsCounted,
 )
+
+# --- special rules B ---
+from domain.kontor.rule_b_events import EVENTS_B  # noqa: E402
+
+EVENT_TYPES += EVENTS_B
+# --- end special rules B ---

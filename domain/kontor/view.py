@@ -7,6 +7,7 @@ from dataclasses import replace
 from domain.common.codec import to_data
 from domain.decider import Result
 from domain.kontor import events as ev
+from domain.kontor import rule_b_view
 from domain.kontor.board import (
     bounds,
     is_closed,
@@ -103,7 +104,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, sides)
+        counts = warehouse_counts(cells, sector, state.warehouses, sides, state.bribes)
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -230,6 +231,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
             out["you"]["partners"] = [
                 s for s in seats_of(opts, side, state.seat_count) if s != viewer
             ]
+    rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -298,6 +300,7 @@ def redact_event(event, viewer: int | None) -> dict:
         data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
+        rule_b_view.redact(data)  # special rules B: a face-down choice is secret
     return data
 
 
@@ -362,7 +365,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
-    return replace(
+    new = replace(
         state,
         hands=tuple(tuple(h) for h in hands),
         chosen=tuple(chosen),
@@ -371,3 +374,4 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         specials_aside=aside,
         seed="0" * 64,
     )
+    return rule_b_view.redetermine_b(state, new, observer, rng)  # special rules B
