@@ -121,6 +121,7 @@ def warehouse_counts(
     warehouses: frozenset[int],
     seat_count: int,
     goods_of: Mapping[int, tuple[str, ...]] | None = None,
+    extra: tuple[int, ...] = (),
 ) -> tuple[tuple[int, ...], ...]:
     """Per seat, the number of warehouses of each good (GOODS order) in the sector: those of
     its docks there (RULES-NOTES: warehouses belong to the dock that produced them)."""
@@ -135,6 +136,10 @@ def warehouse_counts(
         goods = goods_of.get(card, c.goods) if goods_of else c.goods
         for good in goods:
             counts[c.owner][GOODS.index(good)] += 1
+        # special rules B (Corruption): ``extra`` lists docks holding a bribe warehouse
+        # more, of their single good
+        if extra and c.goods:
+            counts[c.owner][GOODS.index(c.goods[0])] += extra.count(card)
     return tuple(tuple(row) for row in counts)
 
 

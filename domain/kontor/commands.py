@@ -111,3 +111,8 @@ COMMAND_TYPES = COMMAND_TYPES + (
     PlaceWater,
 )
 # --- end special rules A ------------------------------------------------------------------
+# --- special rules B ---
+from domain.kontor.rule_b_commands import COMMANDS_B  # noqa: E402
+
+COMMAND_TYPES += COMMANDS_B
+# --- end special rules B ---

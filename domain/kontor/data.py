@@ -174,6 +174,31 @@ SPECIAL_RULES_A_NUMBERS: dict[str, int] = {
 }
 # --- end special rules A ---------------------------------------------------------------
 
+# --- special rules B (special_rules_b.py): the switches each one sets ---
+SPECIAL_RULE_SETTINGS_B: dict[str, dict] = {
+    "old_grudges": {"old_grudges": True},
+    "blockade": {"blockade": True},
+    "bribery_1": {"bribery": 1},
+    "bribery_2": {"bribery": 2},
+    "final_point": {"final_point": True},
+    "smuggling": {"smuggling": True},
+    "protection": {"protection": True},
+}
+SPECIAL_RULES_AVAILABLE += tuple(SPECIAL_RULE_SETTINGS_B)
+_NO_TAVERN_ON_BOARD = (
+    "Marins ivres morts gives each player a tavern as a secret pass card, kept in the hand, "
+    "so no tavern comes to the board"
+)
+SPECIAL_RULE_CONFLICTS += (
+    ("drunken_sailors", "old_grudges", _NO_TAVERN_ON_BOARD),
+    ("drunken_sailors", "bribery_1", _NO_TAVERN_ON_BOARD),
+    ("drunken_sailors", "bribery_2", _NO_TAVERN_ON_BOARD),
+    ("drunken_sailors", "protection", _NO_TAVERN_ON_BOARD),
+)
+#: « Le dernier secteur terminé rapporte 2 points »: one point more than a guardian
+FINAL_POINT_BONUS = 1
+# --- end special rules B ---
+
 #: expansion -> allowed seat counts (« Extension pour 2 joueurs »)
 EXPANSION_SEATS: dict[str, tuple[int, ...]] = {"export_warehouse": (2,), "event_cards": (2,)}
 EXPANSIONS_AVAILABLE: tuple[str, ...] = ()
@@ -200,7 +225,7 @@ class Card:
     def is_dock(self) -> bool:
         """Docks (goods docks, cranes, taverns) form sectors; customs and bridges too
         (« Le pont est considéré comme un dock »; RULES-NOTES for customs)."""
-        return self.kind in ("dock", "customs", "bridge")
+        return self.kind in ("dock", "customs", "bridge", "face_down")
 
     @property
     def is_water(self) -> bool:
@@ -303,6 +328,13 @@ def _build() -> dict[int, Card]:
 
 
 CARDS: dict[int, Card] = _build()
+
+# --- special rules B: Contrebande's face-down card on the board, one pseudo card per
+# colour (no number, no goods, a dock for the sectors); the real card stays secret ---
+FACE_DOWN_IDS: tuple[int, ...] = (100, 101)
+for _seat, _fid in enumerate(FACE_DOWN_IDS):
+    CARDS[_fid] = Card(_fid, None, "face_down", _seat)
+# --- end special rules B ---
 
 #: The cards of the basic game: "Les six cartes spéciales (1, 2, 90, 91, 92 et 93) sont
 #: retirés du jeu".

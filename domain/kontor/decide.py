@@ -8,6 +8,7 @@ from __future__ import annotations
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
 from domain.kontor import special_rules
+from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS, SETUP
@@ -41,6 +42,9 @@ def to_act(state: KontorState) -> tuple[int, ...]:
     special = special_rules.rule_to_act(state)  # special rules A: phases and steps
     if special is not None:
         return special
+    waiting = rules_b.to_act_b(state)  # special rules B: a bribe, a tavern decision
+    if waiting is not None:
+        return waiting
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
@@ -66,8 +70,15 @@ def legal_commands(state: KontorState, seat: int) -> list:
     special = special_rules.rule_legal(state, seat)  # special rules A
     if special is not None:
         return special
+    pending = rules_b.commands_b(state, seat)  # special rules B
+    if pending is not None:
+        return pending
     if state.phase == "choose":
-        return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
+        return (
+            [ChooseCard(c) for c in sorted(state.hands[seat])]
+            + [Pass()]
+            + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
+        )
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     return (
@@ -105,9 +116,12 @@ def decide(state: KontorState, issued: Issued) -> list:
         special_rules.rule_decide(log, seat, command)
         special_rules.check_early_end(log)
         return log.events
-    if state.pending or state.phase not in ("choose", "place"):
+    rules_b.guard(state, command)  # special rules B
+    if isinstance(command, rules_b.COMMANDS_B):
+        rules_b.decide_b(log, seat, command, _finish_place, _end_game, _after_choice)
+    elif state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
-    if isinstance(command, ChooseCard):
+    elif isinstance(command, ChooseCard):
         if state.phase != "choose":
             raise RuleViolation(
                 "kontor.not_choosing", "Cards are chosen only at the start of a round."
@@ -145,14 +159,15 @@ def _after_choice(log: _Log) -> None:
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
-    log.emit(ev.CardsRevealed(special_rules.revealed_cards(st)))
+    shown = rules_b.shown_cards(st)  # special rules B: a face-down card shows its back
+    log.emit(ev.CardsRevealed(special_rules.revealed_cards(st, shown)))  # A: secret passes
     special_rules.after_reveal(log, st.chosen)  # special rules A: secret passes
     collect_taxes(log)
     st = log.state
     playing = [
         s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
     ]
-    order = tuple(sorted(playing, key=lambda s: -st.revealed[s]))
+    order = tuple(sorted(playing, key=lambda s: rules_b.order_key(st, s)))
     log.emit(ev.TurnOrderSet(order))
     _advance(log)
 
@@ -173,11 +188,11 @@ def _advance(log: _Log) -> None:
             card = st.revealed[seat]
             if legal_cells_now(st, seat, card):
                 return
-            if may_move_ship(st, seat) and any_removal(st):
+            if may_move_ship(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
                 return  # moving the ship and removing a dock may free a cell
             if special_rules.alternative_play(st, seat):
                 return  # special rules A: a flood played as two water cards
-            log.emit(ev.CardReturned(seat, card, "no_legal_cell"))
+            log.emit(ev.CardReturned(seat, card, rules_b.no_cell_reason(st, seat, card)))
             continue
         _end_round(log)
         return
@@ -188,6 +203,9 @@ def _end_round(log: _Log) -> None:
         return
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
+    if rules_b.blockade_ends(st):  # special rules B: « la partie se termine prématurément »
+        _end_game(log, "blockade")
+        return
     if idle >= st.options.idle_round_limit:
         _end_game(log, "idle")
         return
@@ -215,6 +233,8 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
 
 
 def _end_game(log: _Log, reason: str, winners: tuple[int, ...] | None = None) -> None:
+    if rules_b.before_end(log, reason):  # special rules B: reveal, last sector, taverns
+        return
     st = log.state
     points = st.points
     if st.options.final_selection != "all":
@@ -285,6 +305,7 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     cells = occupancy(st)
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
+    draw = rules_b.draw_pile(st, seat, card)  # special rules B: a face-down card's pile
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     special_rules.after_card_placed(log, seat, card, x, y)  # special rules A: great flood
     c = CARDS[card]
@@ -294,23 +315,35 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
             return
         if done is None:
             log.emit(ev.WarehousesAdded(seat, card, c.goods))
-    _after_warehouses(log, seat, card)
+    _after_warehouses(log, seat, card, (x, y), draw)
 
 
-def _after_warehouses(log: _Log, seat: int, card: int) -> None:
-    size = log.state.options.board_size
-    c = CARDS[card]
+def _after_warehouses(
+    log: _Log, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
+) -> None:
+    """Sectors scored, then (Corruption) the bribe, then the rest of the turn. ``draw`` is
+    the replacement pile ("auto": by the card's kind); ``at`` the card's cell."""
     score_closed_sectors(log)
+    if draw == "auto":
+        draw = rules_b.draw_pile(log.state, seat, card)
+    if at is not None and rules_b.offer_bribe(log, seat, card, at):  # special rules B
+        return
+    _finish_place(log, seat, card, draw)
+
+
+def _finish_place(log: _Log, seat: int, card: int, draw: str | None) -> None:
+    """After the card is placed and sectors scored: board full, draw, income, next."""
     st = log.state
+    size = st.options.board_size
     if len(occupancy(st)) >= size * size:
         # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
         _end_game(log, "board_full")
         return
-    if c.is_special:
+    if draw is None:
         pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
     elif special_rules.open_draw_step(log, seat, card):  # special rules A
         return
-    elif c.is_dock:
+    elif draw == "dock":
         pile = st.dock_piles[seat]
         if pile:
             log.emit(ev.CardDrawn(seat, pile[0], "dock"))

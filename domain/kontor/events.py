@@ -45,6 +45,10 @@ class CardChosen:
     card: int | None
     #: Marins ivres morts: the seat secretly laid its "I pass" card (False for others)
     passing: bool = False
+    # --- special rules B (Contrebande): chosen face down, and the replacement pile;
+    # dropped from every other seat's copy ---
+    face_down: bool = False
+    draw: str | None = None
 
 
 @dataclass(frozen=True)
@@ -379,3 +383,8 @@ EVENT_TYPES = EVENT_TYPES + (
     WaterFilled,
 )
 # --- end special rules A ------------------------------------------------------------------
+# --- special rules B ---
+from domain.kontor.rule_b_events import EVENTS_B  # noqa: E402
+
+EVENT_TYPES += EVENTS_B
+# --- end special rules B ---

@@ -6,6 +6,8 @@ from dataclasses import replace
 
 from domain.kontor import events as ev
 from domain.kontor import special_rules
+from domain.kontor import special_rules_b as rules_b
+from domain.kontor.rule_b_events import EVENTS_B
 from domain.kontor.sides import seats_of
 from domain.kontor.state import Cell, KontorState, ScoredSector
 
@@ -30,6 +32,14 @@ def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def evolve(state: KontorState | None, event) -> KontorState:
+    # --- special rules B: their events, and what shared events also do under them ---
+    if type(event) in EVENTS_B:
+        return rules_b.evolve_b(state, event)
+    return rules_b.after_evolve(state, _evolve(state, event), event)
+    # --- end special rules B ---
+
+
+def _evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     if t is ev.GameStarted:
         n = event.seat_count

@@ -24,6 +24,7 @@ from domain.kontor.data import (
     SETUP,
     SPECIAL_RULE_CONFLICTS,
     SPECIAL_RULE_SEATS,
+    SPECIAL_RULE_SETTINGS_B,
     SPECIAL_RULES_AVAILABLE,
     SPECIAL_RULES_NEED_SHIP,
     VARIANT_SEATS,
@@ -94,6 +95,20 @@ class Options:
     #: Sprint final: the game ends when a player's dock pile is empty
     sprint_end: bool = False
     # --- end special rules A ---
+    # --- special rules B (special_rules_b.py) ---
+    #: Vieilles rancunes: a tavern's owner decides whether its sector counts
+    old_grudges: bool = False
+    #: Blocus: no card next to the ship; the ship blocking a round ends the game
+    blockade: bool = False
+    #: Corruption 1 or 2 (0: none): the tavern bribes warehouses, may not close a sector
+    bribery: int = 0
+    #: Point final: the last finished sector scores 2 points
+    final_point: bool = False
+    #: Contrebande: once per game a card placed face down, revealed at the end
+    smuggling: bool = False
+    #: Protection: a tavern shields its owner's ship docks of its sector from the ship
+    protection: bool = False
+    # --- end special rules B ---
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -199,6 +214,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         for item in lists[name]:
             if item not in available:
                 err(name, f"{item} is not available yet")
+    # --- special rules B: their switches ---
+    for rule in lists["special_rules"]:
+        settings.update(SPECIAL_RULE_SETTINGS_B.get(rule, {}))
+    # --- end special rules B ---
     if errors:
         raise OptionsError(errors)
     return Options(

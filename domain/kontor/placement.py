@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.decider import RuleViolation
+from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import (
     Pos,
     bounds,
@@ -80,6 +81,7 @@ def placement_cells(
                 if crane_blocks(cells, pos, side):
                     continue
             out.append(pos)
+        out = rules_b.filter_cells(state, cells, card, seat, out)  # special rules B
         return sorted(out, key=lambda p: (p[1], p[0]))
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
@@ -91,6 +93,7 @@ def placement_cells(
             if not is_closed(after, sector_of(after, pos), size, box):
                 ok.append(pos)
         found = ok
+    found = rules_b.filter_cells(state, cells, card, seat, found)  # special rules B
     return found
 
 
@@ -98,6 +101,9 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     size = state.options.board_size
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
+    special_b = rules_b.placement_error(state, cells, card, seat, pos)  # special rules B
+    if special_b is not None:
+        return special_b
     if kind == "flood":
         return RuleViolation(
             "kontor.flood_cover",

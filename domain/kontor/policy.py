@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import (
     is_closed,
     neighbours,
@@ -20,7 +21,7 @@ from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS
 from domain.kontor.decide import legal_commands, placing_card
 from domain.kontor.placement import box_of, placement_cells
-from domain.kontor.scoring import choose_largest
+from domain.kontor.scoring import choose_largest, goods_of
 from domain.kontor.sides import side_count, side_of
 from domain.kontor.state import KontorState
 
@@ -54,7 +55,7 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides)
+        counts = warehouse_counts(cells, sector, warehouses, sides, goods_of(state), extra=state.bribes)
         winner, _ = supremacy(counts)
         if is_closed(cells, sector, size, box):
             if winner is not None:
@@ -94,7 +95,7 @@ def _evaluate_largest(
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides)
+        counts = warehouse_counts(cells, sector, warehouses, sides, goods_of(state), extra=state.bribes)
         winner, _ = supremacy(counts)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
         if is_closed(cells, sector, size, box):
@@ -213,6 +214,13 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     if special is not None:
         return special
     noise = 0.5 if level == "easy" else 0.05
+    # --- special rules B: bribes, tavern decisions ---
+    special = rules_b.policy_b(
+        state, seat, legal, lambda st: _evaluate(st, seat, occupancy(st), st.warehouses), rng
+    )
+    if special is not None:
+        return special
+    # --- end special rules B ---
     if state.phase == "place":
         card = placing_card(state)
         ships = [c for c in legal if isinstance(c, MoveShip)]
@@ -252,4 +260,7 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     gain, card = max(choices)
     if money == 0 and state.treasury > 0 and gain < WIN / 2:
         return Pass()
+    hidden = rules_b.smuggle_choice(state, seat, card)  # special rules B: Contrebande
+    if hidden is not None:
+        return hidden
     return ChooseCard(card)

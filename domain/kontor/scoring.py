@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from domain.kontor import events as ev
+from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import (
     Pos,
     is_closed,
@@ -48,11 +49,14 @@ def score_closed_sectors(log) -> None:
     box = box_of(st, cells)
     done = {frozenset(s.cells) for s in st.scored}
     sides = side_count(st.options, st.seat_count)
+    first = len(st.scored)  # special rules B
     for sector in sectors(cells):
         if sector in done or not is_closed(cells, sector, size, box):
             continue
+        if rules_b.held(cells, sector):  # special rules B: Contrebande
+            continue
         st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st))
+        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes)
         winner, rule = supremacy(counts)
         guardian = None
         if winner is not None:
@@ -70,6 +74,7 @@ def score_closed_sectors(log) -> None:
                 warehouses_returned=returned,
             )
         )
+    rules_b.after_scoring(log, first)  # special rules B: Point final
 
 
 def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:
@@ -125,7 +130,13 @@ def select_final(
     dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
     if opts.final_selection == "all":
         return tuple(range(len(state.scored))), (), sizes, dists
-    counted, eliminated = choose_largest(sizes, dists, opts.final_count, opts.final_min_docks)
+    # special rules B (Vieilles rancunes): a sector its tavern's owner did not count takes
+    # no slot
+    dropped = {i for i, counted in state.grudges if not counted}
+    eligible = tuple(0 if i in dropped else n for i, n in enumerate(sizes))
+    counted, eliminated = choose_largest(
+        eligible, dists, opts.final_count, max(1, opts.final_min_docks)
+    )
     return counted, eliminated, sizes, dists
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import Pos, neighbours, occupancy
 from domain.kontor.commands import MoveShip
 from domain.kontor.data import CARDS
@@ -50,6 +51,8 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
             continue
         c = CARDS[card]
         if c.kind == "dock" and c.ship:
+            if rules_b.protected(state, cells, n):  # special rules B: Protection
+                continue
             out.append(n)
     return sorted(out, key=lambda p: (p[1], p[0]))
 

@@ -348,8 +348,10 @@ def secret_pass(log, seat: int) -> bool:
     return True
 
 
-def revealed_cards(state: KontorState) -> tuple[int | None, ...]:
-    return tuple(None if c == PASS_CHOICE else c for c in state.chosen)
+def revealed_cards(state: KontorState, shown: tuple | None = None) -> tuple[int | None, ...]:
+    """What the reveal shows (``shown``: the cards as other rules show them): a secret
+    pass shows no card."""
+    return tuple(None if c == PASS_CHOICE else c for c in (shown or state.chosen))
 
 
 def after_reveal(log, chosen_before: tuple) -> None:

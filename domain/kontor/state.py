@@ -91,6 +91,26 @@ class KontorState:
     #: cards placed in the current round (Sprint final: customs of the last round)
     round_cards: tuple[int, ...] = ()
     # --- end special rules A ---
+    # --- special rules B (special_rules_b.py) ---
+    #: Corruption: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while
+    #: the tavern's placer adds bribe warehouses
+    bribe: tuple | None = None
+    #: dock cards holding one bribe warehouse more (counted while they hold their own)
+    bribes: tuple[int, ...] = ()
+    #: Contrebande: per seat, (card, draw pile) chosen face down this round (secret)
+    face_down: tuple = ()
+    #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
+    smuggled: tuple[tuple[int, int, int, int], ...] = ()
+    smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
+    #: Point final: indices into ``scored`` of the latest finished sectors
+    last_closed: tuple[int, ...] = ()
+    final_point_done: bool = False
+    #: Vieilles rancunes: sectors waiting for a decision, decisions (index, counted),
+    #: and the end reason while the end waits
+    grudge_pending: tuple[int, ...] = ()
+    grudges: tuple[tuple[int, bool], ...] = ()
+    ending: str | None = None
+    # --- end special rules B ---
 
     def is_over(self) -> bool:
         return self.phase == "over"

@@ -7,7 +7,7 @@ from dataclasses import replace
 from domain.common.codec import to_data
 from domain.decider import Result
 from domain.kontor import events as ev
-from domain.kontor import special_rules
+from domain.kontor import rule_b_view, special_rules
 from domain.kontor.board import (
     bounds,
     is_closed,
@@ -104,7 +104,9 @@ def view(state: KontorState, viewer: int | None) -> dict:
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, sides, goods_of(state))
+        counts = warehouse_counts(
+            cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes
+        )
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -232,6 +234,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 s for s in seats_of(opts, side, state.seat_count) if s != viewer
             ]
     special_rules.view_keys(state, out, viewer)  # special rules A
+    rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -301,6 +304,7 @@ def redact_event(event, viewer: int | None) -> dict:
         data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
+        rule_b_view.redact(data)  # special rules B: a face-down choice is secret
     return special_rules.redact(event, viewer, data)  # special rules A
 
 
@@ -385,4 +389,5 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         specials_aside=aside,
         seed="0" * 64,
     )
-    return special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
+    out = special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
+    return rule_b_view.redetermine_b(state, out, observer, rng)  # special rules B

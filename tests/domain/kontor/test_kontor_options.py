@@ -66,7 +66,6 @@ def test_advanced_and_team_switches():
         ({"special_rules": ["justice"]}, 4, "special_rules", "justice is for 2 players"),
         ({"special_rules": ["blockade"]}, 2, "special_rules", "ship"),
         ({"special_rules": ["bribery_1", "bribery_2"]}, 2, "special_rules", "cannot be combined"),
-        ({"special_rules": ["old_grudges"]}, 2, "special_rules", "old_grudges is not available yet"),
         ({"special_rules": ["nope"]}, 2, "special_rules", "unknown"),
         ({"expansions": ["event_cards"]}, 2, "expansions", "event_cards is not available yet"),
         ({"variant": "team", "expansions": ["event_cards"]}, 4, "expansions", "for 2 players"),

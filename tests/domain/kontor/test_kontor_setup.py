@@ -130,7 +130,6 @@ def test_options_basic_accepted():
         ({"variant": "team"}, 2, "seat_count"),
         ({"variant": "nope"}, 2, "variant"),
         ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
-        ({"special_rules": ["old_grudges"]}, 2, "special_rules"),
         ({"expansions": ["export_warehouse"]}, 2, "expansions"),
         ({"colour": "red"}, 2, "colour"),
         ({}, 3, "seat_count"),
