@@ -45,4 +45,69 @@ class MoveShip:
     to_seat: int | None = None
 
 
-COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip)
+# --- free wheel (free_wheel.py, alliances.py) ---
+
+
+@dataclass(frozen=True)
+class DrawCard:
+    """Free wheel (« libre choix »): draw the top card of a pile: dock | water."""
+
+    TYPE: ClassVar[str] = "DrawCard"
+    pile: str
+
+
+@dataclass(frozen=True)
+class SetDrunkDock:
+    """Free wheel: the tavern at (tavern_x, tavern_y) makes the dock at (x, y) drunk; after
+    placing the tavern, or at the start of its owner's turn before playing a card."""
+
+    TYPE: ClassVar[str] = "SetDrunkDock"
+    tavern_x: int
+    tavern_y: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class ProposeAlliance:
+    """Free for all: on one's turn before playing, propose to ``seat`` an alliance in the
+    sector of the dock at (x, y). The partner answers with AcceptAlliance or
+    DeclineAlliance before the turn goes on."""
+
+    TYPE: ClassVar[str] = "ProposeAlliance"
+    x: int
+    y: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class AcceptAlliance:
+    TYPE: ClassVar[str] = "AcceptAlliance"
+
+
+@dataclass(frozen=True)
+class DeclineAlliance:
+    TYPE: ClassVar[str] = "DeclineAlliance"
+
+
+@dataclass(frozen=True)
+class LeaveAlliance:
+    """Free for all: on one's turn before playing, leave one's alliance in the sector of
+    the dock at (x, y)."""
+
+    TYPE: ClassVar[str] = "LeaveAlliance"
+    x: int
+    y: int
+
+
+FREE_WHEEL_COMMAND_TYPES: tuple[type, ...] = (
+    DrawCard,
+    SetDrunkDock,
+    ProposeAlliance,
+    AcceptAlliance,
+    DeclineAlliance,
+    LeaveAlliance,
+)
+# --- end free wheel ---
+
+COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip, *FREE_WHEEL_COMMAND_TYPES)

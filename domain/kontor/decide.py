@@ -37,6 +37,10 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        return free_wheel.to_act(state)
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
@@ -59,6 +63,10 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        return free_wheel.legal_commands(state, seat)
     if state.phase == "choose":
         return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
     card = placing_card(state)
@@ -90,6 +98,11 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = _Log(state)
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        free_wheel.decide_turn(log, seat, command)
+        return log.events
     if isinstance(command, ChooseCard):
         if state.phase != "choose":
             raise RuleViolation(
@@ -207,7 +220,7 @@ def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
 
 
-def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
+def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
     st = log.state
     if not may_move_ship(st, seat):
         raise RuleViolation(
@@ -249,7 +262,7 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
     if removal is not None:
         card = cells[removal]
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
-    _advance(log)
+    (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
 def _place(log: _Log, seat: int, x: int, y: int) -> None:

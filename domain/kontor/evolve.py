@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
+from domain.kontor import fw_evolve
 from domain.kontor.sides import seats_of
 from domain.kontor.state import Cell, KontorState, ScoredSector
 
@@ -32,7 +33,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     if t is ev.GameStarted:
         n = event.seat_count
-        return KontorState(
+        out = KontorState(
             seat_count=n,
             seed=event.seed,
             rng_counter=event.rng_counter,
@@ -60,7 +61,20 @@ def evolve(state: KontorState | None, event) -> KontorState:
             ),
             pile_known=(0,) * n,
         )
+        # --- free wheel ---
+        if event.options.sequential_turns:
+            out = fw_evolve.started(out, event)
+        # --- end free wheel ---
+        return out
     assert state is not None
+    # --- free wheel ---
+    if state.options.sequential_turns:
+        fw = fw_evolve.evolve_free_wheel(state, event)
+        if fw is not None:
+            return fw
+        if t is ev.CardPlaced:
+            state = fw_evolve.placed(state, event)
+    # --- end free wheel ---
     if t is ev.CardChosen:
         # The seat's own copy carries the card; a redacted copy (None) is never folded.
         hand = state.hands[event.seat]

@@ -57,6 +57,12 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
+    # --- free wheel: diagonal cranes, cranes owned by who played them ---
+    if options.diagonal_cranes or options.shared_dock_pile:
+        from domain.kontor import fw_placement
+
+        return fw_placement.placement_cells(state, cells, card, seat)
+    # --- end free wheel ---
     size = options.board_size
     side = side_of(options, seat)
     kind = CARDS[card].kind
@@ -98,6 +104,14 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     size = state.options.board_size
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
+    # --- free wheel ---
+    if state.options.diagonal_cranes or state.options.shared_dock_pile:
+        from domain.kontor import fw_placement
+
+        found = fw_placement.placement_error(state, cells, card, seat, pos)
+        if found is not None:
+            return found
+    # --- end free wheel ---
     if kind == "flood":
         return RuleViolation(
             "kontor.flood_cover",

@@ -205,6 +205,10 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     legal = legal_commands(state, seat)
     if not legal:
         raise ValueError("the seat may not act now")
+    if state.options.sequential_turns:  # free wheel: fw_policy.py
+        from domain.kontor import fw_policy
+
+        return fw_policy.policy(state, seat, rng, level, legal)
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
     noise = 0.5 if level == "easy" else 0.05

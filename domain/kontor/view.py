@@ -15,7 +15,8 @@ from domain.kontor.board import (
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.data import CARDS, GOODS, SEAT_COLORS, card_json
+from domain.kontor.data import CARDS, GOODS, card_json
+from domain.kontor.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.options import view_options
 from domain.kontor.placement import box_of
@@ -44,6 +45,21 @@ def result(state: KontorState) -> Result | None:
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
         detail["eliminated_sectors"] = list(state.eliminated)
+    # --- free wheel: the final count of every sector of at least two docks ---
+    if state.options.score_at_end:
+        detail["sectors"] = [
+            {
+                "cells": [list(p) for p in r.cells],
+                "parties": [list(p) for p in r.parties],
+                "winner": r.winner,
+                "rule": r.rule,
+                "points": r.points,
+                "shares": list(r.shares),
+                "lost": r.lost,
+            }
+            for r in state.results
+        ]
+    # --- end free wheel ---
     return Result(
         scores=tuple(float(p) for p in state.points),
         winners=state.winners,
@@ -217,6 +233,12 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "winners": list(state.winners) if finished else None,
     }
     _variant_keys(state, out, cells, viewer)
+    # --- free wheel ---
+    if opts.sequential_turns:
+        from domain.kontor.fw_view import free_wheel_keys
+
+        free_wheel_keys(state, out, cells, viewer)
+    # --- end free wheel ---
     if viewer is not None:
         out["you"] = {
             "seat": viewer,
@@ -296,6 +318,12 @@ def redact_event(event, viewer: int | None) -> dict:
             "top": event.water_pile[0] if event.water_pile else None,
         }
         data["specials_aside"] = {"size": len(event.specials_aside)}
+        # --- free wheel: free for all's one dock pile, face up ---
+        data["common_docks"] = {
+            "size": len(event.common_docks),
+            "top": event.common_docks[0] if event.common_docks else None,
+        }
+        # --- end free wheel ---
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
     return data
@@ -323,9 +351,19 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hands = [list(h) for h in state.hands]
     chosen = list(state.chosen)
     pools: dict[tuple, list[int]] = {}
+    slot_of = _slot
+    # --- free wheel: specials hide among the canals; one dock pile in free for all ---
+    if state.options.sequential_turns:
+        from domain.kontor.fw_view import slot as fw_slot
+
+        def slot_of(card: int) -> tuple:
+            return fw_slot(state, card)
+
+    common_cut = max(1, len(state.common_docks) - state.common_known)
+    # --- end free wheel ---
 
     def put(card: int) -> None:
-        pools.setdefault(_slot(card), []).append(card)
+        pools.setdefault(slot_of(card), []).append(card)
 
     for s in range(n):
         if s == observer:
@@ -344,11 +382,13 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.specials_aside:
         put(c)
+    for c in state.common_docks[1:common_cut]:  # free wheel
+        put(c)
     for key in sorted(pools):
         pools[key] = list(rng.shuffle(pools[key]))
 
     def take(card: int) -> int:
-        return pools[_slot(card)].pop()
+        return pools[slot_of(card)].pop()
 
     for s in range(n):
         if s == observer:
@@ -362,6 +402,11 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
+    common = (  # free wheel
+        state.common_docks[:1]
+        + tuple(take(c) for c in state.common_docks[1:common_cut])
+        + state.common_docks[common_cut:]
+    )
     return replace(
         state,
         hands=tuple(tuple(h) for h in hands),
@@ -369,5 +414,6 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         dock_piles=piles,
         water_pile=water_pile,
         specials_aside=aside,
+        common_docks=common,
         seed="0" * 64,
     )
