@@ -1,4 +1,5 @@
-"""Kontor (Michael Schacht): the basic, advanced (2 players) and team (4 players) games."""
+"""Kontor (Michael Schacht): the basic, advanced (2 players) and team (4 players) games, and
+the free wheel games (« Roue libre » 2 or 4, « Roue libre individuelle » 3 or 4 players)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ GAME = GameDefinition(
     rules_version=RULES_VERSION,
     min_players=2,
     max_players=4,
-    variants=("basic", "advanced", "team"),
+    variants=("basic", "advanced", "team", "free_wheel", "free_for_all"),
     options_type=Options,
     command_types=COMMAND_TYPES,
     event_types=EVENT_TYPES,

@@ -48,6 +48,17 @@ class MoveShip:
 COMMAND_TYPES: tuple[type, ...] = (ChooseCard, Pass, PlaceCard, MoveShip)
 
 
+# --- shared by special rules A (Libre choix, Premier choix) and free wheel ----------------
+@dataclass(frozen=True)
+class DrawCard:
+    """The replacement draw when there is a choice: pile "dock" | "water" (Libre choix, and
+    free wheel's « libre choix » rule), or "dock_pick": pay 2 florins to take any dock from
+    within your pile (Premier choix)."""
+
+    TYPE: ClassVar[str] = "DrawCard"
+    pile: str
+
+
 # --- special rules A (special_rules.py) ---------------------------------------------------
 @dataclass(frozen=True)
 class ChooseStartingDock:
@@ -72,15 +83,6 @@ class ChooseGood:
 
     TYPE: ClassVar[str] = "ChooseGood"
     good: str
-
-
-@dataclass(frozen=True)
-class DrawCard:
-    """The replacement draw when there is a choice: pile "dock" | "water" (Libre choix), or
-    "dock_pick": pay 2 florins to take any dock from within your pile (Premier choix)."""
-
-    TYPE: ClassVar[str] = "DrawCard"
-    pile: str
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,64 @@ COMMAND_TYPES = COMMAND_TYPES + (
     PlaceWater,
 )
 # --- end special rules A ------------------------------------------------------------------
+
+
+# --- free wheel (free_wheel.py, alliances.py) ---------------------------------------------
+@dataclass(frozen=True)
+class SetDrunkDock:
+    """Free wheel: the tavern at (tavern_x, tavern_y) makes the dock at (x, y) drunk; after
+    placing the tavern, or at the start of its owner's turn before playing a card."""
+
+    TYPE: ClassVar[str] = "SetDrunkDock"
+    tavern_x: int
+    tavern_y: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class ProposeAlliance:
+    """Free for all: on one's turn before playing, propose to ``seat`` an alliance in the
+    sector of the dock at (x, y). The partner answers with AcceptAlliance or
+    DeclineAlliance before the turn goes on."""
+
+    TYPE: ClassVar[str] = "ProposeAlliance"
+    x: int
+    y: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class AcceptAlliance:
+    TYPE: ClassVar[str] = "AcceptAlliance"
+
+
+@dataclass(frozen=True)
+class DeclineAlliance:
+    TYPE: ClassVar[str] = "DeclineAlliance"
+
+
+@dataclass(frozen=True)
+class LeaveAlliance:
+    """Free for all: on one's turn before playing, leave one's alliance in the sector of
+    the dock at (x, y)."""
+
+    TYPE: ClassVar[str] = "LeaveAlliance"
+    x: int
+    y: int
+
+
+FREE_WHEEL_COMMAND_TYPES: tuple[type, ...] = (
+    DrawCard,
+    SetDrunkDock,
+    ProposeAlliance,
+    AcceptAlliance,
+    DeclineAlliance,
+    LeaveAlliance,
+)
+COMMAND_TYPES += tuple(c for c in FREE_WHEEL_COMMAND_TYPES if c not in COMMAND_TYPES)
+# --- end free wheel ---
+
 # --- special rules B ---
 from domain.kontor.rule_b_commands import COMMANDS_B  # noqa: E402
 

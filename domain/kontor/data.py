@@ -80,8 +80,56 @@ VARIANT_SETTINGS: dict[str, dict] = {
         "specials_dealt": 1,
     },
 }
+# --- free wheel (« Roue libre », « Roue libre individuelle »): see free_wheel.py ---
+#: « 1. On ne place au début que l'ancre. Le bateau est placé dessus. Le plateau de jeu
+#: est de 7x7 cases » ; « 3. On met les cartes spéciales dans le paquet des canaux » ;
+#: « 4. Chacun reçoit 2 canaux et 2 docks » ; « 5. libre choix » ; « 6. chacun joue à son
+#: tour » ; « 8. aucun secteur n'est comptabilisé avant que la partie ne soit finie » ;
+#: « 9. La grue ... qu'en diagonale » ; « 10. La taverne permet de saouler les ouvriers » ;
+#: « 11. Tous les secteurs sont comptabilisés, à condition de comporter au moins 2 docks ».
+#: « 2. un nombre de florins égal au nombre de joueurs » and the teams at 4 players
+#: depend on the seat count: ``money_per_seat`` / ``teams_at_four`` are read (and
+#: removed) by parse_options.
+_FREE_WHEEL: dict = {
+    "board_size": 7,
+    "ship": True,
+    "layout": "anchor",
+    "hand_docks": 2,
+    "hand_water": 2,
+    "final_min_docks": 2,
+    "sequential_turns": True,
+    "score_at_end": True,
+    "specials_in_water": True,
+    "free_draw": True,
+    "diagonal_cranes": True,
+    "tavern_drunk": True,
+    "money_per_seat": True,
+}
+VARIANT_SETTINGS["free_wheel"] = _FREE_WHEEL | {"teams_at_four": True}
+#: « Chacun joue pour soi » ; « On mélange ensemble les deux paquets de docks » ;
+#: « l'épice est supérieure au thé et au vin, et le thé est supérieur au vin » ;
+#: « déclarer une alliance ».
+VARIANT_SETTINGS["free_for_all"] = _FREE_WHEEL | {
+    "shared_dock_pile": True,
+    "goods_order": "spice_tea_wine",
+    "alliances": True,
+}
+#: goods value orders: order -> {good: the goods it beats}.  "cyclic" is the basic rule
+#: (GOODS_BEATS); "spice_tea_wine" the free-for-all one.
+GOODS_ORDERS: dict[str, dict[str, frozenset[str]]] = {
+    "cyclic": {"wine": frozenset({"spice"}), "spice": frozenset({"tea"}), "tea": frozenset({"wine"})},
+    "spice_tea_wine": {
+        "spice": frozenset({"tea", "wine"}),
+        "tea": frozenset({"wine"}),
+        "wine": frozenset(),
+    },
+}
+#: marker colours for free for all (« quelques marqueurs colorés »); the first two are
+#: the printed colours, so 2-seat views are unchanged
+MARKER_COLORS: tuple[str, ...] = ("red", "black", "blue", "green")
+# --- end free wheel ---
 #: Implemented so far (the others are rejected with "is not available yet").
-VARIANTS_AVAILABLE: tuple[str, ...] = ("basic", "advanced", "team")
+VARIANTS_AVAILABLE: tuple[str, ...] = ("basic", "advanced", "team", "free_wheel", "free_for_all")
 
 #: scenario -> allowed seat counts (the heading of each scenario)
 SCENARIO_SEATS: dict[str, tuple[int, ...]] = {

@@ -39,6 +39,10 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        return free_wheel.to_act(state)
     special = special_rules.rule_to_act(state)  # special rules A: phases and steps
     if special is not None:
         return special
@@ -67,6 +71,10 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        return free_wheel.legal_commands(state, seat)
     special = special_rules.rule_legal(state, seat)  # special rules A
     if special is not None:
         return special
@@ -112,6 +120,11 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = _Log(state)
+    if state.options.sequential_turns:  # free wheel: free_wheel.py
+        from domain.kontor import free_wheel
+
+        free_wheel.decide_turn(log, seat, command)
+        return log.events
     if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
         special_rules.rule_decide(log, seat, command)
         special_rules.check_early_end(log)
@@ -254,7 +267,7 @@ def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
 
 
-def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
+def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
     st = log.state
     if not may_move_ship(st, seat):
         raise RuleViolation(
@@ -296,7 +309,7 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
     if removal is not None:
         card = cells[removal]
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
-    _advance(log)
+    (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
 def _place(log: _Log, seat: int, x: int, y: int) -> None:

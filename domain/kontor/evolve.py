@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
-from domain.kontor import special_rules
+from domain.kontor import fw_evolve, special_rules
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.rule_b_events import EVENTS_B
 from domain.kontor.sides import seats_of
@@ -71,8 +71,20 @@ def _evolve(state: KontorState | None, event) -> KontorState:
             ),
             pile_known=(0,) * n,
         )
+        # --- free wheel ---
+        if event.options.sequential_turns:
+            state = fw_evolve.started(state, event)
+        # --- end free wheel ---
         return special_rules.evolve_started(state, event)  # special rules A
     assert state is not None
+    # --- free wheel ---
+    if state.options.sequential_turns:
+        fw = fw_evolve.evolve_free_wheel(state, event)
+        if fw is not None:
+            return fw
+        if t is ev.CardPlaced:
+            state = fw_evolve.placed(state, event)
+    # --- end free wheel ---
     if t in special_rules.RULE_EVENTS:  # special rules A
         return special_rules.evolve_rule(state, event)
     if t is ev.CardChosen:

@@ -109,6 +109,28 @@ class Options:
     #: Protection: a tavern shields its owner's ship docks of its sector from the ship
     protection: bool = False
     # --- end special rules B ---
+    # --- free wheel (free_wheel.py; docs/rules/kontor-free-wheel.md) ---
+    #: « chacun joue à son tour et non simultanément » (turn: play, actions, draw)
+    sequential_turns: bool = False
+    #: « aucun secteur n'est comptabilisé avant que la partie ne soit finie »: every
+    #: sector of at least final_min_docks docks is scored at the end
+    score_at_end: bool = False
+    #: « On met les cartes spéciales dans le paquet des canaux »
+    specials_in_water: bool = False
+    #: « libre choix » of the pile to draw from: the field ``free_draw`` above (shared with
+    #: the special rule Libre choix)
+    #: « La grue ... ne peut être jouée qu'en diagonale par rapport à une carte déjà placée »
+    diagonal_cranes: bool = False
+    #: « La taverne permet de saouler les ouvriers d'un dock »
+    tavern_drunk: bool = False
+    #: « On mélange ensemble les deux paquets de docks »: one pile, docks owned by the
+    #: seat that plays them
+    shared_dock_pile: bool = False
+    #: goods value order (data.GOODS_ORDERS): cyclic | spice_tea_wine
+    goods_order: str = "cyclic"
+    #: « déclarer une alliance dans un secteur »
+    alliances: bool = False
+    # --- end free wheel ---
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -198,6 +220,29 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     settings.update(special_rule_settings(rules, seat_count, settings))
     for message in special_rule_errors(rules, variant):
         err("special_rules", message)
+    # --- free wheel: settings that depend on the seat count, and what it excludes ---
+    if settings.pop("money_per_seat", False):
+        # « Chaque joueur reçoit un nombre de florins égal au nombre de joueurs »
+        settings["starting_money"] = seat_count
+    if settings.pop("teams_at_four", False) and seat_count == 4:
+        # « On joue avec les règles originales du jeu avancé »: at 4 players, the teams of
+        # « L'Affrontement à Quatre » (free for all is « Chacun joue pour soi »)
+        settings["teams"] = ((0, 1), (2, 3))
+    if settings.get("sequential_turns"):
+        if lists["special_rules"]:
+            err(
+                "special_rules",
+                f"special rules are not played with the {variant} variant (« Elles peuvent "
+                "aussi se jouer avec les règles de base ou avancées »; they act on the "
+                "simultaneous round)",
+            )
+        if lists["expansions"]:
+            err(
+                "expansions",
+                f"expansions are not played with the {variant} variant (they are written "
+                "for the 2-player simultaneous round)",
+            )
+    # --- end free wheel ---
     no_ship = not settings.get("ship", False) or scenario in SCENARIOS_WITHOUT_SHIP
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:

@@ -58,6 +58,12 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
+    # --- free wheel: diagonal cranes, cranes owned by who played them ---
+    if options.diagonal_cranes or options.shared_dock_pile:
+        from domain.kontor import fw_placement
+
+        return fw_placement.placement_cells(state, cells, card, seat)
+    # --- end free wheel ---
     size = options.board_size
     side = side_of(options, seat)
     kind = CARDS[card].kind
@@ -104,6 +110,14 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     special_b = rules_b.placement_error(state, cells, card, seat, pos)  # special rules B
     if special_b is not None:
         return special_b
+    # --- free wheel ---
+    if state.options.diagonal_cranes or state.options.shared_dock_pile:
+        from domain.kontor import fw_placement
+
+        found = fw_placement.placement_error(state, cells, card, seat, pos)
+        if found is not None:
+            return found
+    # --- end free wheel ---
     if kind == "flood":
         return RuleViolation(
             "kontor.flood_cover",

@@ -206,6 +206,10 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     legal = legal_commands(state, seat)
     if not legal:
         raise ValueError("the seat may not act now")
+    if state.options.sequential_turns:  # free wheel: fw_policy.py
+        from domain.kontor import fw_policy
+
+        return fw_policy.policy(state, seat, rng, level, legal)
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
     from domain.kontor.rule_policy import choose as rule_choice  # special rules A

@@ -20,6 +20,8 @@ RULES_VERSIONS: dict[str, str] = {
     "basic": RULES_VERSION,
     "advanced": "kontor-advanced-1",
     "team": "kontor-team-1",
+    "free_wheel": "kontor-free-wheel-1",
+    "free_for_all": "kontor-free-for-all-1",
 }
 
 
@@ -41,6 +43,10 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
 
 
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
+    if options.sequential_turns:  # free wheel: its own set-up (free_wheel.py)
+        from domain.kontor import free_wheel
+
+        return free_wheel.start(options, seat_count, seed_hex)
     rng = Rng(seed_hex, 0)
     water = list(rng.shuffle(water_deck()))
     positions = layout_positions(options)

@@ -44,6 +44,13 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
     bateau sont inamovibles, ainsi que tous les canaux et tous les docks d'un secteur
     terminé »)."""
     closed = scored_cells(state)
+    # --- free wheel: nothing is scored during play, but a finished sector stays
+    # untouchable by the ship (only « Un pont ou une inondation » may affect it) ---
+    if state.options.score_at_end:
+        from domain.kontor.free_wheel import finished_cells
+
+        closed = closed | finished_cells(state, cells)
+    # --- end free wheel ---
     out = []
     for n in neighbours(pos):
         card = cells.get(n)

@@ -111,6 +111,26 @@ class KontorState:
     grudges: tuple[tuple[int, bool], ...] = ()
     ending: str | None = None
     # --- end special rules B ---
+    # --- free wheel (free_wheel.py, alliances.py) ---
+    current: int | None = None  # whose turn it is (sequential turns)
+    #: free wheel steps inside a turn: phase is "turn" (before playing: tavern coins,
+    #: alliances), "alliance" (a proposal awaits its answer), "place", "drunk" (choose
+    #: the dock a new tavern makes drunk), "draw" (choose the pile)
+    skip_next: tuple[bool, ...] = ()  # « il doit passer à son prochain tour »
+    #: (tavern card, owner seat, drunk dock card or None)
+    taverns: tuple[tuple[int, int, int | None], ...] = ()
+    tavern_moved: tuple[int, ...] = ()  # taverns whose coin moved this turn
+    common_docks: tuple[int, ...] = ()  # free for all: the one dock pile, top first
+    common_known: int = 0  # cards at its bottom put back by the ship (public)
+    dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
+    #: (seat a, seat b, cells of the sector when declared), a < b
+    alliances: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = ()
+    #: pending proposal: (proposer, partner, x, y)
+    proposal: tuple[int, int, int, int] | None = None
+    proposed: bool = False  # the current seat has proposed this turn
+    barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
+    results: tuple = ()  # the kontor.SectorCounted events of the final count
+    # --- end free wheel ---
 
     def is_over(self) -> bool:
         return self.phase == "over"

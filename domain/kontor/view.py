@@ -16,7 +16,8 @@ from domain.kontor.board import (
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.data import CARDS, GOODS, SEAT_COLORS, card_json
+from domain.kontor.data import CARDS, GOODS, card_json
+from domain.kontor.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.options import view_options
 from domain.kontor.placement import box_of
@@ -45,6 +46,21 @@ def result(state: KontorState) -> Result | None:
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
         detail["eliminated_sectors"] = list(state.eliminated)
+    # --- free wheel: the final count of every sector of at least two docks ---
+    if state.options.score_at_end:
+        detail["sectors"] = [
+            {
+                "cells": [list(p) for p in r.cells],
+                "parties": [list(p) for p in r.parties],
+                "winner": r.winner,
+                "rule": r.rule,
+                "points": r.points,
+                "shares": list(r.shares),
+                "lost": r.lost,
+            }
+            for r in state.results
+        ]
+    # --- end free wheel ---
     return Result(
         scores=tuple(float(p) for p in state.points),
         winners=state.winners,
@@ -220,6 +236,12 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "winners": list(state.winners) if finished else None,
     }
     _variant_keys(state, out, cells, viewer)
+    # --- free wheel ---
+    if opts.sequential_turns:
+        from domain.kontor.fw_view import free_wheel_keys
+
+        free_wheel_keys(state, out, cells, viewer)
+    # --- end free wheel ---
     if viewer is not None:
         out["you"] = {
             "seat": viewer,
@@ -302,6 +324,12 @@ def redact_event(event, viewer: int | None) -> dict:
             "top": event.water_pile[0] if event.water_pile else None,
         }
         data["specials_aside"] = {"size": len(event.specials_aside)}
+        # --- free wheel: free for all's one dock pile, face up ---
+        data["common_docks"] = {
+            "size": len(event.common_docks),
+            "top": event.common_docks[0] if event.common_docks else None,
+        }
+        # --- end free wheel ---
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
         rule_b_view.redact(data)  # special rules B: a face-down choice is secret
@@ -330,9 +358,19 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hands = [list(h) for h in state.hands]
     chosen = list(state.chosen)
     pools: dict[tuple, list[int]] = {}
+    base_slot = _slot
+    # --- free wheel: specials hide among the canals; one dock pile in free for all ---
+    if state.options.sequential_turns:
+        from domain.kontor.fw_view import slot as fw_slot
+
+        def base_slot(card: int) -> tuple:
+            return fw_slot(state, card)
+
+    common_cut = max(1, len(state.common_docks) - state.common_known)
+    # --- end free wheel ---
     # special rules A: slots by card when specials are dealt by colour; a secret pass is
     # no card; a picking observer has seen its pile
-    slot_kind = special_rules.slot_of(state, _slot)
+    slot_kind = special_rules.slot_of(state, base_slot)
     chosen = [None if c == special_rules.PASS_CHOICE else c for c in chosen]
     seen_pile = state.pending_seat if state.pending == "pick" else None
 
@@ -358,6 +396,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.specials_aside:
         put(c)
+    for c in state.common_docks[1:common_cut]:  # free wheel
+        put(c)
     for key in sorted(pools):
         pools[key] = list(rng.shuffle(pools[key]))
 
@@ -380,6 +420,11 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         special_rules.PASS_CHOICE if old == special_rules.PASS_CHOICE else c
         for old, c in zip(state.chosen, chosen)
     ]
+    common = (  # free wheel
+        state.common_docks[:1]
+        + tuple(take(c) for c in state.common_docks[1:common_cut])
+        + state.common_docks[common_cut:]
+    )
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),
@@ -387,6 +432,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         dock_piles=piles,
         water_pile=water_pile,
         specials_aside=aside,
+        common_docks=common,
         seed="0" * 64,
     )
     out = special_rules.redetermine_extra(state, out, observer, rng, slot_kind)

@@ -59,7 +59,7 @@ def test_advanced_and_team_switches():
         ({"variant": "advanced"}, 4, "seat_count", "for 2 players"),
         ({"variant": "team"}, 2, "seat_count", "for 4 players"),
         ({"variant": "free_for_all"}, 2, "seat_count", "for 3 or 4 players"),
-        ({"variant": "free_wheel"}, 2, "variant", "free_wheel is not available yet"),
+        ({"variant": "free_wheel"}, 3, "seat_count", "for 2 or 4 players, not 3"),
         ({"variant": "advanced", "scenario": "giant"}, 2, "scenario", "giant is not available yet"),
         ({"variant": "team", "scenario": "giant"}, 4, "scenario", "giant is for 2 players, not 4"),
         ({"variant": "basic", "scenario": "isola_grande"}, 2, "scenario", "advanced rules"),
@@ -82,7 +82,13 @@ def test_schema_lists_every_identifier_and_availability():
     schema = GAME.options_schema()
     props = schema["properties"]
     assert props["variant"]["enum"] == list(VARIANT_SEATS)
-    assert props["variant"]["x-available"] == ["basic", "advanced", "team"]
+    assert props["variant"]["x-available"] == [
+        "basic",
+        "advanced",
+        "team",
+        "free_wheel",
+        "free_for_all",
+    ]
     assert props["scenario"]["oneOf"][1]["enum"] == list(SCENARIO_SEATS)
     assert props["special_rules"]["items"]["enum"] == list(SPECIAL_RULE_SEATS)
     assert props["expansions"]["items"]["enum"] == list(EXPANSION_SEATS)

@@ -126,7 +126,7 @@ def test_options_basic_accepted():
 @pytest.mark.parametrize(
     ("raw", "seats", "field"),
     [
-        ({"variant": "free_wheel"}, 2, "variant"),
+        ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
         ({"variant": "team"}, 2, "seat_count"),
         ({"variant": "nope"}, 2, "variant"),
         ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
