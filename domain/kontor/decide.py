@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
+from domain.kontor import expansions
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS, SETUP
@@ -43,6 +44,8 @@ def to_act(state: KontorState) -> tuple[int, ...]:
         )
     if state.phase == "place" and state.order:
         return (state.order[0],)
+    if state.phase == "event":  # expansions: event cards waiting for choices
+        return expansions.to_act(state)
     return ()
 
 
@@ -61,9 +64,12 @@ def legal_commands(state: KontorState, seat: int) -> list:
         return []
     if state.phase == "choose":
         return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
+    if state.phase == "event":  # expansions
+        return expansions.legal_event_commands(state, seat)
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
-    return [PlaceCard(x, y) for x, y in cells] + ship_commands(state, seat)
+    places = [PlaceCard(x, y) for x, y in cells]
+    return places + expansions.place_commands(state, seat, places) + ship_commands(state, seat)
 
 
 # ---------------------------------------------------------------------------------------
@@ -117,6 +123,8 @@ def decide(state: KontorState, issued: Issued) -> list:
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
         _move_ship(log, seat, command)
+    elif expansions.handles(command):
+        expansions.decide_command(log, seat, command, place=_place, resume=_end_round)
     else:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
     return log.events
@@ -162,6 +170,8 @@ def _advance(log: _Log) -> None:
 
 
 def _end_round(log: _Log) -> None:
+    if expansions.before_next_round(log):
+        return  # an event card waits for players' choices; they resume the round's end
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
     if idle >= st.options.idle_round_limit:
@@ -171,6 +181,7 @@ def _end_round(log: _Log) -> None:
         _end_game(log, "stalled")
         return
     log.emit(ev.RoundStarted(st.round + 1, idle))
+    expansions.after_round_started(log)
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -197,6 +208,8 @@ def _end_game(log: _Log, reason: str) -> None:
         points = final_points(st, counted)
         log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
         st = log.state
+    points = expansions.final_points(log, points)  # export majorities, event bonus points
+    st = log.state
     log.emit(ev.GameEnded(reason, points, st.money, _winners(st, points, st.money)))
 
 
@@ -248,11 +261,13 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip) -> None:
     log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
     if removal is not None:
         card = cells[removal]
+        for event in expansions.before_dock_removed(log.state, card):
+            log.emit(event)  # export warehouse: the exported good of the removed dock
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
     _advance(log)
 
 
-def _place(log: _Log, seat: int, x: int, y: int) -> None:
+def _place(log: _Log, seat: int, x: int, y: int, export: str | None = None) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
@@ -261,7 +276,10 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
         raise placement_error(st, cells, card, seat, (x, y))
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     c = CARDS[card]
-    if c.is_dock and c.goods:
+    if c.is_dock and c.goods and export is not None:  # expansions: export warehouse
+        for event in expansions.warehouse_events(seat, card, export):
+            log.emit(event)
+    elif c.is_dock and c.goods:
         log.emit(ev.WarehousesAdded(seat, card, c.goods))
     score_closed_sectors(log)
     st = log.state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
+from domain.kontor import expansions
 from domain.kontor.sides import seats_of
 from domain.kontor.state import Cell, KontorState, ScoredSector
 
@@ -130,6 +131,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
                 break
         to = event.to_seat
         known = state.pile_known or (0,) * state.seat_count
+        state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
         return replace(
             state,
             board=board,
@@ -195,4 +197,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
             end_reason=event.reason,
             winners=event.winners,
         )
+    out = expansions.evolve(state, event)  # expansions' events
+    if out is not None:
+        return out
     raise TypeError(f"unknown event {event!r}")

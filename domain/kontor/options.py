@@ -15,6 +15,8 @@ from typing import Any
 from domain.decider import OptionsError
 from domain.kontor.data import (
     EXPANSION_SEATS,
+    EXPANSION_SETTINGS,
+    EXPANSION_VARIANT_CONFLICTS,
     EXPANSIONS_AVAILABLE,
     HOUSE_RULES,
     SCENARIO_SEATS,
@@ -68,6 +70,11 @@ class Options:
     final_selection: str = "all"
     final_count: int = 0
     final_min_docks: int = 1
+    # --- expansions (expansions.py) ---
+    #: « l'entrepôt d'exportation »: a placed dock may send one warehouse to export
+    export_warehouse: bool = False
+    #: « cartes d'événements »: an event card is turned after each scored sector
+    event_cards: bool = False
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -153,6 +160,12 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if a in rules and b in rules:
             err("special_rules", f"{a} and {b} cannot be combined: {why}")
     settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
+    # --- expansions: their switches and the variants they cannot join ---
+    for item in lists["expansions"]:
+        settings.update(EXPANSION_SETTINGS.get(item, {}))
+        for name, other, why in EXPANSION_VARIANT_CONFLICTS:
+            if item == name and variant == other:
+                err("expansions", f"{item} cannot be played with the {other} variant: {why}")
     no_ship = not settings.get("ship", False) or scenario in SCENARIOS_WITHOUT_SHIP
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:

@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from domain.kontor import expansions
 from domain.kontor.board import (
     is_closed,
     neighbours,
@@ -208,6 +209,8 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
     noise = 0.5 if level == "easy" else 0.05
+    if state.phase == "event":  # expansions: event cards
+        return expansions.policy_event(state, seat, legal, rng)
     if state.phase == "place":
         card = placing_card(state)
         ships = [c for c in legal if isinstance(c, MoveShip)]
@@ -228,9 +231,9 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
                 )
                 for c in places
             ]
-            return PlaceCard(*max(scored)[1])
+            return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = _best_cell(state, seat, card, rng, noise)
-        return PlaceCard(*pos)
+        return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
     base = _evaluate(state, seat, occupancy(state), state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):

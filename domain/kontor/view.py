@@ -7,6 +7,7 @@ from dataclasses import replace
 from domain.common.codec import to_data
 from domain.decider import Result
 from domain.kontor import events as ev
+from domain.kontor import expansions
 from domain.kontor.board import (
     bounds,
     is_closed,
@@ -103,7 +104,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, sides)
+        counts = warehouse_counts(cells, sector, state.warehouses, sides, expansions.adjust(state))
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -118,7 +119,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        leader, rule = supremacy(counts) if s is None else (s.winner, s.rule)
+        beats = expansions.goods_beats(state)
+        leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
             extra = {
@@ -230,6 +232,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
             out["you"]["partners"] = [
                 s for s in seats_of(opts, side, state.seat_count) if s != viewer
             ]
+    expansions.view_keys(state, out, viewer)  # expansions: export warehouse, event cards
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -298,6 +301,7 @@ def redact_event(event, viewer: int | None) -> dict:
         data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
+    data = expansions.redact(event, viewer, data)
     return data
 
 
@@ -327,16 +331,18 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     def put(card: int) -> None:
         pools.setdefault(_slot(card), []).append(card)
 
+    shown, open_piles = expansions.hidden_kept(state, observer)  # expansions: event cards
     for s in range(n):
         if s == observer:
             continue
         for c in hands[s] + ([chosen[s]] if chosen[s] is not None else []):
-            put(c)
+            if c not in shown:
+                put(c)
     known = state.pile_known or (0,) * n
     hidden_piles = []
     for s in range(n):
         pile = state.dock_piles[s]
-        cut = max(1, len(pile) - known[s])
+        cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
         hidden_piles.append(cut)
         for c in pile[1:cut]:
             put(c)
@@ -353,8 +359,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     for s in range(n):
         if s == observer:
             continue
-        hands[s] = [take(c) for c in hands[s]]
-        if chosen[s] is not None:
+        hands[s] = [c if c in shown else take(c) for c in hands[s]]
+        if chosen[s] is not None and chosen[s] not in shown:
             chosen[s] = take(chosen[s])
     piles = tuple(
         p[:1] + tuple(take(c) for c in p[1:cut]) + p[cut:]
@@ -362,6 +368,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
+    if state.event_deck:  # expansions: the event deck's order is secret
+        state = replace(state, event_deck=tuple(rng.shuffle(state.event_deck)))
     return replace(
         state,
         hands=tuple(tuple(h) for h in hands),

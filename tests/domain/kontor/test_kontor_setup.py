@@ -131,7 +131,6 @@ def test_options_basic_accepted():
         ({"variant": "nope"}, 2, "variant"),
         ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
         ({"special_rules": ["drunken_sailors"]}, 2, "special_rules"),
-        ({"expansions": ["export_warehouse"]}, 2, "expansions"),
         ({"colour": "red"}, 2, "colour"),
         ({}, 3, "seat_count"),
         ({}, 4, "seat_count"),
