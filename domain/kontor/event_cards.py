@@ -272,6 +272,12 @@ def _settle(log) -> None:
 # evolve
 
 
+def forget_shown(state: KontorState, seat: int, card: int) -> KontorState:
+    if not state.known_hand or card not in state.known_hand[seat]:
+        return state
+    return replace(state, known_hand=_set(state.known_hand, seat, state.known_hand[seat] - {card}))
+
+
 def _leave(state: KontorState, seat: int) -> KontorState:
     return replace(
         state,
@@ -347,6 +353,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         )
     if t is ev.DockPutUnder:
         seat = event.seat
+        state = forget_shown(state, seat, event.card)
         hand = list(state.hands[seat])
         hand.remove(event.card)
         known = state.pile_known or (0,) * n
@@ -359,6 +366,8 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         return _leave(state, seat)
     if t is ev.DocksPutUnder:
         seat = event.seat
+        for c in event.cards:
+            state = forget_shown(state, seat, c)
         hand = tuple(c for c in state.hands[seat] if c not in event.cards)
         known = state.pile_known or (0,) * n
         return replace(

@@ -112,6 +112,7 @@ def evolve(state: KontorState | None, event) -> KontorState:
         warehouses = state.warehouses
         if event.covers is not None:
             warehouses = warehouses - {event.covers}
+        state = expansions.card_left_hand(state, event.seat, event.card)  # expansions
         return replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),

@@ -111,6 +111,11 @@ def evolve(state: KontorState, event) -> KontorState | None:
     return out
 
 
+def card_left_hand(state: KontorState, seat: int, card: int) -> KontorState:
+    """A card shown by « Lutte d'influence » is no longer known once played."""
+    return event_cards.forget_shown(state, seat, card)
+
+
 def forget_dock(state: KontorState, card: int) -> KontorState:
     """A dock left the board: warehouses swapped on it leave with it."""
     if not state.swapped:
@@ -213,9 +218,7 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
             if lead == seat:
                 continue
             card = cells[(cmd.x, cmd.y)]
-            after_state = replace(
-                state, swapped=state.swapped + ((card, cmd.good, cmd.new_good),)
-            )
+            after_state = replace(state, swapped=state.swapped + ((card, cmd.good, cmd.new_good),))
             after = warehouse_counts(cells, sector, state.warehouses, 2, adjust(after_state))
             if supremacy(after, goods_beats(state))[0] == seat:
                 return cmd
