@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from domain.kontor.data import CARDS, GOODS, GOODS_BEATS
+from domain.kontor.data import CARDS, GOODS
+from domain.kontor.data import GOODS_BEATS as _GOODS_BEATS
 from domain.kontor.state import KontorState
 
 Pos = tuple[int, int]
@@ -122,6 +123,7 @@ def warehouse_counts(
     seat_count: int,
     goods_of: Mapping[int, tuple[str, ...]] | None = None,
     extra: tuple[int, ...] = (),
+    adjust: Mapping[int, tuple[int, ...]] | None = None,  # expansions: per dock, deltas
 ) -> tuple[tuple[int, ...], ...]:
     """Per seat, the number of warehouses of each good (GOODS order) in the sector: those of
     its docks there (RULES-NOTES: warehouses belong to the dock that produced them)."""
@@ -140,10 +142,15 @@ def warehouse_counts(
         # more, of their single good
         if extra and c.goods:
             counts[c.owner][GOODS.index(c.goods[0])] += extra.count(card)
+        if adjust and card in adjust:  # expansions: exported / swapped warehouses
+            for i, delta in enumerate(adjust[card]):
+                counts[c.owner][i] += delta
     return tuple(tuple(row) for row in counts)
 
 
-def supremacy(counts: tuple[tuple[int, ...], ...]) -> tuple[int | None, str]:
+def supremacy(
+    counts: tuple[tuple[int, ...], ...], beats: Mapping[str, str] | None = None
+) -> tuple[int | None, str]:
     """The winner of a two-seat sector and the rule that decided it.
 
     1. the highest single supremacy; 2. more supremacies; 3. the value of the good
@@ -164,6 +171,7 @@ def supremacy(counts: tuple[tuple[int, ...], ...]) -> tuple[int | None, str]:
     if len(leads[0]) != len(leads[1]):
         return (0 if len(leads[0]) > len(leads[1]) else 1), "most"
     if len(leads[0]) == 1:
+        GOODS_BEATS = beats or _GOODS_BEATS  # noqa: N806 -- expansions: « Blocus maritime »
         g0, g1 = leads[0][0][1], leads[1][0][1]
         if GOODS_BEATS[g0] == g1:
             return 0, "value"

@@ -176,3 +176,63 @@ from domain.kontor.rule_b_commands import COMMANDS_B  # noqa: E402
 
 COMMAND_TYPES += COMMANDS_B
 # --- end special rules B ---
+
+
+# --- expansions (expansions.py) ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportWarehouse:
+    """Export warehouse expansion: place the revealed goods dock at (x, y) and put the
+    warehouse of ``good`` (one of its goods) into your export warehouse; the others go to
+    the sector as usual."""
+
+    TYPE: ClassVar[str] = "ExportWarehouse"
+    x: int
+    y: int
+    good: str
+
+
+@dataclass(frozen=True)
+class ChooseFromPile:
+    """Event « Mariage »: take ``card`` from your dock pile (the others keep their order)."""
+
+    TYPE: ClassVar[str] = "ChooseFromPile"
+    card: int
+
+
+@dataclass(frozen=True)
+class PutUnder:
+    """Event « Mariage »: then put ``card``, a dock from your hand, under your pile."""
+
+    TYPE: ClassVar[str] = "PutUnder"
+    card: int
+
+
+@dataclass(frozen=True)
+class SwapWarehouse:
+    """Event « Inondation »: exchange your warehouse of ``good`` on the dock at (x, y)
+    for one of ``new_good`` from the reserve."""
+
+    TYPE: ClassVar[str] = "SwapWarehouse"
+    x: int
+    y: int
+    good: str
+    new_good: str
+
+
+@dataclass(frozen=True)
+class SkipEvent:
+    """Decline an event's optional action (« Chacun peut ... »)."""
+
+    TYPE: ClassVar[str] = "SkipEvent"
+
+
+EXPANSION_COMMAND_TYPES: tuple[type, ...] = (
+    ExportWarehouse,
+    ChooseFromPile,
+    PutUnder,
+    SwapWarehouse,
+    SkipEvent,
+)
+COMMAND_TYPES += EXPANSION_COMMAND_TYPES

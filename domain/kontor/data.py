@@ -249,7 +249,56 @@ FINAL_POINT_BONUS = 1
 
 #: expansion -> allowed seat counts (« Extension pour 2 joueurs »)
 EXPANSION_SEATS: dict[str, tuple[int, ...]] = {"export_warehouse": (2,), "event_cards": (2,)}
-EXPANSIONS_AVAILABLE: tuple[str, ...] = ()
+EXPANSIONS_AVAILABLE: tuple[str, ...] = ("export_warehouse", "event_cards")
+
+# --- expansions (phase B: export warehouse, event cards) -------------------------------
+#: expansion -> Options switches it sets (merged by parse_options after the variant's)
+EXPANSION_SETTINGS: dict[str, dict] = {
+    "export_warehouse": {"export_warehouse": True},
+    "event_cards": {"event_cards": True},
+}
+#: (expansion, variant, why): combinations refused by parse_options
+EXPANSION_VARIANT_CONFLICTS: tuple[tuple[str, str, str], ...] = (
+    (
+        "event_cards",
+        "free_wheel",
+        "event cards are turned when a sector is scored (« Lorsqu'un secteur est terminé, on "
+        "procède comme d'habitude à son estimation. On retourne ensuite la carte "
+        "d'événement »), and in Roue libre no sector is scored before the end",
+    ),
+)
+EVENT_CARDS_PROVENANCE = (
+    "rulebook: the ten texts of « Kontor – cartes d'événements »; reconstructed: the "
+    "identifiers, the list order (the order of the rulebook's list) and EVENT_SETTINGS"
+)
+#: event card id -> its French title (the texts are quoted in event_cards.py)
+EVENT_CARDS: dict[str, str] = {
+    "marriage": "Mariage",
+    "disorder": "Désordres",
+    "conspiracy": "Conjuration",
+    "hurricane": "Ouragan",
+    "strike": "Grève",
+    "fire": "Incendie",
+    "golden_days": "Jours dorés",
+    "power_struggle": "Lutte d'influence",
+    "blockade": "Blocus maritime",
+    "flood": "Inondation",
+}
+#: numbers printed in the event texts: « tire trois nouveaux docks », « sauf une pièce »,
+#: « une pièce supplémentaire », « un point de victoire supplémentaire »
+EVENT_SETTINGS: dict[str, int] = {
+    "disorder_draw": 3,
+    "hurricane_keep": 1,
+    "strike_coins": 1,
+    "golden_days_points": 1,
+    "export_majority_points": 1,
+}
+BLOCKADE_GOODS_BEATS_PROVENANCE = (
+    "reconstructed: « la valeur relative des marchandises est modifiée » does not say how; "
+    "we reverse the cycle (spice > wine, tea > spice, wine > tea)"
+)
+#: after « Blocus maritime »: BEATS[g] is the good that g beats (the cycle reversed)
+BLOCKADE_GOODS_BEATS: dict[str, str] = {"spice": "wine", "tea": "spice", "wine": "tea"}
 
 TEAM_PROVENANCE = (
     "rulebook: « Une équipe prend les cartes ... rouges, l'autre ... les noirs » ; seating "
@@ -432,5 +481,9 @@ def component_data() -> dict:
             "specials": SPECIALS_PROVENANCE,
             "setup": SETUP_PROVENANCE,
             "house_rules": HOUSE_RULES_PROVENANCE,
+            "event_cards": EVENT_CARDS_PROVENANCE,
+            "blockade_goods_beats": BLOCKADE_GOODS_BEATS_PROVENANCE,
         },
+        "event_cards": dict(EVENT_CARDS),
+        "blockade_goods_beats": dict(BLOCKADE_GOODS_BEATS),
     }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
-from domain.kontor import special_rules
+from domain.kontor import expansions, special_rules
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
@@ -55,6 +55,8 @@ def to_act(state: KontorState) -> tuple[int, ...]:
         )
     if state.phase == "place" and state.order:
         return (state.order[0],)
+    if state.phase == "event":  # expansions: event cards waiting for choices
+        return expansions.to_act(state)
     return ()
 
 
@@ -87,10 +89,14 @@ def legal_commands(state: KontorState, seat: int) -> list:
             + [Pass()]
             + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
         )
+    if state.phase == "event":  # expansions
+        return expansions.legal_event_commands(state, seat)
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
+    places = [PlaceCard(x, y) for x, y in cells]
     return (
-        [PlaceCard(x, y) for x, y in cells]
+        places
+        + expansions.place_commands(state, seat, places)
         + ship_commands(state, seat)
         + special_rules.extra_place_commands(state, seat)  # special rules A
     )
@@ -132,6 +138,8 @@ def decide(state: KontorState, issued: Issued) -> list:
     rules_b.guard(state, command)  # special rules B
     if isinstance(command, rules_b.COMMANDS_B):
         rules_b.decide_b(log, seat, command, _finish_place, _end_game, _after_choice)
+    elif expansions.handles(command) and not state.pending:  # expansions: events, export
+        expansions.decide_command(log, seat, command, place=_place, resume=_end_round)
     elif state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
@@ -214,6 +222,8 @@ def _advance(log: _Log) -> None:
 def _end_round(log: _Log) -> None:
     if special_rules.end_of_round(log):  # special rules A: Sprint final
         return
+    if expansions.before_next_round(log):
+        return  # an event card waits for players' choices; they resume the round's end
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
     if rules_b.blockade_ends(st):  # special rules B: « la partie se termine prématurément »
@@ -227,6 +237,7 @@ def _end_round(log: _Log) -> None:
         return
     log.emit(ev.RoundStarted(st.round + 1, idle))
     special_rules.open_round(log)  # special rules A: buying special cards
+    expansions.after_round_started(log)
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -255,6 +266,8 @@ def _end_game(log: _Log, reason: str, winners: tuple[int, ...] | None = None) ->
         points = final_points(st, counted)
         log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
         st = log.state
+    points = expansions.final_points(log, points)  # export majorities, event bonus points
+    st = log.state
     if winners is None:  # special rules A: Misère names the winners
         winners = _winners(st, points, st.money)
     log.emit(ev.GameEnded(reason, points, st.money, winners))
@@ -308,11 +321,13 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
     log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
     if removal is not None:
         card = cells[removal]
+        for event in expansions.before_dock_removed(log.state, card):
+            log.emit(event)  # export warehouse: the exported good of the removed dock
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
     (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
-def _place(log: _Log, seat: int, x: int, y: int) -> None:
+def _place(log: _Log, seat: int, x: int, y: int, export: str | None = None) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
@@ -322,7 +337,10 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     special_rules.after_card_placed(log, seat, card, x, y)  # special rules A: great flood
     c = CARDS[card]
-    if c.is_dock and c.goods:
+    if c.is_dock and c.goods and export is not None:  # expansions: export warehouse
+        for event in expansions.warehouse_events(seat, card, export):
+            log.emit(event)
+    elif c.is_dock and c.goods:
         done = special_rules.open_good_step(log, seat, card)  # special rules A
         if done == "step":
             return

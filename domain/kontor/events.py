@@ -539,3 +539,238 @@ from domain.kontor.rule_b_events import EVENTS_B  # noqa: E402
 
 EVENT_TYPES += EVENTS_B
 # --- end special rules B ---
+
+
+# --- expansions (export_warehouse.py, event_cards.py) ------------------------------------
+
+
+@dataclass(frozen=True)
+class WarehouseExported:
+    """Export warehouse: the warehouse of ``good`` of the placed dock went to export."""
+
+    TYPE: ClassVar[str] = "kontor.WarehouseExported"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+
+
+@dataclass(frozen=True)
+class ExportWarehouseKept:
+    """The ship removed ``card``, whose ``good`` was not in the sector; the owner had
+    another warehouse of that good in the sector (on ``from_card``): that one leaves, the
+    export warehouse stays."""
+
+    TYPE: ClassVar[str] = "kontor.ExportWarehouseKept"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+    from_card: int
+
+
+@dataclass(frozen=True)
+class ExportWarehouseReturned:
+    """The ship removed ``card``; the owner had no warehouse of ``good`` in the sector: he
+    takes it from his export warehouse back to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.ExportWarehouseReturned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+
+
+@dataclass(frozen=True)
+class FinalBonusesCounted:
+    """At the end: export majorities (per good, the seat with more, or None) and the event
+    bonus points; ``points`` are the final points with them."""
+
+    TYPE: ClassVar[str] = "kontor.FinalBonusesCounted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    export_majorities: tuple[int | None, ...]  # per good (tea, wine, spice)
+    bonus_points: tuple[int, ...]  # per seat, from « Jours dorés »
+    points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EventDeckShuffled:
+    """The ten event cards shuffled face down (the order is secret: redacted)."""
+
+    TYPE: ClassVar[str] = "kontor.EventDeckShuffled"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    deck: tuple[str, ...]
+    rng_counter: int
+
+
+@dataclass(frozen=True)
+class EventTurned:
+    """The top event card is turned; ``waiting``: seats that have a choice to make."""
+
+    TYPE: ClassVar[str] = "kontor.EventTurned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: str
+    waiting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class EventResolved:
+    TYPE: ClassVar[str] = "kontor.EventResolved"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: str
+
+
+@dataclass(frozen=True)
+class EventSkipped:
+    """A seat declines (or cannot make) the event's optional action."""
+
+    TYPE: ClassVar[str] = "kontor.EventSkipped"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class PileCardTaken:
+    """Mariage: a card taken from the seat's own pile. ``card`` is None for others unless
+    it was visible (the top card or a known card at the bottom)."""
+
+    TYPE: ClassVar[str] = "kontor.PileCardTaken"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+    visible: bool
+
+
+@dataclass(frozen=True)
+class DockPutUnder:
+    """Mariage: a dock from the hand put under the pile, openly."""
+
+    TYPE: ClassVar[str] = "kontor.DockPutUnder"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class DocksPutUnder:
+    """Désordres: all the seat's docks from its hand under its pile (others: null)."""
+
+    TYPE: ClassVar[str] = "kontor.DocksPutUnder"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TurnForfeitSet:
+    """Conjuration: the seat will pass its next turn."""
+
+    TYPE: ClassVar[str] = "kontor.TurnForfeitSet"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class TurnForfeited:
+    """Conjuration: the seat passes this round (no card, no florin, no tax)."""
+
+    TYPE: ClassVar[str] = "kontor.TurnForfeited"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class MoneyLost:
+    """Ouragan: florins each seat loses to the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.MoneyLost"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    amounts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StrikePaid:
+    """Grève: a seat whose tavern is on the board gets a florin from the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.StrikePaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class CraneBurned:
+    """Incendie: a placed crane (outside finished sectors) goes under its owner's pile."""
+
+    TYPE: ClassVar[str] = "kontor.CraneBurned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: int
+    x: int
+    y: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class BonusPointAwarded:
+    """Jours dorés: the richest seat gets an extra victory point."""
+
+    TYPE: ClassVar[str] = "kontor.BonusPointAwarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True)
+class HandsShown:
+    """Lutte d'influence: every hand is shown (public)."""
+
+    TYPE: ClassVar[str] = "kontor.HandsShown"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class GoodsOrderChanged:
+    """Blocus maritime: from now on the value order of the goods is the changed one."""
+
+    TYPE: ClassVar[str] = "kontor.GoodsOrderChanged"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    beats: tuple[tuple[str, str], ...]  # (good, the good it beats)
+
+
+@dataclass(frozen=True)
+class WarehouseSwapped:
+    """Inondation: the seat's warehouse of ``good`` on ``card`` exchanged for ``new_good``."""
+
+    TYPE: ClassVar[str] = "kontor.WarehouseSwapped"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+    new_good: str
+    sector: tuple[tuple[int, int], ...]
+
+
+EXPANSION_EVENT_TYPES: tuple[type, ...] = (
+    WarehouseExported,
+    ExportWarehouseKept,
+    ExportWarehouseReturned,
+    FinalBonusesCounted,
+    EventDeckShuffled,
+    EventTurned,
+    EventResolved,
+    EventSkipped,
+    PileCardTaken,
+    DockPutUnder,
+    DocksPutUnder,
+    TurnForfeitSet,
+    TurnForfeited,
+    MoneyLost,
+    StrikePaid,
+    CraneBurned,
+    BonusPointAwarded,
+    HandsShown,
+    GoodsOrderChanged,
+    WarehouseSwapped,
+)
+EVENT_TYPES += EXPANSION_EVENT_TYPES

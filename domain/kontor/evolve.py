@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from domain.kontor import events as ev
-from domain.kontor import fw_evolve, special_rules
+from domain.kontor import expansions, fw_evolve, special_rules
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.rule_b_events import EVENTS_B
 from domain.kontor.sides import seats_of
@@ -139,6 +139,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
         warehouses = state.warehouses
         if event.covers is not None:
             warehouses = warehouses - {event.covers}
+        state = expansions.card_left_hand(state, event.seat, event.card)  # expansions
         return replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
@@ -159,6 +160,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
                 break
         to = event.to_seat
         known = state.pile_known or (0,) * state.seat_count
+        state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
         return replace(
             state,
             board=board,
@@ -227,4 +229,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
             end_reason=event.reason,
             winners=event.winners,
         )
+    out = expansions.evolve(state, event)  # expansions' events
+    if out is not None:
+        return out
     raise TypeError(f"unknown event {event!r}")

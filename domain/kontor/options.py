@@ -15,6 +15,8 @@ from typing import Any
 from domain.decider import OptionsError
 from domain.kontor.data import (
     EXPANSION_SEATS,
+    EXPANSION_SETTINGS,
+    EXPANSION_VARIANT_CONFLICTS,
     EXPANSIONS_AVAILABLE,
     HOUSE_RULES,
     SCENARIO_SEATS,
@@ -131,6 +133,11 @@ class Options:
     #: « déclarer une alliance dans un secteur »
     alliances: bool = False
     # --- end free wheel ---
+    # --- expansions (expansions.py) ---
+    #: « l'entrepôt d'exportation »: a placed dock may send one warehouse to export
+    export_warehouse: bool = False
+    #: « cartes d'événements »: an event card is turned after each scored sector
+    event_cards: bool = False
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -243,6 +250,15 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
                 "for the 2-player simultaneous round)",
             )
     # --- end free wheel ---
+    # --- expansions: their switches and the variants they cannot join ---
+    if "choice_of_goods" in rules and "export_warehouse" in lists["expansions"]:
+        err("expansions", "export_warehouse cannot be combined with the special rule "
+            "choice_of_goods: both decide which of a dock's goods get a warehouse")
+    for item in lists["expansions"]:
+        settings.update(EXPANSION_SETTINGS.get(item, {}))
+        for name, other, why in EXPANSION_VARIANT_CONFLICTS:
+            if item == name and variant == other:
+                err("expansions", f"{item} cannot be played with the {other} variant: {why}")
     no_ship = not settings.get("ship", False) or scenario in SCENARIOS_WITHOUT_SHIP
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:

@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from domain.kontor import expansions
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import (
     is_closed,
@@ -218,6 +219,8 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     if special is not None:
         return special
     noise = 0.5 if level == "easy" else 0.05
+    if state.phase == "event":  # expansions: event cards
+        return expansions.policy_event(state, seat, legal, rng)
     # --- special rules B: bribes, tavern decisions ---
     special = rules_b.policy_b(
         state, seat, legal, lambda st: _evaluate(st, seat, occupancy(st), st.warehouses), rng
@@ -245,9 +248,9 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
                 )
                 for c in places
             ]
-            return PlaceCard(*max(scored)[1])
+            return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = _best_cell(state, seat, card, rng, noise)
-        return PlaceCard(*pos)
+        return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
     base = _evaluate(state, seat, occupancy(state), state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):

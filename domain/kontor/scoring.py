@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from domain.kontor import events as ev
+from domain.kontor import expansions
 from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import (
     Pos,
@@ -56,8 +57,11 @@ def score_closed_sectors(log) -> None:
         if rules_b.held(cells, sector):  # special rules B: Contrebande
             continue
         st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes)
-        winner, rule = supremacy(counts)
+        counts = warehouse_counts(
+            cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes,
+            adjust=expansions.adjust(st),
+        )
+        winner, rule = supremacy(counts, expansions.goods_beats(st))
         guardian = None
         if winner is not None:
             guardian = distribution_centre(st, sector, winner)
@@ -182,10 +186,16 @@ def final_points(state: KontorState, counted: Iterable[int]) -> tuple[int, ...]:
 def current_points(state: KontorState) -> tuple[int, ...]:
     """Points per seat if the game ended now (the view's ``points``): every guardian in
     the basic game; the counted sectors in a "largest sectors" game."""
-    if state.options.final_selection == "all" or state.phase == "over":
+    if state.phase == "over":
         return state.points
-    counted, _, _, _ = select_final(state, occupancy(state))
-    return final_points(state, counted)
+    if state.options.final_selection == "all":
+        points = state.points
+    else:
+        counted, _, _, _ = select_final(state, occupancy(state))
+        points = final_points(state, counted)
+    if state.bonus_points:  # expansions: « Jours dorés »
+        points = tuple(p + b for p, b in zip(points, state.bonus_points))
+    return points
 
 
 def winners(state: KontorState, points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:

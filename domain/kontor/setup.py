@@ -84,7 +84,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
     money = options.starting_money
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
-    return [
+    started = [
         ev.GameStarted(
             options=options,
             seat_count=seat_count,
@@ -103,3 +103,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         ),
         *follow,
     ]
+    # expansions: the event deck is shuffled after everything else
+    from domain.kontor.expansions import start_events
+
+    return started + start_events(options, seat_count, seed_hex, rng.counter)

@@ -205,7 +205,10 @@ def evolve_rule(state: KontorState, event) -> KontorState:
 
 
 def record_goods(state: KontorState, event) -> KontorState:
-    """WarehousesAdded with fewer goods than printed (Choix de la marchandise)."""
+    """WarehousesAdded with fewer goods than printed (Choix de la marchandise). Only under
+    that rule: the export warehouse keeps its own account (export_warehouse.adjust)."""
+    if not state.options.choose_good:
+        return state
     rest = tuple(e for e in state.warehouse_goods if e[0] != event.card)
     if tuple(event.goods) != CARDS[event.card].goods:
         rest = rest + ((event.card, tuple(event.goods)),)

@@ -131,6 +131,26 @@ class KontorState:
     barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
     results: tuple = ()  # the kontor.SectorCounted events of the final count
     # --- end free wheel ---
+    # --- expansions (export_warehouse.py, event_cards.py); defaults: without them ---
+    #: per seat: warehouses in its export warehouse, (tea, wine, spice)
+    exports: tuple[tuple[int, int, int], ...] = ()
+    #: (dock card, good): one warehouse of that good of the dock is not in its sector (it
+    #: went to export, or stayed there when another dock left: export_warehouse.py)
+    export_missing: tuple[tuple[int, str], ...] = ()
+    #: (dock card, good, new good): a warehouse swapped by « Inondation »
+    swapped: tuple[tuple[int, str, str], ...] = ()
+    event_deck: tuple[str, ...] = ()  # face down, secret order; index 0 is turned next
+    events_turned: tuple[str, ...] = ()  # public, in the order they were turned
+    events_due: int = 0  # scored sectors whose event card has been dealt with
+    event_active: str | None = None  # the event waiting for players' choices
+    event_waiting: tuple[int, ...] = ()  # seats still to act on it, in order
+    event_step: tuple[str, ...] = ()  # per seat: "" | "choose" | "put_under" | "swap"
+    event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
+    forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
+    bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
+    goods_changed: bool = False  # Blocus maritime: the value order is changed
+    known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
+    pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
 
     def is_over(self) -> bool:
         return self.phase == "over"

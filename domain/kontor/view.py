@@ -7,7 +7,7 @@ from dataclasses import replace
 from domain.common.codec import to_data
 from domain.decider import Result
 from domain.kontor import events as ev
-from domain.kontor import rule_b_view, special_rules
+from domain.kontor import expansions, rule_b_view, special_rules
 from domain.kontor.board import (
     bounds,
     is_closed,
@@ -121,7 +121,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
         counts = warehouse_counts(
-            cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes
+            cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes,
+            adjust=expansions.adjust(state),
         )
         centres = {}
         for seat in range(sides):
@@ -137,7 +138,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        leader, rule = supremacy(counts) if s is None else (s.winner, s.rule)
+        beats = expansions.goods_beats(state)
+        leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
             extra = {
@@ -257,6 +259,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
             ]
     special_rules.view_keys(state, out, viewer)  # special rules A
     rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
+    expansions.view_keys(state, out, viewer)  # expansions: export warehouse, event cards
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -333,7 +336,8 @@ def redact_event(event, viewer: int | None) -> dict:
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
         rule_b_view.redact(data)  # special rules B: a face-down choice is secret
-    return special_rules.redact(event, viewer, data)  # special rules A
+    data = special_rules.redact(event, viewer, data)  # special rules A
+    return expansions.redact(event, viewer, data)  # expansions
 
 
 def _slot(card: int) -> tuple:
@@ -377,17 +381,19 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     def put(card: int) -> None:
         pools.setdefault(slot_kind(card), []).append(card)
 
+    shown, open_piles = expansions.hidden_kept(state, observer)  # expansions: event cards
     for s in range(n):
         if s == observer:
             continue
         for c in hands[s] + ([chosen[s]] if chosen[s] is not None else []):
-            put(c)
+            if c not in shown:
+                put(c)
     known = state.pile_known or (0,) * n
     hidden_piles = []
     for s in range(n):
         pile = state.dock_piles[s]
-        cut = max(1, len(pile) - known[s])
-        if s == observer and s == seen_pile:
+        cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
+        if s == observer and s == seen_pile:  # special rules A: a picking observer
             cut = 1
         hidden_piles.append(cut)
         for c in pile[1:cut]:
@@ -407,8 +413,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     for s in range(n):
         if s == observer:
             continue
-        hands[s] = [take(c) for c in hands[s]]
-        if chosen[s] is not None:
+        hands[s] = [c if c in shown else take(c) for c in hands[s]]
+        if chosen[s] is not None and chosen[s] not in shown:
             chosen[s] = take(chosen[s])
     piles = tuple(
         p[:1] + tuple(take(c) for c in p[1:cut]) + p[cut:]
@@ -425,6 +431,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         + tuple(take(c) for c in state.common_docks[1:common_cut])
         + state.common_docks[common_cut:]
     )
+    if state.event_deck:  # expansions: the event deck's order is secret
+        state = replace(state, event_deck=tuple(rng.shuffle(state.event_deck)))
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),

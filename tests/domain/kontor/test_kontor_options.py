@@ -67,7 +67,7 @@ def test_advanced_and_team_switches():
         ({"special_rules": ["blockade"]}, 2, "special_rules", "ship"),
         ({"special_rules": ["bribery_1", "bribery_2"]}, 2, "special_rules", "cannot be combined"),
         ({"special_rules": ["nope"]}, 2, "special_rules", "unknown"),
-        ({"expansions": ["event_cards"]}, 2, "expansions", "event_cards is not available yet"),
+        ({"variant": "free_wheel", "expansions": ["event_cards"]}, 2, "expansions", "Roue libre"),
         ({"variant": "team", "expansions": ["event_cards"]}, 4, "expansions", "for 2 players"),
         ({"variant": 3}, 2, "variant", "must be a string"),
     ],

@@ -130,7 +130,6 @@ def test_options_basic_accepted():
         ({"variant": "team"}, 2, "seat_count"),
         ({"variant": "nope"}, 2, "variant"),
         ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
-        ({"expansions": ["export_warehouse"]}, 2, "expansions"),
         ({"colour": "red"}, 2, "colour"),
         ({}, 3, "seat_count"),
         ({}, 4, "seat_count"),
