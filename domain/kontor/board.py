@@ -32,7 +32,9 @@ def possible(pos: Pos, box: tuple[int, int, int, int], size: int) -> bool:
     plateau dans ce sens")."""
     min_x, max_x, min_y, max_y = box
     x, y = pos
-    return max_x - size + 1 <= x <= min_x + size - 1 and max_y - size + 1 <= y <= min_y + size - 1
+    # scenarios: ``size`` may be (width, height) for a port that is not square
+    w, h = (size, size) if isinstance(size, int) else size
+    return max_x - w + 1 <= x <= min_x + w - 1 and max_y - h + 1 <= y <= min_y + h - 1
 
 
 def grow(box: tuple[int, int, int, int] | None, cells: Iterable[Pos]) -> tuple[int, int, int, int]:
@@ -116,7 +118,11 @@ def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int, box=No
 
 
 def warehouse_counts(
-    cells: Mapping[Pos, int], sector: Iterable[Pos], warehouses: frozenset[int], seat_count: int
+    cells: Mapping[Pos, int],
+    sector: Iterable[Pos],
+    warehouses: frozenset[int],
+    seat_count: int,
+    goods: Mapping[int, tuple[str, ...]] | None = None,
 ) -> tuple[tuple[int, ...], ...]:
     """Per seat, the number of warehouses of each good (GOODS order) in the sector: those of
     its docks there (RULES-NOTES: warehouses belong to the dock that produced them)."""
@@ -126,7 +132,8 @@ def warehouse_counts(
         if card not in warehouses:
             continue
         c = CARDS[card]
-        for good in c.goods:
+        # scenarios: ``goods`` overrides a dock's warehouses (short supply, raised ones)
+        for good in goods.get(card, c.goods) if goods else c.goods:
             counts[c.owner][GOODS.index(good)] += 1
     return tuple(tuple(row) for row in counts)
 

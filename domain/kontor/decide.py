@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
+from domain.kontor import scenarios
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS, SETUP
@@ -37,6 +38,9 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
+    pending = scenarios.pending_seat(state)  # scenarios: a decision after a placement
+    if pending is not None:
+        return (pending,)
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
@@ -59,8 +63,14 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
+    if scenarios.pending_seat(state) is not None:
+        return scenarios.pending_commands(state, seat)
     if state.phase == "choose":
-        return [ChooseCard(c) for c in sorted(state.hands[seat])] + [Pass()]
+        return (
+            [ChooseCard(c) for c in sorted(state.hands[seat])]
+            + [Pass()]
+            + scenarios.extra_commands(state, seat)  # scenarios: bribes
+        )
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     return [PlaceCard(x, y) for x, y in cells] + ship_commands(state, seat)
@@ -90,6 +100,16 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = _Log(state)
+    # --- scenarios: bribes, second canal, raised warehouses ---
+    if scenarios.pending_seat(state) is not None and not isinstance(
+        command, scenarios.SCENARIO_COMMANDS
+    ):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    if scenarios.decide_command(log, seat, command, _end_game, _advance):
+        return log.events
     if isinstance(command, ChooseCard):
         if state.phase != "choose":
             raise RuleViolation(
@@ -146,7 +166,7 @@ def _advance(log: _Log) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over":
+        if st.phase == "over" or scenarios.pending_seat(st) is not None:
             return
         if st.order:
             seat = st.order[0]
@@ -256,16 +276,18 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
-    size = st.options.board_size
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     c = CARDS[card]
-    if c.is_dock and c.goods:
-        log.emit(ev.WarehousesAdded(seat, card, c.goods))
+    goods = scenarios.placed_goods(log.state, seat, card)  # scenarios: Embargo's supply
+    if c.is_dock and goods:
+        log.emit(ev.WarehousesAdded(seat, card, goods))
     score_closed_sectors(log)
+    if scenarios.after_scoring(log, _end_game):  # scenarios: early ends
+        return
     st = log.state
-    if len(occupancy(st)) >= size * size:
+    if len(occupancy(st)) >= st.options.board_cells:
         # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
         _end_game(log, "board_full")
         return
@@ -282,4 +304,5 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
         amount = min(SETUP["canal_income"], log.state.treasury)
         if amount:
             log.emit(ev.IncomePaid(seat, amount))
+    scenarios.after_turn(log, seat, card)  # scenarios: raised warehouses, second canal
     _advance(log)

@@ -57,7 +57,7 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
-    size = options.board_size
+    size = options.board_dims
     side = side_of(options, seat)
     kind = CARDS[card].kind
     box = box_of(state, cells)
@@ -91,11 +91,14 @@ def placement_cells(
             if not is_closed(after, sector_of(after, pos), size, box):
                 ok.append(pos)
         found = ok
-    return found
+    # --- scenarios: Watergames, Isola grande, Tic Tac Toe ---
+    from domain.kontor.scenarios import filter_cells
+
+    return filter_cells(state, cells, card, found)
 
 
 def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -> RuleViolation:
-    size = state.options.board_size
+    size = state.options.board_dims
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
     if kind == "flood":
@@ -120,9 +123,16 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     if not possible(pos, box_of(state, cells), size):
         return RuleViolation(
             "kontor.board_limit",
-            f"The port is {size}x{size}: once the layout is {size} wide or high it may not "
+            f"The port is {size[0]}x{size[1]}: once the layout is {size[0]} wide or "
+            f"{size[1]} high it may not "
             "grow that way.",
         )
+    # --- scenarios ---
+    from domain.kontor.scenarios import placement_violation
+
+    violation = placement_violation(state, cells, card, pos)
+    if violation is not None and pos not in cells:
+        return violation
     if CARDS[card].is_dock and crane_blocks(cells, pos, side):
         return RuleViolation(
             "kontor.crane_blocks_dock",

@@ -45,7 +45,7 @@ def _money(state: KontorState) -> float:
 def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
     if state.options.final_selection == "largest":
         return _evaluate_largest(state, seat, cells, warehouses)
-    size = state.options.board_size
+    size = state.options.board_dims
     side = side_of(state.options, seat)
     sides = side_count(state.options, state.seat_count)
     box = box_of(state, cells)
@@ -54,7 +54,7 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides)
+        counts = warehouse_counts(cells, sector, warehouses, sides, state.goods_map())
         winner, _ = supremacy(counts)
         if is_closed(cells, sector, size, box):
             if winner is not None:
@@ -77,7 +77,7 @@ def _evaluate_largest(
     """Only the largest sectors count at the end: rank every sector (already scored ones
     included) by size and value the ones in the counted slots."""
     opts = state.options
-    size = opts.board_size
+    size = opts.board_dims
     side = side_of(opts, seat)
     sides = side_count(opts, state.seat_count)
     box = box_of(state, cells)
@@ -94,7 +94,7 @@ def _evaluate_largest(
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides)
+        counts = warehouse_counts(cells, sector, warehouses, sides, state.goods_map())
         winner, _ = supremacy(counts)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
         if is_closed(cells, sector, size, box):
@@ -207,6 +207,22 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
         raise ValueError("the seat may not act now")
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
+    # --- scenarios: pending decisions, bribes ---
+    from dataclasses import replace
+
+    from domain.kontor import scenarios
+
+    def evaluate(cells, warehouses, goods):
+        st = replace(state, goods_override=tuple(goods.items()))
+        return _evaluate(st, seat, cells, warehouses)
+
+    pending = scenarios.policy_command(state, seat, rng, evaluate)
+    if pending is not None:
+        return pending
+    if state.phase == "choose":
+        bribe = scenarios.policy_bribe(state, seat, evaluate)
+        if bribe is not None:
+            return bribe
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "place":
         card = placing_card(state)

@@ -19,6 +19,7 @@ from domain.kontor.data import CARDS, GOODS, SEAT_COLORS, card_json
 from domain.kontor.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.options import view_options
 from domain.kontor.placement import box_of
+from domain.kontor.scenarios import view_keys
 from domain.kontor.scoring import anchor_distance, current_points, select_final
 from domain.kontor.ship import may_move_ship
 from domain.kontor.sides import seats_of, side_count, side_of, side_values
@@ -86,7 +87,7 @@ def _pile(cards: tuple[int, ...]) -> dict:
 def view(state: KontorState, viewer: int | None) -> dict:
     cells = occupancy(state)
     opts = state.options
-    size = opts.board_size
+    size = opts.board_dims
     sides = side_count(opts, state.seat_count)
     selection = opts.final_selection != "all"
     min_x, max_x, min_y, max_y = bounds(cells)
@@ -103,7 +104,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(cells, sector, state.warehouses, sides)
+        counts = warehouse_counts(cells, sector, state.warehouses, sides, state.goods_map())
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -184,20 +185,20 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 for c in state.board
                 if cells.get((c.x, c.y)) == c.card
             ],
-            "size": size,
+            "size": opts.board_size,
             "bounds": {"min_x": min_x, "max_x": max_x, "min_y": min_y, "max_y": max_y},
             "width": width,
             "height": height,
-            "width_fixed": width >= size,
-            "height_fixed": height >= size,
-            "full": len(cells) >= size * size,
+            "width_fixed": width >= size[0],
+            "height_fixed": height >= size[1],
+            "full": len(cells) >= opts.board_cells,
             "warehouses": [
                 {
                     "x": c.x,
                     "y": c.y,
                     "card": c.card,
                     "owner": _color(CARDS[c.card].owner),
-                    "goods": list(CARDS[c.card].goods),
+                    "goods": list(state.goods_map().get(c.card, CARDS[c.card].goods)),
                 }
                 for c in state.board
                 if c.card in state.warehouses
@@ -239,6 +240,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
         }
         if state.specials_aside:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
+        if state.water_aside:  # scenarios: Bakchich
+            out["hidden"]["water_aside"] = list(state.water_aside)
     return out
 
 
@@ -273,6 +276,7 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
                 [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
             ],
         }
+    view_keys(state, out)  # scenarios
     if any(state.pile_known):
         for seat, p in enumerate(out["players"]):
             p["dock_pile"]["known_bottom"] = list(
@@ -296,6 +300,7 @@ def redact_event(event, viewer: int | None) -> dict:
             "top": event.water_pile[0] if event.water_pile else None,
         }
         data["specials_aside"] = {"size": len(event.specials_aside)}
+        data["water_aside"] = {"size": len(event.water_aside)}  # scenarios: Bakchich
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
     return data
@@ -344,6 +349,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.specials_aside:
         put(c)
+    for c in state.water_aside:  # scenarios: Bakchich's canals set aside unseen
+        put(c)
     for key in sorted(pools):
         pools[key] = list(rng.shuffle(pools[key]))
 
@@ -362,6 +369,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
+    water_aside = tuple(take(c) for c in state.water_aside)
     return replace(
         state,
         hands=tuple(tuple(h) for h in hands),
@@ -369,5 +377,6 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         dock_piles=piles,
         water_pile=water_pile,
         specials_aside=aside,
+        water_aside=water_aside,
         seed="0" * 64,
     )

@@ -60,7 +60,6 @@ def test_advanced_and_team_switches():
         ({"variant": "team"}, 2, "seat_count", "for 4 players"),
         ({"variant": "free_for_all"}, 2, "seat_count", "for 3 or 4 players"),
         ({"variant": "free_wheel"}, 2, "variant", "free_wheel is not available yet"),
-        ({"variant": "advanced", "scenario": "giant"}, 2, "scenario", "giant is not available yet"),
         ({"variant": "team", "scenario": "giant"}, 4, "scenario", "giant is for 2 players, not 4"),
         ({"variant": "basic", "scenario": "isola_grande"}, 2, "scenario", "advanced rules"),
         ({"special_rules": ["justice"]}, 4, "special_rules", "justice is for 2 players"),

@@ -129,7 +129,6 @@ def test_options_basic_accepted():
         ({"variant": "free_wheel"}, 2, "variant"),
         ({"variant": "team"}, 2, "seat_count"),
         ({"variant": "nope"}, 2, "variant"),
-        ({"variant": "advanced", "scenario": "giant"}, 2, "scenario"),
         ({"special_rules": ["drunken_sailors"]}, 2, "special_rules"),
         ({"expansions": ["export_warehouse"]}, 2, "expansions"),
         ({"colour": "red"}, 2, "colour"),
