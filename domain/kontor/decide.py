@@ -280,7 +280,7 @@ def _place(log: _Log, seat: int, x: int, y: int) -> None:
         raise placement_error(st, cells, card, seat, (x, y))
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
     c = CARDS[card]
-    goods = scenarios.placed_goods(log.state, seat, card)  # scenarios: Embargo's supply
+    goods = scenarios.take_goods(log, seat, card) if c.is_dock else ()  # scenarios: supplies
     if c.is_dock and goods:
         log.emit(ev.WarehousesAdded(seat, card, goods))
     score_closed_sectors(log)

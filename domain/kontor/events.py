@@ -291,6 +291,17 @@ class SunkenWarehousePlaced:
     y: int
 
 
+@dataclass(frozen=True)
+class SunkenWarehouseUsed:
+    """Euphrate: the reserve ran out of ``good``; the warehouse sunk at (x, y) is used."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehouseUsed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    x: int
+    y: int
+    good: str
+
+
 EVENT_TYPES: tuple[type, ...] = (
     GameStarted,
     CardChosen,
@@ -317,4 +328,5 @@ EVENT_TYPES: tuple[type, ...] = (
     SecondCanalDeclined,
     SunkenWarehouseRaised,
     SunkenWarehousePlaced,
+    SunkenWarehouseUsed,
 )

@@ -263,6 +263,9 @@ def _evolve_scenario(state: KontorState, event) -> KontorState | None:
         if event.pending:
             pending = pending + ((event.seat, event.good),)
         return replace(state, sunken=sunken, sunken_pending=pending)
+    if t is ev.SunkenWarehouseUsed:
+        sunken = tuple(s for s in state.sunken if (s[0], s[1]) != (event.x, event.y))
+        return replace(state, sunken=sunken)
     if t is ev.SunkenWarehousePlaced:
         from domain.kontor.data import CARDS
 

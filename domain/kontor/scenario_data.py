@@ -124,6 +124,10 @@ SCENARIO_SEAT_SETTINGS: dict[tuple[str, int], dict] = {
     ("isola_grande", 4): {"board_size": 8},
 }
 
+#: « 48 entrepôts : il y a trois types d'entrepôts » -- 16 of each (Euphrate's « Si les
+#: entrepôts viennent à manquer dans les réserves »)
+WAREHOUSES_PER_GOOD = 16
+
 # ---------------------------------------------------------------------------------------
 # Reconstructed starting layouts (« selon le dessin »): the drawings are not in the text.
 # Cells relative to the anchor (0, 0); x grows right, y grows down.  Every layout keeps

@@ -31,6 +31,7 @@ from domain.kontor.scenario_data import (
     LAYOUTS,
     TIC_TAC_TOE_COLUMNS,
     TIC_TAC_TOE_ROWS,
+    WAREHOUSES_PER_GOOD,
 )
 from domain.kontor.sides import seats_of, side_of
 from domain.kontor.state import KontorState
@@ -298,6 +299,42 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     for g in goods:
         if left[g] > 0:
             left[g] -= 1
+            out.append(g)
+    return tuple(out)
+
+
+def reserve(state: KontorState) -> dict[str, int]:
+    """Euphrate: the common reserve (16 of each good) less the warehouses on the board and
+    those still sunk in canals."""
+    left = {g: WAREHOUSES_PER_GOOD for g in GOODS}
+    goods = state.goods_map()
+    for card in state.warehouses:
+        for g in goods.get(card, CARDS[card].goods):
+            left[g] -= 1
+    for _x, _y, g in state.sunken:
+        left[g] -= 1
+    return left
+
+
+def take_goods(log, seat: int, card: int) -> tuple[str, ...]:
+    """The warehouses a placed dock brings (``placed_goods``); in Euphrate a good missing
+    from the reserve is taken from a canal: « Si les entrepôts viennent à manquer dans les
+    réserves, vers la fin de la partie, on peut prendre ceux qui sont encore dans le
+    canal. »  With none there either, that warehouse is not placed."""
+    st = log.state
+    goods = placed_goods(st, seat, card)
+    if not st.options.sunken_warehouses or not goods:
+        return goods
+    left = reserve(st)
+    out = []
+    for g in goods:
+        if left[g] > 0:
+            left[g] -= 1
+            out.append(g)
+            continue
+        spot = next(((x, y) for x, y, s in log.state.sunken if s == g), None)
+        if spot is not None:
+            log.emit(ev.SunkenWarehouseUsed(spot[0], spot[1], g))
             out.append(g)
     return tuple(out)
 
@@ -587,16 +624,16 @@ def view_keys(state: KontorState, out: dict) -> None:
     if opts.bribes:
         info["bribed"] = list(state.bribed)
     if opts.warehouse_supply:
-        info["supply"] = {
-            ["red", "black"][side]: supply(state, side) for side in range(2)
-        }
+        info["supply"] = {["red", "black"][side]: supply(state, side) for side in range(2)}
     if opts.sunken_warehouses:
         info["sunken"] = [{"x": x, "y": y, "good": g} for x, y, g in state.sunken]
         info["sunken_pending"] = [{"seat": s, "good": g} for s, g in state.sunken_pending]
     if opts.second_canal_cost:
         info["second_canal"] = {"seat": state.second_canal, "cost": opts.second_canal_cost}
     if opts.island_points:
-        info["island"] = [{"x": x, "y": y} for x, y in sorted(ISLAND_CELLS, key=lambda p: (p[1], p[0]))]
+        info["island"] = [
+            {"x": x, "y": y} for x, y in sorted(ISLAND_CELLS, key=lambda p: (p[1], p[0]))
+        ]
         info["island_points"] = opts.island_points
     if opts.tic_tac_toe:
         owners = case_owners(state)
@@ -644,9 +681,11 @@ def policy_command(state: KontorState, seat: int, rng, evaluate):
         else:
             after = dict(cells)
             after[(cmd.x, cmd.y)] = cmd.card
-            v = evaluate(after, state.warehouses, state.goods_map()) - 0.6 * (
-                state.options.second_canal_cost
-            ) - 0.3
+            v = (
+                evaluate(after, state.warehouses, state.goods_map())
+                - 0.6 * (state.options.second_canal_cost)
+                - 0.3
+            )
         v += rng.below(1000) / 1e5
         if best_value is None or v > best_value:
             best, best_value = cmd, v
@@ -670,4 +709,3 @@ def policy_bribe(state: KontorState, seat: int, evaluate):
         if gain > best_gain:
             best, best_gain = Bribe(*pos), gain
     return best
-
