@@ -65,6 +65,9 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         share = len(deck) // len(members)
         for i, seat in enumerate(members):
             mine = deck[i * share : (i + 1) * share]
+            # scenarios: with a removed crane a colour has 21 docks; the odd card goes to
+            # the first partner's pile (« deux piles égales » as nearly as possible)
+            mine += deck[share * len(members) :][i : i + 1]
             dock_hands[seat] = mine[:k]
             piles[seat] = mine[k:]
     specials: list[tuple[int, ...]] = [() for _ in range(seat_count)]
