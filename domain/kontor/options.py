@@ -203,6 +203,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     if scenario is not None and scenario in SCENARIO_SETTINGS:
         settings.update(SCENARIO_SETTINGS[scenario])
         settings.update(SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {}))
+        from domain.kontor.scenarios import option_conflicts
+
+        for message in option_conflicts(settings, scenario, rules, seat_count):
+            err("scenario", message)
     # --- end scenarios ---
     if variant is not None and variant not in VARIANTS_AVAILABLE:
         err("variant", f"{variant} is not available yet")

@@ -80,7 +80,9 @@ def placement_cells(
                 if crane_blocks(cells, pos, side):
                     continue
             out.append(pos)
-        return sorted(out, key=lambda p: (p[1], p[0]))
+        from domain.kontor.scenarios import filter_cells  # scenarios: island, cases, sunken
+
+        return filter_cells(state, cells, card, sorted(out, key=lambda p: (p[1], p[0])))
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
         # « Il est toutefois interdit de terminer un secteur en plaçant une douane. »

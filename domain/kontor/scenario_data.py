@@ -200,3 +200,20 @@ LAYOUTS: dict[str, tuple[tuple[int, int], ...]] = {
 }
 #: Isola grande: the island's cells (the inner sector)
 ISLAND_CELLS: frozenset[tuple[int, int]] = frozenset(_ring(1))
+
+# ---------------------------------------------------------------------------------------
+# Combinations with special rules that cannot work (« Certaines règles spéciales peuvent
+# être combinées avec les scénarios »: some, not all).
+
+#: special rules that set their own port (« Disposition initiale normale. Plateau : 7x7
+#: cases » in Misère and Pont et inondation): only with scenarios on the 7x7 cross
+RULES_WITH_OWN_PORT: frozenset[str] = frozenset({"poverty", "bridge_and_flood"})
+#: special rules that give the tavern a use: not where the taverns are removed
+RULES_NEEDING_TAVERNS: frozenset[str] = frozenset(
+    {"old_grudges", "protection", "bribery_1", "bribery_2"}
+)
+#: special rules that bring special cards into play: not in Isola grande at 4 players
+#: (« A 4 joueurs, on n'utilise pas les cartes spéciales »)
+RULES_WITH_SPECIAL_CARDS: frozenset[str] = frozenset(
+    {"buy_special_cards", "bridge_and_flood", "great_flood", "flood_choice"}
+)

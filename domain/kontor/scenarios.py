@@ -29,6 +29,9 @@ from domain.kontor.options import Options
 from domain.kontor.scenario_data import (
     ISLAND_CELLS,
     LAYOUTS,
+    RULES_NEEDING_TAVERNS,
+    RULES_WITH_OWN_PORT,
+    RULES_WITH_SPECIAL_CARDS,
     TIC_TAC_TOE_COLUMNS,
     TIC_TAC_TOE_ROWS,
     WAREHOUSES_PER_GOOD,
@@ -84,6 +87,31 @@ def extra_start(options: Options, rng, cross, water: list[int]) -> dict:
         goods = list(rng.shuffle(GOODS))
         placed = [(c.x, c.y, goods[i % len(goods)]) for i, c in enumerate(chosen)]
         out["sunken"] = tuple(sorted(placed, key=lambda s: (s[1], s[0])))
+    return out
+
+
+def option_conflicts(settings: dict, scenario: str, special_rules, seat_count: int) -> list[str]:
+    """Why a scenario cannot be played with these special rules (empty: it can).
+    ``settings`` are the merged Options values of the variant and the scenario."""
+    out = []
+    rules = set(special_rules)
+    size = settings.get("board_size", 6)
+    square_cross = settings.get("layout", "cross") == "cross" and not settings.get("board_height")
+    for rule in sorted(rules & RULES_WITH_OWN_PORT):
+        if size != 7 or not square_cross:
+            out.append(
+                f"{rule} plays on the normal cross of a 7x7 port (« Disposition initiale "
+                f"normale. Plateau : 7x7 cases »), {scenario} has its own port"
+            )
+    if "taverns" in settings.get("removed_cards", ()):
+        for rule in sorted(rules & RULES_NEEDING_TAVERNS):
+            out.append(f"{rule} gives the tavern a use, and {scenario} removes the taverns")
+    if scenario == "isola_grande" and seat_count == 4:
+        for rule in sorted(rules & RULES_WITH_SPECIAL_CARDS):
+            out.append(
+                f"{rule} uses special cards, and isola_grande at 4 players does not (« A 4 "
+                "joueurs, on n'utilise pas les cartes spéciales »)"
+            )
     return out
 
 
@@ -147,6 +175,10 @@ def filter_cells(
         found = [p for p in found if p not in ISLAND_CELLS]
     if opts.tic_tac_toe and c.is_water:
         found = [p for p in found if not splits_case(cells, p)]
+    if opts.sunken_warehouses and c.kind == "bridge":
+        # reading: a bridge does not cover a canal that still holds a sunken warehouse
+        sunk = {(x, y) for x, y, _ in state.sunken}
+        found = [p for p in found if p not in sunk]
     return found
 
 

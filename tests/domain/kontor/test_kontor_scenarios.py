@@ -490,3 +490,42 @@ def test_isola_grande_inner_sector_worth_two():
     scored = of_type(events, ev.SectorScored)
     assert len(scored) == 1 and scored[0].winner == RED and scored[0].points == 2
     assert state.points == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("raw", "seats", "text"),
+    [
+        (
+            {"variant": "advanced", "scenario": "gulliver", "special_rules": ["old_grudges"]},
+            2,
+            "removes the taverns",
+        ),
+        (
+            {"variant": "advanced", "scenario": "canale_grande", "special_rules": ["poverty"]},
+            2,
+            "has its own port",
+        ),
+        (
+            {"variant": "team", "scenario": "isola_grande", "special_rules": ["flood_choice"]},
+            4,
+            "does not (« A 4 joueurs",
+        ),
+    ],
+)
+def test_impossible_combinations_say_why(raw, seats, text):
+    """« Certaines règles spéciales peuvent être combinées avec les scénarios » -- some:
+    not a tavern rule without taverns (« les tavernes (n°88 et n°89), sont retirées »),
+    not Misère's 7x7 cross on another port, not special cards in Isola grande at 4."""
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options(raw, seats)
+    assert any(text in m for m in err.value.errors["scenario"])
+
+
+def test_embargo_keeps_the_advanced_port_so_poverty_is_not_refused_for_it():
+    """Embargo names no port: the advanced game's 7x7 cross, as Misère's."""
+    try:
+        GAME.parse_options(
+            {"variant": "advanced", "scenario": "embargo", "special_rules": ["poverty"]}, 2
+        )
+    except OptionsError as err:  # poverty itself may not be available yet (another part)
+        assert "scenario" not in err.errors
