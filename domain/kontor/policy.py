@@ -20,6 +20,7 @@ from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS
 from domain.kontor.decide import legal_commands, placing_card
 from domain.kontor.placement import box_of, placement_cells
+from domain.kontor.scenarios import sector_weight
 from domain.kontor.scoring import choose_largest
 from domain.kontor.sides import side_count, side_of
 from domain.kontor.state import KontorState
@@ -56,13 +57,15 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
             continue
         counts = warehouse_counts(cells, sector, warehouses, sides, state.goods_map())
         winner, _ = supremacy(counts)
-        if is_closed(cells, sector, size, box):
+        closed = is_closed(cells, sector, size, box)
+        weight = sector_weight(state.options, sector, closed)  # scenarios
+        if closed:
             if winner is not None:
-                value += WIN if winner == side else -WIN
+                value += (WIN if winner == side else -WIN) * weight
             continue
         if winner is None:
             continue
-        sign = 1.0 if winner == side else -1.0
+        sign = (1.0 if winner == side else -1.0) * weight
         value += sign * LEAD
         # a sector with a single open neighbour may be closed by the next canal
         open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
@@ -97,6 +100,7 @@ def _evaluate_largest(
         counts = warehouse_counts(cells, sector, warehouses, sides, state.goods_map())
         winner, _ = supremacy(counts)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        sign *= sector_weight(opts, sector, is_closed(cells, sector, size, box))  # scenarios
         if is_closed(cells, sector, size, box):
             entries.append((len(sector), dist(sector), sign * WIN))
             continue

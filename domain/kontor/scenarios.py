@@ -724,6 +724,22 @@ def policy_command(state: KontorState, seat: int, rng, evaluate):
     return best
 
 
+def sector_weight(options: Options, sector, closed: bool) -> float:
+    """The policy's weight of a sector under the scenario's final count (1: as usual)."""
+    n = len(sector)
+    if options.size_points:
+        if options.final_max_docks and n > options.final_max_docks:
+            return 0.0 if closed else 0.2
+        return float(n)
+    if options.final_straight and not is_straight(sector):
+        return 0.0 if closed else 0.5
+    if closed and n < options.final_min_docks and options.final_selection != "largest":
+        return 0.0  # ("largest" games leave small sectors out in choose_largest)
+    if options.island_points and is_island(sector):
+        return float(options.island_points)
+    return 1.0
+
+
 def policy_bribe(state: KontorState, seat: int, evaluate):
     """A bribe when removing the dock gains more than its price is worth."""
     spots = bribable(state, seat)

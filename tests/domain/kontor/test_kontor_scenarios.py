@@ -279,9 +279,10 @@ def test_watergames_dock_without_water_cell_goes_back_to_hand():
         (2, 2): goods_dock(BLACK, 2),
     }
     lay = full_board(holes=holes, overrides=docks, spare_water=8)
-    state = red_plays(lay, red, o, extra_red=(spare_water(0),))
+    state = given(started(lay, hands=((red, spare_water(0)), (spare_water(5),)), options=o))
+    events, state = choose(state, ChooseCard(red), Pass())
     # (2, 3) touches (2, 2) dock, (1, 3) dock, (3, 3) empty; (3, 3): (3, 2) dock, (2, 3)
-    assert state.phase == "choose" or state.round == 2
+    assert of_type(events, ev.CardReturned) == [ev.CardReturned(RED, red, "no_legal_cell")]
     assert red in state.hands[RED]
 
 
