@@ -33,7 +33,9 @@ def possible(pos: Pos, box: tuple[int, int, int, int], size: int) -> bool:
     plateau dans ce sens")."""
     min_x, max_x, min_y, max_y = box
     x, y = pos
-    return max_x - size + 1 <= x <= min_x + size - 1 and max_y - size + 1 <= y <= min_y + size - 1
+    # scenarios: ``size`` may be (width, height) for a port that is not square
+    w, h = (size, size) if isinstance(size, int) else size
+    return max_x - w + 1 <= x <= min_x + w - 1 and max_y - h + 1 <= y <= min_y + h - 1
 
 
 def grow(box: tuple[int, int, int, int] | None, cells: Iterable[Pos]) -> tuple[int, int, int, int]:

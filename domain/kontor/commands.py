@@ -236,3 +236,42 @@ EXPANSION_COMMAND_TYPES: tuple[type, ...] = (
     SkipEvent,
 )
 COMMAND_TYPES += EXPANSION_COMMAND_TYPES
+
+
+# --- scenarios (domain/kontor/scenarios.py) ---
+
+
+@dataclass(frozen=True)
+class Bribe:
+    """Bakchich: before choosing, buy back the opponent's goods dock at (x, y) (not in a
+    finished sector) for as many florins as it shows goods; it goes under its owner's
+    pile."""
+
+    TYPE: ClassVar[str] = "Bribe"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class SecondCanal:
+    """Grande marée: right after placing a canal, place a canal of the hand at (x, y) for
+    1 florin to the treasury (no income); ``card`` None declines."""
+
+    TYPE: ClassVar[str] = "SecondCanal"
+    card: int | None = None
+    x: int | None = None
+    y: int | None = None
+
+
+@dataclass(frozen=True)
+class PlaceSunkenWarehouse:
+    """Euphrate: put the raised warehouse on the distribution centre at (x, y) (one of the
+    seat's, in an unfinished sector)."""
+
+    TYPE: ClassVar[str] = "PlaceSunkenWarehouse"
+    x: int
+    y: int
+
+
+COMMAND_TYPES += (Bribe, SecondCanal, PlaceSunkenWarehouse)
+# --- end scenarios ---

@@ -154,7 +154,7 @@ SCENARIO_SEATS: dict[str, tuple[int, ...]] = {
 SCENARIO_VARIANTS: tuple[str, ...] = ("advanced", "team")
 #: scenarios « On joue sans le bateau »: special rules that need the ship exclude them.
 SCENARIOS_WITHOUT_SHIP: frozenset[str] = frozenset({"baksheesh", "ever_smaller"})
-SCENARIOS_AVAILABLE: tuple[str, ...] = ()
+SCENARIOS_AVAILABLE: tuple[str, ...] = tuple(SCENARIO_SEATS)  # phase B: all fifteen
 
 #: special rule -> allowed seat counts (the heading of each rule)
 SPECIAL_RULE_SEATS: dict[str, tuple[int, ...]] = {

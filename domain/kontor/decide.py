@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor import events as ev
-from domain.kontor import expansions, special_rules
+from domain.kontor import expansions, scenarios, special_rules
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.board import occupancy
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
@@ -43,6 +43,9 @@ def to_act(state: KontorState) -> tuple[int, ...]:
         from domain.kontor import free_wheel
 
         return free_wheel.to_act(state)
+    pending = scenarios.pending_seat(state)  # scenarios: a decision after a placement
+    if pending is not None:
+        return (pending,)
     special = special_rules.rule_to_act(state)  # special rules A: phases and steps
     if special is not None:
         return special
@@ -77,6 +80,8 @@ def legal_commands(state: KontorState, seat: int) -> list:
         from domain.kontor import free_wheel
 
         return free_wheel.legal_commands(state, seat)
+    if scenarios.pending_seat(state) is not None:  # scenarios: a pending decision
+        return scenarios.pending_commands(state, seat)
     special = special_rules.rule_legal(state, seat)  # special rules A
     if special is not None:
         return special
@@ -88,6 +93,7 @@ def legal_commands(state: KontorState, seat: int) -> list:
             [ChooseCard(c) for c in sorted(state.hands[seat])]
             + [Pass()]
             + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
+            + scenarios.extra_commands(state, seat)  # scenarios: bribes
         )
     if state.phase == "event":  # expansions
         return expansions.legal_event_commands(state, seat)
@@ -131,6 +137,17 @@ def decide(state: KontorState, issued: Issued) -> list:
 
         free_wheel.decide_turn(log, seat, command)
         return log.events
+    # --- scenarios: bribes, second canal, raised warehouses ---
+    if scenarios.pending_seat(state) is not None and not isinstance(
+        command, scenarios.SCENARIO_COMMANDS
+    ):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    if scenarios.decide_command(log, seat, command, _end_game, _advance):
+        return log.events
+    # --- end scenarios ---
     if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
         special_rules.rule_decide(log, seat, command)
         special_rules.check_early_end(log)
@@ -202,7 +219,7 @@ def _advance(log: _Log) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over":
+        if st.phase == "over" or scenarios.pending_seat(st) is not None:
             return
         if st.order:
             seat = st.order[0]
@@ -345,16 +362,21 @@ def _place(log: _Log, seat: int, x: int, y: int, export: str | None = None) -> N
         if done == "step":
             return
         if done is None:
-            log.emit(ev.WarehousesAdded(seat, card, c.goods))
+            goods = scenarios.take_goods(log, seat, card)  # scenarios: supplies, reserve
+            if goods:
+                log.emit(ev.WarehousesAdded(seat, card, goods))
     _after_warehouses(log, seat, card, (x, y), draw)
 
 
 def _after_warehouses(
     log: _Log, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
 ) -> None:
-    """Sectors scored, then (Corruption) the bribe, then the rest of the turn. ``draw`` is
-    the replacement pile ("auto": by the card's kind); ``at`` the card's cell."""
+    """Sectors scored, early ends (scenarios), then (Corruption) the bribe, then the rest of
+    the turn. ``draw`` is the replacement pile ("auto": by the card's kind); ``at`` the
+    card's cell."""
     score_closed_sectors(log)
+    if scenarios.after_scoring(log, _end_game):  # scenarios: early ends
+        return
     if draw == "auto":
         draw = rules_b.draw_pile(log.state, seat, card)
     if at is not None and rules_b.offer_bribe(log, seat, card, at):  # special rules B
@@ -365,8 +387,7 @@ def _after_warehouses(
 def _finish_place(log: _Log, seat: int, card: int, draw: str | None) -> None:
     """After the card is placed and sectors scored: board full, draw, income, next."""
     st = log.state
-    size = st.options.board_size
-    if len(occupancy(st)) >= size * size:
+    if len(occupancy(st)) >= st.options.board_cells:
         # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
         _end_game(log, "board_full")
         return
@@ -390,4 +411,5 @@ def _income_and_advance(log: _Log, seat: int, card: int) -> None:
         amount = min(SETUP["canal_income"], log.state.treasury)
         if amount:
             log.emit(ev.IncomePaid(seat, amount))
+    scenarios.after_turn(log, seat, card)  # scenarios: raised warehouses, second canal
     _advance(log)

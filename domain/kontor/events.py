@@ -35,6 +35,11 @@ class GameStarted:
     specials_pile: tuple[int, ...] = ()
     #: free for all: the single dock pile (« une pile unique »), top first
     common_docks: tuple[int, ...] = ()
+    # --- scenarios ---
+    #: canals set aside unseen (Bakchich: « mettez de côté 10 canaux sans les regarder »)
+    water_aside: tuple[int, ...] = ()
+    #: Euphrate: (x, y, good) warehouses sunk on canals of the cross
+    sunken: tuple[tuple[int, int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -774,3 +779,102 @@ EXPANSION_EVENT_TYPES: tuple[type, ...] = (
     WarehouseSwapped,
 )
 EVENT_TYPES += EXPANSION_EVENT_TYPES
+
+
+# --- scenarios (domain/kontor/scenarios.py) ---
+
+
+@dataclass(frozen=True)
+class DockBribed:
+    """Bakchich: ``seat`` bought back the opponent's dock at (x, y) for ``cost`` florins
+    (to the treasury); it goes under ``to_seat``'s pile, its warehouses to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.DockBribed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    cost: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class SecondCanalOffered:
+    """Grande marée: the seat that just placed a canal may place a second one."""
+
+    TYPE: ClassVar[str] = "kontor.SecondCanalOffered"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class SecondCanalPlaced:
+    """Grande marée: a canal from the hand at (x, y), ``cost`` paid to the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.SecondCanalPlaced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    cost: int
+
+
+@dataclass(frozen=True)
+class SecondCanalDeclined:
+    TYPE: ClassVar[str] = "kontor.SecondCanalDeclined"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class SunkenWarehouseRaised:
+    """Euphrate: the canal at (x, y) is surrounded; ``seat`` (who placed the last card)
+    gets its warehouse. ``pending``: the seat must choose the centre; otherwise it is
+    placed at once (SunkenWarehousePlaced) or, with no centre in an unfinished sector,
+    goes to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehouseRaised"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    x: int
+    y: int
+    good: str
+    pending: bool
+
+
+@dataclass(frozen=True)
+class SunkenWarehousePlaced:
+    """Euphrate: the raised warehouse is added to the distribution centre ``card``."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehousePlaced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    good: str
+    card: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class SunkenWarehouseUsed:
+    """Euphrate: the reserve ran out of ``good``; the warehouse sunk at (x, y) is used."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehouseUsed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    x: int
+    y: int
+    good: str
+
+
+EVENT_TYPES += (
+    DockBribed,
+    SecondCanalOffered,
+    SecondCanalPlaced,
+    SecondCanalDeclined,
+    SunkenWarehouseRaised,
+    SunkenWarehousePlaced,
+    SunkenWarehouseUsed,
+)
+# --- end scenarios ---

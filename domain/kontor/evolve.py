@@ -70,6 +70,10 @@ def _evolve(state: KontorState | None, event) -> KontorState:
                 max(c.y for c in event.cross),
             ),
             pile_known=(0,) * n,
+            # --- scenarios ---
+            water_aside=event.water_aside,
+            sunken=event.sunken,
+            bribed=(False,) * n,
         )
         # --- free wheel ---
         if event.options.sequential_turns:
@@ -162,7 +166,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
         known = state.pile_known or (0,) * state.seat_count
         state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
         return replace(
-            state,
+            _override(state, event.card, None),
             board=board,
             warehouses=state.warehouses - {event.card},
             dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
@@ -174,6 +178,9 @@ def _evolve(state: KontorState | None, event) -> KontorState:
         )
     if t is ev.WarehousesAdded:
         state = special_rules.record_goods(state, event)  # special rules A
+        # scenarios: Embargo's short supply, Euphrate's empty reserve
+        if state.options.warehouse_supply or state.options.sunken_warehouses:
+            state = _override(state, event.card, event.goods)
         return replace(state, warehouses=state.warehouses | {event.card})
     if t is ev.SectorScored:
         points = state.points
@@ -210,6 +217,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
             state,
             round=event.round,
             idle_rounds=event.idle_rounds,
+            bribed=(False,) * n if state.bribed else state.bribed,
             phase="choose",
             chosen=(None,) * n,
             passed=(False,) * n,
@@ -229,7 +237,84 @@ def _evolve(state: KontorState | None, event) -> KontorState:
             end_reason=event.reason,
             winners=event.winners,
         )
-    out = expansions.evolve(state, event)  # expansions' events
+    out = _evolve_scenario(state, event)  # scenarios' events
+    if out is None:
+        out = expansions.evolve(state, event)  # expansions' events
     if out is not None:
         return out
     raise TypeError(f"unknown event {event!r}")
+
+
+# --- scenarios (domain/kontor/scenarios.py) ---
+
+
+def _override(state: KontorState, card: int, goods) -> KontorState:
+    """Record the goods of a dock's warehouses when they differ from the printed ones
+    (None or the printed goods: no override)."""
+    from domain.kontor.data import CARDS
+
+    rest = tuple(o for o in state.goods_override if o[0] != card)
+    if goods is not None and tuple(goods) != CARDS[card].goods:
+        rest = rest + ((card, tuple(goods)),)
+    if rest == state.goods_override:
+        return state
+    return replace(state, goods_override=rest)
+
+
+def _evolve_scenario(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    if t is ev.DockBribed:
+        board = state.board
+        for i in range(len(board) - 1, -1, -1):
+            if (board[i].x, board[i].y) == (event.x, event.y):
+                board = board[:i] + board[i + 1 :]
+                break
+        to = event.to_seat
+        known = state.pile_known or (0,) * state.seat_count
+        return replace(
+            _override(state, event.card, None),
+            board=board,
+            warehouses=state.warehouses - {event.card},
+            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
+            pile_known=_add(known, to, 1),
+            money=_add(state.money, event.seat, -event.cost),
+            treasury=state.treasury + event.cost,
+            bribed=_set(state.bribed, event.seat, True),
+        )
+    if t is ev.SecondCanalOffered:
+        return replace(state, second_canal=event.seat)
+    if t is ev.SecondCanalDeclined:
+        return replace(state, second_canal=None)
+    if t is ev.SecondCanalPlaced:
+        return replace(
+            state,
+            board=state.board + (Cell(event.x, event.y, event.card),),
+            hands=_set(state.hands, event.seat, _remove(state.hands[event.seat], event.card)),
+            money=_add(state.money, event.seat, -event.cost),
+            treasury=state.treasury + event.cost,
+            span=_grow(state.span, event.x, event.y),
+            second_canal=None,
+        )
+    if t is ev.SunkenWarehouseRaised:
+        sunken = tuple(s for s in state.sunken if (s[0], s[1]) != (event.x, event.y))
+        pending = state.sunken_pending
+        if event.pending:
+            pending = pending + ((event.seat, event.good),)
+        return replace(state, sunken=sunken, sunken_pending=pending)
+    if t is ev.SunkenWarehouseUsed:
+        sunken = tuple(s for s in state.sunken if (s[0], s[1]) != (event.x, event.y))
+        return replace(state, sunken=sunken)
+    if t is ev.SunkenWarehousePlaced:
+        from domain.kontor.data import CARDS
+
+        pending = list(state.sunken_pending)
+        if (event.seat, event.good) in pending:
+            pending.remove((event.seat, event.good))
+        goods = state.goods_map().get(event.card, CARDS[event.card].goods)
+        state = _override(state, event.card, (*goods, event.good))
+        return replace(
+            state,
+            sunken_pending=tuple(pending),
+            warehouses=state.warehouses | {event.card},
+        )
+    return None

@@ -34,6 +34,7 @@ from domain.kontor.data import (
     VARIANTS_AVAILABLE,
 )
 from domain.kontor.rule_settings import special_rule_errors, special_rule_settings
+from domain.kontor.scenario_data import SCENARIO_SEAT_SETTINGS, SCENARIO_SETTINGS
 
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
 #: kept for callers of the first version
@@ -138,6 +139,46 @@ class Options:
     export_warehouse: bool = False
     #: « cartes d'événements »: an event card is turned after each scored sector
     event_cards: bool = False
+    # --- scenarios (scenario_data.SCENARIO_SETTINGS; docs/rules/kontor-scenarios.md) ---
+    #: the port's height when it is not square (0: square, board_size x board_size);
+    #: board_size is then the width (Canale Grande: 12 wide, 4 high)
+    board_height: int = 0
+    #: dock cards taken out: "cranes_without_ship" (29, 30), "cranes" (all), "taverns"
+    removed_cards: tuple[str, ...] = ()
+    #: canals set aside unseen before the game (Bakchich: 10)
+    water_aside: int = 0
+    #: Bakchich: buy back an opponent's goods dock before choosing
+    bribes: bool = False
+    #: final count: sectors of more docks than this never count (0: no maximum)
+    final_max_docks: int = 0
+    #: a counted sector is worth its number of docks (Toujours plus petit)
+    size_points: bool = False
+    #: only sectors whose docks are all in one straight line count
+    final_straight: bool = False
+    #: Isola grande: what the island (inner sector) is worth (0: no island)
+    island_points: int = 0
+    #: Tic Tac Toe: three won cases in a line win; one sector per case
+    tic_tac_toe: bool = False
+    #: Watergames: docks must touch a water card
+    docks_touch_water: bool = False
+    #: Vitesse: the game ends when the first sector is finished
+    end_at_first_sector: bool = False
+    #: Embargo: each player's personal supply of warehouses of each colour (0: unlimited)
+    warehouse_supply: int = 0
+    #: Euphrate: warehouses sunk on canals of the starting cross
+    sunken_warehouses: int = 0
+    #: Grande marée: price of a second canal placed at once (0: no second canal)
+    second_canal_cost: int = 0
+
+    @property
+    def board_dims(self) -> tuple[int, int]:
+        """(width, height) of the finished port."""
+        return self.board_size, (self.board_height or self.board_size)
+
+    @property
+    def board_cells(self) -> int:
+        w, h = self.board_dims
+        return w * h
 
 
 #: The fields that name the contract and the first version's switches: the view always
@@ -264,6 +305,15 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if no_ship:
             err("special_rules", f"{rule} acts through the ship, and this game has no ship")
     # availability (phase A: basic, advanced, team; nothing else yet)
+    # --- scenarios: their settings after the variant's (scenario_data.py) ---
+    if scenario is not None and scenario in SCENARIO_SETTINGS:
+        settings.update(SCENARIO_SETTINGS[scenario])
+        settings.update(SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {}))
+        from domain.kontor.scenarios import option_conflicts
+
+        for message in option_conflicts(settings, scenario, rules, seat_count):
+            err("scenario", message)
+    # --- end scenarios ---
     if variant is not None and variant not in VARIANTS_AVAILABLE:
         err("variant", f"{variant} is not available yet")
     if scenario is not None and scenario not in SCENARIOS_AVAILABLE:

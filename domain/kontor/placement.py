@@ -58,13 +58,13 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
-    # --- free wheel: diagonal cranes, cranes owned by who played them ---
+    # --- free wheel ---
     if options.diagonal_cranes or options.shared_dock_pile:
         from domain.kontor import fw_placement
 
         return fw_placement.placement_cells(state, cells, card, seat)
     # --- end free wheel ---
-    size = options.board_size
+    size = options.board_dims
     side = side_of(options, seat)
     kind = CARDS[card].kind
     box = box_of(state, cells)
@@ -88,7 +88,9 @@ def placement_cells(
                     continue
             out.append(pos)
         out = rules_b.filter_cells(state, cells, card, seat, out)  # special rules B
-        return sorted(out, key=lambda p: (p[1], p[0]))
+        from domain.kontor.scenarios import filter_cells  # scenarios: island, cases, sunken
+
+        return filter_cells(state, cells, card, sorted(out, key=lambda p: (p[1], p[0])))
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
         # « Il est toutefois interdit de terminer un secteur en plaçant une douane. »
@@ -100,11 +102,13 @@ def placement_cells(
                 ok.append(pos)
         found = ok
     found = rules_b.filter_cells(state, cells, card, seat, found)  # special rules B
-    return found
+    from domain.kontor.scenarios import filter_cells
+
+    return filter_cells(state, cells, card, found)
 
 
 def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -> RuleViolation:
-    size = state.options.board_size
+    size = state.options.board_dims
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
     special_b = rules_b.placement_error(state, cells, card, seat, pos)  # special rules B
@@ -140,9 +144,16 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     if not possible(pos, box_of(state, cells), size):
         return RuleViolation(
             "kontor.board_limit",
-            f"The port is {size}x{size}: once the layout is {size} wide or high it may not "
+            f"The port is {size[0]}x{size[1]}: once the layout is {size[0]} wide or "
+            f"{size[1]} high it may not "
             "grow that way.",
         )
+    # --- scenarios ---
+    from domain.kontor.scenarios import placement_violation
+
+    violation = placement_violation(state, cells, card, pos)
+    if violation is not None and pos not in cells:
+        return violation
     if CARDS[card].is_dock and crane_blocks(cells, pos, side):
         return RuleViolation(
             "kontor.crane_blocks_dock",

@@ -22,6 +22,7 @@ from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS
 from domain.kontor.decide import legal_commands, placing_card
 from domain.kontor.placement import box_of, placement_cells
+from domain.kontor.scenarios import sector_weight
 from domain.kontor.scoring import choose_largest, goods_of
 from domain.kontor.sides import side_count, side_of
 from domain.kontor.state import KontorState
@@ -47,7 +48,7 @@ def _money(state: KontorState) -> float:
 def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
     if state.options.final_selection == "largest":
         return _evaluate_largest(state, seat, cells, warehouses)
-    size = state.options.board_size
+    size = state.options.board_dims
     side = side_of(state.options, seat)
     sides = side_count(state.options, state.seat_count)
     box = box_of(state, cells)
@@ -56,15 +57,20 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides, goods_of(state), extra=state.bribes)
+        counts = warehouse_counts(
+            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+            adjust=expansions.adjust(state),
+        )
         winner, _ = supremacy(counts)
-        if is_closed(cells, sector, size, box):
+        closed = is_closed(cells, sector, size, box)
+        weight = sector_weight(state.options, sector, closed)  # scenarios
+        if closed:
             if winner is not None:
-                value += WIN if winner == side else -WIN
+                value += (WIN if winner == side else -WIN) * weight
             continue
         if winner is None:
             continue
-        sign = 1.0 if winner == side else -1.0
+        sign = (1.0 if winner == side else -1.0) * weight
         value += sign * LEAD
         # a sector with a single open neighbour may be closed by the next canal
         open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
@@ -79,7 +85,7 @@ def _evaluate_largest(
     """Only the largest sectors count at the end: rank every sector (already scored ones
     included) by size and value the ones in the counted slots."""
     opts = state.options
-    size = opts.board_size
+    size = opts.board_dims
     side = side_of(opts, seat)
     sides = side_count(opts, state.seat_count)
     box = box_of(state, cells)
@@ -96,9 +102,13 @@ def _evaluate_largest(
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(cells, sector, warehouses, sides, goods_of(state), extra=state.bribes)
+        counts = warehouse_counts(
+            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+            adjust=expansions.adjust(state),
+        )
         winner, _ = supremacy(counts)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        sign *= sector_weight(opts, sector, is_closed(cells, sector, size, box))  # scenarios
         if is_closed(cells, sector, size, box):
             entries.append((len(sector), dist(sector), sign * WIN))
             continue
@@ -218,6 +228,22 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     special = rule_choice(state, seat, rng, level, legal)
     if special is not None:
         return special
+    # --- scenarios: pending decisions, bribes ---
+    from dataclasses import replace
+
+    from domain.kontor import scenarios
+
+    def evaluate(cells, warehouses, goods):
+        st = replace(state, goods_override=tuple(goods.items()))
+        return _evaluate(st, seat, cells, warehouses)
+
+    pending = scenarios.policy_command(state, seat, rng, evaluate)
+    if pending is not None:
+        return pending
+    if state.phase == "choose":
+        bribe = scenarios.policy_bribe(state, seat, evaluate)
+        if bribe is not None:
+            return bribe
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "event":  # expansions: event cards
         return expansions.policy_event(state, seat, legal, rng)

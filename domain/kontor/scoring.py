@@ -25,19 +25,28 @@ from domain.kontor.board import (
 )
 from domain.kontor.data import ANCHOR_ID, CARDS, SETUP
 from domain.kontor.placement import box_of
+from domain.kontor.scenarios import kept_warehouses
 from domain.kontor.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.state import KontorState
 
 
-def goods_of(state: KontorState):
-    """Special rules A (Choix de la marchandise): chosen goods per dock, or None."""
-    return dict(state.warehouse_goods) if state.warehouse_goods else None
+def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
+    """The goods that got warehouses, per dock, where they are not the printed ones: Choix
+    de la marchandise (special rules A), Embargo's short supply and Euphrate's raised
+    warehouse (scenarios). None when every dock holds its printed goods."""
+    found = dict(state.warehouse_goods)
+    found.update(state.goods_override)
+    return found or None
 
 
-def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int:
+def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:
     """1 per won sector, + 1 per customs house in it (« Un secteur comportant deux douanes
     rapporte ainsi trois points de victoire »; RULES-NOTES)."""
     customs = sum(1 for p in sector if CARDS[cells[p]].kind == "customs")
+    if options is not None:  # scenarios: the island, sizes worth their size
+        from domain.kontor.scenarios import sector_worth
+
+        return sector_worth(options, sector, SETUP["guardian_points"], customs)
     return SETUP["guardian_points"] + customs
 
 
@@ -46,7 +55,7 @@ def score_closed_sectors(log) -> None:
     l'emporte. » Every closed sector not yet scored is scored now."""
     st = log.state
     cells = occupancy(st)
-    size = st.options.board_size
+    size = st.options.board_dims
     box = box_of(st, cells)
     done = {frozenset(s.cells) for s in st.scored}
     sides = side_count(st.options, st.seat_count)
@@ -67,6 +76,7 @@ def score_closed_sectors(log) -> None:
             guardian = distribution_centre(st, sector, winner)
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
         returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
+        returned = kept_warehouses(st, winner, returned)  # scenarios: Embargo
         log.emit(
             ev.SectorScored(
                 cells=ordered,
@@ -74,7 +84,7 @@ def score_closed_sectors(log) -> None:
                 winner=winner,
                 rule=rule,
                 guardian=guardian,
-                points=sector_points(cells, sector) if winner is not None else 0,
+                points=sector_points(cells, sector, st.options) if winner is not None else 0,
                 warehouses_returned=returned,
             )
         )
@@ -132,6 +142,13 @@ def select_final(
     opts = state.options
     sizes = tuple(len(s.cells) for s in state.scored)
     dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
+    # --- scenarios: smallest, every eligible, straight lines, at most N docks ---
+    from domain.kontor.scenarios import own_selection
+    from domain.kontor.scenarios import select_final as scenario_select
+
+    if own_selection(opts):
+        counted, eliminated = scenario_select(state, sizes, dists)
+        return counted, eliminated, sizes, dists
     if opts.final_selection == "all":
         return tuple(range(len(state.scored))), (), sizes, dists
     # special rules B (Vieilles rancunes): a sector its tavern's owner did not count takes

@@ -10,6 +10,7 @@ from domain.kontor import events as ev
 from domain.kontor import special_rules
 from domain.kontor.data import SETUP, dock_deck, special_cards, water_deck
 from domain.kontor.options import Options
+from domain.kontor.scenarios import deck_filter, extra_start
 from domain.kontor.sides import seats_of, side_count, side_of
 from domain.kontor.state import Cell
 from domain.rng import Rng
@@ -39,6 +40,12 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
         return cross_positions(SETUP["cross_arm"])
     if options.layout == "anchor":
         return []
+    # --- scenarios: reconstructed layouts (« selon le dessin ») ---
+    from domain.kontor.scenarios import layout_cells
+
+    scenario_cells = layout_cells(options)
+    if scenario_cells is not None:
+        return scenario_cells
     raise ValueError(f"unknown layout {options.layout!r}")
 
 
@@ -60,11 +67,14 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     for side in range(side_count(options, seat_count)):
         # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
-        deck = rng.shuffle(dock_deck(side))
+        deck = rng.shuffle(deck_filter(options, dock_deck(side)))  # scenarios: removed cards
         members = seats_of(options, side, seat_count)
         share = len(deck) // len(members)
         for i, seat in enumerate(members):
             mine = deck[i * share : (i + 1) * share]
+            # scenarios: with a removed crane a colour has 21 docks; the odd card goes to
+            # the first partner's pile (« deux piles égales » as nearly as possible)
+            mine += deck[share * len(members) :][i : i + 1]
             dock_hands[seat] = mine[:k]
             piles[seat] = mine[k:]
     specials: list[tuple[int, ...]] = [() for _ in range(seat_count)]
@@ -83,6 +93,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     for seat in range(seat_count):
         hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
     money = options.starting_money
+    extra |= extra_start(options, rng, cross, water)  # scenarios: canals aside, sunken goods
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
     started = [
         ev.GameStarted(

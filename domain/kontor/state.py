@@ -151,6 +151,23 @@ class KontorState:
     goods_changed: bool = False  # Blocus maritime: the value order is changed
     known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
     pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
+    # --- scenarios (domain/kontor/scenarios.py) ---
+    #: canals set aside unseen (Bakchich), hidden like the pile
+    water_aside: tuple[int, ...] = ()
+    #: per seat: has it bribed this round (Bakchich)
+    bribed: tuple[bool, ...] = ()
+    #: Euphrate: (x, y, good) of the warehouses still sunk in canals
+    sunken: tuple[tuple[int, int, str], ...] = ()
+    #: Euphrate: (seat, good) raised and waiting for the seat to choose a centre
+    sunken_pending: tuple[tuple[int, str], ...] = ()
+    #: Grande marée: the seat that may now place a second canal
+    second_canal: int | None = None
+    #: dock card -> the goods of its warehouses when they differ from the printed goods
+    #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
+    goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def goods_map(self) -> dict[int, tuple[str, ...]]:
+        return dict(self.goods_override)
 
     def is_over(self) -> bool:
         return self.phase == "over"

@@ -21,6 +21,7 @@ from domain.kontor.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4
 from domain.kontor.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.options import view_options
 from domain.kontor.placement import box_of
+from domain.kontor.scenarios import view_keys
 from domain.kontor.scoring import anchor_distance, current_points, goods_of, select_final
 from domain.kontor.ship import may_move_ship
 from domain.kontor.sides import seats_of, side_count, side_of, side_values
@@ -103,7 +104,7 @@ def _pile(cards: tuple[int, ...]) -> dict:
 def view(state: KontorState, viewer: int | None) -> dict:
     cells = occupancy(state)
     opts = state.options
-    size = opts.board_size
+    size = opts.board_dims
     sides = side_count(opts, state.seat_count)
     selection = opts.final_selection != "all"
     min_x, max_x, min_y, max_y = bounds(cells)
@@ -205,20 +206,20 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 for c in state.board
                 if cells.get((c.x, c.y)) == c.card
             ],
-            "size": size,
+            "size": opts.board_size,
             "bounds": {"min_x": min_x, "max_x": max_x, "min_y": min_y, "max_y": max_y},
             "width": width,
             "height": height,
-            "width_fixed": width >= size,
-            "height_fixed": height >= size,
-            "full": len(cells) >= size * size,
+            "width_fixed": width >= size[0],
+            "height_fixed": height >= size[1],
+            "full": len(cells) >= opts.board_cells,
             "warehouses": [
                 {
                     "x": c.x,
                     "y": c.y,
                     "card": c.card,
                     "owner": _color(CARDS[c.card].owner),
-                    "goods": list(CARDS[c.card].goods),
+                    "goods": list(state.goods_map().get(c.card, CARDS[c.card].goods)),
                 }
                 for c in state.board
                 if c.card in state.warehouses
@@ -270,6 +271,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
         if state.specials_aside:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
         special_rules.view_hidden(state, out["hidden"])  # special rules A
+        if state.water_aside:  # scenarios: Bakchich
+            out["hidden"]["water_aside"] = list(state.water_aside)
     return out
 
 
@@ -304,6 +307,7 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
                 [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
             ],
         }
+    view_keys(state, out)  # scenarios
     if any(state.pile_known):
         for seat, p in enumerate(out["players"]):
             p["dock_pile"]["known_bottom"] = list(
@@ -333,6 +337,7 @@ def redact_event(event, viewer: int | None) -> dict:
             "top": event.common_docks[0] if event.common_docks else None,
         }
         # --- end free wheel ---
+        data["water_aside"] = {"size": len(event.water_aside)}  # scenarios: Bakchich
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
         rule_b_view.redact(data)  # special rules B: a face-down choice is secret
@@ -404,6 +409,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.common_docks[1:common_cut]:  # free wheel
         put(c)
+    for c in state.water_aside:  # scenarios: Bakchich's canals set aside unseen
+        put(c)
     for key in sorted(pools):
         pools[key] = list(rng.shuffle(pools[key]))
 
@@ -431,6 +438,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         + tuple(take(c) for c in state.common_docks[1:common_cut])
         + state.common_docks[common_cut:]
     )
+    water_aside = tuple(take(c) for c in state.water_aside)  # scenarios: Bakchich
     if state.event_deck:  # expansions: the event deck's order is secret
         state = replace(state, event_deck=tuple(rng.shuffle(state.event_deck)))
     out = replace(
@@ -441,6 +449,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         water_pile=water_pile,
         specials_aside=aside,
         common_docks=common,
+        water_aside=water_aside,
         seed="0" * 64,
     )
     out = special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
