@@ -2,7 +2,9 @@
 
 Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level] [opponent] [variant]
       (opponent: "random" (default) or another policy level, e.g. "normal";
-       variant: basic (default) | advanced | team | all)
+       variant: basic (default) | advanced | team | free_wheel | free_for_all | all, or
+       a JSON object of options with "seats", e.g. '{"variant": "advanced",
+       "scenario": "giant", "seats": 2}')
 Prints the policy's win rate (a shared win counts half) over games alternating seats
 (in the team game the policy plays both seats of one team, alternating teams), and the
 slowest policy move.
@@ -10,6 +12,7 @@ slowest policy move.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -21,14 +24,23 @@ from domain.kontor import GAME  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 
 AT = "2026-01-01T00:00:00Z"
-SEATS = {"basic": 2, "advanced": 2, "team": 4}
+SEATS = {"basic": 2, "advanced": 2, "team": 4, "free_wheel": 2, "free_for_all": 3}
+
+
+def options_of(variant: str) -> tuple[dict, int]:
+    """A variant name, or a JSON object of options with a "seats" key, e.g.
+    '{"variant": "advanced", "scenario": "giant", "seats": 2}'."""
+    if variant.startswith("{"):
+        raw = json.loads(variant)
+        return raw, raw.pop("seats", 2)
+    return {"variant": variant}, SEATS[variant]
 
 
 def play(
     seed: int, ai_side: int, level: str, opponent: str = "random", variant: str = "basic"
 ) -> tuple[float, float]:
-    seats = SEATS[variant]
-    options = GAME.parse_options({"variant": variant}, seats)
+    raw, seats = options_of(variant)
+    options = GAME.parse_options(raw, seats)
     ai_seats = set(options.teams[ai_side]) if options.teams else {ai_side}
     state = GAME.fold(GAME.start(options, seats, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")

@@ -226,8 +226,8 @@ def _advance(log: _Log) -> None:
             card = st.revealed[seat]
             if legal_cells_now(st, seat, card):
                 return
-            if may_move_ship(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
-                return  # moving the ship and removing a dock may free a cell
+            if ship_commands(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
+                return  # moving the ship (somewhere) and removing a dock may free a cell
             if special_rules.alternative_play(st, seat):
                 return  # special rules A: a flood played as two water cards
             log.emit(ev.CardReturned(seat, card, rules_b.no_cell_reason(st, seat, card)))

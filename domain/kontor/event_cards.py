@@ -8,7 +8,7 @@ suivant. L'événement décrit est accompli, à moins que ce ne soit impossible.
 One card is turned per scored sector, at the end of the round in which it was scored
 (« avant de commencer le tour suivant »), in the order of scoring. Events with choices put
 the game in phase ``event`` until every concerned seat has acted; then the round ends as
-usual (docs/rules/kontor-expansions.md).
+usual (docs/rules/kontor.md (Expansions)).
 """
 
 from __future__ import annotations

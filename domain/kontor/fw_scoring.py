@@ -3,7 +3,7 @@ of parties, and the final count (« Roue libre » 8 and 11, « Roue libre indivi
 
 Pure functions over a cells map, so the policy can ask about hypothetical boards.
 
-Supremacy with N parties (our reading, docs/rules/kontor-free-wheel.md): a *party* is a
+Supremacy with N parties (our reading, docs/rules/kontor.md (Free wheel)): a *party* is a
 side (a player; a team at 4 in « Roue libre ») or an alliance in that sector.  A party's
 supremacy in a good is its count minus the highest count of any other party in that good
 (positive only for the single leader of that good).  Then the basic rules in order:

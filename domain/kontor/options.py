@@ -112,7 +112,7 @@ class Options:
     #: Protection: a tavern shields its owner's ship docks of its sector from the ship
     protection: bool = False
     # --- end special rules B ---
-    # --- free wheel (free_wheel.py; docs/rules/kontor-free-wheel.md) ---
+    # --- free wheel (free_wheel.py; docs/rules/kontor.md (Free wheel)) ---
     #: « chacun joue à son tour et non simultanément » (turn: play, actions, draw)
     sequential_turns: bool = False
     #: « aucun secteur n'est comptabilisé avant que la partie ne soit finie »: every
@@ -139,7 +139,7 @@ class Options:
     export_warehouse: bool = False
     #: « cartes d'événements »: an event card is turned after each scored sector
     event_cards: bool = False
-    # --- scenarios (scenario_data.SCENARIO_SETTINGS; docs/rules/kontor-scenarios.md) ---
+    # --- scenarios (scenario_data.SCENARIO_SETTINGS; docs/rules/kontor.md (Scenarios)) ---
     #: the port's height when it is not square (0: square, board_size x board_size);
     #: board_size is then the width (Canale Grande: 12 wide, 4 high)
     board_height: int = 0
@@ -304,7 +304,6 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:
             err("special_rules", f"{rule} acts through the ship, and this game has no ship")
-    # availability (phase A: basic, advanced, team; nothing else yet)
     # --- scenarios: their settings after the variant's (scenario_data.py) ---
     if scenario is not None and scenario in SCENARIO_SETTINGS:
         settings.update(SCENARIO_SETTINGS[scenario])
@@ -314,6 +313,8 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         for message in option_conflicts(settings, scenario, rules, seat_count):
             err("scenario", message)
     # --- end scenarios ---
+    # identifiers of the contract that this server does not play (none today: every one
+    # of the rulebook is implemented; the tables in data.py say so)
     if variant is not None and variant not in VARIANTS_AVAILABLE:
         err("variant", f"{variant} is not available yet")
     if scenario is not None and scenario not in SCENARIOS_AVAILABLE:
@@ -329,6 +330,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     for rule in lists["special_rules"]:
         settings.update(SPECIAL_RULE_SETTINGS_B.get(rule, {}))
     # --- end special rules B ---
+    if "blockade" in rules and settings.get("layout") == "anchor":
+        err("special_rules", "blockade cannot be played in a port that starts from the anchor "
+            "alone: the ship on the anchor would block every cell, and the game would end "
+            "before its first card (« aucun joueur ne peut plus placer de carte »)")
     if errors:
         raise OptionsError(errors)
     return Options(

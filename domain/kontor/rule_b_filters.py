@@ -4,7 +4,7 @@ board geometry so that placement.py, ship.py and scoring.py may call them.
 « Blocus » ; « Corruption » (the tavern may not finish a sector) ; « Protection » ;
 « Contrebande » (sectors holding a face-down card wait for the end) ; « Point final »
 (which sectors were finished last).  See special_rules_b.py and
-docs/rules/kontor-special-rules-b.md.
+docs/rules/kontor.md (Special rules B).
 """
 
 from __future__ import annotations

@@ -152,11 +152,14 @@ def redetermine_b(old: KontorState, new: KontorState, observer: int | None, rng)
                 fd[s] = None
             continue
 
-        def swap(card: int, s: int = s, side: int = side) -> int:
+        # expansions (Lutte d'influence): cards shown in a hand are known, never swapped
+        shown = old.known_hand[s] if old.known_hand else frozenset()
+
+        def swap(card: int, s: int = s, side: int = side, shown: frozenset = shown) -> int:
             kind = CARDS[card].kind
             same: list[tuple[str, int]] = [("self", -1)]
             for i, c in enumerate(hands[s]):
-                if CARDS[c].kind == kind and _eligible(c, side):
+                if CARDS[c].kind == kind and _eligible(c, side) and c not in shown:
                     same.append(("hand", i))
             if kind == "water":
                 same += [("water", i) for i in range(1, len(water))]
@@ -170,7 +173,7 @@ def redetermine_b(old: KontorState, new: KontorState, observer: int | None, rng)
             other = [("self", -1)] + [
                 ("hand", i)
                 for i, c in enumerate(hands[s])
-                if CARDS[c].kind != CARDS[card].kind and _eligible(c, side)
+                if CARDS[c].kind != CARDS[card].kind and _eligible(c, side) and c not in shown
             ]
             where, i = other[rng.below(len(other))]
             if where == "hand":

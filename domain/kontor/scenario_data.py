@@ -4,7 +4,7 @@ Pure tables (no imports from the rules).  ``options.parse_options`` merges
 ``SCENARIO_SETTINGS[scenario]`` after the variant's settings (advanced at 2 players, team
 at 4: « Sauf indication contraire, les règles du jeu avancé s'appliquent »), then
 ``SCENARIO_SEAT_SETTINGS[(scenario, seats)]``.  Every value quotes its passage in
-docs/rules/kontor-scenarios.md.
+docs/rules/kontor.md (Scenarios).
 """
 
 from __future__ import annotations

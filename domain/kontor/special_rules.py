@@ -5,7 +5,7 @@ flood_choice, buy_special_cards, bridge_and_flood, great_flood, final_sprint.
 Each rule reads its Options switch (rule_settings.py sets them). decide.py, evolve.py,
 setup.py, view.py and policy.py call the hooks below; the round's flow (``_advance``,
 ``_end_game``...) stays in decide.py, imported lazily here.
-See docs/rules/kontor-special-rules-a.md.
+See docs/rules/kontor.md (Special rules A).
 """
 
 from __future__ import annotations
@@ -841,9 +841,10 @@ def redetermine_extra(original: KontorState, state: KontorState, observer, rng, 
     elif aside:
         known = state.pile_known or (0,) * n
         seen = original.pending_seat if original.pending == "pick" else None
+        opened = original.pile_open or (False,) * n  # expansions (Mariage): a pile seen whole
         for s in range(n):
             cut = max(1, len(piles[s]) - known[s])
-            if s == observer and s == seen:
+            if s == observer and (s == seen or opened[s]):
                 cut = 1
             for i in range(1, cut):
                 put(piles[s], i)
@@ -855,8 +856,9 @@ def redetermine_extra(original: KontorState, state: KontorState, observer, rng, 
         for s in range(n):
             if s == observer:
                 continue
+            shown = original.known_hand[s] if original.known_hand else frozenset()
             for i, c in enumerate(hands[s]):
-                if CARDS[c].is_special:
+                if CARDS[c].is_special and c not in shown:  # shown cards stay (expansions)
                     put(hands[s], i)
     for key in sorted(pools, key=repr):
         pools[key] = list(rng.shuffle(pools[key]))

@@ -4,7 +4,7 @@ Contrebande (smuggling), Protection (protection).
 
 decide.py calls the hooks here (the round keeps its structure); placement, ship and
 scoring hooks live in rule_b_filters.py; view hooks in rule_b_view.py.  Every reading is
-written down, with its passage, in docs/rules/kontor-special-rules-b.md.
+written down, with its passage, in docs/rules/kontor.md (Special rules B).
 """
 
 from __future__ import annotations

@@ -530,3 +530,16 @@ def test_smuggling_redetermine_keeps_the_view_and_hides_the_card():
         assert GAME.view(other, BLACK) == before
         seen.add(other.smuggled[0][3])
     assert len(seen) > 1 and any(CARDS[c].kind == "water" for c in seen)
+
+
+def test_blockade_is_refused_where_the_port_starts_from_the_anchor_alone():
+    """« Il est maintenant interdit de placer une carte qui avoisinerait directement le
+    bateau ... Si à cause du bateau, aucun joueur ne peut plus placer de carte lors d'un
+    tour, la partie se termine prématurément. » With the anchor alone and the ship on it,
+    no first card could ever be placed: such a game is refused at creation."""
+    from domain.decider import OptionsError
+    from domain.kontor.options import parse_options
+
+    with pytest.raises(OptionsError) as err:
+        parse_options({"variant": "advanced", "scenario": "speed", "special_rules": ["blockade"]}, 2)
+    assert "anchor alone" in err.value.errors["special_rules"][0]
