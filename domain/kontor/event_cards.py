@@ -22,7 +22,7 @@ from domain.kontor.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWare
 from domain.kontor.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
 from domain.kontor.export_warehouse import actual_goods
 from domain.kontor.placement import scored_cells
-from domain.kontor.state import KontorState
+from domain.kontor.state import KontorState, without_cell
 from domain.rng import Rng
 
 #: the events that wait for players' choices, and how: together or one after the other
@@ -391,11 +391,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         money = _set(state.money, event.seat, state.money[event.seat] + event.amount)
         return replace(state, money=money, treasury=state.treasury - event.amount)
     if t is ev.CraneBurned:
-        board = state.board
-        for i in range(len(board) - 1, -1, -1):
-            if (board[i].x, board[i].y) == (event.x, event.y):
-                board = board[:i] + board[i + 1 :]
-                break
+        board = without_cell(state.board, event.x, event.y)
         to = event.to_seat
         known = state.pile_known or (0,) * n
         return replace(

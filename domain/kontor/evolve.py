@@ -9,7 +9,7 @@ from domain.kontor import expansions, fw_evolve, special_rules
 from domain.kontor import special_rules_b as rules_b
 from domain.kontor.rule_b_events import EVENTS_B
 from domain.kontor.sides import seats_of
-from domain.kontor.state import Cell, KontorState, ScoredSector
+from domain.kontor.state import Cell, KontorState, ScoredSector, without_cell
 
 
 def _grow(span, x: int, y: int):
@@ -157,11 +157,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
     if t is ev.ShipMoved:
         return replace(state, ship=(event.x, event.y), ship_moved=True)
     if t is ev.DockRemoved:
-        board = state.board
-        for i in range(len(board) - 1, -1, -1):
-            if (board[i].x, board[i].y) == (event.x, event.y):
-                board = board[:i] + board[i + 1 :]
-                break
+        board = without_cell(state.board, event.x, event.y)
         to = event.to_seat
         known = state.pile_known or (0,) * state.seat_count
         state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
@@ -264,11 +260,7 @@ def _override(state: KontorState, card: int, goods) -> KontorState:
 def _evolve_scenario(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.DockBribed:
-        board = state.board
-        for i in range(len(board) - 1, -1, -1):
-            if (board[i].x, board[i].y) == (event.x, event.y):
-                board = board[:i] + board[i + 1 :]
-                break
+        board = without_cell(state.board, event.x, event.y)
         to = event.to_seat
         known = state.pile_known or (0,) * state.seat_count
         return replace(

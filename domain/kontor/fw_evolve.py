@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from domain.kontor import events as ev
 from domain.kontor.data import CARDS
-from domain.kontor.state import KontorState
+from domain.kontor.state import KontorState, without_cell
 
 
 def _set(values: tuple, index: int, value) -> tuple:
@@ -129,11 +129,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             )
         if t is ev.DockRemoved:
             # « Il est replacé sous la pile »: the one common pile
-            board = state.board
-            for i in range(len(board) - 1, -1, -1):
-                if (board[i].x, board[i].y) == (event.x, event.y):
-                    board = board[:i] + board[i + 1 :]
-                    break
+            board = without_cell(state.board, event.x, event.y)
             return replace(
                 state,
                 board=board,

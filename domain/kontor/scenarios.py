@@ -277,20 +277,9 @@ def select_final(state: KontorState, sizes, dists) -> tuple[tuple[int, ...], tup
         def key(i: int) -> tuple[int, int]:
             return (-sizes[i], dist(i))
 
-    ranked = sorted(eligible, key=key)
-    slots = opts.final_count
-    counted: list[int] = []
-    eliminated: list[int] = []
-    i = 0
-    while i < len(ranked) and slots > 0:
-        group = [j for j in ranked[i:] if key(j) == key(ranked[i])]
-        if len(group) <= slots:
-            counted += group
-            slots -= len(group)
-        else:
-            eliminated += group
-        i += len(group)
-    return tuple(sorted(counted)), tuple(sorted(eliminated))
+    from domain.kontor.scoring import fill_slots  # scoring imports this module
+
+    return fill_slots(eligible, key, opts.final_count)
 
 
 def kept_warehouses(state: KontorState, winner: int | None, returned: tuple[int, ...]):

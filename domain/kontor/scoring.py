@@ -174,6 +174,14 @@ def choose_largest(
     def key(i: int) -> tuple[int, int]:
         return (-sizes[i], dists[i] if dists[i] is not None else far)
 
+    return fill_slots(eligible, key, slots)
+
+
+def fill_slots(eligible: list[int], key, slots: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sectors ranked by ``key`` (best first) take the ``slots``; a group tied on ``key``
+    that does not fit in the slots left is eliminated whole and the next ones move up
+    (« aucun des secteurs à égalité ne rapporte de points ; ceci peut aboutir à ce que
+    d'autres secteurs moins importants rapportent des points à la place »)."""
     ranked = sorted(eligible, key=key)
     counted: list[int] = []
     eliminated: list[int] = []

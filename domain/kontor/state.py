@@ -171,3 +171,11 @@ class KontorState:
 
     def is_over(self) -> bool:
         return self.phase == "over"
+
+
+def without_cell(board: tuple[Cell, ...], x: int, y: int) -> tuple[Cell, ...]:
+    """The board with the top card at (x, y) taken away (a covered card shows again)."""
+    for i in range(len(board) - 1, -1, -1):
+        if (board[i].x, board[i].y) == (x, y):
+            return board[:i] + board[i + 1 :]
+    return board
