@@ -71,7 +71,8 @@ def trivial_reads(base: str, clients: int, seconds: float) -> float:
             session.get(base + "/v1/health").raise_for_status()
             counts[i] += 1
 
-    return sum(counts) / run_clients(clients, run)
+    elapsed = run_clients(clients, run)  # the threads fill ``counts``: read them after
+    return sum(counts) / elapsed
 
 
 def play_games(base: str, clients: int, seconds: float):

@@ -7,6 +7,8 @@ lost message costs at most one keep-alive interval of delay, never an event.
 from __future__ import annotations
 
 import logging
+import queue
+import threading
 import time
 from typing import Protocol
 
@@ -24,14 +26,36 @@ class Notifier(Protocol):
 
 
 class RedisNotifier:
+    """Publishes from a background thread: a wake-up call is not worth a round trip on the
+    request's path, and losing one only delays a listener until its keep-alive."""
+
     def __init__(self, redis: Redis):
         self.redis = redis
+        self._outbox: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._publisher: threading.Thread | None = None
+        self._lock = threading.Lock()
 
     def appended(self, game_id: str, version: int) -> None:
-        try:
-            self.redis.publish(channel(game_id), str(version))
-        except Exception:  # Redis down: listeners fall back to their keep-alive polling
-            log.warning("could not publish version %s of %s", version, game_id)
+        self._ensure_publisher()
+        self._outbox.put((game_id, version))
+
+    def _ensure_publisher(self) -> None:
+        # started on first use, so that it runs in the process that uses it (after a fork)
+        if self._publisher is not None and self._publisher.is_alive():
+            return
+        with self._lock:
+            if self._publisher is None or not self._publisher.is_alive():
+                self._publisher = threading.Thread(target=self._publish_forever, daemon=True,
+                                                   name="entrepot-notify")
+                self._publisher.start()
+
+    def _publish_forever(self) -> None:
+        while True:
+            game_id, version = self._outbox.get()
+            try:
+                self.redis.publish(channel(game_id), str(version))
+            except Exception:  # Redis down: listeners fall back to their keep-alive polling
+                log.warning("could not publish version %s of %s", version, game_id)
 
     def listen(self, game_id: str) -> Listener:
         return Listener(self.redis, game_id)

@@ -13,8 +13,7 @@ usual (docs/rules/kontor.md (Expansions)).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import events as ev
 from domain.kontor.board import occupancy, sector_of

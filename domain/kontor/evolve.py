@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.kontor import events as ev
 from domain.kontor import expansions, fw_evolve, special_rules
 from domain.kontor import special_rules_b as rules_b

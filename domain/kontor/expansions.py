@@ -102,7 +102,7 @@ def bonus(state: KontorState) -> tuple[int, ...]:
 
 def evolve(state: KontorState, event) -> KontorState | None:
     if type(event) is ev.FinalBonusesCounted:
-        from dataclasses import replace
+        from domain.common.frozen import replace
 
         return replace(state, points=event.points)
     out = export_warehouse.evolve_export(state, event)
@@ -120,7 +120,7 @@ def forget_dock(state: KontorState, card: int) -> KontorState:
     """A dock left the board: warehouses swapped on it leave with it."""
     if not state.swapped:
         return state
-    from dataclasses import replace
+    from domain.common.frozen import replace
 
     return replace(state, swapped=tuple(e for e in state.swapped if e[0] != card))
 
@@ -206,8 +206,7 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
         return min(unders, key=lambda c: (_dock_worth(c.card), c.card))
     swaps = [c for c in legal if isinstance(c, SwapWarehouse)]
     if swaps:
-        from dataclasses import replace
-
+        from domain.common.frozen import replace
         from domain.kontor.board import occupancy, sector_of, supremacy, warehouse_counts
 
         cells = occupancy(state)

@@ -24,8 +24,7 @@ of that good fewer in its sector; ``state.exports`` counts each seat's export wa
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import events as ev
 from domain.kontor.board import occupancy, sector_of

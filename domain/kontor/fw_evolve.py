@@ -3,8 +3,7 @@ Applies facts, decides nothing.  Called from evolve.py."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.kontor import events as ev
 from domain.kontor.data import CARDS
 from domain.kontor.state import KontorState, without_cell

@@ -10,8 +10,7 @@ card would be worth more.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.kontor.alliances import pairs_in
 from domain.kontor.board import occupancy, sector_of
 from domain.kontor.commands import (

@@ -229,8 +229,7 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     if special is not None:
         return special
     # --- scenarios: pending decisions, bribes ---
-    from dataclasses import replace
-
+    from domain.common.frozen import replace
     from domain.kontor import scenarios
 
     def evaluate(cells, warehouses, goods):

@@ -10,8 +10,8 @@ docs/rules/kontor.md (Special rules B).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.board import (
     Pos,

@@ -7,8 +7,7 @@ face-down pseudo card; the owner sees the real card under ``you.face_down``.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.kontor.board import occupancy, sector_of
 from domain.kontor.data import CARDS, SEAT_COLORS
 from domain.kontor.sides import side_of

@@ -11,8 +11,8 @@ See docs/rules/kontor.md (Special rules A).
 from __future__ import annotations
 
 import importlib
-from dataclasses import replace
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import events as ev
 from domain.kontor.board import (

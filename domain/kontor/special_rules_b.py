@@ -9,8 +9,7 @@ written down, with its passage, in docs/rules/kontor.md (Special rules B).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import events as ev
 from domain.kontor import rule_b_events as evb

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.common.codec import to_data
+from domain.common.frozen import replace
 from domain.decider import Result
 from domain.kontor import events as ev
 from domain.kontor import expansions, rule_b_view, special_rules

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from domain.common.frozen import replace
 from domain.speicherstadt import events as ev
 from domain.speicherstadt import goods as gd
 from domain.speicherstadt.data import CARD, CONTRACT, GOODS, SETUP

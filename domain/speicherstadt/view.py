@@ -9,9 +9,8 @@ Nothing else is secret: there is no hand, so ``view["you"]`` only names the seat
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.common.codec import to_data
+from domain.common.frozen import replace
 from domain.speicherstadt import events as ev
 from domain.speicherstadt.data import CARD, GOODS, SEASONS
 from domain.speicherstadt.rules import contract_needs, to_act
