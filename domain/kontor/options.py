@@ -292,9 +292,16 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
             )
     # --- end free wheel ---
     # --- expansions: their switches and the variants they cannot join ---
-    if "choice_of_goods" in rules and "export_warehouse" in lists["expansions"]:
-        err("expansions", "export_warehouse cannot be combined with the special rule "
-            "choice_of_goods: both decide which of a dock's goods get a warehouse")
+    if "export_warehouse" in lists["expansions"]:
+        # each of these decides which of a dock's warehouses reach its sector, as the
+        # export warehouse does; the texts do not say how they would combine
+        if "choice_of_goods" in rules:
+            err("expansions", "export_warehouse cannot be combined with the special rule "
+                "choice_of_goods: both decide which of a dock's goods get a warehouse")
+        if scenario in ("embargo", "euphrates"):
+            err("expansions", f"export_warehouse cannot be combined with the scenario "
+                f"{scenario}: its warehouse supply and the export warehouse would both decide "
+                "which warehouses a dock brings, and the rules do not say how they combine")
     for item in lists["expansions"]:
         settings.update(EXPANSION_SETTINGS.get(item, {}))
         for name, other, why in EXPANSION_VARIANT_CONFLICTS:

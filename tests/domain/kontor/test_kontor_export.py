@@ -176,3 +176,17 @@ def test_majorities_per_good_score_one_point_ties_nothing():
     ended = of_type(events, ev.GameEnded)[0]
     assert ended.points == (1, 0) and ended.winners == (RED,)
     assert GAME.result(state).scores == (1.0, 0.0)
+
+
+@pytest.mark.parametrize("scenario", ["embargo", "euphrates"])
+def test_export_is_refused_with_scenarios_that_ration_warehouses(scenario):
+    """« Cette variante peut être combinée avec d'autres variantes », but Embargo (« Ce sont
+    ses réserves personnelles dans lesquelles il doit puiser ») and Euphrate (« Si les
+    entrepôts viennent à manquer dans les réserves ») already decide which warehouses a
+    dock brings: the combination is refused, saying why, rather than guessed."""
+    from domain.decider import OptionsError
+    from domain.kontor.options import parse_options
+
+    with pytest.raises(OptionsError) as err:
+        parse_options({"variant": "advanced", "scenario": scenario, "expansions": ["export_warehouse"]}, 2)
+    assert scenario in err.value.errors["expansions"][0]
