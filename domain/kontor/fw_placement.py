@@ -51,12 +51,7 @@ def diagonal_only(cells: Mapping[Pos, int], pos: Pos) -> bool:
 def placement_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int
 ) -> list[Pos]:
-    from domain.kontor.placement import (
-        box_of,
-        bridge_may_cover,
-        flood_may_cover,
-        scored_cells,
-    )
+    from domain.kontor.placement import box_of, cover_cells
 
     opts = state.options
     size = opts.board_size
@@ -64,22 +59,7 @@ def placement_cells(
     c = CARDS[card]
     kind = c.kind
     if kind in ("flood", "bridge"):
-        closed = scored_cells(state)
-        out = []
-        for pos, under in cells.items():
-            if pos in closed:
-                continue
-            if kind == "flood":
-                if not flood_may_cover(under):
-                    continue
-            elif (
-                not bridge_may_cover(under)
-                or pos == state.ship
-                or any(n in closed for n in neighbours(pos))
-                or crane_blocks(state, cells, pos, side)
-            ):
-                continue
-            out.append(pos)
+        out = cover_cells(state, cells, kind, lambda pos: crane_blocks(state, cells, pos, side))
         return sorted(out, key=lambda p: (p[1], p[0]))
     box = grow(box_of(state, cells), cells)
     diagonal = c.crane and opts.diagonal_cranes

@@ -53,6 +53,29 @@ def bridge_may_cover(card: int) -> bool:
     return CARDS[card].kind in ("water", "flood")
 
 
+def cover_cells(state: KontorState, cells: Mapping[Pos, int], kind: str, crane_blocked) -> list[Pos]:
+    """Cells a flood or a bridge may cover (``crane_blocked(pos)``: an opponent's crane
+    forbids a bridge there). « Des cartes spéciales ne peuvent pas être jouées sur ou dans
+    des secteurs terminés. »"""
+    closed = scored_cells(state)
+    out = []
+    for pos, under in cells.items():
+        if pos in closed:
+            continue
+        if kind == "flood":
+            if not flood_may_cover(under):
+                continue
+        else:
+            if not bridge_may_cover(under) or pos == state.ship:
+                continue
+            if any(n in closed for n in neighbours(pos)):
+                continue  # it would join a finished sector
+            if crane_blocked(pos):
+                continue
+        out.append(pos)
+    return out
+
+
 def placement_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int
 ) -> list[Pos]:
@@ -69,24 +92,7 @@ def placement_cells(
     kind = CARDS[card].kind
     box = box_of(state, cells)
     if kind in ("flood", "bridge"):
-        # « Des cartes spéciales ne peuvent pas être jouées sur ou dans des secteurs
-        # terminés. »
-        closed = scored_cells(state)
-        out = []
-        for pos, under in cells.items():
-            if pos in closed:
-                continue
-            if kind == "flood":
-                if not flood_may_cover(under):
-                    continue
-            else:
-                if not bridge_may_cover(under) or pos == state.ship:
-                    continue
-                if any(n in closed for n in neighbours(pos)):
-                    continue  # it would join a finished sector
-                if crane_blocks(cells, pos, side):
-                    continue
-            out.append(pos)
+        out = cover_cells(state, cells, kind, lambda pos: crane_blocks(cells, pos, side))
         out = rules_b.filter_cells(state, cells, card, seat, out)  # special rules B
         from domain.kontor.scenarios import filter_cells  # scenarios: island, cases, sunken
 
