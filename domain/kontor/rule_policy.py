@@ -16,8 +16,8 @@ from domain.kontor.commands import (
     TakeFromPile,
 )
 from domain.kontor.data import CARDS
+from domain.kontor.scoring import goods_of
 from domain.kontor.sides import side_count, side_of
-from domain.kontor.special_rules import goods_of
 
 
 def _dock_worth(card: int) -> tuple:

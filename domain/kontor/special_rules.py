@@ -31,6 +31,7 @@ from domain.kontor.commands import (
     TakeFromPile,
 )
 from domain.kontor.data import CARDS, GOODS, SETUP, special_cards
+from domain.kontor.scoring import goods_of
 from domain.kontor.sides import seats_of, side_count, side_of
 from domain.kontor.state import Cell, KontorState
 
@@ -215,10 +216,6 @@ def record_goods(state: KontorState, event) -> KontorState:
     if rest == state.warehouse_goods:
         return state
     return replace(state, warehouse_goods=rest)
-
-
-def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
-    return dict(state.warehouse_goods) if state.warehouse_goods else None
 
 
 # ---------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from domain.kontor.commands import (
     TakeFromPile,
 )
 from domain.kontor.data import CARDS
-from domain.kontor.special_rules import goods_of
+from domain.kontor.scoring import goods_of
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
