@@ -9,6 +9,7 @@ side effects (computer moves) follow the commit.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -489,8 +490,6 @@ def _result_json(result) -> dict | None:
 
 
 def _is_uuid(value: str) -> bool:
-    import uuid
-
     try:
         uuid.UUID(value)
     except (ValueError, TypeError, AttributeError):
