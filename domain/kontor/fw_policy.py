@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.alliances import pairs_in
-from domain.kontor.board import occupancy, sector_of
+from domain.kontor.board import occupancy, sector_of, sectors
 from domain.kontor.commands import (
     AcceptAlliance,
     ChooseCard,
@@ -26,24 +26,51 @@ from domain.kontor.commands import (
     SetDrunkDock,
 )
 from domain.kontor.data import CARDS
-from domain.kontor.fw_scoring import counted_sectors, drunk_docks, owners_map, sector_result
+from domain.kontor.fw_scoring import dock_count, drunk_docks, owners_map, sector_result
 from domain.kontor.placement import placement_cells
 from domain.kontor.sides import side_of
 from domain.kontor.state import KontorState
 
 MONEY = 0.3
 GAIN = 0.5  # a side action must be worth this much
+#: a sector's lead in warehouses, capped, is worth this much per warehouse (tuned with
+#: bench/ai_kontor.py, free_wheel); a sector of one dock counts for SMALL of it
+MARGIN = 0.15
+MARGIN_CAP = 3
+SMALL = 0.3
+
+
+def _lead(counts: tuple, party: int) -> int:
+    """How far a party's best supremacy is ahead of the best of the others (negative when
+    behind): a sector won by one warehouse flips with the next dock, one won by three
+    does not."""
+
+    def best(p: int) -> int:
+        return max(
+            counts[p][i] - max(counts[q][i] for q in range(len(counts)) if q != p)
+            for i in range(len(counts[p]))
+        )
+
+    others = [best(q) for q in range(len(counts)) if q != party]
+    return best(party) - max(others) if others else 0
 
 
 def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
     points = [0.0] * state.seat_count
-    for sector in counted_sectors(state, cells):
+    side = side_of(state.options, seat)
+    margin = 0.0
+    for sector in sectors(cells):
         r = sector_result(state, cells, sector, warehouses, drunk, owners)
+        mine = next(i for i, party in enumerate(r["parties"]) if side in party)
+        lead = max(-MARGIN_CAP, min(MARGIN_CAP, _lead(r["warehouses"], mine)))
+        if dock_count(cells, sector) < state.options.final_min_docks:
+            margin += SMALL * lead  # may still grow into a counted sector
+            continue
+        margin += lead
         for s, p in enumerate(r["shares"]):
             points[s] += p
-    side = side_of(state.options, seat)
     others = [points[s] for s in range(state.seat_count) if side_of(state.options, s) != side]
-    return points[seat] - (max(others) if others else 0.0)
+    return points[seat] - (max(others) if others else 0.0) + MARGIN * margin
 
 
 def _base(state: KontorState):
