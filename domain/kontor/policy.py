@@ -39,9 +39,26 @@ REST = 0.1
 #: team game: 16 of the 20 florins are dealt (the treasury starts with 4) and ties on
 #: points, broken by the team's money, are frequent: money is worth more
 MONEY_TEAM = 2.5
+#: Misère (poverty): six florins in all, and the seat left without any while the treasury
+#: is empty loses at once: a florin is worth most of a sector
+MONEY_POVERTY = 8.0
+POVERTY_RESERVE = 1
+POVERTY_GAIN = 1.0
+
+
+def _poverty_pass(state: KontorState, money: int, gain: float) -> bool:
+    """Misère: without a florin, the next canal that empties the treasury ends the game
+    against the seat, and passing takes a florin and spares this round's taxes («  ne peut
+    être soumis à aucun impôt pendant ce tour »): pass when broke, and with the last
+    florins unless the card wins a sector."""
+    if money == 0:
+        return True
+    return money <= POVERTY_RESERVE and state.treasury > 0 and gain < WIN * POVERTY_GAIN
 
 
 def _money(state: KontorState) -> float:
+    if state.options.poverty_end:
+        return MONEY * MONEY_POVERTY
     return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
 
 
@@ -142,13 +159,25 @@ def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
     return cells, warehouses
 
 
+def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
+    """Embargo: the state whose goods map gives ``card`` only the warehouses its owner's
+    supply still holds (scenarios.placed_goods); other games: ``state`` itself."""
+    if not state.options.warehouse_supply or not CARDS[card].goods:
+        return state
+    from domain.common.frozen import replace
+    from domain.kontor.scenarios import placed_goods
+
+    brought = placed_goods(state, seat, card)
+    return replace(state, goods_override=state.goods_override + ((card, brought),))
+
+
 def placement_value(
     state: KontorState, seat: int, card: int, pos, cells=None, warehouses=None
 ) -> float:
     cells = occupancy(state) if cells is None else cells
     warehouses = state.warehouses if warehouses is None else warehouses
     after, wh = _after(cells, warehouses, card, pos)
-    value = _evaluate(state, seat, after, wh)
+    value = _evaluate(_supplied(state, seat, card), seat, after, wh)
     if CARDS[card].kind == "water" and state.treasury > 0:
         value += _money(state)
     return value
@@ -290,6 +319,8 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
     if not choices:
         return Pass()
     gain, card = max(choices)
+    if state.options.poverty_end and _poverty_pass(state, money, gain):
+        return Pass()
     if money == 0 and state.treasury > 0 and gain < WIN / 2:
         return Pass()
     hidden = rules_b.smuggle_choice(state, seat, card)  # special rules B: Contrebande
