@@ -150,6 +150,21 @@ def warehouse_counts(
     return tuple(tuple(row) for row in counts)
 
 
+def supremacy_lead(counts, party: int) -> int:
+    """How far ``party``'s best supremacy is ahead of the best of the others' (negative
+    when behind), for the computer players: a sector held by one warehouse flips with the
+    next dock, one held by three does not."""
+
+    def best(p: int) -> int:
+        return max(
+            counts[p][i] - max(counts[q][i] for q in range(len(counts)) if q != p)
+            for i in range(len(counts[p]))
+        )
+
+    others = [best(q) for q in range(len(counts)) if q != party]
+    return best(party) - max(others) if others else 0
+
+
 def supremacy(
     counts: tuple[tuple[int, ...], ...], beats: Mapping[str, str] | None = None
 ) -> tuple[int | None, str]:

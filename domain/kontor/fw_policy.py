@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.alliances import pairs_in
-from domain.kontor.board import occupancy, sector_of, sectors
+from domain.kontor.board import occupancy, sector_of, sectors, supremacy_lead
 from domain.kontor.commands import (
     AcceptAlliance,
     ChooseCard,
@@ -40,21 +40,6 @@ MARGIN_CAP = 3
 SMALL = 0.3
 
 
-def _lead(counts: tuple, party: int) -> int:
-    """How far a party's best supremacy is ahead of the best of the others (negative when
-    behind): a sector won by one warehouse flips with the next dock, one won by three
-    does not."""
-
-    def best(p: int) -> int:
-        return max(
-            counts[p][i] - max(counts[q][i] for q in range(len(counts)) if q != p)
-            for i in range(len(counts[p]))
-        )
-
-    others = [best(q) for q in range(len(counts)) if q != party]
-    return best(party) - max(others) if others else 0
-
-
 def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
     points = [0.0] * state.seat_count
     side = side_of(state.options, seat)
@@ -62,7 +47,7 @@ def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> f
     for sector in sectors(cells):
         r = sector_result(state, cells, sector, warehouses, drunk, owners)
         mine = next(i for i, party in enumerate(r["parties"]) if side in party)
-        lead = max(-MARGIN_CAP, min(MARGIN_CAP, _lead(r["warehouses"], mine)))
+        lead = max(-MARGIN_CAP, min(MARGIN_CAP, supremacy_lead(r["warehouses"], mine)))
         if dock_count(cells, sector) < state.options.final_min_docks:
             margin += SMALL * lead  # may still grow into a counted sector
             continue
