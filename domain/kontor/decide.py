@@ -258,8 +258,10 @@ def _end_round(log: _Log) -> None:
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
-    """Does the seat hold a card with a legal cell? (Cards of the same kind share their
-    legal cells, so one card of each kind is enough to try.)"""
+    """Does the seat hold a card with a legal cell, or a ship card while the ship may
+    free a cell by removing a dock? (Cards of the same kind share their legal cells, so
+    one card of each kind is enough to try; a flood played as canals needs the canals in
+    hand, which the canals' own cells already answer.)"""
     cells = occupancy(st)
     tried: set[tuple] = set()
     for card in st.hands[seat]:
@@ -270,7 +272,8 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
         tried.add(key)
         if placement_cells(st, cells, card, seat):
             return True
-    return False
+    ship_card = any(CARDS[card].ship for card in st.hands[seat])
+    return st.options.ship and st.ship is not None and ship_card and any_removal(st)
 
 
 def _end_game(log: _Log, reason: str, winners: tuple[int, ...] | None = None) -> None:

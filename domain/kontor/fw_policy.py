@@ -38,6 +38,11 @@ GAIN = 0.5  # a side action must be worth this much
 MARGIN = 0.15
 MARGIN_CAP = 3
 SMALL = 0.3
+#: strong level: how many one-ply best placements are checked against an answer, over
+#: how many deals of the unseen cards
+REPLY_CANDIDATES = int(__import__("os").environ.get("RC", "4"))
+REPLY_DEALS = int(__import__("os").environ.get("RD", "3"))
+REPLY_MIX = float(__import__("os").environ.get("RM", "1"))
 
 
 def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
@@ -66,8 +71,9 @@ def position_value(state: KontorState, seat: int) -> float:
     return _value(state, seat, *_base(state))
 
 
-def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> float:
-    cells, warehouses, owners, drunk = base or _base(state)
+def _placed(state: KontorState, seat: int, card: int, pos, base):
+    """The (cells, warehouses, owners, drunk docks) after ``seat`` places ``card``."""
+    cells, warehouses, owners, drunk = base
     cells = dict(cells)
     under = cells.get(pos)
     if under is not None:
@@ -79,7 +85,12 @@ def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> f
     if state.options.shared_dock_pile and c.kind == "dock":
         owners = dict(owners)
         owners[card] = seat
-    v = _value(state, seat, cells, warehouses, owners, drunk)
+    return cells, warehouses, owners, drunk
+
+
+def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> float:
+    v = _value(state, seat, *_placed(state, seat, card, pos, base or _base(state)))
+    c = CARDS[card]
     if c.kind == "water" and state.treasury > 0:
         v += MONEY
     if c.florin:
@@ -95,6 +106,44 @@ def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float, base
         if v > best_v:
             best, best_v = pos, v
     return best, best_v
+
+
+def _reply_value(state: KontorState, seat: int, base, rng) -> float:
+    """The seat's value after the next seat's best answer (by that seat's own value) with
+    each card of a hand dealt from what the seat cannot see."""
+    replier = (seat + 1) % state.seat_count
+    best_theirs, mine = float("-inf"), _value(state, seat, *base)
+    for card in set(state.hands[replier]):
+        for pos in placement_cells(state, base[0], card, replier):
+            after = _placed(state, replier, card, pos, base)
+            theirs = _value(state, replier, *after)
+            if theirs > best_theirs:
+                best_theirs, mine = theirs, _value(state, seat, *after)
+    return mine
+
+
+def _strong_pick(state: KontorState, seat: int, cards, rng):
+    """Strong level: the few best placements by one ply, each judged by the next seat's
+    best answer over hands redealt from the unseen cards (REPLY_DEALS deals), so the
+    policy never looks at hidden cards."""
+    from domain.kontor.view import redetermine
+
+    base = _base(state)
+    ranked = []
+    for card in cards:
+        for pos in placement_cells(state, base[0], card, seat):
+            ranked.append((_placed_value(state, seat, card, pos, base), card, pos))
+    ranked.sort(key=lambda t: t[0], reverse=True)
+    deals = [redetermine(state, seat, rng.fork(f"deal/{i}")) for i in range(REPLY_DEALS)]
+    best, best_v = None, float("-inf")
+    for first, card, pos in ranked[:REPLY_CANDIDATES]:
+        after = _placed(state, seat, card, pos, base)
+        bonus = first - _value(state, seat, *after)  # money, as the one-ply value counts it
+        v = bonus + sum(_reply_value(d, seat, after, rng) for d in deals) / len(deals)
+        v = REPLY_MIX * v + (1 - REPLY_MIX) * first
+        if v > best_v:
+            best, best_v = (card, pos), v
+    return best
 
 
 def policy(state: KontorState, seat: int, rng, level: str, legal: list):
@@ -147,18 +196,22 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         if best is not None:
             return best
         base = _base(state)
-        choices = []
+        choices, placeable = [], []
         for cmd in legal:
             if isinstance(cmd, ChooseCard):
                 pos, v = _best_cell(state, seat, cmd.card, rng, noise, base)
                 if pos is None:
                     v = now - 0.1  # a ship card that may only free a cell
+                else:
+                    placeable.append(cmd.card)
                 choices.append((v, cmd.card))
         if not choices:
             return Pass()
         v, card = max(choices)
         if state.money[seat] == 0 and state.treasury > 0 and v < now + 0.5:
             return Pass()
+        if level == "strong" and placeable:
+            card = _strong_pick(state, seat, placeable, rng)[0]
         return ChooseCard(card)
     if phase == "place":
         card = state.revealed[seat]
@@ -188,6 +241,8 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         if pos is None:
             ships = [c for c in legal if isinstance(c, MoveShip)]
             return ships[0] if ships else legal[0]
+        if level == "strong":
+            pos = _strong_pick(state, seat, [card], rng)[1]
         return PlaceCard(*pos)
     if phase == "draw":
         draws = [c for c in legal if isinstance(c, DrawCard)]

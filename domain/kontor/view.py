@@ -410,8 +410,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.water_aside:  # scenarios: Bakchich's canals set aside unseen
         put(c)
-    for key in sorted(pools):
-        pools[key] = list(rng.shuffle(pools[key]))
+    for key in sorted(pools):  # sorted first: the deal depends on what is hidden, not where
+        pools[key] = list(rng.shuffle(sorted(pools[key])))
 
     def take(card: int) -> int:
         return pools[slot_kind(card)].pop()
@@ -439,7 +439,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     water_aside = tuple(take(c) for c in state.water_aside)  # scenarios: Bakchich
     if state.event_deck:  # expansions: the event deck's order is secret
-        state = replace(state, event_deck=tuple(rng.shuffle(state.event_deck)))
+        state = replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),

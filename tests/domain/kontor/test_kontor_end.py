@@ -156,6 +156,33 @@ def test_not_stalled_while_a_canal_can_go():
     assert types(events)[-1] == "RoundStarted"
 
 
+def test_not_stalled_while_the_ship_may_free_a_cell():
+    """A ship card whose ship may still remove a dock (« le joueur peut ... enlever un dock
+    adjacent ») is not stuck: it frees a cell first, so the game goes on."""
+    ship_dock = next(c for c in cards("dock", BLACK, None, None) if CARDS[c].ship)
+    layout = full_board(
+        holes={(2, 3), (3, 2), (3, 3)},
+        overrides={
+            (2, 2): crane(BLACK),
+            (1, 3): crane(RED),
+            (3, 1): cards("dock", RED, (), None, crane=True)[1],
+            (1, 0): ship_dock,
+        },
+        spare_water=4,
+    )
+    red_ship = next(c for c in cards("dock", RED, None, None) if CARDS[c].ship)
+    red, black = (
+        next(c for c in cards("dock", seat, None, None) if not CARDS[c].ship and CARDS[c].goods)
+        for seat in (RED, BLACK)
+    )
+    _, stuck = placing(layout, red, black, extra=((red_ship,), (dock(BLACK, "tea"),)))
+    assert stuck.end_reason == "stalled"  # no ship on this board: nothing frees a cell
+    events, state = placing(
+        layout, red, black, extra=((red_ship,), (dock(BLACK, "tea"),)), options=Options(ship=True)
+    )
+    assert types(events)[-1] == "RoundStarted"
+
+
 def test_idle_rounds_end_the_game():
     """House rule: after ``idle_round_limit`` (20) complete rounds in a row in which no card
     was placed, the game ends (so every game ends)."""
