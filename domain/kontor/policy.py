@@ -48,9 +48,9 @@ POVERTY_GAIN = 1.0
 
 def _poverty_pass(state: KontorState, money: int, gain: float) -> bool:
     """Misère: without a florin, the next canal that empties the treasury ends the game
-    against the seat, and passing takes a florin and spares this round's taxes («  ne peut
+    against the seat, and passing takes a florin and spares this round's taxes (« ne peut
     être soumis à aucun impôt pendant ce tour »): pass when broke, and with the last
-    florins unless the card wins a sector."""
+    florin unless the card wins a sector."""
     if money == 0:
         return True
     return money <= POVERTY_RESERVE and state.treasury > 0 and gain < WIN * POVERTY_GAIN
