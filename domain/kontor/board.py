@@ -150,19 +150,28 @@ def warehouse_counts(
     return tuple(tuple(row) for row in counts)
 
 
-def supremacy_lead(counts, party: int) -> int:
-    """How far ``party``'s best supremacy is ahead of the best of the others' (negative
-    when behind), for the computer players: a sector held by one warehouse flips with the
-    next dock, one held by three does not."""
-
-    def best(p: int) -> int:
-        return max(
-            counts[p][i] - max(counts[q][i] for q in range(len(counts)) if q != p)
-            for i in range(len(counts[p]))
+def supremacy_leads(counts) -> list[int]:
+    """For each party, how far its best supremacy is ahead of the best of the others'
+    (negative when behind), for the computer players: a sector held by one warehouse flips
+    with the next dock, one held by three does not."""
+    n = len(counts)
+    if n < 2:
+        return [0] * n
+    best = []
+    for p in range(n):
+        row = counts[p]
+        best.append(
+            max(row[i] - max(counts[q][i] for q in range(n) if q != p) for i in range(len(row)))
         )
+    out = []
+    for p in range(n):
+        others = max(best[q] for q in range(n) if q != p)
+        out.append(best[p] - others)
+    return out
 
-    others = [best(q) for q in range(len(counts)) if q != party]
-    return best(party) - max(others) if others else 0
+
+def supremacy_lead(counts, party: int) -> int:
+    return supremacy_leads(counts)[party]
 
 
 def supremacy(

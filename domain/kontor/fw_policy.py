@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.alliances import pairs_in
-from domain.kontor.board import occupancy, sector_of, sectors, supremacy_lead
+from domain.kontor.board import occupancy, sector_of, sectors, supremacy_leads
 from domain.kontor.commands import (
     AcceptAlliance,
     ChooseCard,
@@ -28,7 +28,7 @@ from domain.kontor.commands import (
 from domain.kontor.data import CARDS
 from domain.kontor.fw_scoring import dock_count, drunk_docks, owners_map, sector_result
 from domain.kontor.placement import placement_cells
-from domain.kontor.sides import side_of
+from domain.kontor.sides import side_count, side_of
 from domain.kontor.state import KontorState
 
 MONEY = 0.3
@@ -46,22 +46,33 @@ REPLY_DEALS = 2
 REPLY_SHARE = 0.5
 
 
-def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
+def _tally(state: KontorState, cells, warehouses, owners, drunk):
+    """Provisional points per seat and capped warehouse leads per side, in one pass."""
     points = [0.0] * state.seat_count
-    side = side_of(state.options, seat)
-    margin = 0.0
+    margins = [0.0] * side_count(state.options, state.seat_count)
     for sector in sectors(cells):
         r = sector_result(state, cells, sector, warehouses, drunk, owners)
-        mine = next(i for i, party in enumerate(r["parties"]) if side in party)
-        lead = max(-MARGIN_CAP, min(MARGIN_CAP, supremacy_lead(r["warehouses"], mine)))
-        if dock_count(cells, sector) < state.options.final_min_docks:
-            margin += SMALL * lead  # may still grow into a counted sector
+        small = dock_count(cells, sector) < state.options.final_min_docks
+        for party, lead in zip(r["parties"], supremacy_leads(r["warehouses"])):
+            lead = max(-MARGIN_CAP, min(MARGIN_CAP, lead))
+            for side in party:
+                margins[side] += SMALL * lead if small else lead  # small: may still grow
+        if small:
             continue
-        margin += lead
         for s, p in enumerate(r["shares"]):
             points[s] += p
+    return points, margins
+
+
+def _seat_value(state: KontorState, seat: int, tally) -> float:
+    points, margins = tally
+    side = side_of(state.options, seat)
     others = [points[s] for s in range(state.seat_count) if side_of(state.options, s) != side]
-    return points[seat] - (max(others) if others else 0.0) + MARGIN * margin
+    return points[seat] - (max(others) if others else 0.0) + MARGIN * margins[side]
+
+
+def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
+    return _seat_value(state, seat, _tally(state, cells, warehouses, owners, drunk))
 
 
 def _base(state: KontorState):
@@ -116,10 +127,10 @@ def _reply_value(state: KontorState, seat: int, base) -> float:
     best_theirs, mine = float("-inf"), _value(state, seat, *base)
     for card in set(state.hands[replier]):
         for pos in placement_cells(state, base[0], card, replier):
-            after = _placed(state, replier, card, pos, base)
-            theirs = _value(state, replier, *after)
+            tally = _tally(state, *_placed(state, replier, card, pos, base))
+            theirs = _seat_value(state, replier, tally)
             if theirs > best_theirs:
-                best_theirs, mine = theirs, _value(state, seat, *after)
+                best_theirs, mine = theirs, _seat_value(state, seat, tally)
     return mine
 
 
