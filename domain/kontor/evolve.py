@@ -34,8 +34,15 @@ def evolve(state: KontorState | None, event) -> KontorState:
     # --- special rules B: their events, and what shared events also do under them ---
     if type(event) in EVENTS_B:
         return rules_b.evolve_b(state, event)
-    return rules_b.after_evolve(state, _evolve(state, event), event)
+    new = rules_b.after_evolve(state, _evolve(state, event), event)
     # --- end special rules B ---
+    if type(event) in (ev.CardDrawn, ev.CardReturned):  # public: the card goes to a hand
+        return replace(new, seen_in_hand=new.seen_in_hand | {(event.seat, event.card)})
+    if new.seen_in_hand and state is not None and new.hands is not state.hands:
+        # a card that leaves its hand is forgotten: it may come back unseen
+        held = frozenset((s, c) for s, hand in enumerate(new.hands) for c in hand)
+        return replace(new, seen_in_hand=new.seen_in_hand & held)
+    return new
 
 
 def _evolve(state: KontorState | None, event) -> KontorState:

@@ -165,6 +165,9 @@ class KontorState:
     #: dock card -> the goods of its warehouses when they differ from the printed goods
     #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
     goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: (seat, card): cards every seat saw go into that seat's hand, drawn from a face-up
+    #: top or revealed and returned (what redetermine keeps while they are still held)
+    seen_in_hand: frozenset[tuple[int, int]] = frozenset()
 
     def goods_map(self) -> dict[int, tuple[str, ...]]:
         return dict(self.goods_override)

@@ -354,11 +354,25 @@ def _slot(card: int) -> tuple:
     return ("dock", c.owner)
 
 
+def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
+    """Cards every seat saw go into another seat's hand and still held there. None while
+    that seat's secret choice is pending (it may be one of them), nor with Contrebande (a
+    smuggled card may be one of them)."""
+    if state.options.smuggling:
+        return frozenset()
+    out: set[int] = set()
+    for s in range(state.seat_count):
+        if s == observer or (state.chosen and state.chosen[s] is not None):
+            continue
+        out.update(c for c in state.hands[s] if (s, c) in state.seen_in_hand)
+    return frozenset(out)
+
+
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
-    """Re-deal what ``observer`` cannot see: other seats' hands (special cards included)
-    and unrevealed choices, the special cards set aside, and every pile below its visible
-    top card (docks the ship sent to the bottom of a pile stay there: that was public).
-    Each hidden slot keeps its kind (a colour's dock, a canal, a special card), so counts
+    """Re-deal what ``observer`` cannot see: other seats' hands (special cards included;
+    cards all saw go into them stay) and unrevealed choices, the special cards set aside,
+    and every pile below its visible top card (docks the ship sent to the bottom of a
+    pile stay there: that was public). Each hidden slot keeps its kind (a colour's dock, a canal, a special card), so counts
     and every public fact stay the same."""
     if state.phase == "over":
         return state
@@ -386,6 +400,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         pools.setdefault(slot_kind(card), []).append(card)
 
     shown, open_piles = expansions.hidden_kept(state, observer)  # expansions: event cards
+    shown = shown | _seen_in_hands(state, observer)
     for s in range(n):
         if s == observer:
             continue

@@ -103,3 +103,23 @@ def test_redetermine_depends_only_on_what_the_observer_sees(variant, seats):
             assert GAME.redetermine(a, observer, Rng("d4" * 32)) == GAME.redetermine(
                 b, observer, Rng("d4" * 32)
             )
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("basic", 2), ("free_wheel", 2), ("team", 4)])
+def test_redetermine_keeps_the_cards_all_saw_go_into_a_hand(variant, seats):
+    """A card drawn from a face-up top (CardDrawn is public) is known to sit in its
+    drawer's hand: a deal keeps it there, except while that seat's secret choice is
+    pending (the choice may be that card)."""
+    options = GAME.parse_options({"variant": variant}, seats)
+    played = play_random_game(GAME, options, seats, seed_for(13), Rng(seed_for(13)))
+    kept = 0
+    for state in played.states[:-1]:
+        for seat, card in state.seen_in_hand:
+            assert card in state.hands[seat]
+            if state.chosen and state.chosen[seat] is not None:
+                continue
+            observer = (seat + 1) % seats
+            other = GAME.redetermine(state, observer, Rng("e5" * 32))
+            assert card in other.hands[seat]
+            kept += 1
+    assert kept > 0
