@@ -118,19 +118,24 @@ def test_shared_win():
     assert GAME.result(state).winners == (RED, BLACK)
 
 
+def _crane_locked_board(extra=None) -> dict:
+    """A full 6x6 port whose three free cells no dock may take (cranes of both colours
+    beside them); canals still may."""
+    overrides = {
+        (2, 2): crane(BLACK),
+        (1, 3): crane(RED),
+        (3, 1): cards("dock", RED, (), None, crane=True)[1],
+    }
+    return full_board(
+        holes={(2, 3), (3, 2), (3, 3)}, overrides=overrides | (extra or {}), spare_water=4
+    )
+
+
 def test_stalled_game_ends():
     """House rule (the rulebook is silent): when no seat holds a card that has a legal cell
     and none can be drawn, nobody can ever place again -- the game ends at once, scored as
     at the normal end."""
-    layout = full_board(
-        holes={(2, 3), (3, 2), (3, 3)},
-        overrides={
-            (2, 2): crane(BLACK),
-            (1, 3): crane(RED),
-            (3, 1): cards("dock", RED, (), None, crane=True)[1],
-        },
-        spare_water=4,
-    )
+    layout = _crane_locked_board()
     red, black = dock(RED, "wine"), dock(BLACK, "wine")
     events, state = placing(layout, red, black, extra=((dock(RED, "tea"),), (dock(BLACK, "tea"),)))
     assert [e.reason for e in of_type(events, ev.CardReturned)] == [
@@ -142,15 +147,7 @@ def test_stalled_game_ends():
 
 
 def test_not_stalled_while_a_canal_can_go():
-    layout = full_board(
-        holes={(2, 3), (3, 2), (3, 3)},
-        overrides={
-            (2, 2): crane(BLACK),
-            (1, 3): crane(RED),
-            (3, 1): cards("dock", RED, (), None, crane=True)[1],
-        },
-        spare_water=4,
-    )
+    layout = _crane_locked_board()
     red, black = dock(RED, "wine"), dock(BLACK, "wine")
     events, state = placing(layout, red, black, extra=((water(n=0),), ()))
     assert types(events)[-1] == "RoundStarted"
@@ -160,16 +157,7 @@ def test_not_stalled_while_the_ship_may_free_a_cell():
     """A ship card whose ship may still remove a dock (« le joueur peut ... enlever un dock
     adjacent ») is not stuck: it frees a cell first, so the game goes on."""
     ship_dock = next(c for c in cards("dock", BLACK, None, None) if CARDS[c].ship)
-    layout = full_board(
-        holes={(2, 3), (3, 2), (3, 3)},
-        overrides={
-            (2, 2): crane(BLACK),
-            (1, 3): crane(RED),
-            (3, 1): cards("dock", RED, (), None, crane=True)[1],
-            (1, 0): ship_dock,
-        },
-        spare_water=4,
-    )
+    layout = _crane_locked_board({(1, 0): ship_dock})
     red_ship = next(c for c in cards("dock", RED, None, None) if CARDS[c].ship)
     red, black = (
         next(c for c in cards("dock", seat, None, None) if not CARDS[c].ship and CARDS[c].goods)
