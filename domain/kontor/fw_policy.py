@@ -40,7 +40,7 @@ MARGIN_CAP = 3
 SMALL = 0.3
 #: strong level: how many one-ply best placements are checked against an answer, over
 #: how many deals of the unseen cards, and the answer's share of the final judgement
-#: (tuned with bench/ai_kontor.py: strong vs normal 62.5 % over 80 games)
+#: (tuned with bench/ai_kontor.py: strong vs normal 54–62 % over 80 games)
 REPLY_CANDIDATES = 6
 REPLY_DEALS = 2
 REPLY_SHARE = 0.5
