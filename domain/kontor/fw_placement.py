@@ -15,26 +15,17 @@ from collections.abc import Mapping
 from domain.decider import RuleViolation
 from domain.kontor.board import Pos, grow, is_closed, neighbours, possible, sector_of
 from domain.kontor.data import CARDS
-from domain.kontor.sides import side_of
+from domain.kontor.sides import owner_side, side_of
 from domain.kontor.state import KontorState
 
 DIAGONALS: tuple[Pos, ...] = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-
-
-def _owner(state: KontorState, card: int) -> int | None:
-    if state.options.shared_dock_pile:
-        for c, seat in state.dock_owners:
-            if c == card:
-                return seat
-        return None
-    return CARDS[card].owner
 
 
 def crane_blocks(state: KontorState, cells: Mapping[Pos, int], pos: Pos, side: int) -> bool:
     for n in neighbours(pos):
         card = cells.get(n)
         if card is not None and CARDS[card].crane:
-            owner = _owner(state, card)
+            owner = owner_side(state, card)
             if owner is not None and owner != side:
                 return True
     return False

@@ -28,7 +28,7 @@ from domain.kontor.commands import (
 from domain.kontor.data import CARDS
 from domain.kontor.fw_scoring import dock_count, drunk_docks, owners_map, sector_result
 from domain.kontor.placement import placement_cells
-from domain.kontor.sides import side_count, side_of
+from domain.kontor.sides import owner_side, side_count, side_of
 from domain.kontor.state import KontorState
 
 MONEY = 0.3
@@ -235,12 +235,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
             if not isinstance(cmd, MoveShip) or cmd.remove_x is None:
                 continue
             removed = base[0][(cmd.remove_x, cmd.remove_y)]
-            owner = (
-                base[2].get(removed, CARDS[removed].owner)
-                if state.options.shared_dock_pile
-                else CARDS[removed].owner
-            )
-            if owner == side:
+            if owner_side(state, removed) == side:
                 continue
             cells = dict(base[0])
             del cells[(cmd.remove_x, cmd.remove_y)]

@@ -26,17 +26,6 @@ from domain.kontor.sides import seats_of, side_count
 from domain.kontor.state import KontorState
 
 
-def owner_side(state: KontorState, card: int) -> int | None:
-    """The side a dock belongs to: in free for all the seat that played it (« Il place
-    ensuite un marqueur à sa couleur sur le numéro »), else its printed colour."""
-    if state.options.shared_dock_pile:
-        for c, seat in state.dock_owners:
-            if c == card:
-                return seat
-        return None
-    return CARDS[card].owner
-
-
 def owners_map(state: KontorState) -> dict[int, int]:
     if state.options.shared_dock_pile:
         return dict(state.dock_owners)

@@ -16,13 +16,12 @@ from domain.kontor.data import CARDS, GOODS, MARKER_COLORS, card_json
 from domain.kontor.fw_scoring import (
     dock_count,
     drunk_docks,
-    owner_side,
     provisional_points,
     sector_result,
     side_counts,
 )
 from domain.kontor.placement import box_of
-from domain.kontor.sides import side_count
+from domain.kontor.sides import owner_side, side_count
 from domain.kontor.state import KontorState
 
 

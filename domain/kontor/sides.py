@@ -9,8 +9,13 @@ variant name.
 
 from __future__ import annotations
 
-from domain.kontor.data import SEAT_COLORS
+from typing import TYPE_CHECKING
+
+from domain.kontor.data import CARDS, SEAT_COLORS
 from domain.kontor.options import Options
+
+if TYPE_CHECKING:
+    from domain.kontor.state import KontorState
 
 
 def side_count(options: Options, seat_count: int) -> int:
@@ -53,3 +58,14 @@ def side_values(options: Options, per_seat: tuple[int, ...]) -> tuple[int, ...]:
     for seat, v in enumerate(per_seat):
         out[side_of(options, seat)] += v
     return tuple(out)
+
+
+def owner_side(state: KontorState, card: int) -> int | None:
+    """The side a dock belongs to: in free for all the seat that played it (« Il place
+    ensuite un marqueur à sa couleur sur le numéro »), else its printed colour."""
+    if state.options.shared_dock_pile:
+        for c, seat in state.dock_owners:
+            if c == card:
+                return seat
+        return None
+    return CARDS[card].owner
