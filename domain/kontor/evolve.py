@@ -163,17 +163,8 @@ def _evolve(state: KontorState | None, event) -> KontorState:
     if t is ev.ShipMoved:
         return replace(state, ship=(event.x, event.y), ship_moved=True)
     if t is ev.DockRemoved:
-        board = without_cell(state.board, event.x, event.y)
-        to = event.to_seat
-        known = state.pile_known or (0,) * state.seat_count
         state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
-        return replace(
-            _override(state, event.card, None),
-            board=board,
-            warehouses=state.warehouses - {event.card},
-            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
-            pile_known=_add(known, to, 1),
-        )
+        return _dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
     if t is ev.FinalSectorsCounted:
         return replace(
             state, counted=event.counted, eliminated=event.eliminated, points=event.points
@@ -263,18 +254,25 @@ def _override(state: KontorState, card: int, goods) -> KontorState:
     return replace(state, goods_override=rest)
 
 
+def _dock_to_pile_bottom(state: KontorState, card: int, x: int, y: int, to: int) -> KontorState:
+    """A dock leaves the board for the bottom of ``to``'s pile (the ship, a bribe): its
+    warehouses go with it, and everyone knows one more card at the pile's bottom."""
+    known = state.pile_known or (0,) * state.seat_count
+    return replace(
+        _override(state, card, None),
+        board=without_cell(state.board, x, y),
+        warehouses=state.warehouses - {card},
+        dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (card,)),
+        pile_known=_add(known, to, 1),
+    )
+
+
 def _evolve_scenario(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.DockBribed:
-        board = without_cell(state.board, event.x, event.y)
-        to = event.to_seat
-        known = state.pile_known or (0,) * state.seat_count
+        state = _dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
         return replace(
-            _override(state, event.card, None),
-            board=board,
-            warehouses=state.warehouses - {event.card},
-            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
-            pile_known=_add(known, to, 1),
+            state,
             money=_add(state.money, event.seat, -event.cost),
             treasury=state.treasury + event.cost,
             bribed=_set(state.bribed, event.seat, True),

@@ -62,6 +62,15 @@ def _money(state: KontorState) -> float:
     return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
 
 
+def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int], sides: int):
+    """Who holds the sector now (bribes and expansions' adjustments included)."""
+    counts = warehouse_counts(
+        cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+        adjust=expansions.adjust(state),
+    )
+    return supremacy(counts)[0]
+
+
 def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
     if state.options.final_selection == "largest":
         return _evaluate_largest(state, seat, cells, warehouses)
@@ -74,11 +83,7 @@ def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(
-            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
-            adjust=expansions.adjust(state),
-        )
-        winner, _ = supremacy(counts)
+        winner = _winner(state, cells, sector, warehouses, sides)
         closed = is_closed(cells, sector, size, box)
         weight = sector_weight(state.options, sector, closed)  # scenarios
         if closed:
@@ -119,11 +124,7 @@ def _evaluate_largest(
     for sector in sectors(cells):
         if sector in done:
             continue
-        counts = warehouse_counts(
-            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
-            adjust=expansions.adjust(state),
-        )
-        winner, _ = supremacy(counts)
+        winner = _winner(state, cells, sector, warehouses, sides)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
         sign *= sector_weight(opts, sector, is_closed(cells, sector, size, box))  # scenarios
         if is_closed(cells, sector, size, box):
