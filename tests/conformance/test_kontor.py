@@ -10,6 +10,7 @@ import pytest
 from domain.kontor import GAME
 from domain.rng import Rng
 from tests.conformance.harness import check_game, play_random_game, seed_for
+from tests.conformance.kontor_cards import card_places
 
 OPTIONS = GAME.parse_options({"variant": "basic"}, 2)
 RANDOM_GAMES = 300
@@ -52,16 +53,7 @@ def _check_variant_invariants(state) -> None:
     included, hands, piles, choices, revealed cards in flight, specials set aside)."""
     assert sum(state.money) + state.treasury == 20 and state.treasury >= 0
     assert min(state.money) >= 0
-    places = [c.card for c in state.board] + list(state.water_pile) + list(state.specials_aside)
-    for s in range(state.seat_count):
-        places += list(state.hands[s]) + list(state.dock_piles[s])
-        if state.chosen[s] is not None:
-            places.append(state.chosen[s])
-    assert len(places) == len(set(places))
-    for s in range(state.seat_count):
-        # a revealed card not yet placed (or left unplaced when the board filled up)
-        if state.revealed[s] is not None and state.revealed[s] not in places:
-            places.append(state.revealed[s])
+    places = card_places(state, state.specials_aside)
     assert len(places) == 88 + (6 if state.options.specials_dealt else 0)
     size = state.options.board_size
     assert len({(c.x, c.y) for c in state.board}) <= size * size

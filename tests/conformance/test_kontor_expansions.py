@@ -10,6 +10,7 @@ import pytest
 from domain.kontor import GAME
 from domain.kontor.data import GOODS
 from tests.conformance.harness import check_game, seed_for
+from tests.conformance.kontor_cards import card_places
 
 SEEDS = 40
 FORMS = [
@@ -22,16 +23,7 @@ FORMS = [
 def _invariants(state) -> None:
     """20 florins; each of the 88 cards in one place; export warehouses never negative."""
     assert sum(state.money) + state.treasury == 20 and min(state.money) >= 0
-    places = [c.card for c in state.board] + list(state.water_pile)
-    for s in range(state.seat_count):
-        places += list(state.hands[s]) + list(state.dock_piles[s])
-        if state.chosen[s] is not None:
-            places.append(state.chosen[s])
-    assert len(places) == len(set(places))
-    for s in range(state.seat_count):
-        if state.revealed[s] is not None and state.revealed[s] not in places:
-            places.append(state.revealed[s])
-    assert len(places) == 88
+    assert len(card_places(state)) == 88
     for row in state.exports:
         assert len(row) == len(GOODS) and min(row) >= 0
     assert len(state.event_deck) + len(state.events_turned) in (0, 10)

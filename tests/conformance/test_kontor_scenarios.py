@@ -13,6 +13,7 @@ from domain.kontor.data import CARDS, SCENARIO_SEATS
 from domain.kontor.scenario_data import ISLAND_CELLS
 from domain.kontor.scenarios import supply, tic_tac_toe_case
 from tests.conformance.harness import check_game, seed_for
+from tests.conformance.kontor_cards import card_places
 
 CASES = [(sc, n) for sc, seats in SCENARIO_SEATS.items() for n in seats]
 GAMES = 20
@@ -50,16 +51,7 @@ def check_invariants(state) -> None:
     opts = state.options
     assert sum(state.money) + state.treasury == 20 and state.treasury >= 0
     assert min(state.money) >= 0
-    places = [c.card for c in state.board] + list(state.water_pile)
-    places += list(state.specials_aside) + list(state.water_aside)
-    for s in range(state.seat_count):
-        places += list(state.hands[s]) + list(state.dock_piles[s])
-        if state.chosen[s] is not None:
-            places.append(state.chosen[s])
-    assert len(places) == len(set(places))
-    for s in range(state.seat_count):
-        if state.revealed[s] is not None and state.revealed[s] not in places:
-            places.append(state.revealed[s])
+    places = card_places(state, state.specials_aside, state.water_aside)
     assert len(places) == _deck_size(state)
     cells = occupancy(state)
     w, h = opts.board_dims

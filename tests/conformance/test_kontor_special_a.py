@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from domain.kontor.special_rules import PASS_CHOICE
 from tests.conformance.harness import check_game, seed_for
+from tests.conformance.kontor_cards import card_places
 
 GAMES = 20
 TWO = ("justice", "buy_special_cards", "bridge_and_flood", "great_flood")
@@ -45,19 +45,14 @@ def _check_invariants(state) -> None:
     opts = state.options
     assert sum(state.money) + state.treasury == opts.treasury_total and state.treasury >= 0
     assert min(state.money) >= 0
-    places = [c.card for c in state.board] + list(state.water_pile) + list(state.specials_aside)
-    places += list(state.specials_pile) + list(state.discarded)
-    for group in (state.docks_aside, state.starting_choice):
-        for cards in group:
-            places += list(cards)
-    for s in range(state.seat_count):
-        places += list(state.hands[s]) + list(state.dock_piles[s])
-        if state.chosen[s] is not None and state.chosen[s] != PASS_CHOICE:
-            places.append(state.chosen[s])
-    assert len(places) == len(set(places))
-    for s in range(state.seat_count):
-        if state.revealed[s] is not None and state.revealed[s] not in places:
-            places.append(state.revealed[s])
+    places = card_places(
+        state,
+        state.specials_aside,
+        state.specials_pile,
+        state.discarded,
+        *state.docks_aside,
+        *state.starting_choice,
+    )
     specials = 6 if (opts.specials_dealt or opts.special_price) else 0
     specials += sum(len(h) for h in opts.hand_specials)
     assert len(places) == 88 + specials

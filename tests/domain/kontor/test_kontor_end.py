@@ -154,8 +154,10 @@ def test_not_stalled_while_a_canal_can_go():
 
 
 def test_not_stalled_while_the_ship_may_free_a_cell():
-    """A ship card whose ship may still remove a dock (« le joueur peut ... enlever un dock
-    adjacent ») is not stuck: it frees a cell first, so the game goes on."""
+    """A ship card whose ship may still remove a dock (« un ou plusieurs docks adjacents à
+    ce canal comportent un bateau et n'appartiennent pas à un secteur terminé, l'un de
+    ces docks peut être enlevé ») is not stuck: it frees a cell first, so the game goes
+    on."""
     ship_dock = next(c for c in cards("dock", BLACK, None, None) if CARDS[c].ship)
     layout = _crane_locked_board({(1, 0): ship_dock})
     red_ship = next(c for c in cards("dock", RED, None, None) if CARDS[c].ship)
