@@ -3,26 +3,74 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
 from flask import Response, request
 from marshmallow import EXCLUDE, Schema
+from werkzeug.exceptions import UnsupportedMediaType
 
 from api.auth import optional_player
 from api.problems import MalformedJson
 from service.errors import Invalid
 from service.idempotency import IdempotencyKey, Replayed, fingerprint
 
+#: Deeper JSON is refused: no request of this API nests more than a few levels, and
+#: recursion over hostile nesting is how a parser or a validator falls over.
+MAX_JSON_DEPTH = 32
+#: Text PostgreSQL cannot store (NUL) or UTF-8 cannot encode (lone surrogates).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
 
 def json_body() -> Any:
+    """The request's JSON body, decoded strictly: application/json, UTF-8, nested at most
+    MAX_JSON_DEPTH deep, no text the database cannot hold. Every body enters here."""
+    if request.mimetype != "application/json":
+        raise UnsupportedMediaType("send the body as Content-Type: application/json")
     raw = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if not raw.strip():
         raise MalformedJson("the request body is empty; send a JSON object")
     try:
-        return json.loads(raw)
+        body = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise MalformedJson(f"the request body is nested more than {MAX_JSON_DEPTH} deep") from None
     except (ValueError, UnicodeDecodeError) as err:
         raise MalformedJson(f"the request body is not valid JSON: {err}") from None
+    check_json(body)
+    return body
+
+
+def optional_json_body() -> Any:
+    """The JSON body of a request that may have none (None then)."""
+    return json_body() if request.get_data(cache=True).strip() else None
+
+
+def check_json(value: Any) -> None:
+    """Refuse nesting past MAX_JSON_DEPTH and unstorable text anywhere (keys too), iteratively."""
+    stack: list[tuple[Any, str, int]] = [(value, "body", 1)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, str):
+            _check_text(item, path)
+            continue
+        if not isinstance(item, (dict, list)):
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise MalformedJson(f"the request body is nested more than {MAX_JSON_DEPTH} deep")
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, child in pairs:
+            child_path = f"{path}.{key}" if path != "body" else str(key)
+            if isinstance(key, str):
+                _check_text(key, child_path)
+            stack.append((child, child_path, depth + 1))
+
+
+def _check_text(text: str, path: str) -> None:
+    found = _UNSTORABLE.search(text)
+    if found:
+        what = "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+        raise Invalid(f"{path} contains {what}, which no text may hold", {path: [f"contains {what}"]})
 
 
 def load_body(schema: Schema) -> Any:
@@ -33,7 +81,10 @@ def load_body(schema: Schema) -> Any:
 
 
 def load_query(schema: Schema) -> Any:
-    return schema.load(request.args.to_dict(), unknown=EXCLUDE)
+    query = request.args.to_dict()
+    for name, value in query.items():
+        _check_text(value, name)
+    return schema.load(query, unknown=EXCLUDE)
 
 
 def send(schema: Schema, value: Any, status: int = 200) -> Response:
@@ -48,10 +99,11 @@ def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | No
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not 1 <= len(key) <= 255:
-        raise Invalid("bad Idempotency-Key", {"Idempotency-Key": ["must be 1 to 255 characters"]})
+    if not 1 <= len(key) <= 255 or not (key.isascii() and key.isprintable()):
+        raise Invalid("bad Idempotency-Key",
+                      {"Idempotency-Key": ["must be 1 to 255 printable ASCII characters"]})
     caller = optional_player()
-    body = json.loads(request.get_data(cache=True) or b"null")
+    body = optional_json_body()
     return IdempotencyKey(
         scope=caller.id if caller else "anonymous",
         key=key,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.fields import UUID_PATTERN, Id, StrictBool, StrictInt, UtcDateTime
+
 AI_LEVELS = ("easy", "normal", "strong")
 STATUSES = ("waiting", "active", "finished", "aborted")
 
@@ -20,14 +22,14 @@ class PlayerCreate(Strict):
 
 
 class PlayerSettings(Strict):
-    notify_by_email = fields.Bool(truthy={True}, falsy={False})
-    vacation_until = fields.AwareDateTime(allow_none=True, format="iso")
+    notify_by_email = StrictBool()
+    vacation_until = UtcDateTime(allow_none=True)
 
 
 class SeatSpec(Strict):
-    player_id = fields.UUID()
+    player_id = Id()
     ai = fields.Str(validate=validate.OneOf(AI_LEVELS))
-    open = fields.Bool(truthy={True}, falsy={False})
+    open = StrictBool()
 
     @validates_schema
     def exactly_one(self, data, **_):
@@ -53,15 +55,14 @@ class GameCreate(Strict):
 
 
 class CommandRequest(Strict):
-    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
-    expected_version = fields.Int(strict=True, load_default=None, allow_none=True,
-                                  validate=validate.Range(min=0))
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    expected_version = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=0))
     command = fields.Dict(keys=fields.Str(), required=True)
 
 
 class GameQuery(Strict):
     player = fields.Str(load_default=None, validate=validate.Regexp(
-        r"^(me|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$",
+        f"^(me|{UUID_PATTERN[1:-1]})$",
         error="must be 'me' or a player id"))
     status = fields.Str(load_default=None, validate=validate.OneOf(STATUSES))
     title = fields.Str(load_default=None)
@@ -81,7 +82,7 @@ class EventsQuery(SeatQuery):
 class MessageCreate(Strict):
     channel = fields.Str(load_default="table", validate=validate.OneOf(("table", "team")))
     text = fields.Str(required=True, validate=validate.Length(min=1, max=2000))
-    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=0))
 
 
 class MessagesQuery(SeatQuery):

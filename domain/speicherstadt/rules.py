@@ -165,11 +165,21 @@ def demand_seat(state: State) -> int:
     return (state.first_player + state.placed) % state.seat_count
 
 
+def column_on_offer(state: State):
+    """The purchase column whose lowest worker decides now, or None between the events of
+    one decision (a fold may stop there: every version of a game has a view)."""
+    if state.phase != PURCHASE or state.purchase_column >= len(state.offer):
+        return None
+    col = state.offer[state.purchase_column]
+    return col if col.workers else None
+
+
 def to_act(state: State) -> tuple[int, ...]:
     if state.phase == DEMAND:
         return (demand_seat(state),)
     if state.phase == PURCHASE:
-        return (state.offer[state.purchase_column].workers[0],)
+        col = column_on_offer(state)
+        return (col.workers[0],) if col is not None else ()
     if state.phase == SHIPPING:
         return tuple(sorted(state.shipping))
     return ()

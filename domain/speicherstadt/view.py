@@ -13,9 +13,9 @@ from domain.common.codec import to_data
 from domain.common.frozen import replace
 from domain.speicherstadt import events as ev
 from domain.speicherstadt.data import CARD, GOODS, SEASONS
-from domain.speicherstadt.rules import contract_needs, to_act
+from domain.speicherstadt.rules import column_on_offer, contract_needs, to_act
 from domain.speicherstadt.scoring import contract_complete, score_seat
-from domain.speicherstadt.state import FINISHED, PURCHASE, State
+from domain.speicherstadt.state import FINISHED, State
 
 
 def _goods(vector: tuple[int, ...]) -> dict[str, int]:
@@ -61,8 +61,8 @@ def view(state: State, viewer: int | None) -> dict:
         "current_offer": None,
         "you": {"seat": viewer} if viewer is not None else None,
     }
-    if state.phase == PURCHASE:
-        col = state.offer[state.purchase_column]
+    col = column_on_offer(state)
+    if col is not None:
         out["current_offer"] = {"column": state.purchase_column, "card": col.card,
                                 "seat": col.workers[0], "price": len(col.workers)}
     if finished:

@@ -5,7 +5,8 @@ A random legal game is played to the end; along the way we check that
 - replay is deterministic (the same start and commands give the same events),
 - every event and command round-trips through JSON,
 - a seat's view does not change when what it cannot see is re-dealt (redetermine),
-- the game ends within a bound, with a result.
+- the game ends within a bound, with a result,
+- every version (also one between the events of one decision) has a view.
 """
 
 from __future__ import annotations
@@ -116,7 +117,18 @@ def check_game(
     # no leak: views are unchanged when hidden information is re-dealt
     check_no_leak(game, played.states, seat_count, Rng(seed_for(chooser_seed + 1)), leak_samples)
     check_turn_enforcement(game, played.states)
+    check_every_version_has_a_view(game, played.events)
     return played
+
+
+def check_every_version_has_a_view(game, events) -> None:
+    """`GET /state?at=V` answers for every V: a fold that stops between the events of one
+    decision (an automatic consequence not yet recorded) still has a view and seats to act."""
+    state = None
+    for event in events:
+        state = game.fold([event], state)
+        game.to_act(state)
+        json.dumps(game.view(state, None))
 
 
 def check_no_leak(game, states, seat_count, rng: Rng, samples: int) -> None:
