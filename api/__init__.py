@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Flask, Response
 
 from api import ids, problems
-from api.routes import games, players, titles
+from api.routes import games, health, players, titles
 from service.config import Settings
 from service.container import Services, build
 
@@ -22,12 +22,8 @@ def create_app(services: Services | None = None) -> Flask:
     app.json.sort_keys = False
     problems.install(app)
     ids.install(app)
-    for blueprint in (players.bp, titles.bp, games.bp):
+    for blueprint in (health.bp, players.bp, titles.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
-
-    @app.get("/v1/health")
-    def health():
-        return {"status": "ok"}
 
     @app.get("/v1/openapi.yaml")
     def openapi():

@@ -20,6 +20,7 @@ from service.errors import (
     NotFound,
     ServiceError,
     Unauthorized,
+    Unavailable,
     VersionConflict,
 )
 
@@ -28,7 +29,8 @@ log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://entrepot.dev/problems/"
 
-_STATUS = [(NotFound, 404), (Unauthorized, 401), (Forbidden, 403), (Conflict, 409), (Invalid, 422)]
+_STATUS = [(NotFound, 404), (Unauthorized, 401), (Forbidden, 403), (Conflict, 409), (Invalid, 422),
+           (Unavailable, 503)]
 _HTTP_CODES = {
     400: "bad_request",
     404: "not_found",

