@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask, Response
 
-from api import ids, problems
+from api import ids, limits, problems
 from api.routes import games, health, players, titles
 from service.config import Settings
 from service.container import Services, build
@@ -22,6 +22,7 @@ def create_app(services: Services | None = None) -> Flask:
     app.json.sort_keys = False
     problems.install(app)
     ids.install(app)
+    limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
 

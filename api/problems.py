@@ -10,7 +10,7 @@ import logging
 
 from flask import Flask, Response, json
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from service.errors import (
     Conflict,
@@ -38,6 +38,7 @@ _HTTP_CODES = {
     406: "not_acceptable",
     413: "payload_too_large",
     415: "unsupported_media_type",
+    429: "rate_limited",
 }
 _TITLES = {
     "malformed_json": "Malformed JSON",
@@ -49,6 +50,7 @@ _TITLES = {
     "unauthorized": "Unauthorized",
     "not_found": "Not found",
     "payload_too_large": "Payload too large",
+    "rate_limited": "Too many requests",
     "internal_error": "Internal server error",
 }
 
@@ -100,7 +102,10 @@ def install(app: Flask) -> None:
     def http_error(err: HTTPException):
         status = err.code or 500
         code = _HTTP_CODES.get(status, "http_error")
-        return problem(status, code, err.description or code)
+        response = problem(status, code, err.description or code)
+        if isinstance(err, MethodNotAllowed) and err.valid_methods:
+            response.headers["Allow"] = ", ".join(sorted(err.valid_methods))
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):

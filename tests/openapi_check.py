@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
+import yaml
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest, WerkzeugOpenAPIResponse
 from werkzeug.test import EnvironBuilder
@@ -17,7 +18,7 @@ from tests.conftest import ROOT
 def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
-        "application/yaml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
+        "application/yaml": yaml.safe_load,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
 

@@ -1,0 +1,80 @@
+"""Rate limits per token and per client address on every route (issue 9, item 9)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+
+import pytest
+
+from api import create_app
+from service.container import build
+from tests.openapi_check import ValidatingClient
+
+
+@pytest.fixture
+def limited(settings):
+    """An app with low limits and buckets of its own (its own key prefix)."""
+    services = build(replace(settings, queue_name=f"{settings.queue_name}-limits-{uuid.uuid4().hex[:6]}",
+                             rate_limit_per_ip="6/minute", rate_limit_per_token="3/minute"))
+    yield ValidatingClient(create_app(services).test_client())
+    services.close()
+
+
+def from_address(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def assert_throttled(response) -> None:
+    assert response.status_code == 429, response.data
+    assert response.headers["Content-Type"] == "application/problem+json"
+    assert response.json["code"] == "rate_limited"
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert response.headers["RateLimit-Remaining"] == "0"
+    assert 0 <= int(response.headers["RateLimit-Reset"]) <= 60
+    assert int(response.headers["RateLimit-Limit"]) in (3, 6)
+
+
+def test_a_token_is_limited_on_every_route(limited, new_player):
+    token = new_player("Limited")["token"]  # made by the unthrottled app
+    first = limited.get("/v1/players/me", token=token, **from_address("10.0.0.1"))
+    assert first.status_code == 200
+    assert first.headers["RateLimit-Limit"] == "3" and first.headers["RateLimit-Remaining"] == "2"
+    assert limited.get("/v1/games", token=token, **from_address("10.0.0.2")).status_code == 200
+    assert limited.get("/v1/titles", token=token, **from_address("10.0.0.3")).status_code == 200
+    # the 4th request of this token, whatever the route and address
+    assert_throttled(limited.get("/v1/players/me", token=token, **from_address("10.0.0.4")))
+    assert_throttled(limited.post("/v1/games", token=token, json={}, **from_address("10.0.0.5")))
+    # another caller from the same address is not affected by this token's bucket
+    assert limited.get("/v1/titles", **from_address("10.0.0.1")).status_code == 200
+
+
+def test_an_address_is_limited_with_or_without_tokens(limited):
+    for _ in range(6):
+        assert limited.get("/v1/titles", **from_address("10.0.1.1")).status_code == 200
+    assert_throttled(limited.get("/v1/titles", **from_address("10.0.1.1")))
+    assert_throttled(limited.post("/v1/players", json={"name": "X"}, **from_address("10.0.1.1")))
+    assert_throttled(limited.get("/v1/health", **from_address("10.0.1.1")))
+    # a new token does not escape its address's bucket
+    assert_throttled(limited.get("/v1/players/me", token="whatever", **from_address("10.0.1.1")))
+    # other addresses have their own buckets
+    assert limited.get("/v1/titles", **from_address("10.0.1.2")).status_code == 200
+
+
+def test_the_default_is_generous_and_set_by_the_environment(monkeypatch):
+    from service.config import Settings
+
+    monkeypatch.setenv("DATABASE_URL", "postgresql://x")
+    monkeypatch.setenv("REDIS_URL", "redis://x")
+    defaults = Settings.from_env()
+    assert (defaults.rate_limit_per_ip, defaults.rate_limit_per_token) == ("3000/minute", "1200/minute")
+    monkeypatch.setenv("ENTREPOT_RATE_LIMIT_PER_IP", "10/second")
+    monkeypatch.setenv("ENTREPOT_RATE_LIMIT_PER_TOKEN", "5/second")
+    changed = Settings.from_env()
+    assert (changed.rate_limit_per_ip, changed.rate_limit_per_token) == ("10/second", "5/second")
+
+
+def test_405_names_the_allowed_methods(client):
+    response = client.client.delete("/v1/players")
+    assert response.status_code == 405 and response.json["code"] == "method_not_allowed"
+    assert set(response.headers["Allow"].split(", ")) >= {"POST"}
