@@ -10,6 +10,7 @@ the contract's answer to that."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -21,17 +22,13 @@ from tests.e2e.live import running_server
 #: Cases per operation in the fuzzing phase, and stateful scenarios: bounded so that the
 #: run stays near a minute on 2 idle cores.
 FUZZ_EXAMPLES = 6
-STATEFUL_SCENARIOS = 20
+STATEFUL_SCENARIOS = 30
 
 
-def config_for(game_id: str) -> str:
-    # a live game for the routes under /games/{game_id}, besides the ones the links create
+def config() -> str:
     return f"""
 [generation]
 max-examples = {FUZZ_EXAMPLES}
-
-[parameters]
-game_id = "{game_id}"
 
 [phases.stateful]
 max-steps = 12
@@ -45,12 +42,10 @@ def test_the_live_server_matches_its_contract(settings, tmp_path):
     with running_server(settings, tmp_path, "schemathesis") as base:
         token = requests.post(base + "/v1/players", json={"name": "Fuzzer"}, timeout=10).json()["token"]
         me = requests.get(base + "/v1/players/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
-        game = requests.post(base + "/v1/games", headers={"Authorization": f"Bearer {token}"}, timeout=10, json={
-            "title": "kontor", "seats": [{"player_id": me["id"]}, {"ai": "easy"}]}).json()
-        config = tmp_path / "schemathesis.toml"
-        config.write_text(config_for(game["id"]))
+        settings_file = tmp_path / "schemathesis.toml"
+        settings_file.write_text(config())
         result = subprocess.run(
-            [sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run",
+            [sys.executable, "-m", "schemathesis.cli", "--config-file", str(settings_file), "run",
              str(ROOT / "openapi.yaml"), "--url", base,
              "-H", f"Authorization: Bearer {token}",
              "--checks", "all", "--exclude-checks", "positive_data_acceptance",
@@ -58,9 +53,16 @@ def test_the_live_server_matches_its_contract(settings, tmp_path):
              "--seed", "2026", "--no-shrink", "--workers", "2", "--request-timeout", "10",
              "--suppress-health-check", "all"],
             cwd=tmp_path, env={**os.environ, "SCHEMATHESIS_HOOKS": "tests.schemathesis_hooks",
-                               "PYTHONPATH": str(ROOT)},
+                               "PYTHONPATH": str(ROOT), "ENTREPOT_FUZZ_PLAYER_ID": me["id"]},
             capture_output=True, text=True, timeout=300,
         )
     print(result.stdout)  # the run's summary, shown with -s or on failure
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
-    assert "Selected: 19/19" in result.stdout or "selected / " in result.stdout
+    selected, total = re.search(r"(\d+) selected / (\d+) total", result.stdout).groups()
+    assert selected == total, "every route is tested"
+    # the links were followed: a game the run created was read back
+    access = (tmp_path / "schemathesis.log").read_text(encoding="utf-8", errors="replace")
+    assert '"POST /v1/games HTTP/1.1" 201' in access
+    read_back = set(re.findall(r'"GET /v1/games/([0-9a-f-]{36})(?:\?[^ "]*)? HTTP/1.1" 200', access))
+    assert read_back, "no game created by the stateful phase was read back:\n" + "\n".join(
+        line for line in access.splitlines() if "/v1/games" in line)[-3000:]
