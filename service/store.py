@@ -184,8 +184,14 @@ class Tx:
             )
 
     def game(self, game_id: str, lock: bool = False) -> Game | None:
-        sql = f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s"
-        row = self._one(sql + (" FOR UPDATE" if lock else ""), (game_id,))
+        """The game and its seats; ``lock`` holds the game row until the transaction ends.
+
+        The lock is taken by a statement of its own: a statement that waited for a lock
+        still reads its subqueries (the seats) from the snapshot it started with, so the
+        seats must be read by a new statement once the lock is held."""
+        if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
+            return None
+        row = self._one(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s", (game_id,))
         return _game(row) if row else None
 
     def list_games(
