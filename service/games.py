@@ -33,7 +33,7 @@ from service.errors import (
     SeatTaken,
     VersionConflict,
 )
-from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
+from service.idempotency import IdempotencyKey, claim, save
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
@@ -186,17 +186,13 @@ class GameService:
     def _seating(self, caller: Player, idem: IdempotencyKey | None, work):
         """One unit of work that fills seats (and starts the game when the last one fills):
         ``work(tx)`` returns (game_id, the started state or None); the caller gets the game."""
-        try:
-            with self.store.tx() as tx:
-                replayed = replay(tx, idem)
-                if replayed:
-                    return replayed
-                game_id, started = work(tx)
-                snapshot = self._snapshot(tx, game_id, caller, remember=False)
-                save(tx, idem, snapshot)
-        except SavedByAnother:
-            with self.store.tx() as tx:
-                return replay(tx, idem)
+        with self.store.tx() as tx:
+            replayed = claim(tx, idem)
+            if replayed:
+                return replayed
+            game_id, started = work(tx)
+            snapshot = self._snapshot(tx, game_id, caller, remember=False)
+            save(tx, idem, snapshot)
         self._after_commit(snapshot.game, started)
         return snapshot
 
@@ -224,9 +220,6 @@ class GameService:
                 # a person who named the version they saw is told; otherwise decide again
                 if expected_version is not None or attempt == WRITE_ATTEMPTS - 1:
                     raise
-            except SavedByAnother:
-                with self.store.tx() as tx:
-                    return replay(tx, idem)
         raise AssertionError("unreachable")
 
     def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem):
@@ -234,7 +227,7 @@ class GameService:
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
         with (self.store.tx() if idem else self.store.read()) as tx:
-            replayed = replay(tx, idem)
+            replayed = claim(tx, idem)
             if replayed:
                 return replayed
             game, folded = self.live(tx, game_id)

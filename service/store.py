@@ -335,20 +335,37 @@ class Tx:
         return stored
 
     # idempotency ----------------------------------------------------------------------
-    def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:
-        row = self.conn.execute(
-            "SELECT request_hash, status, body FROM idempotency_keys WHERE scope = %s AND key = %s",
-            (scope, key),
-        ).fetchone()
-        return (row[0], row[1], row[2]) if row else None
-
-    def save_response(self, scope: str, key: str, request_hash: str, status: int, body: Any) -> bool:
-        cur = self.conn.execute(
-            "INSERT INTO idempotency_keys (scope, key, request_hash, status, body)"
-            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (scope, key, request_hash, status, Jsonb(body)),
+    def claim_idempotency_key(
+        self, lookup: str, request_hash: str, ttl_seconds: float
+    ) -> tuple[str, int, bytes] | None:
+        """None when this transaction now holds the key; else (request hash, status, sealed
+        body) of the request that holds it. Waits while another transaction holds it."""
+        self.conn.execute(
+            "DELETE FROM idempotency_requests WHERE lookup = %s AND expires_at <= now()", (lookup,)
         )
-        return cur.rowcount == 1
+        cur = self.conn.execute(
+            "INSERT INTO idempotency_requests (lookup, request_hash, expires_at)"
+            " VALUES (%s, %s, now() + make_interval(secs => %s)) ON CONFLICT DO NOTHING",
+            (lookup, request_hash, ttl_seconds),
+        )
+        if cur.rowcount == 1:
+            return None
+        # a new statement: it sees the row the other transaction committed while we waited
+        row = self.conn.execute(
+            "SELECT request_hash, status, sealed_body FROM idempotency_requests WHERE lookup = %s",
+            (lookup,),
+        ).fetchone()
+        assert row is not None and row[1] is not None, "a key is committed with its response"
+        return row[0], row[1], row[2]
+
+    def seal_idempotent_response(self, lookup: str, status: int, sealed: bytes) -> None:
+        self.conn.execute(
+            "UPDATE idempotency_requests SET status = %s, sealed_body = %s WHERE lookup = %s",
+            (status, sealed, lookup),
+        )
+
+    def purge_expired_idempotency_keys(self) -> int:
+        return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
 
 
 class Store:

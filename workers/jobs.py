@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from service.idempotency import purge_expired
 from workers.runtime import services
 
 log = logging.getLogger(__name__)
@@ -17,6 +18,10 @@ def play_computer_seat(game_id: str, version: int, seat: int) -> str:
 
 
 def sweep() -> int:
-    """Re-queue computer moves older than the sweep delay (a crash or a flushed Redis)."""
+    """Re-queue computer moves older than the sweep delay (a crash or a flushed Redis), and
+    forget expired idempotency keys."""
     svc = services()
+    purged = purge_expired(svc.store)
+    if purged:
+        log.info("sweeper purged %s expired idempotency keys", purged)
     return svc.games.sweep(svc.settings.sweep_after_seconds)
