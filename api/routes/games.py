@@ -22,6 +22,7 @@ from api.schemas import (
     LegalCommandsOut,
     MessageCreate,
     MessageOut,
+    MessagePageOut,
     MessagesQuery,
     SeatQuery,
     StateQuery,
@@ -45,7 +46,7 @@ GAME_SUMMARY_OUT_MANY = GameSummaryOut(many=True)
 LEGAL_COMMANDS_OUT = LegalCommandsOut()
 MESSAGE_CREATE = MessageCreate()
 MESSAGE_OUT = MessageOut()
-MESSAGE_OUT_MANY = MessageOut(many=True)
+MESSAGE_PAGE_OUT = MessagePageOut()
 MESSAGES_QUERY = MessagesQuery()
 SEAT_QUERY = SeatQuery()
 STATE_QUERY = StateQuery()
@@ -210,8 +211,8 @@ def post_message(game_id: str):
 @bp.get("/games/<game_id>/messages")
 def list_messages(game_id: str):
     query = load_query(MESSAGES_QUERY)
-    messages = services().messages.list(optional_player(), game_id, query["after"], query["seat"])
-    return send_json({"messages": MESSAGE_OUT_MANY.dump(messages)})
+    page = services().messages.list(optional_player(), game_id, query["after"], query["seat"], query["limit"])
+    return send(MESSAGE_PAGE_OUT, page)
 
 
 @bp.get("/games/<game_id>/export")
