@@ -134,6 +134,7 @@ class SeatOut(Schema):
     player_id = fields.Str(allow_none=True)
     name = fields.Str(allow_none=True)
     ai = fields.Str(allow_none=True)
+    status = fields.Str()
 
 
 class GameSummaryOut(Schema):

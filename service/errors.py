@@ -49,6 +49,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class NotInvited(Conflict):
+    code = "not_invited"
+
+
 class GameNotActive(Conflict):
     code = "game_not_active"
 

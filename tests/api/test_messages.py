@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from tests.api.seating import accept_invitations
+
 
 def test_table_messages_are_read_by_everyone(client, new_player):
     red, black, stranger = new_player("MsgRed"), new_player("MsgBlack"), new_player("Stranger")
     game = client.post("/v1/games", token=red["token"], json={
         "title": "kontor", "options": {"variant": "basic"},
         "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    game = accept_invitations(client, game, [black])
     url = f"/v1/games/{game['id']}/messages"
     said = client.post(url, token=red["token"], json={"text": "Good luck!"})
     assert said.status_code == 201 and said.json["seat"] == 0 and said.json["channel"] == "table"
@@ -37,7 +40,7 @@ def test_a_team_channel_is_read_by_partners_only_and_only_after_the_reveal(clien
         "title": "kontor", "options": {"variant": "team"},
         "seats": [{"player_id": p["id"]} for p in players]})
     assert game.status_code == 201, game.json
-    gid = game.json["id"]
+    gid = accept_invitations(client, game.json, players)["id"]
     url = f"/v1/games/{gid}/messages"
     # choosing phase: no conferring yet
     r = client.post(url, token=players[0]["token"], json={"text": "I play 60", "channel": "team"})
