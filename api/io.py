@@ -10,7 +10,7 @@ from flask import Response, request
 from marshmallow import EXCLUDE, Schema
 
 from api.auth import optional_player
-from api.problems import MalformedJson
+from api.problems import MalformedJson, problem_response, service_problem
 from api.services import services
 from service.errors import Invalid
 from service.idempotency import IdempotencyKey, Replayed, idempotency_key
@@ -60,14 +60,17 @@ def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | No
         body = raw.decode("latin-1")  # not JSON: the route refuses it, the key stays out of it
     return idempotency_key(
         caller.id if caller else None, request.method, request.path, key, body,
-        services().settings.idempotency_ttl_seconds, render,
+        services().settings.idempotency_ttl_seconds, render, service_problem,
     )
 
 
 def respond(result: Any, render: Callable[[Any], tuple[int, Any]]) -> Response:
     """A fresh result rendered, or the first response to a retried Idempotency-Key."""
     if isinstance(result, Replayed):
-        response = send_json(result.body, result.status)
+        if result.status >= 400:  # the first answer was a refusal
+            response = problem_response(result.status, result.body)
+        else:
+            response = send_json(result.body, result.status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     status, body = render(result)

@@ -34,7 +34,7 @@ from service.errors import (
     SeatTaken,
     VersionConflict,
 )
-from service.idempotency import IdempotencyKey, claim, save
+from service.idempotency import IdempotencyKey, once
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
@@ -240,14 +240,16 @@ class GameService:
     def _seating(self, caller: Player, idem: IdempotencyKey | None, work):
         """One unit of work that fills seats (and starts the game when the last one fills):
         ``work(tx)`` returns (game_id, the started state or None); the caller gets the game."""
-        with self.store.tx() as tx:
-            replayed = claim(tx, idem)
-            if replayed:
-                return replayed
+        started = None
+
+        def seat(tx: Tx) -> GameSnapshot:
+            nonlocal started
             game_id, started = work(tx)
-            snapshot = self._snapshot(tx, game_id, caller, remember=False)
-            save(tx, idem, snapshot)
-        self._after_commit(snapshot.game, started)
+            return self._snapshot(tx, game_id, caller, remember=False)
+
+        snapshot = once(self.store, idem, seat)
+        if isinstance(snapshot, GameSnapshot):
+            self._after_commit(snapshot.game, started)
         return snapshot
 
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
@@ -268,22 +270,24 @@ class GameService:
     ):
         """Decide and append one command. The only way a running game changes."""
         for attempt in range(WRITE_ATTEMPTS):
+            # a lost race that will be decided again is no answer to keep under the key
+            final = expected_version is not None or attempt == WRITE_ATTEMPTS - 1
             try:
-                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem)
+                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem, final)
             except VersionConflict:
                 # a person who named the version they saw is told; otherwise decide again
                 if expected_version is not None or attempt == WRITE_ATTEMPTS - 1:
                     raise
         raise AssertionError("unreachable")
 
-    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem):
+    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
-        with (self.store.tx() if idem else self.store.read()) as tx:
-            replayed = claim(tx, idem)
-            if replayed:
-                return replayed
+        committed = None
+
+        def work(tx: Tx) -> CommandOutcome:
+            nonlocal committed, seat
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
             seat = self.acting_seat(game, actor, seat)
@@ -318,8 +322,13 @@ class GameService:
                 () if finished else tuple(title.to_act(after.state)),
                 [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
             )
-            save(tx, idem, outcome)
-        self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            return outcome
+
+        outcome = once(self.store, idem, work, transaction_without_key=False,
+                       keep_error=lambda err: final or not isinstance(err, VersionConflict))
+        if committed is not None:
+            self._after_commit(*committed)
         return outcome
 
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):

@@ -8,8 +8,8 @@ them) and only whoever holds the Idempotency-Key can have it replayed.
 
 The unit of work first claims the key by inserting its row, in the same transaction as
 the work and its saved response: a concurrent request with the same key waits on that
-row until the first commits, then replays its response (or, if the first failed and
-rolled back, does the work itself). A crash can never leave work done without its
+row until the first commits, then replays its response. A refusal (409, 422...) is a
+response too and is replayed the same way, as a payment API does. A crash can never leave work done without its
 answer, or an answer without its work. Rows expire (``ttl_seconds``) and are purged by
 the worker's sweeper, or on access.
 """
@@ -27,7 +27,7 @@ from typing import Any
 from nacl.secret import SecretBox
 
 from service.chain import canonical_json
-from service.errors import IdempotencyKeyReused, WeakIdempotencyKey
+from service.errors import IdempotencyKeyReused, ServiceError, WeakIdempotencyKey
 from service.store import Store, Tx
 
 ANONYMOUS = "anonymous"
@@ -45,6 +45,8 @@ class IdempotencyKey:
     ttl_seconds: float
     #: turns the service's result into the (status, body) the client receives
     render: Callable[[Any], tuple[int, Any]]
+    #: the same for a refusal (a ServiceError), so that retries get it too; None: not kept
+    render_error: Callable[[ServiceError], tuple[int, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Replayed:
 def idempotency_key(
     player_id: str | None, method: str, path: str, key: str, body: Any, ttl_seconds: float,
     render: Callable[[Any], tuple[int, Any]],
+    render_error: Callable[[ServiceError], tuple[int, Any]] | None = None,
 ) -> IdempotencyKey:
     """The key of one caller's request to one route; anonymous keys must be unguessable."""
     if player_id is None:
@@ -65,7 +68,7 @@ def idempotency_key(
     lookup = hashlib.blake2b(material, digest_size=32, person=b"entrepot-idem-id").hexdigest()
     secret = hashlib.blake2b(material, digest_size=32, person=b"entrepot-idem-bx").digest()
     fingerprint = hmac.new(secret, canonical_json(body).encode(), hashlib.sha256).hexdigest()
-    return IdempotencyKey(lookup, secret, fingerprint, ttl_seconds, render)
+    return IdempotencyKey(lookup, secret, fingerprint, ttl_seconds, render, render_error)
 
 
 def check_anonymous_key(key: str) -> None:
@@ -93,13 +96,45 @@ def claim(tx: Tx, idem: IdempotencyKey | None) -> Replayed | None:
     return Replayed(status, json.loads(SecretBox(idem.secret).decrypt(bytes(sealed))))
 
 
-def save(tx: Tx, idem: IdempotencyKey | None, result: Any) -> None:
+def _seal(tx: Tx, idem: IdempotencyKey, status: int, body: Any) -> None:
     """Seal the response of the claimed key, in the transaction of the work it answers."""
-    if idem is None:
-        return
-    status, body = idem.render(result)
     sealed = SecretBox(idem.secret).encrypt(json.dumps(body).encode())  # random nonce first
     tx.seal_idempotent_response(idem.lookup, status, bytes(sealed))
+
+
+def _always(_err: ServiceError) -> bool:
+    return True
+
+
+def once(
+    store: Store, idem: IdempotencyKey | None, work: Callable[[Tx], Any], *,
+    keep_error: Callable[[ServiceError], bool] = _always, transaction_without_key: bool = True,
+) -> Any:
+    """Run ``work(tx)`` as one unit of work, at most once per key: its result, or the first
+    answer to this key (``Replayed``). A refusal (ServiceError) the work raises is an answer
+    too: the work rolls back to a savepoint, the refusal is sealed under the key (unless
+    ``keep_error`` says it is only a step of a retry loop) and raised."""
+    if idem is None:
+        with store.tx() if transaction_without_key else store.read() as tx:
+            return work(tx)
+    refusal = None
+    with store.tx() as tx:
+        replayed = claim(tx, idem)
+        if replayed is not None:
+            return replayed
+        try:
+            with tx.conn.transaction():  # a savepoint: a refused request leaves only its answer
+                result = work(tx)
+        except ServiceError as err:
+            if idem.render_error is None or not keep_error(err):
+                raise
+            _seal(tx, idem, *idem.render_error(err))
+            refusal = err
+        else:
+            _seal(tx, idem, *idem.render(result))
+    if refusal is not None:
+        raise refusal
+    return result
 
 
 def purge_expired(store: Store) -> int:

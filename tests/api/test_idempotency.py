@@ -181,3 +181,21 @@ def test_expired_keys_are_forgotten_and_purged(services):
     with services.store.read() as tx:
         left = tx.conn.execute("SELECT count(*) FROM idempotency_requests WHERE expires_at <= now()").fetchone()[0]
     assert left == 0
+
+
+def test_a_refusal_is_an_answer_too_and_every_retry_gets_it(live_server, client, new_player):
+    game, me = hot_seat_game(client, new_player)
+    seat = game["to_act"][0]
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=me["token"], query_string={"seat": seat}).json
+    stale = {"seat": seat, "command": legal["commands"][0], "expected_version": legal["version"] - 1}
+    headers = {"Authorization": f"Bearer {me['token']}", "Idempotency-Key": str(uuid.uuid4())}
+    url = f"{live_server}/v1/games/{game['id']}/commands"
+    responses = race(RETRIES // 2, lambda s: s.post(url, json=stale, headers=headers, timeout=60))
+    assert {r.status_code for r in responses} == {409}
+    assert len({r.text for r in responses}) == 1 and responses[0].json()["code"] == "version_conflict"
+    assert all(r.headers["Content-Type"] == "application/problem+json" for r in responses)
+    assert sum(r.headers.get("Idempotent-Replayed") == "true" for r in responses) == RETRIES // 2 - 1
+    # the key keeps its answer: the same key for a corrected request is refused
+    fixed = client.post(f"/v1/games/{game['id']}/commands", token=me["token"], headers={
+        "Idempotency-Key": headers["Idempotency-Key"]}, json={**stale, "expected_version": legal["version"]})
+    assert fixed.status_code == 422 and fixed.json["code"] == "idempotency_key_reused"
