@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 import requests
@@ -95,3 +96,21 @@ def test_invitees_accepting_at_the_same_instant_start_the_game_once(live_server,
         events = requests.get(f"{live_server}/v1/games/{game_id}/events", params={"limit": 1000}, timeout=10).json()
         types = [e["type"] for e in events["events"]]
         assert types.count(types[0]) == 1, "the game was set up twice"
+
+
+def test_the_sdk_the_cli_and_the_bot_answer_invitations(live_server, capsys):
+    from clients import cli
+    from clients.bot import accept_invitations
+    from clients.sdk import Client
+
+    host, guest = Client(live_server), Client(live_server)
+    host_id, guest_id = host.create_player("SdkHost")["id"], guest.create_player("SdkGuest")["id"]
+    seats = [{"player_id": host_id}, {"player_id": guest_id}]
+    first = host.create_game("kontor", seats, {"variant": "basic"})
+    assert cli.main(["--url", live_server, "--token", guest.token, "decline", first["id"], "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["seats"][1]["status"] == "open"
+    second = host.create_game("kontor", seats, {"variant": "basic"})
+    assert guest.accept(second["id"], 1)["status"] == "active"
+    third = host.create_game("kontor", seats, {"variant": "basic"})
+    assert accept_invitations(guest, guest_id) == 1  # the bot accepts what it is invited to
+    assert guest.game(third["id"])["status"] == "active"
