@@ -118,7 +118,8 @@ def draw(view: dict, components: dict | None = None) -> str:
     for cell in board.get("legal_cells", ()) or ():
         px, py = at(cell["x"], cell["y"])
         picture.add("rect", x=px + 2, y=py + 2, width=CELL - 4, height=CELL - 4, rx=6,
-                    fill="none", stroke="#2e7d32", stroke_width=2, stroke_dasharray="6 4",
+                    fill="#2e7d32", fill_opacity=0.08, stroke="#2e7d32", stroke_width=2,
+                    stroke_dasharray="6 4",
                     class_="legal-cell", data_x=cell["x"], data_y=cell["y"],
                     tooltip=f"a card may go at ({cell['x']}, {cell['y']})")
     picture.close("g")
