@@ -115,6 +115,13 @@ def draw(view: dict, components: dict | None = None) -> str:
     for cell in board.get("cells", ()):
         px, py = at(cell["x"], cell["y"])
         draw_card(picture, cell["card"], px, py, CELL, data_x=cell["x"], data_y=cell["y"])
+    for sector in board.get("sectors", ()):
+        guardian = sector.get("guardian")
+        if sector.get("scored") and guardian:
+            px, py = at(guardian["x"], guardian["y"])
+            picture.add("circle", cx=px + CELL / 2, cy=py + CELL / 2, r=9,
+                        fill=seat_colour(sector.get("winner")), stroke="#ffffff", stroke_width=2,
+                        class_="guardian", tooltip=f"sector scored by {sector.get('winner')}")
     for cell in board.get("legal_cells", ()) or ():
         px, py = at(cell["x"], cell["y"])
         picture.add("rect", x=px + 2, y=py + 2, width=CELL - 4, height=CELL - 4, rx=6,

@@ -17,6 +17,7 @@ from domain.decider import SPECTATOR, Issued
 from domain.registry import titles
 from domain.rng import Rng
 from service.boards import render
+from tests.domain.kontor.helpers import RED, cross_layout, dock, take_turn, water, with_warehouses
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "boards"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -44,6 +45,15 @@ def played(title_id: str, options: dict, seats: int, moves: int, seed: str = SEE
     return game, state
 
 
+def rulebook_sector_example():
+    """« Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
+    l'emporte. » ; « y dépose à titre de témoin l'un de ses gardiens » (Kontor, Les
+    secteurs): red closes its one-dock sector with a canal; it is scored and guarded."""
+    layout = cross_layout() | {(1, 1): dock(RED, "wine"), (2, 1): water(n=3)}
+    _, state = take_turn(layout, water(n=0), (1, 2), pre=with_warehouses(layout))
+    return titles()["kontor"], state
+
+
 def picture(game, state, viewer) -> str:
     return render(game.id, game.view(state, viewer), game.component_data())
 
@@ -58,6 +68,17 @@ def test_golden_pictures(name, title_id, options, seats, moves):
         if os.environ.get("ENTREPOT_UPDATE_GOLDEN"):
             golden.write_text(drawn, encoding="utf-8")
         assert drawn == golden.read_text(encoding="utf-8"), f"{golden.name} changed"
+
+
+def test_golden_rulebook_example():
+    game, state = rulebook_sector_example()
+    drawn = picture(game, state, SPECTATOR)
+    golden = GOLDEN / "kontor-rulebook-sectors.svg"
+    if os.environ.get("ENTREPOT_UPDATE_GOLDEN"):
+        golden.write_text(drawn, encoding="utf-8")
+    assert drawn == golden.read_text(encoding="utf-8"), f"{golden.name} changed"
+    guardians = [c for c in ET.fromstring(drawn).iter(f"{SVG}circle") if c.get("class") == "guardian"]
+    assert len(guardians) == 1  # the scored sector's guardian, in red
 
 
 @pytest.mark.parametrize("name,title_id,options,seats,moves", POSITIONS[:4], ids=[p[0] for p in POSITIONS[:4]])
