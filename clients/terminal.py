@@ -94,6 +94,28 @@ def speicherstadt(view: dict) -> Group:
     return Group(Text(f"round {view.get('round')} · {view.get('phase')}"), offer, seats)
 
 
+def amsterdam(view: dict) -> Group:
+    city = Table(box=box.SIMPLE, title="city")
+    city.add_column("block")
+    city.add_column("holds")
+    for block in view.get("city", ()):
+        holds = f"seat {block['owner']}" if block.get("owner") is not None else (block.get("good") or "")
+        city.add_row(block["block"], holds)
+    seats = Table(box=box.SIMPLE, title="seats")
+    for column in ("seat", "florins", "points", "penalties", "reserve", "amstel", "barge"):
+        seats.add_column(column)
+    for seat in view.get("seats", ()):
+        reserve = " ".join(f"{c}:{n}" for c, n in (seat.get("reserve") or {}).items() if n)
+        barge = seat.get("barge") or {}
+        seats.add_row(str(seat.get("seat")), str(seat.get("florins", 0)), str(seat.get("points", 0)),
+                      str(seat.get("penalties", 0)), reserve, str((seat.get("amstel") or {}).get("space", "")),
+                      f"{barge.get('node', '')} {', '.join(barge.get('goods', ()))}")
+    offer = ", ".join(view.get("offer") or ()) or "-"
+    header = Text(f"round {view.get('round')} of {view.get('last_round')} · {view.get('phase')} · "
+                  f"market tile {view.get('market_tile')} · offer {offer}")
+    return Group(header, city, seats)
+
+
 def summary(view: dict) -> Group:
     facts = Table.grid(padding=(0, 2))
     for key, value in view.items():
@@ -102,7 +124,7 @@ def summary(view: dict) -> Group:
     return Group(facts)
 
 
-DRAWINGS = {"kontor": kontor, "speicherstadt": speicherstadt}
+DRAWINGS = {"amsterdam": amsterdam, "kontor": kontor, "speicherstadt": speicherstadt}
 
 
 def game_panel(game: dict) -> Panel:

@@ -175,17 +175,29 @@ function gamePage(id) {
   async function drawBoard(at) {
     boardBox.innerHTML = await api.board(id, seat, at);
     if (at) return;
-    for (const node of boardBox.querySelectorAll("[data-x][data-y], [data-card]")) {
-      const command = legal.find((c) => ("x" in c && String(c.x) === node.dataset.x && String(c.y) === node.dataset.y)
-        || ("card" in c && String(c.card) === node.dataset.card));
-      if (!command) continue;
+    // a board element names command fields in its data attributes (data-x/data-y, data-card,
+    // data-block, data-to, data-column...): it plays the legal commands that agree with them
+    for (const node of boardBox.querySelectorAll("[data-x], [data-card], [data-block], [data-to], [data-column]")) {
+      const named = Object.entries(node.dataset);
+      const matching = legal.filter((c) => named.some(([k]) => k in c)
+        && named.every(([k, v]) => !(k in c) || String(c[k]) === v));
+      if (!matching.length) continue;
+      const act = () => (matching.length === 1 ? play(matching[0]) : offerOnly(matching));
       node.classList.add("clickable");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      node.setAttribute("aria-label", describe(command));
-      node.addEventListener("click", () => play(command));
-      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") play(command); });
+      node.setAttribute("aria-label", matching.length === 1 ? describe(matching[0]) : `${matching.length} moves`);
+      node.addEventListener("click", act);
+      node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") act(); });
     }
+  }
+
+  // several moves for one place on the board (say, ways to pay): the list shows just those
+  function offerOnly(commands) {
+    moves.replaceChildren(...commands.map((command) => el("li", {},
+      el("button", { class: "move", onclick: () => play(command) }, describe(command)))),
+    el("li", {}, el("button", { onclick: () => refresh() }, "Show every move")));
+    moves.querySelector("button").focus();
   }
 
   async function play(command) {

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from service.boards import generic, kontor, speicherstadt
+from service.boards import amsterdam, generic, kontor, speicherstadt
 from service.titles import title as title_of
 
 Drawing = Callable[[dict, dict | None], str]
 
 DRAWINGS: dict[str, Drawing] = {
+    "amsterdam": amsterdam.draw,
     "kontor": kontor.draw,
     "speicherstadt": speicherstadt.draw,
 }
