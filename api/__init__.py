@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask, Response, send_from_directory
 
 from api import ids, limits, problems
 from api.routes import games, health, players, titles
@@ -12,10 +12,12 @@ from service.config import Settings
 from service.container import Services, build
 
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+#: the web client: static files that speak only the public API (clients/web)
+WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
 def create_app(services: Services | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=str(WEB_CLIENT), static_url_path="/web")
     services = services or build(Settings.from_env())
     app.extensions["entrepot"] = services
     app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
@@ -25,6 +27,10 @@ def create_app(services: Services | None = None) -> Flask:
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
+
+    @app.get("/")
+    def web_client():
+        return send_from_directory(WEB_CLIENT, "index.html")
 
     @app.get("/v1/openapi.yaml")
     def openapi():

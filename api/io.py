@@ -12,9 +12,10 @@ from marshmallow import EXCLUDE, Schema
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.auth import optional_player
-from api.problems import MalformedJson
+from api.problems import MalformedJson, problem_response, service_problem
+from api.services import services
 from service.errors import Invalid
-from service.idempotency import IdempotencyKey, Replayed, fingerprint
+from service.idempotency import IdempotencyKey, Replayed, idempotency_key
 
 #: Deeper JSON is refused: no request of this API nests more than a few levels, and
 #: recursion over hostile nesting is how a parser or a validator falls over.
@@ -96,6 +97,7 @@ def send_json(body: Any, status: int = 200) -> Response:
 
 
 def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | None:
+    """The request's Idempotency-Key, scoped to the caller, the method and the path."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -103,19 +105,20 @@ def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | No
         raise Invalid("bad Idempotency-Key",
                       {"Idempotency-Key": ["must be 1 to 255 printable ASCII characters"]})
     caller = optional_player()
-    body = optional_json_body()
-    return IdempotencyKey(
-        scope=caller.id if caller else "anonymous",
-        key=key,
-        fingerprint=fingerprint(request.method, request.path, body),
-        render=render,
+    body = optional_json_body()  # an invalid body is refused here, before any key is kept
+    return idempotency_key(
+        caller.id if caller else None, request.method, request.path, key, body,
+        services().settings.idempotency_ttl_seconds, render, service_problem,
     )
 
 
 def respond(result: Any, render: Callable[[Any], tuple[int, Any]]) -> Response:
     """A fresh result rendered, or the first response to a retried Idempotency-Key."""
     if isinstance(result, Replayed):
-        response = send_json(result.body, result.status)
+        if result.status >= 400:  # the first answer was a refusal
+            response = problem_response(result.status, result.body)
+        else:
+            response = send_json(result.body, result.status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     status, body = render(result)

@@ -49,6 +49,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class NotInvited(Conflict):
+    code = "not_invited"
+
+
 class GameNotActive(Conflict):
     code = "game_not_active"
 
@@ -87,3 +91,7 @@ class Unavailable(ServiceError):
 
 class StatementTimeout(Unavailable):
     code = "statement_timeout"
+
+
+class WeakIdempotencyKey(Invalid):
+    code = "idempotency_key_too_weak"

@@ -19,6 +19,7 @@ def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
         "application/yaml": yaml.safe_load,
+        "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
 

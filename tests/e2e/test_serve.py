@@ -10,13 +10,6 @@ import pytest
 import requests
 
 from clients.sdk import ApiError, Client
-from tests.e2e.live import running_server
-
-
-@pytest.fixture(scope="module")
-def server(settings, tmp_path_factory):
-    with running_server(settings, tmp_path_factory.mktemp("serve"), "e2e") as base:
-        yield base
 
 
 def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
