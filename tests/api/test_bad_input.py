@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
 
@@ -119,6 +120,7 @@ def test_every_version_of_a_speicherstadt_game_has_a_state(client, new_player):
     players = [new_player(f"S{i}") for i in range(3)]
     game = client.post("/v1/games", token=players[0]["token"], json={
         "title": "speicherstadt", "seats": [{"player_id": p["id"]} for p in players]}).json
+    accept_invitations(client, game, players)
     final, _ = play_to_the_end(client, game["id"], [p["token"] for p in players], random.Random(4))
     for version in range(1, final["version"] + 1):
         response = client.get(f"/v1/games/{game['id']}/state", query_string={"at": version})
