@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from service.boards import amsterdam, generic, kontor, speicherstadt
+from service.errors import NotFound
 from service.titles import title as title_of
 
 Drawing = Callable[[dict, dict | None], str]
@@ -30,6 +31,8 @@ def board_picture(games, game_id: str, caller, at: int | None, seat: int | None)
     """The board of a game as ``caller`` may see it after event ``at`` (default: now)."""
     snapshot = games.get(game_id, caller, seat)
     view = snapshot.view
+    if view is None:  # found by schemathesis: a waiting game has no board yet
+        raise NotFound("this game has not started: it has no board yet")
     if at is not None and at != snapshot.game.version:
         _, view = games.state_at(game_id, caller, at, seat)
     title_id = snapshot.game.title

@@ -159,3 +159,10 @@ def test_json_content_types_are_accepted(client, content_type):
     response = client.client.post("/v1/players", data=b'{"name": "Json"}',
                                   headers={"Content-Type": content_type})
     assert response.status_code == 201, response.json
+
+
+def test_a_waiting_game_has_no_board_picture_yet(client, red_and_game):
+    """Found by schemathesis (tests/e2e/test_schemathesis.py): it answered 500."""
+    _, game = red_and_game  # waiting: its second seat is an invitation not yet accepted
+    assert game["status"] == "waiting"
+    problem_of(client.get(f"/v1/games/{game['id']}/board.svg"), 404, "not_found")
