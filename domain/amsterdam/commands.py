@@ -1,0 +1,158 @@
+"""Commands of Amsterdam: what a seat asks for. Payments are colour multisets (tuples)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True)
+class ChooseOpeningCard:
+    """Setup step 15 (L315): take one of the revealed craftsmen and buildings."""
+
+    TYPE: ClassVar[str] = "ChooseOpeningCard"
+    card: str
+
+
+@dataclass(frozen=True)
+class ChooseOpeningResources:
+    """Setup step 16 (L320): 1 resource on slot 1, 2 of one colour on slot 2."""
+
+    TYPE: ClassVar[str] = "ChooseOpeningResources"
+    single: str
+    pair: str
+
+
+@dataclass(frozen=True)
+class TakeCard:
+    """Phase I (L392-398): take a revealed card; with 5 inactive cards, discard one."""
+
+    TYPE: ClassVar[str] = "TakeCard"
+    card: str
+    discard: str | None = None
+
+
+@dataclass(frozen=True)
+class DeclineCard:
+    """Phase I with card 049: take no card."""
+
+    TYPE: ClassVar[str] = "DeclineCard"
+
+
+@dataclass(frozen=True)
+class ChooseDice:
+    """Phase II (L426-434): two different dice (colours); slots differ only with 053."""
+
+    TYPE: ClassVar[str] = "ChooseDice"
+    dice: tuple[str, str]
+    slots: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ActivateCard:
+    """Phase III (L460-466): pay the card's cost (or 3 florins with 038, ``by_florins``)."""
+
+    TYPE: ClassVar[str] = "ActivateCard"
+    card: str
+    payment: tuple[str, ...] = ()
+    by_florins: bool = False
+
+
+@dataclass(frozen=True)
+class UseCard:
+    """Phase III: use an active "III" card once this round (plans: per 029)."""
+
+    TYPE: ClassVar[str] = "UseCard"
+    card: str
+    payment: tuple[str, ...] = ()
+    target: str | None = None  # 047: the plan to discard
+
+
+@dataclass(frozen=True)
+class Convert:
+    """A permanent exchange (032, 036, 039), as often as wished in your turn."""
+
+    TYPE: ClassVar[str] = "Convert"
+    card: str
+    payment: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TakeBlock:
+    """L494-498, L578-580: pay the block (or 2 florins with 027), optionally sell its good."""
+
+    TYPE: ClassVar[str] = "TakeBlock"
+    block: str
+    payment: tuple[str, ...] = ()
+    by_florins: bool = False
+    sale: str | None = None  # None (keep the good), "florins" or "resource"
+
+
+@dataclass(frozen=True)
+class LoadGood:
+    """L514: from the provisional warehouse onto the barge, at the start or a pontoon."""
+
+    TYPE: ClassVar[str] = "LoadGood"
+    good: str
+
+
+@dataclass(frozen=True)
+class MoveBarge:
+    """L530-532: one node; pay one resource, or nothing while steps are paid (022, 040)."""
+
+    TYPE: ClassVar[str] = "MoveBarge"
+    to: str
+    pay: str | None = None
+
+
+@dataclass(frozen=True)
+class PickUpDocker:
+    """L536: take a docker at this pontoon (+1 florin)."""
+
+    TYPE: ClassVar[str] = "PickUpDocker"
+    colour: str
+
+
+@dataclass(frozen=True)
+class DeliverGood:
+    """L544-548: unload a good at this warehouse landing or depot."""
+
+    TYPE: ClassVar[str] = "DeliverGood"
+    good: str
+
+
+@dataclass(frozen=True)
+class AdvanceAmstel:
+    """L589-594: once a turn, 1 / 3 / 5 / 7 resources of any colour for 1 / 2 / 3 / 4 spaces."""
+
+    TYPE: ClassVar[str] = "AdvanceAmstel"
+    spaces: int
+    payment: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BuyPrestige:
+    """L611: once a turn (020: twice), pay the market tile's florins, gain its rewards."""
+
+    TYPE: ClassVar[str] = "BuyPrestige"
+
+
+@dataclass(frozen=True)
+class ChooseResource:
+    """Name the colour of a resource "of your choice" that a card or tile gave."""
+
+    TYPE: ClassVar[str] = "ChooseResource"
+    colour: str
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """Pass (L450); the resource kept in the house for the next round (L624), if any."""
+
+    TYPE: ClassVar[str] = "EndTurn"
+    keep: str | None = None
+
+
+COMMAND_TYPES = (ChooseOpeningCard, ChooseOpeningResources, TakeCard, DeclineCard, ChooseDice,
+                 ActivateCard, UseCard, Convert, TakeBlock, LoadGood, MoveBarge, PickUpDocker,
+                 DeliverGood, AdvanceAmstel, BuyPrestige, ChooseResource, EndTurn)

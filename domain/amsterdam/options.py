@@ -1,0 +1,101 @@
+"""Options of an Amsterdam game: player count, length, expansions and the rule readings.
+
+Every option the rulebook (or AMSTERDAM.md's readings) offers is named here. An option
+whose rules are not implemented yet is refused at creation (OptionsError -> 422) with a
+message saying so; none is ever silently ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.decider import OptionsError
+
+MIN_SEATS = 2  # solo (1 seat against TOM) is refused until domain/amsterdam/solo lands
+MAX_SEATS = 4
+TASK_MODES = ("none", "secret3", "secret5", "open1", "open2")
+
+#: options (and values) whose rules are not implemented yet: refused, never ignored
+NOT_IMPLEMENTED = {
+    "skilled_workers": True, "black_market_pawn": True, "extra_market_tiles": True,
+    "dice_choice": "simultaneous", "docker_pickup": "both",
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    rounds: int = 12                      # 12, or the short game of 10 (L277-279)
+    skilled_workers: bool = False         # expansion 1: foreman and bailiff (L745-796)
+    tasks: str = "none"                   # expansion 2 (L798-832)
+    black_market_pawn: bool = False       # expansion 3 (L836-864)
+    extra_market_tiles: bool = False      # expansion 4, mode b (L866-884, A11)
+    dice_choice: str = "sequential"       # B2: sequential (public) or simultaneous (L430)
+    docker_pickup: str = "one"            # B7: one docker per stop, or both at once
+    tasks_activated: str = "active_at_end"  # B23: count active cards, or ever activated
+
+
+_SCHEMA_PROPERTIES: dict[str, dict] = {
+    "rounds": {"type": "integer", "enum": [12, 10], "default": 12,
+               "description": "12 rounds, or the short game: rounds 3-12 (L277-279)."},
+    "skilled_workers": {"type": "boolean", "default": False,
+                        "description": "Expansion 1: foreman and bailiff (not yet playable)."},
+    "tasks": {"type": "string", "enum": list(TASK_MODES), "default": "none",
+              "description": "Expansion 2: 3 or 5 secret task tiles, or 1 or 2 open ones."},
+    "black_market_pawn": {"type": "boolean", "default": False,
+                          "description": "Expansion 3: the black-market pawn (not yet playable)."},
+    "extra_market_tiles": {"type": "boolean", "default": False,
+                           "description": "Expansion 4, mode b (not yet playable)."},
+    "dice_choice": {"type": "string", "enum": ["sequential", "simultaneous"],
+                    "default": "sequential",
+                    "description": "Phase II dice choice in Amstel order, public (L430)."},
+    "docker_pickup": {"type": "string", "enum": ["one", "both"], "default": "one",
+                      "description": "B7: one docker per pontoon stop (L536)."},
+    "tasks_activated": {"type": "string", "enum": ["active_at_end", "ever"],
+                        "default": "active_at_end",
+                        "description": "B23: tasks 13 and 36 count the cards active at the end."},
+}
+
+
+def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
+    if not isinstance(raw, Mapping):
+        raise OptionsError({"options": ["must be an object"]})
+    errors: dict[str, list[str]] = {}
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        spec = _SCHEMA_PROPERTIES.get(key)
+        if spec is None:
+            errors[str(key)] = ["is not a known option"]
+            continue
+        if spec["type"] == "boolean" and not isinstance(value, bool):
+            errors[key] = ["must be a boolean"]
+        elif spec["type"] == "integer" and (isinstance(value, bool) or value not in spec["enum"]):
+            errors[key] = [f"must be one of {spec['enum']}"]
+        elif spec["type"] == "string" and value not in spec["enum"]:
+            errors[key] = [f"must be one of {spec['enum']}"]
+        elif NOT_IMPLEMENTED.get(key) == value or (key == "tasks" and value != "none"):
+            errors[key] = [f"{key}={value!r} is described in the rules but not implemented"
+                           " on this server yet"]
+        else:
+            values[key] = value
+    if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not (
+        MIN_SEATS <= seat_count <= MAX_SEATS
+    ):
+        message = f"Amsterdam is played by {MIN_SEATS} to {MAX_SEATS} players here"
+        if seat_count == 1:
+            message += "; the solo game against TOM (L886-972) is not implemented yet"
+        errors["seat_count"] = [message]
+    if errors:
+        raise OptionsError(errors)
+    return Options(**values)
+
+
+def options_schema() -> dict:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Amsterdam options",
+        "type": "object",
+        "properties": _SCHEMA_PROPERTIES,
+        "additionalProperties": False,
+    }
