@@ -1,0 +1,35 @@
+"""Options: every reading and expansion is named; what is not implemented is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.amsterdam import GAME
+from domain.decider import OptionsError
+
+
+def test_defaults():
+    options = GAME.parse_options({}, 3)
+    assert options.rounds == 12 and options.dice_choice == "sequential" and options.tasks == "none"
+
+
+@pytest.mark.parametrize("raw", [{"rounds": 11}, {"rounds": True}, {"tasks": "all"},
+                                 {"colour": "red"}, {"skilled_workers": "yes"}])
+def test_bad_values_are_refused(raw):
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options(raw, 2)
+    assert set(err.value.errors) == set(raw)
+
+
+@pytest.mark.parametrize("seats", [0, 5, True])
+def test_seat_counts(seats):
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options({}, seats)
+    assert "seat_count" in err.value.errors
+
+
+def test_schema_lists_every_option():
+    schema = GAME.options_schema()
+    assert schema["additionalProperties"] is False
+    assert {"rounds", "skilled_workers", "tasks", "black_market_pawn", "extra_market_tiles",
+            "dice_choice", "docker_pickup", "tasks_activated"} <= set(schema["properties"])
