@@ -472,3 +472,49 @@ PROVENANCE = {
     "market_tiles": RULEBOOK + ": L2130-2255 (CA 24 read as CB 24, A5)",
     "scales": RULEBOOK + ": L262-320, L589-605, L637-680, L700-735",
 }
+
+# -- expansion 2: task tiles (L1907-2128), printed in full --------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    id: int
+    kind: str
+    param: str | int | None
+    points: tuple[int, ...]  # 2 / 3 / 4 players (task 33: by resources returned, 1-6)
+
+
+def _tasks() -> dict[int, Task]:
+    out: list[Task] = []
+    pairs = ("light_blue", "brown", "light_green", "pink", "yellow", "white")
+    out += [Task(1 + i, "docker_pair_in_building", c, (8, 7, 6)) for i, c in enumerate(pairs)]
+    districts = ("Grachtengordel", "Plantage", "Nieuwmarkt", "Burgwallen", "Haarlemmerbuurt",
+                 "Jordaan")
+    out += [Task(7 + i, "four_blocks_in", d, (6, 7, 8)) for i, d in enumerate(districts)]
+    out += [Task(13, "three_of_each_kind", None, (9, 9, 9)),
+            Task(14, "reached_the_mouth", None, (10, 10, 10)),
+            Task(15, "active_timing", END, (7, 7, 7)),
+            Task(16, "active_timing", III, (7, 7, 7)),
+            Task(17, "active_timing", PERMANENT, (7, 7, 7)),
+            Task(18, "black_market_goods", 7, (7, 6, 5)),
+            Task(19, "different_goods_on_barge", 2, (6, 6, 6))]
+    full = ("furniture", "lace", "cheese", "genever", "beer", "tiles", "tulip", "crystal", "coffee")
+    out += [Task(20 + i, "warehouse_full", g, (7, 6, 5)) for i, g in enumerate(full)]
+    out += [Task(29, "depots_full", None, (7, 6, 5)),
+            Task(30, "barge_at_start", None, (4, 4, 4)),
+            Task(31, "dockers_in_building", 7, (9, 7, 5)),
+            Task(32, "return_two_dockers_a_good", None, (4, 5, 6)),
+            Task(33, "return_different_resources", None, (1, 2, 3, 5, 7, 10)),
+            Task(34, "return_docker_good_resource", None, (4, 5, 6)),
+            Task(35, "blocks", 9, (7, 8, 9)),
+            Task(36, "cards_activated", 10, (4, 5, 6))]
+    returns = ("light_blue", "yellow", "brown", "light_green", "pink", "white")
+    out += [Task(37 + i, "return_dockers_of", c, (2, 3, 4)) for i, c in enumerate(returns)]
+    return {t.id: t for t in out}
+
+
+TASKS: dict[int, Task] = _tasks()
+#: tasks 37-42 with 2 dockers returned (L2104-2128)
+TWO_DOCKERS_RETURNED = (7, 8, 9)
+TASK_DEAL = {"secret3": (3, True), "secret5": (5, True), "open1": (1, False), "open2": (2, False)}
+PROVENANCE["tasks"] = RULEBOOK + ": L1907-2128"

@@ -41,6 +41,18 @@ class BoardDealt:
 
 
 @dataclass(frozen=True)
+class TasksDealt:
+    """Expansion 2 (L810-814): task tiles dealt to each seat; the rest stay in the box."""
+
+    TYPE: ClassVar[str] = "amsterdam.TasksDealt"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    hands: tuple[tuple[int, ...], ...]
+    pile: tuple[int, ...]
+    secret: bool
+    rng_counter: int
+
+
+@dataclass(frozen=True)
 class CardsRevealed:
     """Cards taken from the top of the piles (face up, public)."""
 
@@ -327,7 +339,7 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
-EVENT_TYPES = (GameStarted, BoardDealt, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
+EVENT_TYPES = (GameStarted, BoardDealt, TasksDealt, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
                CardDeclined, OfferDiscarded, PenaltyTaken, DiceRolled, RoseFilled, RoseTurned,
                ResourcesGained, ResourcesSpent, ChoicesOwed, ResourceChosen, FlorinsChanged,
                PointsScored, OnceSpent, CardActivated, CardUsed, CardDiscarded, BlockTaken,

@@ -74,6 +74,11 @@ def _(e: ev.BoardDealt, state):
 
 
 @_apply.register
+def _(e: ev.TasksDealt, state):
+    return replace(state, tasks=e.hands, task_pile=e.pile, rng_counter=e.rng_counter)
+
+
+@_apply.register
 def _(e: ev.CardsRevealed, state):
     piles = {"craftsman": state.craftsmen, "building": state.buildings, "plan": state.plans}
     for card in e.cards:

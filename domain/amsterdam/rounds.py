@@ -76,6 +76,13 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     tx.emit(ev.BoardDealt(goods, pontoons, districts[:scored], districts[scored:],
                           piles[data.CRAFTSMAN], piles[data.BUILDING], piles[data.PLAN],
                           stack, removed, tuple(order), first_round, rng.counter))
+    if options.tasks != "none":
+        per_seat, secret = data.TASK_DEAL[options.tasks]
+        tiles = rng.shuffle(sorted(data.TASKS))
+        hands = tuple(tuple(sorted(tiles[i * per_seat:(i + 1) * per_seat]))
+                      for i in range(seat_count))
+        tx.emit(ev.TasksDealt(hands, tuple(sorted(tiles[seat_count * per_seat:])),
+                                secret, rng.counter))
     state = tx.state
     offer = (state.craftsmen[:data.OPENING_OFFER["craftsmen"][seat_count]]
              + state.buildings[:data.OPENING_OFFER["buildings"][seat_count]])

@@ -7,6 +7,7 @@ from domain.amsterdam import cards, data
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order, blocks_of, district_points, largest_group
 from domain.amsterdam.state import ScoreLine, State
+from domain.amsterdam.tasks import score_tasks
 
 
 def surplus_items(state: State, seat_index: int) -> int:
@@ -47,9 +48,10 @@ def final_scoring(tx) -> None:
         penalties = -data.penalty_points(me.penalties)
         laurel = cards.end_points(state, seat) + moved[seat]
         city = data.CITY_POINTS_PER_ARM * largest_group(blocks_of(state, seat))
-        surplus = surplus_items(state, seat) // data.SURPLUS_ITEMS_PER_POINT
-        total = during[seat] + penalties + laurel + city + districts[seat] + surplus
-        lines.append(ScoreLine(penalties, laurel, city, districts[seat], 0, surplus,
+        tasks, returned = score_tasks(state, seat) if state.tasks else (0, 0)
+        surplus = (surplus_items(state, seat) - returned) // data.SURPLUS_ITEMS_PER_POINT
+        total = during[seat] + penalties + laurel + city + districts[seat] + tasks + surplus
+        lines.append(ScoreLine(penalties, laurel, city, districts[seat], tasks, surplus,
                                during[seat], total, order.index(seat)))
     best = min(range(state.seat_count), key=lambda s: (-lines[s].total, lines[s].amstel_rank))
     tx.emit(ev.GameEnded(tuple(lines), (best,)))

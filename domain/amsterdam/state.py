@@ -110,6 +110,8 @@ class State:
     market_removed: tuple[str, ...] = ()  # hidden
     market_tile: str | None = None
     market_seen: tuple[str, ...] = ()
+    tasks: tuple[tuple[int, ...], ...] = ()   # per seat (ext. 2); secret modes: hidden
+    task_pile: tuple[int, ...] = ()           # undealt tiles: hidden
     next_stamp: int = 0
     mouth_arrivals: int = 0
     scores: tuple[ScoreLine, ...] = ()

@@ -22,9 +22,19 @@ def _vector(vector) -> dict[str, int]:
     return dict(zip(data.COLOURS, vector))
 
 
-def _seat_view(state: State, i: int) -> dict:
+def tasks_visible(state: State, seat: int, viewer: int | None) -> bool:
+    """Secret task tiles (L810) are seen by their owner only; open ones (L814) by all."""
+    if not state.tasks:
+        return False
+    secret = data.TASK_DEAL[state.options.tasks][1]
+    return not secret or viewer == seat or state.phase == FINISHED
+
+
+def _seat_view(state: State, i: int, viewer: int | None) -> dict:
     s = state.seats[i]
     return {
+        "tasks": (list(state.tasks[i]) if tasks_visible(state, i, viewer)
+                  else len(state.tasks[i]) if state.tasks else []),
         "seat": i, "florins": s.florins, "points": s.points, "penalties": s.penalties,
         "rose": {str(slot + 1): _vector(v) for slot, v in enumerate(s.rose)},
         "reserve": _vector(s.reserve), "house": s.house,
@@ -71,11 +81,13 @@ def view(state: State, viewer: int | None) -> dict:
                   "plan": len(state.plans)},
         "offer": list(state.offer),
         "discard": list(state.discard),
-        "seats": [_seat_view(state, i) for i in range(state.seat_count)],
+        "seats": [_seat_view(state, i, viewer) for i in range(state.seat_count)],
+        "task_pile_size": len(state.task_pile),
         "you": None,
     }
     if viewer is not None:
         out["you"] = {"seat": viewer,
+                      "tasks": list(state.tasks[viewer]) if state.tasks else [],
                       "legal_command_count": len(legal_commands(state, viewer))}
     if finished:
         out["scores"] = [to_data(line) for line in state.scores]
@@ -90,6 +102,10 @@ def redact_event(event, viewer: int | None) -> dict:
     data_ = to_data(event)
     if isinstance(event, ev.GameStarted):
         data_["seed"] = None
+    if isinstance(event, ev.TasksDealt):
+        data_["hands"] = [list(h) if (not event.secret or viewer == i) else len(h)
+                          for i, h in enumerate(event.hands)]
+        data_["pile"] = len(event.pile)
     if isinstance(event, ev.BoardDealt):
         for pile in ("craftsmen", "buildings", "plans"):
             data_[pile] = len(getattr(event, pile))
@@ -114,6 +130,15 @@ def redetermine(state: State, observer: int | None, rng) -> State:
         dealt = rng.shuffle(unseen)
         stack += dealt[:in_stack]
         removed += dealt[in_stack:]
+    tasks = state.tasks
+    task_pile = rng.shuffle(state.task_pile)
+    if tasks and data.TASK_DEAL[state.options.tasks][1]:
+        others = [i for i in range(state.seat_count) if i != observer]
+        pool = rng.shuffle(state.task_pile + tuple(t for i in others for t in tasks[i]))
+        hands = list(tasks)
+        for i in others:
+            hands[i], pool = tuple(sorted(pool[:len(tasks[i])])), pool[len(tasks[i]):]
+        tasks, task_pile = tuple(hands), tuple(sorted(pool))
     seed = "".join(f"{rng.u64():016x}" for _ in range(4))
-    return replace(state, **piles, market_stack=stack, market_removed=removed,
+    return replace(state, **piles, tasks=tasks, task_pile=task_pile, market_stack=stack, market_removed=removed,
                    districts_hidden=rng.shuffle(state.districts_hidden), seed=seed)
