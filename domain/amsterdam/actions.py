@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.amsterdam import cards, data
+from domain.amsterdam import cards, data, figures
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import first_free_roof
 from domain.amsterdam.commands import (
@@ -39,9 +39,10 @@ def block_limit(seat) -> int:
     return 2 if cards.has_modifier(seat, "second_block") else 1     # 028
 
 
-def block_payments(seat, block: str) -> list[tuple[tuple[str, ...], bool]]:
+def block_payments(state: State, seat, block: str) -> list[tuple[tuple[str, ...], bool]]:
     info = data.BLOCKS[block]
     discount = 1 if cards.has_modifier(seat, "block_discount") else 0  # 025 (B14)
+    discount += 1 if state.bailiff == block else 0                    # L788, B14: they stack
     cost = (info.colour,) * max(0, info.cost - discount)
     out = []
     if affordable(seat.reserve, cost):
@@ -54,7 +55,7 @@ def block_payments(seat, block: str) -> list[tuple[tuple[str, ...], bool]]:
 def sale_options(state: State, seat, good: str) -> tuple[str | None, ...]:
     if good in state.black_market:
         return (None,)
-    if cards.has_modifier(seat, "sale_both"):                         # 037 (B12)
+    if state.market_pawn == good or cards.has_modifier(seat, "sale_both"):  # L856; 037 (B12)
         return (None, "both")
     return (None, "florins", "resource")
 
@@ -67,9 +68,14 @@ def block_commands(state: State, seat_index: int) -> list[TakeBlock]:
     for block, good, owner in zip(data.BLOCK_IDS, state.block_goods, state.block_owner):
         if owner is not None:
             continue
-        for payment, by_florins in block_payments(seat, block):
+        bailiff = (figures.bailiff_destinations(state, block) or (None,)
+                   if state.bailiff == block else (None,))
+        for payment, by_florins in block_payments(state, seat, block):
             for sale in sale_options(state, seat, good):
-                out.append(TakeBlock(block, payment, by_florins, sale))
+                pawn = (figures.pawn_destinations(state, good) or (None,)
+                        if sale is not None and state.market_pawn == good else (None,))
+                out += [TakeBlock(block, payment, by_florins, sale, b, p)
+                        for b in bailiff for p in pawn]
     return out
 
 
@@ -102,16 +108,15 @@ def delivery_place(state: State, node: str, good: str) -> str | None:
 
 def amstel_commands(state: State, seat_index: int) -> list[AdvanceAmstel]:
     seat = state.seats[seat_index]
-    if seat.turn.amstel_moved or seat.mouth_slot is not None:
+    if seat.mouth_slot is not None:
         return []
-    out = []
-    room = data.AMSTEL_SPACES - seat.amstel
-    for spaces in range(1, room + 1):
-        if data.amstel_cost(spaces) > sum(seat.reserve):
-            break
-        for payment in any_colours(seat.reserve, data.amstel_cost(spaces)):
-            out.append(AdvanceAmstel(spaces, payment))
-    return out
+    if not seat.turn.amstel_moved:
+        size = data.amstel_cost(1)
+    elif seat.turn.amstel_open:
+        size = data.amstel_cost(2) - data.amstel_cost(1)
+    else:
+        return []
+    return [AdvanceAmstel(p) for p in any_colours(seat.reserve, size)]
 
 
 def market_limit(seat) -> int:
@@ -128,9 +133,13 @@ def market_commands(state: State, seat_index: int) -> list[BuyPrestige]:
 
 def end_turn_commands(state: State, seat_index: int) -> list[EndTurn]:
     seat = state.seats[seat_index]
-    if state.round >= data.ROUNDS_FULL:  # L631: no Phase IV in the last round
-        return [EndTurn(None)]
-    return [EndTurn(None)] + [EndTurn(c) for c in dict.fromkeys(colours_of(seat.reserve))]
+    keeps: list[str | None] = [None]
+    if state.round < data.ROUNDS_FULL:  # L631: no Phase IV in the last round
+        keeps += list(dict.fromkeys(colours_of(seat.reserve)))
+    moves: tuple[str | None, ...] = (None,)
+    if seat.turn.foreman_due and state.foreman is not None:
+        moves = figures.foreman_destinations(state) or (None,)
+    return [EndTurn(keep, move) for keep in keeps for move in moves]
 
 
 def action_commands(state: State, seat_index: int) -> list:
@@ -186,9 +195,15 @@ def take_block(tx, seat: int, command: TakeBlock) -> None:
         tx.florins(seat, -2, "027")
     else:
         tx.spend(seat, command.payment, "block")
+    pawn_sale = command.sale is not None and state.market_pawn == good
     tx.emit(ev.BlockTaken(seat, command.block, good, command.sale is not None))
+    if state.bailiff == command.block:
+        tx.emit(ev.FigureMoved(figures.BAILIFF, command.bailiff_to))
+    if pawn_sale:
+        tx.emit(ev.FigureMoved(figures.PAWN, command.pawn_to))
     if command.sale in ("florins", "both"):
-        tx.florins(seat, data.BLACK_MARKET_FLORINS, "black_market", by_card=command.sale == "both")
+        by_card = command.sale == "both" and not pawn_sale                # 037
+        tx.florins(seat, data.BLACK_MARKET_FLORINS, "black_market", by_card=by_card)
     if command.sale in ("resource", "both"):
         tx.choices(seat, 1, "black_market")
     cards.on_block(tx, seat)
@@ -242,8 +257,11 @@ def deliver(tx, seat: int, command: DeliverGood) -> None:
     place = delivery_place(state, state.seats[seat].barge, command.good)
     value = (data.DEPOTS[place] if place in data.DEPOTS
              else first_free_roof(state, command.good))
-    tx.emit(ev.GoodDelivered(seat, command.good, place))
+    foreman = state.foreman == place
+    tx.emit(ev.GoodDelivered(seat, command.good, place, foreman))
     tx.points(seat, value, "delivery")
+    if foreman:
+        tx.points(seat, figures.FOREMAN_POINTS, "foreman")
     if state.round <= data.FAST_DELIVERY_LAST_ROUND:                 # L637-641
         tx.points(seat, data.FAST_DELIVERY_BASE - state.round, "fast_delivery")
     cards.on_deliver(tx, seat, command.good)
@@ -251,15 +269,14 @@ def deliver(tx, seat: int, command: DeliverGood) -> None:
 
 def advance_amstel(tx, seat: int, command: AdvanceAmstel) -> None:
     me = tx.seat(seat)
-    if me.turn.amstel_moved:
-        raise _violation("one_amstel_move_per_turn", "Advance on the Amstel once per turn (L589).")
-    if (command.spaces < 1 or me.mouth_slot is not None
-            or len(command.payment) != data.amstel_cost(command.spaces)
-            or not affordable(me.reserve, command.payment)):
+    if me.turn.amstel_moved and not me.turn.amstel_open:
+        raise _violation("one_amstel_move_per_turn", "Advance on the Amstel once per turn"
+                         " (L589): the move ended when another action followed.")
+    if command not in amstel_commands(tx.state, seat):
         raise _violation("amstel_cost", "1 resource for the first space, 2 for each further"
                          " one, any colours (L589-594).")
     tx.spend(seat, tuple(command.payment), "amstel")
-    tx.advance(seat, command.spaces, "amstel", action=True)
+    tx.advance(seat, 1, "amstel", action=True)
 
 
 def buy_prestige(tx, seat: int, command: BuyPrestige) -> None:
@@ -279,7 +296,10 @@ def buy_prestige(tx, seat: int, command: BuyPrestige) -> None:
 def end_turn(tx, seat: int, command: EndTurn) -> None:
     if command not in end_turn_commands(tx.state, seat):
         raise _violation("house", "Keep at most one resource of your reserve in the house"
-                         " (L624); none in the last round (L631).")
+                         " (L624), none in the last round (L631); a foreman you delivered to"
+                         " moves to the nearest place with room (L782).")
+    if tx.seat(seat).turn.foreman_due and tx.state.foreman is not None:
+        tx.emit(ev.FigureMoved(figures.FOREMAN, command.foreman_to))
     tx.emit(ev.TurnEnded(seat, command.keep))
 
 

@@ -24,6 +24,15 @@ class ChooseOpeningResources:
 
 
 @dataclass(frozen=True)
+class PlaceFigure:
+    """Setup (L760-762, L848): place the foreman, the bailiff or the black-market pawn."""
+
+    TYPE: ClassVar[str] = "PlaceFigure"
+    figure: str
+    space: str
+
+
+@dataclass(frozen=True)
 class TakeCard:
     """Phase I (L392-398): take a revealed card; with 5 inactive cards, discard one."""
 
@@ -85,7 +94,9 @@ class TakeBlock:
     block: str
     payment: tuple[str, ...] = ()
     by_florins: bool = False
-    sale: str | None = None  # None (keep the good), "florins" or "resource"
+    sale: str | None = None  # None (keep the good), "florins", "resource" or "both"
+    bailiff_to: str | None = None  # L790: where the bailiff goes when his block is bought
+    pawn_to: str | None = None     # L858: where the pawn goes after a sale on its space
 
 
 @dataclass(frozen=True)
@@ -123,10 +134,11 @@ class DeliverGood:
 
 @dataclass(frozen=True)
 class AdvanceAmstel:
-    """L589-594: once a turn, 1 / 3 / 5 / 7 resources of any colour for 1 / 2 / 3 / 4 spaces."""
+    """L589-594: the turn's Amstel move, one space per command: the first space costs 1
+    resource of any colour, each further space 2, as long as no other action intervenes
+    (1 / 3 / 5 / 7 resources for 1 / 2 / 3 / 4 spaces)."""
 
     TYPE: ClassVar[str] = "AdvanceAmstel"
-    spaces: int
     payment: tuple[str, ...]
 
 
@@ -151,8 +163,9 @@ class EndTurn:
 
     TYPE: ClassVar[str] = "EndTurn"
     keep: str | None = None
+    foreman_to: str | None = None  # L782: the foreman's next place after a delivery to him
 
 
-COMMAND_TYPES = (ChooseOpeningCard, ChooseOpeningResources, TakeCard, DeclineCard, ChooseDice,
+COMMAND_TYPES = (ChooseOpeningCard, ChooseOpeningResources, PlaceFigure, TakeCard, DeclineCard, ChooseDice,
                  ActivateCard, UseCard, Convert, TakeBlock, LoadGood, MoveBarge, PickUpDocker,
                  DeliverGood, AdvanceAmstel, BuyPrestige, ChooseResource, EndTurn)

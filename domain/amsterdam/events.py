@@ -53,6 +53,26 @@ class TasksDealt:
 
 
 @dataclass(frozen=True)
+class PlacementsStarted:
+    """Expansions 1 and 3: who places which figure, in order (L760-762, L848)."""
+
+    TYPE: ClassVar[str] = "amsterdam.PlacementsStarted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    figures: tuple[str, ...]
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FigureMoved:
+    """A figure placed or moved; ``space`` None: it left the game (everything full)."""
+
+    TYPE: ClassVar[str] = "amsterdam.FigureMoved"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    figure: str
+    space: str | None
+
+
+@dataclass(frozen=True)
 class CardsRevealed:
     """Cards taken from the top of the piles (face up, public)."""
 
@@ -291,6 +311,7 @@ class GoodDelivered:
     seat: int
     good: str
     place: str  # the good's warehouse, or a depot id
+    foreman: bool = False  # the foreman stood there (L778)
 
 
 @dataclass(frozen=True)
@@ -303,6 +324,15 @@ class AmstelAdvanced:
     mouth_slot: int | None
     bridges: int
     action: bool  # the once-per-turn action (not a card or tile move, B5)
+
+
+@dataclass(frozen=True)
+class AmstelMoveEnded:
+    """Another action followed: the turn's Amstel move cannot be extended any more (L589)."""
+
+    TYPE: ClassVar[str] = "amsterdam.AmstelMoveEnded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -339,9 +369,9 @@ class GameEnded:
     winners: tuple[int, ...]
 
 
-EVENT_TYPES = (GameStarted, BoardDealt, TasksDealt, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
+EVENT_TYPES = (GameStarted, BoardDealt, TasksDealt, PlacementsStarted, FigureMoved, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
                CardDeclined, OfferDiscarded, PenaltyTaken, DiceRolled, RoseFilled, RoseTurned,
                ResourcesGained, ResourcesSpent, ChoicesOwed, ResourceChosen, FlorinsChanged,
                PointsScored, OnceSpent, CardActivated, CardUsed, CardDiscarded, BlockTaken,
                GoodLoaded, BargeMoved, BargeCreditGained, DockerPickedUp, DockerDelivered,
-               GoodDelivered, AmstelAdvanced, PrestigeBought, TurnEnded, RoundEnded, GameEnded)
+               GoodDelivered, AmstelAdvanced, AmstelMoveEnded, PrestigeBought, TurnEnded, RoundEnded, GameEnded)

@@ -10,6 +10,7 @@ from domain.amsterdam.state import (
     EMPTY,
     FINISHED,
     OPENING_CARD,
+    PLACEMENTS,
     SeatState,
     State,
     Turn,
@@ -76,6 +77,16 @@ def _(e: ev.BoardDealt, state):
 @_apply.register
 def _(e: ev.TasksDealt, state):
     return replace(state, tasks=e.hands, task_pile=e.pile, rng_counter=e.rng_counter)
+
+
+@_apply.register
+def _(e: ev.PlacementsStarted, state):
+    return replace(state, phase=PLACEMENTS, placing=e.figures, order=e.seats, position=0)
+
+
+@_apply.register
+def _(e: ev.FigureMoved, state):
+    return replace(state, **{e.figure: e.space})
 
 
 @_apply.register
@@ -280,7 +291,8 @@ def _(e: ev.GoodDelivered, state):
         roofs = list(state.roofs)
         roofs[data.GOODS.index(e.good)] += 1
         state = replace(state, roofs=tuple(roofs))
-    return _seat(state, e.seat, cargo=remove_one(state.seats[e.seat].cargo, e.good))
+    state = _seat(state, e.seat, cargo=remove_one(state.seats[e.seat].cargo, e.good))
+    return _turn(state, e.seat, foreman_due=True) if e.foreman else state
 
 
 @_apply.register
@@ -292,8 +304,13 @@ def _(e: ev.AmstelAdvanced, state):
                   mouth_slot=seat.mouth_slot if e.mouth_slot is None else e.mouth_slot,
                   bridges_passed=seat.bridges_passed + e.bridges)
     if e.action:
-        state = _turn(state, e.seat, amstel_moved=True)
+        state = _turn(state, e.seat, amstel_moved=True, amstel_open=True)
     return state
+
+
+@_apply.register
+def _(e: ev.AmstelMoveEnded, state):
+    return _turn(state, e.seat, amstel_open=False)
 
 
 @_apply.register

@@ -19,7 +19,7 @@ TASK_MODES = ("none", "secret3", "secret5", "open1", "open2")
 
 #: options (and values) whose rules are not implemented yet: refused, never ignored
 NOT_IMPLEMENTED = {
-    "skilled_workers": True, "black_market_pawn": True, "extra_market_tiles": True,
+    "extra_market_tiles": True,
     "dice_choice": "simultaneous", "docker_pickup": "both",
 }
 
@@ -40,11 +40,11 @@ _SCHEMA_PROPERTIES: dict[str, dict] = {
     "rounds": {"type": "integer", "enum": [12, 10], "default": 12,
                "description": "12 rounds, or the short game: rounds 3-12 (L277-279)."},
     "skilled_workers": {"type": "boolean", "default": False,
-                        "description": "Expansion 1: foreman and bailiff (not yet playable)."},
+                        "description": "Expansion 1: foreman and bailiff (L745-796)."},
     "tasks": {"type": "string", "enum": list(TASK_MODES), "default": "none",
               "description": "Expansion 2: 3 or 5 secret task tiles, or 1 or 2 open ones."},
     "black_market_pawn": {"type": "boolean", "default": False,
-                          "description": "Expansion 3: the black-market pawn (not yet playable)."},
+                          "description": "Expansion 3: the black-market pawn (L836-864)."},
     "extra_market_tiles": {"type": "boolean", "default": False,
                            "description": "Expansion 4, mode b (not yet playable)."},
     "dice_choice": {"type": "string", "enum": ["sequential", "simultaneous"],

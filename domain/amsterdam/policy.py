@@ -108,7 +108,7 @@ def _candidates(state: State, seat: int, legal: list) -> list:
     seen: dict = {}
     for command in legal:
         if isinstance(command, AdvanceAmstel):
-            key = ("amstel", command.spaces)
+            key = ("amstel", len(command.payment))
         elif isinstance(command, MoveBarge):
             key = ("barge", command.to)
         elif isinstance(command, Convert):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.amsterdam import actions, cards, data
+from domain.amsterdam import actions, cards, data, figures
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order
 from domain.amsterdam.commands import (
@@ -11,9 +11,11 @@ from domain.amsterdam.commands import (
     ChooseOpeningResources,
     ChooseResource,
     DeclineCard,
+    PlaceFigure,
     TakeCard,
 )
 from domain.amsterdam.options import Options
+from domain.amsterdam.payments import normal
 from domain.amsterdam.scoring import final_scoring
 from domain.amsterdam.state import (
     ACTIONS,
@@ -22,9 +24,11 @@ from domain.amsterdam.state import (
     FINISHED,
     OPENING_CARD,
     OPENING_RESOURCES,
+    PLACEMENTS,
     State,
 )
 from domain.amsterdam.tx import Tx
+from domain.common.frozen import replace
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.rng import Rng
 
@@ -158,6 +162,24 @@ def _opening_resources(tx: Tx, seat: int, command) -> None:
     tx.emit(ev.RoseFilled(seat, ((command.single, data.OPENING_SINGLE, 1),
                                  (command.pair, data.OPENING_PAIR, 2)), ()))
     if not _next_seat(tx):
+        todo = figures.placements(tx.state)
+        if todo:
+            tx.emit(ev.PlacementsStarted(tuple(f for f, _ in todo), tuple(s for _, s in todo)))
+        else:
+            _begin_round(tx)
+
+
+def placement_commands(state: State) -> list[PlaceFigure]:
+    figure = state.placing[state.position]
+    return [PlaceFigure(figure, space) for space in figures.placement_spaces(figure)]
+
+
+def _placements(tx: Tx, seat: int, command) -> None:
+    if command not in placement_commands(tx.state):
+        raise _violation("placement", "Place the foreman on a small depot, the bailiff on a"
+                         " double block, the pawn on a black-market space (L760-762, L848).")
+    tx.emit(ev.FigureMoved(command.figure, command.space))
+    if not _next_seat(tx):
         _begin_round(tx)
 
 
@@ -232,12 +254,17 @@ def _actions(tx: Tx, seat: int, command) -> None:
     handler = actions.HANDLERS.get(type(command))
     if handler is None:
         raise _violation("phase", "That is not a Phase III action (L448-620).")
+    if isinstance(getattr(command, "payment", None), tuple):  # a multiset: any order is fine
+        command = replace(command, payment=normal(command.payment))
+    if tx.seat(seat).turn.amstel_open and type(command).__name__ != "AdvanceAmstel":
+        tx.emit(ev.AmstelMoveEnded(seat))
     handler(tx, seat, command)
     if type(command).__name__ == "EndTurn" and not _next_seat(tx):
         _end_actions(tx)
 
 
-PHASES = {OPENING_CARD: _opening_card, OPENING_RESOURCES: _opening_resources, CARDS: _cards,
+PHASES = {OPENING_CARD: _opening_card, OPENING_RESOURCES: _opening_resources,
+          PLACEMENTS: _placements, CARDS: _cards,
           DICE: _dice, ACTIONS: _actions}
 
 
@@ -257,6 +284,8 @@ def legal_commands(state: State, seat: int) -> list:
         return [ChooseOpeningCard(c) for c in dict.fromkeys(state.offer)]
     if state.phase == OPENING_RESOURCES:
         return [ChooseOpeningResources(a, b) for a in data.COLOURS for b in data.COLOURS]
+    if state.phase == PLACEMENTS:
+        return placement_commands(state)
     if state.phase == CARDS:
         return card_commands(state, seat)
     if state.phase == DICE:

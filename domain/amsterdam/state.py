@@ -13,6 +13,7 @@ from domain.amsterdam.options import Options
 
 OPENING_CARD = "opening_card"
 OPENING_RESOURCES = "opening_resources"
+PLACEMENTS = "placements"  # expansions 1 and 3: foreman, bailiff, black-market pawn
 CARDS = "cards"          # Phase I
 DICE = "dice"            # Phase II
 ACTIONS = "actions"      # Phase III
@@ -27,12 +28,14 @@ class Turn:
 
     blocks_taken: int = 0
     amstel_moved: bool = False
+    amstel_open: bool = False      # the Amstel move may go on (no other action since)
     market_uses: int = 0
     barge_credit: int = 0          # steps already paid for (022, 040)
     barge_steps: int = 0
     docker_taken_here: bool = False  # B7: one docker per stop
     plans_used: tuple[str, ...] = ()  # districts of the plans used this turn (B17)
     plan_uses: tuple[str, ...] = ()   # plan card ids, once per use (029)
+    foreman_due: bool = False      # a good went to the foreman's place (L782)
     amstel_point: bool = False     # 014 scored this turn
     barge_point: bool = False      # 016 scored this turn
 
@@ -112,6 +115,10 @@ class State:
     market_seen: tuple[str, ...] = ()
     tasks: tuple[tuple[int, ...], ...] = ()   # per seat (ext. 2); secret modes: hidden
     task_pile: tuple[int, ...] = ()           # undealt tiles: hidden
+    placing: tuple[str, ...] = ()   # the figures still to place at setup
+    foreman: str | None = None      # a warehouse (its good) or a depot
+    bailiff: str | None = None      # a block
+    market_pawn: str | None = None  # a black-market space (its good)
     next_stamp: int = 0
     mouth_arrivals: int = 0
     scores: tuple[ScoreLine, ...] = ()

@@ -73,6 +73,9 @@ def view(state: State, viewer: int | None) -> dict:
                    for i, s in enumerate(state.seats)],
         "docker_building": [{"colour": c, "seat": s} for c, s in state.docker_building],
         "black_market": list(state.black_market),
+        "figures": {"foreman": state.foreman, "bailiff": state.bailiff,
+                    "market_pawn": state.market_pawn, "to_place": list(state.placing[state.position:])
+                    if state.phase == "placements" else []},
         "districts_scored": list(state.districts_scored),
         "market_tile": state.market_tile,
         "market_tiles_seen": list(state.market_seen),

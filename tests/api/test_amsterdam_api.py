@@ -25,10 +25,8 @@ def test_the_title_lists_its_options_and_components(client):
 
 
 @pytest.mark.parametrize("options, field", [
-    ({"skilled_workers": True}, "options.skilled_workers"),
-    ({"tasks": "secret3"}, "options.tasks"),
-    ({"black_market_pawn": True}, "options.black_market_pawn"),
     ({"extra_market_tiles": True}, "options.extra_market_tiles"),
+    ({"tasks": "all"}, "options.tasks"),
     ({"dice_choice": "simultaneous"}, "options.dice_choice"),
     ({"rounds": 11}, "options.rounds"),
 ])

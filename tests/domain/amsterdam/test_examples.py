@@ -156,7 +156,8 @@ def test_jan_advances_two_spaces_for_three_resources_under_a_bridge():
     bridge = next(k for k, v in data.AMSTEL["bridges"].items() if v == 4)
     state = with_seat(state, jan, amstel=bridge - 1, reserve=vector("black", "pink", "grey"))
     points = state.seats[jan].points
-    state = play(state, AdvanceAmstel(2, ("black", "pink", "grey")))
+    state = play(state, AdvanceAmstel(("black",)))
+    state = play(state, AdvanceAmstel(("grey", "pink")))
     assert state.seats[jan].amstel == bridge + 1 and state.seats[jan].points == points + 4
 
 

@@ -206,10 +206,16 @@ def test_amstel_once_per_turn_with_the_printed_cost():
     seat = acting(state)
     state = with_seat(state, seat, reserve=(3,) * 6, amstel=0)
     with pytest.raises(RuleViolation, match="1 resource for the first space"):
-        play(state, AdvanceAmstel(2, ("black", "black")))
-    state = play(state, AdvanceAmstel(1, ("black",)))
+        play(state, AdvanceAmstel(("black", "black")))
+    state = play(state, AdvanceAmstel(("black",)))
+    with pytest.raises(RuleViolation, match="1 resource for the first space"):
+        play(state, AdvanceAmstel(("black",)))
+    state = play(state, AdvanceAmstel(("black", "pink")))    # the second space costs 2
+    assert state.seats[seat].amstel == 2
+    state = with_seat(state, seat, active=("024",))
+    state = play(state, UseCard("024"))                      # another action ends the move
     with pytest.raises(RuleViolation, match="once per turn"):
-        play(state, AdvanceAmstel(1, ("black",)))
+        play(state, AdvanceAmstel(("grey", "grey")))
 
 
 def test_the_mouth_gives_ten_and_fixes_the_order():
@@ -219,7 +225,7 @@ def test_the_mouth_gives_ten_and_fixes_the_order():
     seat = acting(state)
     state = with_seat(state, seat, reserve=(3,) * 6, amstel=18)
     points = state.seats[seat].points
-    state = play(state, AdvanceAmstel(1, ("black",)))
+    state = play(state, AdvanceAmstel(("black",)))
     me = state.seats[seat]
     assert me.mouth_slot == 1 and me.points == points + 10
     from domain.amsterdam.board import amstel_order
