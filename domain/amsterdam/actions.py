@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.amsterdam import cards, data, figures
+from domain.amsterdam import cards, data, figures, market_tiles
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import first_free_roof
 from domain.amsterdam.commands import (
@@ -30,9 +30,12 @@ def _violation(rule: str, message: str) -> RuleViolation:
 # -- legal commands --------------------------------------------------------------------
 def activate_commands(state: State, seat_index: int) -> list[ActivateCard]:
     seat = state.seats[seat_index]
-    return [ActivateCard(card, payment, by_florins)
-            for card in dict.fromkeys(seat.inactive)
-            for payment, by_florins in cards.activation_payments(seat, card)]
+    out = [ActivateCard(card, payment, by_florins)
+           for card in dict.fromkeys(seat.inactive)
+           for payment, by_florins in cards.activation_payments(seat, card)]
+    if seat.turn.free_activations:                                   # CA 20, CB 24
+        out += [ActivateCard(card, (), False, True) for card in dict.fromkeys(seat.inactive)]
+    return out
 
 
 def block_limit(seat) -> int:
@@ -65,17 +68,12 @@ def block_commands(state: State, seat_index: int) -> list[TakeBlock]:
     if seat.turn.blocks_taken >= block_limit(seat):
         return []
     out = []
-    for block, good, owner in zip(data.BLOCK_IDS, state.block_goods, state.block_owner):
+    for block, owner in zip(data.BLOCK_IDS, state.block_owner):
         if owner is not None:
             continue
-        bailiff = (figures.bailiff_destinations(state, block) or (None,)
-                   if state.bailiff == block else (None,))
+        moves = block_moves(state, seat, block)
         for payment, by_florins in block_payments(state, seat, block):
-            for sale in sale_options(state, seat, good):
-                pawn = (figures.pawn_destinations(state, good) or (None,)
-                        if sale is not None and state.market_pawn == good else (None,))
-                out += [TakeBlock(block, payment, by_florins, sale, b, p)
-                        for b in bailiff for p in pawn]
+            out += [TakeBlock(block, payment, by_florins, *move) for move in moves]
     return out
 
 
@@ -128,7 +126,18 @@ def market_commands(state: State, seat_index: int) -> list[BuyPrestige]:
     tile = state.market_tile
     if tile is None or seat.turn.market_uses >= market_limit(seat):
         return []
-    return [BuyPrestige()] if seat.florins >= data.MARKET_TILES[tile].florins else []
+    if seat.florins < data.MARKET_TILES[tile].florins:
+        return []
+    special = data.MARKET_TILES[tile].special
+    if special == "exchange_card":
+        return market_tiles.exchange_commands(state, seat_index)
+    if special == "barge_anywhere":
+        return [BuyPrestige(node=n) for n in data.HARBOUR_NODES]
+    if special == "free_block":
+        return [BuyPrestige(block=b, sale=s, bailiff_to=f, pawn_to=p)
+                for b, o in zip(data.BLOCK_IDS, state.block_owner) if o is None
+                for s, f, p in block_moves(state, seat, b)]
+    return [BuyPrestige()]
 
 
 def end_turn_commands(state: State, seat_index: int) -> list[EndTurn]:
@@ -155,15 +164,14 @@ def activate(tx, seat: int, command: ActivateCard) -> None:
     me = tx.seat(seat)
     if command.card not in me.inactive:
         raise _violation("not_inactive", "Only one of your inactive cards can be activated.")
-    allowed = cards.activation_payments(me, command.card)
-    if (tuple(command.payment), command.by_florins) not in [(p, f) for p, f in allowed]:
+    if command not in activate_commands(tx.state, seat):
         raise _violation("activation_cost", "Pay the resources shown on the card, colours"
                          " matter (L460); 031/042 spare one of them, 038 costs 3 florins.")
     if command.by_florins:
         tx.florins(seat, -3, "038")
     else:
         tx.spend(seat, command.payment, command.card)
-    tx.emit(ev.CardActivated(seat, command.card))
+    tx.emit(ev.CardActivated(seat, command.card, command.free))
     cards.on_activate(tx, seat, command.card)
 
 
@@ -190,21 +198,41 @@ def take_block(tx, seat: int, command: TakeBlock) -> None:
         raise _violation("block_cost", "Take a free block, paying its cost in resources of"
                          " its district's colour (L494); a good sells on the black market only"
                          " on a free space (L578).")
-    good = state.block_goods[data.BLOCK_IDS.index(command.block)]
     if command.by_florins:
         tx.florins(seat, -2, "027")
     else:
         tx.spend(seat, command.payment, "block")
-    pawn_sale = command.sale is not None and state.market_pawn == good
-    tx.emit(ev.BlockTaken(seat, command.block, good, command.sale is not None))
-    if state.bailiff == command.block:
-        tx.emit(ev.FigureMoved(figures.BAILIFF, command.bailiff_to))
+    acquire_block(tx, seat, command.block, command.sale, command.bailiff_to, command.pawn_to)
+
+
+def block_moves(state: State, seat, block: str) -> list[tuple[str | None, str | None, str | None]]:
+    """(sale, bailiff_to, pawn_to) choices when ``block`` is taken."""
+    good = state.block_goods[data.BLOCK_IDS.index(block)]
+    bailiff = (figures.bailiff_destinations(state, block) or (None,)
+               if state.bailiff == block else (None,))
+    out = []
+    for sale in sale_options(state, seat, good):
+        pawn = (figures.pawn_destinations(state, good) or (None,)
+                if sale is not None and state.market_pawn == good else (None,))
+        out += [(sale, b, p) for b in bailiff for p in pawn]
+    return out
+
+
+def acquire_block(tx, seat: int, block: str, sale, bailiff_to, pawn_to, counted=True) -> None:
+    """L496-498, L578-580: the coat of arms goes on the block, its good to the provisional
+    warehouse or sold at once; the bailiff and the pawn move on (L790, L858)."""
+    state = tx.state
+    good = state.block_goods[data.BLOCK_IDS.index(block)]
+    pawn_sale = sale is not None and state.market_pawn == good
+    tx.emit(ev.BlockTaken(seat, block, good, sale is not None, counted))
+    if state.bailiff == block:
+        tx.emit(ev.FigureMoved(figures.BAILIFF, bailiff_to))
     if pawn_sale:
-        tx.emit(ev.FigureMoved(figures.PAWN, command.pawn_to))
-    if command.sale in ("florins", "both"):
-        by_card = command.sale == "both" and not pawn_sale                # 037
+        tx.emit(ev.FigureMoved(figures.PAWN, pawn_to))
+    if sale in ("florins", "both"):
+        by_card = sale == "both" and not pawn_sale                        # 037
         tx.florins(seat, data.BLACK_MARKET_FLORINS, "black_market", by_card=by_card)
-    if command.sale in ("resource", "both"):
+    if sale in ("resource", "both"):
         tx.choices(seat, 1, "black_market")
     cards.on_block(tx, seat)
 
@@ -229,8 +257,13 @@ def move_barge(tx, seat: int, command: MoveBarge) -> None:
         credit -= 1
     tx.emit(ev.BargeMoved(seat, command.to, credit))
     cards.on_barge_steps(tx, seat)
-    if command.to in data.PONTOONS:                                   # B8: automatic
-        colour = data.PONTOONS[command.to]
+    arrive(tx, seat, command.to)
+
+
+def arrive(tx, seat: int, node: str) -> None:
+    """B8: dockers are delivered on every arrival at the pontoon of their colour (L540)."""
+    if node in data.PONTOONS:
+        colour = data.PONTOONS[node]
         while colour in tx.seat(seat).dockers:
             space = len(tx.state.docker_building)
             values = data.DOCKER_BUILDING["values"]
@@ -291,6 +324,7 @@ def buy_prestige(tx, seat: int, command: BuyPrestige) -> None:
         cards.on_market_points(tx, seat)
     tx.advance(seat, tile.amstel, "market")
     tx.choices(seat, tile.choices, "market")
+    market_tiles.apply(tx, seat, tile, command)
 
 
 def end_turn(tx, seat: int, command: EndTurn) -> None:

@@ -65,6 +65,7 @@ class ActivateCard:
     card: str
     payment: tuple[str, ...] = ()
     by_florins: bool = False
+    free: bool = False  # CA 20, CB 24: a free activation bought at the market
 
 
 @dataclass(frozen=True)
@@ -147,6 +148,14 @@ class BuyPrestige:
     """L611: once a turn (020: twice), pay the market tile's florins, gain its rewards."""
 
     TYPE: ClassVar[str] = "BuyPrestige"
+    # expansion 4 tiles (L2176-2255): what the tile acts on
+    give: str | None = None        # CA 18: the inactive card exchanged
+    take: str | None = None        # CA 18: a discarded card, or "craftsman" / "building" pile
+    node: str | None = None        # CB 21: where the barge goes
+    block: str | None = None       # CB 22: the block taken for free
+    sale: str | None = None        # CB 22: as TakeBlock
+    bailiff_to: str | None = None  # CB 22: as TakeBlock
+    pawn_to: str | None = None     # CB 22: as TakeBlock
 
 
 @dataclass(frozen=True)

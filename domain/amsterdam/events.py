@@ -232,6 +232,7 @@ class CardActivated:
     SCHEMA_VERSION: ClassVar[int] = 1
     seat: int
     card: str
+    free: bool = False
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,7 @@ class BlockTaken:
     block: str
     good: str
     sold: bool
+    counted: bool = True  # False for CB 22's free block, beside the turn's limit (B13)
 
 
 @dataclass(frozen=True)
@@ -336,6 +338,25 @@ class AmstelMoveEnded:
 
 
 @dataclass(frozen=True)
+class CardExchanged:
+    """CA 18 (L2220): an inactive card to the discard for a discarded card or a pile's top."""
+
+    TYPE: ClassVar[str] = "amsterdam.CardExchanged"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    given: str
+    taken: str
+
+
+@dataclass(frozen=True)
+class FreeActivationsGained:
+    TYPE: ClassVar[str] = "amsterdam.FreeActivationsGained"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
 class PrestigeBought:
     TYPE: ClassVar[str] = "amsterdam.PrestigeBought"
     SCHEMA_VERSION: ClassVar[int] = 1
@@ -374,4 +395,4 @@ EVENT_TYPES = (GameStarted, BoardDealt, TasksDealt, PlacementsStarted, FigureMov
                ResourcesGained, ResourcesSpent, ChoicesOwed, ResourceChosen, FlorinsChanged,
                PointsScored, OnceSpent, CardActivated, CardUsed, CardDiscarded, BlockTaken,
                GoodLoaded, BargeMoved, BargeCreditGained, DockerPickedUp, DockerDelivered,
-               GoodDelivered, AmstelAdvanced, AmstelMoveEnded, PrestigeBought, TurnEnded, RoundEnded, GameEnded)
+               GoodDelivered, AmstelAdvanced, AmstelMoveEnded, CardExchanged, FreeActivationsGained, PrestigeBought, TurnEnded, RoundEnded, GameEnded)

@@ -206,9 +206,12 @@ def _(e: ev.CardActivated, state):
     trades = seat.trades_activated
     if card.kind == data.CRAFTSMAN and card.group not in trades:
         trades += (card.group,)
-    return _seat(state, e.seat, inactive=remove_one(seat.inactive, e.card),
-                 active=seat.active + (e.card,), trades_activated=trades,
-                 activated_count=seat.activated_count + 1)
+    state = _seat(state, e.seat, inactive=remove_one(seat.inactive, e.card),
+                  active=seat.active + (e.card,), trades_activated=trades,
+                  activated_count=seat.activated_count + 1)
+    if e.free:
+        state = _turn(state, e.seat, free_activations=seat.turn.free_activations - 1)
+    return state
 
 
 @_apply.register
@@ -241,7 +244,7 @@ def _(e: ev.BlockTaken, state):
         state = replace(state, black_market=state.black_market + (e.good,))
     else:
         state = _seat(state, e.seat, provisional=seat.provisional + (e.good,))
-    return _turn(state, e.seat, blocks_taken=seat.turn.blocks_taken + 1)
+    return _turn(state, e.seat, blocks_taken=seat.turn.blocks_taken + e.counted)
 
 
 @_apply.register
@@ -311,6 +314,27 @@ def _(e: ev.AmstelAdvanced, state):
 @_apply.register
 def _(e: ev.AmstelMoveEnded, state):
     return _turn(state, e.seat, amstel_open=False)
+
+
+@_apply.register
+def _(e: ev.CardExchanged, state):
+    seat = state.seats[e.seat]
+    piles = {"craftsman": state.craftsmen, "building": state.buildings}
+    discard = state.discard
+    if e.taken in discard:
+        discard = remove_one(discard, e.taken)
+    else:
+        kind = data.CARDS[e.taken].kind
+        piles[kind] = remove_one(piles[kind], e.taken)
+    state = replace(state, discard=discard + (e.given,), craftsmen=piles["craftsman"],
+                    buildings=piles["building"])
+    return _seat(state, e.seat, inactive=remove_one(seat.inactive, e.given) + (e.taken,))
+
+
+@_apply.register
+def _(e: ev.FreeActivationsGained, state):
+    turn = state.seats[e.seat].turn
+    return _turn(state, e.seat, free_activations=turn.free_activations + e.count)
 
 
 @_apply.register

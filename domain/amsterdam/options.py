@@ -19,7 +19,6 @@ TASK_MODES = ("none", "secret3", "secret5", "open1", "open2")
 
 #: options (and values) whose rules are not implemented yet: refused, never ignored
 NOT_IMPLEMENTED = {
-    "extra_market_tiles": True,
     "dice_choice": "simultaneous", "docker_pickup": "both",
 }
 
@@ -46,7 +45,7 @@ _SCHEMA_PROPERTIES: dict[str, dict] = {
     "black_market_pawn": {"type": "boolean", "default": False,
                           "description": "Expansion 3: the black-market pawn (L836-864)."},
     "extra_market_tiles": {"type": "boolean", "default": False,
-                           "description": "Expansion 4, mode b (not yet playable)."},
+                           "description": "Expansion 4, mode b (L876-884): C tiles mixed into each half."},
     "dice_choice": {"type": "string", "enum": ["sequential", "simultaneous"],
                     "default": "sequential",
                     "description": "Phase II dice choice in Amstel order, public (L430)."},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.amsterdam import actions, cards, data, figures
+from domain.amsterdam import actions, cards, data, figures, market_tiles
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order
 from domain.amsterdam.commands import (
@@ -74,7 +74,8 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     districts = rng.shuffle(list(data.DISTRICTS["colour"]))
     scored = seat_count - 1  # L252
     piles = {kind: rng.shuffle(data.PILES[kind]) for kind in data.PILES}
-    stack, removed = _market_stack(rng, options)
+    stack, removed = (market_tiles.stack(rng, options.rounds) if options.extra_market_tiles
+                      else _market_stack(rng, options))
     order = rng.shuffle(range(seat_count))
     first_round = 1 if options.rounds == data.ROUNDS_FULL else data.SHORT_GAME_FIRST_ROUND
     tx.emit(ev.BoardDealt(goods, pontoons, districts[:scored], districts[scored:],

@@ -35,6 +35,7 @@ class Turn:
     docker_taken_here: bool = False  # B7: one docker per stop
     plans_used: tuple[str, ...] = ()  # districts of the plans used this turn (B17)
     plan_uses: tuple[str, ...] = ()   # plan card ids, once per use (029)
+    free_activations: int = 0      # CA 20, CB 24
     foreman_due: bool = False      # a good went to the foreman's place (L782)
     amstel_point: bool = False     # 014 scored this turn
     barge_point: bool = False      # 016 scored this turn

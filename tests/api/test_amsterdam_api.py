@@ -25,7 +25,6 @@ def test_the_title_lists_its_options_and_components(client):
 
 
 @pytest.mark.parametrize("options, field", [
-    ({"extra_market_tiles": True}, "options.extra_market_tiles"),
     ({"tasks": "all"}, "options.tasks"),
     ({"dice_choice": "simultaneous"}, "options.dice_choice"),
     ({"rounds": 11}, "options.rounds"),

@@ -20,7 +20,9 @@ EXPANSIONS = {
     "tasks_secret3": {"tasks": "secret3"},
     "tasks_open2": {"tasks": "open2"},
     "black_market_pawn": {"black_market_pawn": True},
-    "all": {"skilled_workers": True, "tasks": "secret5", "black_market_pawn": True},
+    "extra_market_tiles": {"extra_market_tiles": True},
+    "all": {"skilled_workers": True, "tasks": "secret5", "black_market_pawn": True,
+            "extra_market_tiles": True},
 }
 SEEDS = 3
 
