@@ -10,16 +10,25 @@ def has_active(seat: SeatState, card: str) -> bool:
     return card in seat.active
 
 
-def amstel_key(seat: SeatState) -> tuple:
+def amstel_key(pawn) -> tuple:
     """Sort key, smallest first: the mouth by arrival (L605), then further, then higher
     in the stack (L293); 034 keeps its owner on top (L1315)."""
-    if seat.mouth_slot is not None:
-        return (0, seat.mouth_slot, 0, 0)
-    return (1, -seat.amstel, -int(has_active(seat, "034")), -seat.stamp)
+    if pawn.mouth_slot is not None:
+        return (0, pawn.mouth_slot, 0, 0)
+    return (1, -pawn.amstel, -int("034" in getattr(pawn, "active", ())), -pawn.stamp)
 
 
 def amstel_order(state: State) -> tuple[int, ...]:
-    return tuple(sorted(range(state.seat_count), key=lambda s: amstel_key(state.seats[s])))
+    """Every pawn on the river, first first; in the solo game TOM is data.TOM."""
+    pawns = dict(enumerate(state.seats))
+    if state.tom is not None:
+        pawns[data.TOM] = state.tom
+    return tuple(sorted(pawns, key=lambda p: amstel_key(pawns[p])))
+
+
+def seat_order(state: State) -> tuple[int, ...]:
+    """The seats' turn order (without TOM, who acts before you in the solo game)."""
+    return tuple(p for p in amstel_order(state) if p < state.seat_count)
 
 
 def blocks_of(state: State, seat: int) -> tuple[str, ...]:

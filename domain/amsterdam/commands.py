@@ -42,6 +42,14 @@ class TakeCard:
 
 
 @dataclass(frozen=True)
+class DiscardForTom:
+    """Solo, Phase I (L903): name the card TOM discards when two of a kind tie."""
+
+    TYPE: ClassVar[str] = "DiscardForTom"
+    card: str
+
+
+@dataclass(frozen=True)
 class DeclineCard:
     """Phase I with card 049: take no card."""
 
@@ -175,6 +183,6 @@ class EndTurn:
     foreman_to: str | None = None  # L782: the foreman's next place after a delivery to him
 
 
-COMMAND_TYPES = (ChooseOpeningCard, ChooseOpeningResources, PlaceFigure, TakeCard, DeclineCard, ChooseDice,
+COMMAND_TYPES = (ChooseOpeningCard, ChooseOpeningResources, PlaceFigure, TakeCard, DiscardForTom, DeclineCard, ChooseDice,
                  ActivateCard, UseCard, Convert, TakeBlock, LoadGood, MoveBarge, PickUpDocker,
                  DeliverGood, AdvanceAmstel, BuyPrestige, ChooseResource, EndTurn)

@@ -518,3 +518,16 @@ TASKS: dict[int, Task] = _tasks()
 TWO_DOCKERS_RETURNED = (7, 8, 9)
 TASK_DEAL = {"secret3": (3, True), "secret5": (5, True), "open1": (1, False), "open2": (2, False)}
 PROVENANCE["tasks"] = RULEBOOK + ": L1907-2128"
+
+# -- the solo opponent TOM (L886-972) ---------------------------------------------------------
+TOM = 1  # TOM's index in block owners and the docker building (the human is seat 0)
+SOLO = {
+    "provenance": "reconstructed: the die icons of L925 and L936 are lost (A13, D12); a 1"
+                  " moves TOM on the Amstel, a 6 takes a block; triples fetch the docker of"
+                  " the pontoon printed in that order (L929-930)",
+    "amstel_face": 1,
+    "block_face": 6,
+    "triple_pontoons": {1: "light_blue", 2: "white", 3: "yellow", 4: "brown", 5: "pink",
+                        6: "light_green"},
+    "offer_seats": 2,  # L903: the cards of a 2-player game
+}

@@ -35,9 +35,73 @@ class BoardDealt:
     plans: tuple[str, ...]
     market_stack: tuple[str, ...]
     market_removed: tuple[str, ...]
-    amstel_order: tuple[int, ...]  # top of the stack first
+    amstel_order: tuple[int, ...]  # top of the stack first (solo: TOM is 1)
     first_round: int
     rng_counter: int
+
+
+@dataclass(frozen=True)
+class TomDiscarded:
+    TYPE: ClassVar[str] = "amsterdam.TomDiscarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: str
+
+
+@dataclass(frozen=True)
+class TomDiscardTied:
+    """TOM's Phase-I discard is tied (L903): the human names the card."""
+
+    TYPE: ClassVar[str] = "amsterdam.TomDiscardTied"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TomAdvanced:
+    TYPE: ClassVar[str] = "amsterdam.TomAdvanced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    space: int
+    stamp: int
+    mouth_slot: int | None
+    bridges: int
+
+
+@dataclass(frozen=True)
+class TomScored:
+    TYPE: ClassVar[str] = "amsterdam.TomScored"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    points: int
+    source: str
+
+
+@dataclass(frozen=True)
+class TomFlorins:
+    TYPE: ClassVar[str] = "amsterdam.TomFlorins"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True)
+class TomDockerDelivered:
+    """A triple (L927-932): the docker of that face's pontoon, if one is left there."""
+
+    TYPE: ClassVar[str] = "amsterdam.TomDockerDelivered"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    face: int
+    colour: str | None
+    space: int
+
+
+@dataclass(frozen=True)
+class TomBlockTaken:
+    """L936-938: ``place`` is "black_market", a warehouse (its good), a depot, or None."""
+
+    TYPE: ClassVar[str] = "amsterdam.TomBlockTaken"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    block: str
+    good: str
+    place: str | None
 
 
 @dataclass(frozen=True)
@@ -388,9 +452,11 @@ class GameEnded:
     SCHEMA_VERSION: ClassVar[int] = 1
     scores: tuple[ScoreLine, ...]
     winners: tuple[int, ...]
+    tom: ScoreLine | None = None  # the solo opponent's final score
 
 
-EVENT_TYPES = (GameStarted, BoardDealt, TasksDealt, PlacementsStarted, FigureMoved, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
+EVENT_TYPES = (GameStarted, BoardDealt, TomDiscarded, TomDiscardTied, TomAdvanced, TomScored,
+               TomFlorins, TomDockerDelivered, TomBlockTaken, TasksDealt, PlacementsStarted, FigureMoved, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
                CardDeclined, OfferDiscarded, PenaltyTaken, DiceRolled, RoseFilled, RoseTurned,
                ResourcesGained, ResourcesSpent, ChoicesOwed, ResourceChosen, FlorinsChanged,
                PointsScored, OnceSpent, CardActivated, CardUsed, CardDiscarded, BlockTaken,

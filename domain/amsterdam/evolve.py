@@ -13,6 +13,7 @@ from domain.amsterdam.state import (
     PLACEMENTS,
     SeatState,
     State,
+    TomState,
     Turn,
 )
 from domain.common.frozen import replace
@@ -56,15 +57,16 @@ def _(e: ev.GameStarted, state):
     return State(seat_count=e.seat_count, seed=e.seed, rng_counter=0, options=e.options,
                  rules_version=e.rules_version,
                  seats=tuple(SeatState(florins=data.START_FLORINS) for _ in range(e.seat_count)),
-                 phase=OPENING_CARD)
+                 phase=OPENING_CARD, tom=TomState() if e.seat_count == 1 else None)
 
 
 @_apply.register
 def _(e: ev.BoardDealt, state):
     stamps = {seat: len(e.amstel_order) - i for i, seat in enumerate(e.amstel_order)}
     seats = tuple(replace(s, stamp=stamps[i]) for i, s in enumerate(state.seats))
+    tom = replace(state.tom, stamp=stamps[data.TOM]) if state.tom is not None else None
     return replace(
-        state, seats=seats, rng_counter=e.rng_counter, round=e.first_round,
+        state, seats=seats, tom=tom, rng_counter=e.rng_counter, round=e.first_round,
         block_goods=e.block_goods, block_owner=(None,) * len(e.block_goods),
         roofs=(0,) * len(data.GOODS), depots=(None,) * len(data.DEPOTS), pontoons=e.pontoons,
         districts_scored=e.districts_scored, districts_hidden=e.districts_hidden,
@@ -72,6 +74,77 @@ def _(e: ev.BoardDealt, state):
         market_stack=e.market_stack[1:], market_removed=e.market_removed,
         market_tile=e.market_stack[0], market_seen=e.market_stack[:1],
         next_stamp=len(e.amstel_order) + 1)
+
+
+@_apply.register
+def _(e: ev.TomDiscarded, state):
+    return replace(state, offer=remove_one(state.offer, e.card), discard=state.discard + (e.card,),
+                   tom_discard=())
+
+
+@_apply.register
+def _(e: ev.TomDiscardTied, state):
+    return replace(state, tom_discard=e.cards)
+
+
+@_apply.register
+def _(e: ev.TomAdvanced, state):
+    tom = state.tom
+    tom = replace(tom, amstel=e.space, stamp=e.stamp, bridges_passed=tom.bridges_passed + e.bridges,
+                  mouth_slot=tom.mouth_slot if e.mouth_slot is None else e.mouth_slot)
+    return replace(state, tom=tom, next_stamp=max(state.next_stamp, e.stamp + 1),
+                   mouth_arrivals=state.mouth_arrivals + (e.mouth_slot is not None))
+
+
+@_apply.register
+def _(e: ev.TomScored, state):
+    return replace(state, tom=replace(state.tom, points=state.tom.points + e.points))
+
+
+@_apply.register
+def _(e: ev.TomFlorins, state):
+    return replace(state, tom=replace(state.tom, florins=state.tom.florins + e.amount))
+
+
+@_apply.register
+def _(e: ev.TomDockerDelivered, state):
+    state = replace(state, tom=replace(state.tom, triples=state.tom.triples + (e.face,)))
+    if e.colour is None:
+        return state
+    pontoons = tuple(remove_one(d, e.colour) if e.colour in d and not done else d
+                     for d, done in zip(state.pontoons, _firsts(state.pontoons, e.colour)))
+    return replace(state, pontoons=pontoons,
+                   docker_building=state.docker_building + ((e.colour, data.TOM),))
+
+
+def _firsts(pontoons, colour):
+    """True for every pontoon after the first one holding ``colour``."""
+    seen = False
+    out = []
+    for dockers in pontoons:
+        out.append(seen)
+        seen = seen or colour in dockers
+    return out
+
+
+@_apply.register
+def _(e: ev.TomBlockTaken, state):
+    i = data.BLOCK_IDS.index(e.block)
+    goods = list(state.block_goods)
+    owners = list(state.block_owner)
+    goods[i], owners[i] = None, data.TOM
+    state = replace(state, block_goods=tuple(goods), block_owner=tuple(owners))
+    if e.place == "black_market":
+        return replace(state, black_market=state.black_market + (e.good,))
+    if e.place in data.DEPOTS:
+        depots = list(state.depots)
+        depots[tuple(data.DEPOTS).index(e.place)] = e.good
+        return replace(state, depots=tuple(depots))
+    if e.place is not None:
+        roofs = list(state.roofs)
+        roofs[data.GOODS.index(e.good)] += 1
+        return replace(state, roofs=tuple(roofs))
+    return state
 
 
 @_apply.register
@@ -360,4 +433,4 @@ def _(e: ev.RoundEnded, state):
 
 @_apply.register
 def _(e: ev.GameEnded, state):
-    return replace(state, phase=FINISHED, scores=e.scores, winners=e.winners)
+    return replace(state, phase=FINISHED, scores=e.scores, winners=e.winners, tom_score=e.tom)

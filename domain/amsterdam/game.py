@@ -25,7 +25,8 @@ def result(state: State) -> Result | None:
     return Result(scores=tuple(float(line.total) for line in state.scores),
                   winners=state.winners,
                   detail={"breakdown": [to_data(line) for line in state.scores],
-                          "tie_break": "amstel (L739): amstel_rank 0 is furthest"})
+                          "tie_break": "amstel (L739): amstel_rank 0 is furthest",
+                          "tom": to_data(state.tom_score) if state.tom_score else None})
 
 
 def component_data() -> dict:

@@ -13,7 +13,7 @@ from typing import Any
 
 from domain.decider import OptionsError
 
-MIN_SEATS = 2  # solo (1 seat against TOM) is refused until domain/amsterdam/solo lands
+MIN_SEATS = 1  # 1 seat: the solo game against TOM (L886-972)
 MAX_SEATS = 4
 TASK_MODES = ("none", "secret3", "secret5", "open1", "open2")
 
@@ -81,10 +81,13 @@ def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
     if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not (
         MIN_SEATS <= seat_count <= MAX_SEATS
     ):
-        message = f"Amsterdam is played by {MIN_SEATS} to {MAX_SEATS} players here"
-        if seat_count == 1:
-            message += "; the solo game against TOM (L886-972) is not implemented yet"
-        errors["seat_count"] = [message]
+        errors["seat_count"] = [f"Amsterdam is played by {MIN_SEATS} to {MAX_SEATS} players"]
+    elif seat_count == 1:
+        for key in ("skilled_workers", "black_market_pawn", "extra_market_tiles"):
+            if values.get(key):
+                errors[key] = ["the solo game allows no expansion (L888)"]
+        if values.get("tasks", "none") != "none":
+            errors["tasks"] = ["the solo game allows no expansion (L888)"]
     if errors:
         raise OptionsError(errors)
     return Options(**values)

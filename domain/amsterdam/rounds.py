@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from domain.amsterdam import actions, cards, data, figures, market_tiles
+from domain.amsterdam import actions, cards, data, figures, market_tiles, tom
 from domain.amsterdam import events as ev
-from domain.amsterdam.board import amstel_order
+from domain.amsterdam.board import amstel_order, seat_order
 from domain.amsterdam.commands import (
     ChooseDice,
     ChooseOpeningCard,
     ChooseOpeningResources,
     ChooseResource,
     DeclineCard,
+    DiscardForTom,
     PlaceFigure,
     TakeCard,
 )
@@ -40,16 +41,17 @@ def _violation(rule: str, message: str) -> RuleViolation:
 
 
 # -- setup -------------------------------------------------------------------------------
-def _deal_dockers(rng: Rng) -> tuple[tuple[str, ...], ...]:
+def _deal_dockers(rng: Rng, per_pontoon: int) -> tuple[tuple[str, ...], ...]:
     """L250-251: two per pontoon, never a pair, never on the pontoon of its own colour;
-    drawn uniformly among the valid assignments (rejection sampling)."""
-    pool = [c for c in data.DOCKER_COLOURS for _ in range(2)]
+    solo (L894): one of each colour. Drawn uniformly among the valid assignments."""
+    pool = [c for c in data.DOCKER_COLOURS for _ in range(per_pontoon)]
     pontoons = tuple(data.PONTOONS.values())
     while True:
         drawn = rng.shuffle(pool)
-        pairs = tuple(tuple(sorted(drawn[2 * i:2 * i + 2])) for i in range(len(pontoons)))
-        if all(a != b and own not in (a, b) for (a, b), own in zip(pairs, pontoons)):
-            return pairs
+        groups = tuple(tuple(sorted(drawn[per_pontoon * i:per_pontoon * (i + 1)]))
+                       for i in range(len(pontoons)))
+        if all(len(set(g)) == len(g) and own not in g for g, own in zip(groups, pontoons)):
+            return groups
 
 
 def _market_stack(rng: Rng, options: Options) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -70,13 +72,14 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     tx.emit(ev.GameStarted(options, seat_count, RULES_VERSION, seed))
     rng = Rng(seed, 0)
     goods = rng.shuffle([g for g in data.GOODS for _ in range(data.GOODS_PER_TYPE["count"])])
-    pontoons = _deal_dockers(rng)
+    solo = seat_count == 1
+    pontoons = _deal_dockers(rng, 1 if solo else 2)
     districts = rng.shuffle(list(data.DISTRICTS["colour"]))
-    scored = seat_count - 1  # L252
+    scored = max(1, seat_count - 1)  # L252; solo: TOM counts as a player
     piles = {kind: rng.shuffle(data.PILES[kind]) for kind in data.PILES}
     stack, removed = (market_tiles.stack(rng, options.rounds) if options.extra_market_tiles
                       else _market_stack(rng, options))
-    order = rng.shuffle(range(seat_count))
+    order = rng.shuffle(range(2 if solo else seat_count))  # L895: TOM's pawn is drawn too
     first_round = 1 if options.rounds == data.ROUNDS_FULL else data.SHORT_GAME_FIRST_ROUND
     tx.emit(ev.BoardDealt(goods, pontoons, districts[:scored], districts[scored:],
                           piles[data.CRAFTSMAN], piles[data.BUILDING], piles[data.PLAN],
@@ -93,7 +96,7 @@ def start(options: Options, seat_count: int, seed: str) -> list:
              + state.buildings[:data.OPENING_OFFER["buildings"][seat_count]])
     tx.emit(ev.CardsRevealed(offer))
     # A1: the seat at the bottom of the stack chooses first, then reverse Amstel order
-    tx.emit(ev.PhaseStarted(OPENING_CARD, first_round, tuple(reversed(amstel_order(tx.state)))))
+    tx.emit(ev.PhaseStarted(OPENING_CARD, first_round, tuple(reversed(seat_order(tx.state)))))
     return tx.events
 
 
@@ -109,10 +112,17 @@ def _next_seat(tx: Tx) -> bool:
 
 def _begin_round(tx: Tx) -> None:
     state = tx.state
-    tx.emit(ev.PhaseStarted(CARDS, state.round, amstel_order(state)))
-    plans, buildings, craftsmen = data.ROUND_OFFER[state.seat_count][0 if state.round % 2 else 1]
+    tx.emit(ev.PhaseStarted(CARDS, state.round, seat_order(state)))
+    offer_seats = data.SOLO["offer_seats"] if state.tom else state.seat_count
+    plans, buildings, craftsmen = data.ROUND_OFFER[offer_seats][0 if state.round % 2 else 1]
     tx.emit(ev.CardsRevealed(state.plans[:plans] + state.buildings[:buildings]
                              + state.craftsmen[:craftsmen]))
+    if tx.state.tom is not None and amstel_order(tx.state)[0] == data.TOM:   # L903
+        candidates = tom.discard_candidates(tx.state)
+        if len(candidates) == 1:
+            tx.emit(ev.TomDiscarded(candidates[0]))
+        else:
+            tx.emit(ev.TomDiscardTied(candidates))
 
 
 def _begin_dice(tx: Tx) -> None:
@@ -123,8 +133,10 @@ def _begin_dice(tx: Tx) -> None:
     if state.round >= data.DICE_CHANGE_FROM_ROUND:                    # L645
         limit = data.DICE_CHANGE_BASE - state.round
         faces = tuple(1 if f >= limit else f for f in rolled)
-    tx.emit(ev.PhaseStarted(DICE, state.round, amstel_order(state)))
+    tx.emit(ev.PhaseStarted(DICE, state.round, seat_order(state)))
     tx.emit(ev.DiceRolled(rolled, faces, rng.counter))
+    if tx.state.tom is not None:  # L923: TOM first, on the unmodified dice
+        tom.play_round(tx, rolled)
 
 
 def _end_dice(tx: Tx) -> None:
@@ -132,7 +144,7 @@ def _end_dice(tx: Tx) -> None:
         if not any(tx.seat(seat).rose[0]):                            # L438, B18
             tx.emit(ev.PenaltyTaken(seat, "empty_arrow"))
         tx.emit(ev.RoseTurned(seat))
-    tx.emit(ev.PhaseStarted(ACTIONS, tx.state.round, amstel_order(tx.state)))
+    tx.emit(ev.PhaseStarted(ACTIONS, tx.state.round, seat_order(tx.state)))
 
 
 def _end_actions(tx: Tx) -> None:
@@ -152,7 +164,7 @@ def _opening_card(tx: Tx, seat: int, command) -> None:
     tx.emit(ev.CardTaken(seat, command.card, None))
     if not _next_seat(tx):
         tx.emit(ev.OfferDiscarded(tx.state.offer))
-        tx.emit(ev.PhaseStarted(OPENING_RESOURCES, tx.state.round, amstel_order(tx.state)))
+        tx.emit(ev.PhaseStarted(OPENING_RESOURCES, tx.state.round, seat_order(tx.state)))
 
 
 def _opening_resources(tx: Tx, seat: int, command) -> None:
@@ -185,6 +197,8 @@ def _placements(tx: Tx, seat: int, command) -> None:
 
 
 def card_commands(state: State, seat: int) -> list:
+    if state.tom_discard:
+        return [DiscardForTom(c) for c in state.tom_discard]
     me = state.seats[seat]
     out: list = []
     for card in dict.fromkeys(state.offer):
@@ -201,6 +215,9 @@ def _cards(tx: Tx, seat: int, command) -> None:
     if command not in card_commands(tx.state, seat):
         raise _violation("take_card", "Take one revealed card; with 5 inactive cards discard"
                          " one of the six (L392-398); only 049 lets you take none.")
+    if isinstance(command, DiscardForTom):
+        tx.emit(ev.TomDiscarded(command.card))
+        return
     if isinstance(command, DeclineCard):
         tx.emit(ev.CardDeclined(seat))
     else:

@@ -69,6 +69,19 @@ class SeatState:
 
 
 @dataclass(frozen=True)
+class TomState:
+    """The solo opponent (L895): score, florins (none at start), Amstel pawn, triples seen."""
+
+    points: int = 0
+    florins: int = 0
+    amstel: int = 0
+    stamp: int = 0
+    mouth_slot: int | None = None
+    bridges_passed: int = 0
+    triples: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class ScoreLine:
     penalties: int
     laurel_cards: int
@@ -120,6 +133,9 @@ class State:
     foreman: str | None = None      # a warehouse (its good) or a depot
     bailiff: str | None = None      # a block
     market_pawn: str | None = None  # a black-market space (its good)
+    tom: TomState | None = None       # the solo opponent
+    tom_discard: tuple[str, ...] = ()
+    tom_score: ScoreLine | None = None  # tied cards TOM discards, the human chooses (L903)
     next_stamp: int = 0
     mouth_arrivals: int = 0
     scores: tuple[ScoreLine, ...] = ()

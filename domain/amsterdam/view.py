@@ -85,6 +85,8 @@ def view(state: State, viewer: int | None) -> dict:
         "offer": list(state.offer),
         "discard": list(state.discard),
         "seats": [_seat_view(state, i, viewer) for i in range(state.seat_count)],
+        "tom": to_data(state.tom) if state.tom is not None else None,
+        "tom_discard": list(state.tom_discard),
         "task_pile_size": len(state.task_pile),
         "you": None,
     }
@@ -95,6 +97,7 @@ def view(state: State, viewer: int | None) -> dict:
     if finished:
         out["scores"] = [to_data(line) for line in state.scores]
         out["winners"] = list(state.winners)
+        out["tom_score"] = to_data(state.tom_score) if state.tom_score else None
         out["market_stack"] = list(state.market_stack)
         out["market_removed"] = list(state.market_removed)
         out["districts_hidden"] = list(state.districts_hidden)

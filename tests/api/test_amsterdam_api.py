@@ -37,11 +37,15 @@ def test_unimplemented_or_bad_options_are_refused(client, new_player, options, f
     assert field in r.json["errors"], r.json
 
 
-def test_the_solo_game_is_refused_until_implemented(client, new_player):
+def test_the_solo_game_against_tom(client, new_player):
     p = new_player()
     r = client.post("/v1/games", token=p["token"], json={
         "title": "amsterdam", "seats": [{"player_id": p["id"]}]})
-    assert r.status_code == 422 and "2 to 4" in r.json["detail"], r.json
+    assert r.status_code == 201, r.json
+    assert r.json["view"]["tom"]["florins"] == 0
+    r = client.post("/v1/games", token=p["token"], json={
+        "title": "amsterdam", "options": {"tasks": "open1"}, "seats": [{"player_id": p["id"]}]})
+    assert r.status_code == 422 and "options.tasks" in r.json["errors"], r.json
 
 
 def test_people_play_the_opening_and_the_piles_stay_hidden(client, new_player):

@@ -1,4 +1,4 @@
-"""Conformance of Amsterdam: random legal games to the end for 2 to 4 seats x {no
+"""Conformance of Amsterdam: random legal games to the end for 1 (solo) to 4 seats x {no
 expansion, each implemented expansion, all of them} x {12, 10 rounds}. The shared harness
 checks every offered command is accepted, turn enforcement, deterministic replay, JSON
 round trip of events and commands, no view change when what a seat cannot see (piles,
@@ -38,9 +38,18 @@ def test_random_games(expansions, seats, rounds):
         assert GAME.is_finished(played.final) and played.final.round == 12
 
 
-@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("rounds", [12, 10])
+def test_solo_games_against_tom(rounds):
+    """L886-972: one seat; no expansion is allowed in the solo game."""
+    options = GAME.parse_options({"rounds": rounds}, 1)
+    for n in range(2 * SEEDS):
+        played = check_game(GAME, options, 1, seed_for(32_000 + rounds + n), n, leak_samples=3)
+        assert GAME.is_finished(played.final) and played.final.tom_score is not None
+
+
+@pytest.mark.parametrize("seats", [1, 2, 4])
 def test_games_with_policy_seats(seats):
-    options = GAME.parse_options(EXPANSIONS["all"], seats)
+    options = GAME.parse_options(EXPANSIONS["all"] if seats > 1 else {}, seats)
     played = check_game(GAME, options, seats, seed_for(31_000 + seats), 7,
-                        leak_samples=2, policy_seats={0: "normal", 1: "easy"})
+                        leak_samples=2, policy_seats={0: "normal", 1: "easy"} if seats > 1 else {0: "normal"})
     assert GAME.is_finished(played.final)
