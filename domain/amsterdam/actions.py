@@ -86,7 +86,8 @@ def barge_commands(state: State, seat_index: int) -> list:
     pays = [None] if seat.turn.barge_credit > 0 else list(dict.fromkeys(colours_of(seat.reserve)))
     for node in data.HARBOUR[here]:
         out += [MoveBarge(node, pay) for pay in pays]
-    if (here in data.PONTOONS and not seat.turn.docker_taken_here
+    one_per_stop = state.options.docker_pickup == "one"              # B7
+    if (here in data.PONTOONS and not (one_per_stop and seat.turn.docker_taken_here)
             and len(seat.dockers) < data.MAX_DOCKERS_ON_BARGE):
         pontoon = state.pontoons[tuple(data.PONTOONS).index(here)]
         out += [PickUpDocker(c) for c in dict.fromkeys(pontoon)]

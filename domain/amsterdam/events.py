@@ -217,6 +217,18 @@ class RoseFilled:
 
 
 @dataclass(frozen=True)
+class DiceChosen:
+    """Simultaneous dice choice (L430, B2): chosen face down, revealed by RoseFilled once
+    every seat has chosen; the dice are hidden from the other seats until then."""
+
+    TYPE: ClassVar[str] = "amsterdam.DiceChosen"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    dice: tuple[str, str]
+    slots: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class RoseTurned:
     """L436-438: slot k -> k - 1; the arrow's cubes and the house cube form the reserve."""
 
@@ -457,7 +469,7 @@ class GameEnded:
 
 EVENT_TYPES = (GameStarted, BoardDealt, TomDiscarded, TomDiscardTied, TomAdvanced, TomScored,
                TomFlorins, TomDockerDelivered, TomBlockTaken, TasksDealt, PlacementsStarted, FigureMoved, CardsRevealed, PhaseStarted, SeatAdvanced, CardTaken,
-               CardDeclined, OfferDiscarded, PenaltyTaken, DiceRolled, RoseFilled, RoseTurned,
+               CardDeclined, OfferDiscarded, PenaltyTaken, DiceRolled, DiceChosen, RoseFilled, RoseTurned,
                ResourcesGained, ResourcesSpent, ChoicesOwed, ResourceChosen, FlorinsChanged,
                PointsScored, OnceSpent, CardActivated, CardUsed, CardDiscarded, BlockTaken,
                GoodLoaded, BargeMoved, BargeCreditGained, DockerPickedUp, DockerDelivered,

@@ -174,7 +174,8 @@ def _(e: ev.CardsRevealed, state):
 
 @_apply.register
 def _(e: ev.PhaseStarted, state):
-    return replace(state, phase=e.phase, round=e.round, order=e.order, position=0)
+    return replace(state, phase=e.phase, round=e.round, order=e.order, position=0,
+                   dice_choices=())
 
 
 @_apply.register
@@ -211,7 +212,7 @@ def _(e: ev.PenaltyTaken, state):
 
 @_apply.register
 def _(e: ev.DiceRolled, state):
-    return replace(state, dice=e.faces, rng_counter=e.rng_counter)
+    return replace(state, dice=e.faces, rng_counter=e.rng_counter, dice_choices=())
 
 
 @_apply.register
@@ -220,6 +221,11 @@ def _(e: ev.RoseFilled, state):
     for colour, count, slot in e.placements:
         rose[slot - 1][_INDEX[colour]] += count
     return _seat(state, e.seat, rose=tuple(tuple(s) for s in rose), dice=e.dice)
+
+
+@_apply.register
+def _(e: ev.DiceChosen, state):
+    return replace(state, dice_choices=state.dice_choices + ((e.seat, e.dice, e.slots),))
 
 
 @_apply.register

@@ -1,8 +1,8 @@
 """Options of an Amsterdam game: player count, length, expansions and the rule readings.
 
-Every option the rulebook (or AMSTERDAM.md's readings) offers is named here. An option
-whose rules are not implemented yet is refused at creation (OptionsError -> 422) with a
-message saying so; none is ever silently ignored.
+Every option the rulebook (or AMSTERDAM.md's readings) offers is named here; unknown
+options and values are refused at creation (OptionsError -> 422), never ignored. Expansion
+4 is mode b only (A11): mode a cannot be played as written.
 """
 
 from __future__ import annotations
@@ -16,12 +16,6 @@ from domain.decider import OptionsError
 MIN_SEATS = 1  # 1 seat: the solo game against TOM (L886-972)
 MAX_SEATS = 4
 TASK_MODES = ("none", "secret3", "secret5", "open1", "open2")
-
-#: options (and values) whose rules are not implemented yet: refused, never ignored
-NOT_IMPLEMENTED = {
-    "dice_choice": "simultaneous", "docker_pickup": "both",
-}
-
 
 @dataclass(frozen=True)
 class Options:
@@ -48,9 +42,9 @@ _SCHEMA_PROPERTIES: dict[str, dict] = {
                            "description": "Expansion 4, mode b (L876-884): C tiles mixed into each half."},
     "dice_choice": {"type": "string", "enum": ["sequential", "simultaneous"],
                     "default": "sequential",
-                    "description": "Phase II dice choice in Amstel order, public (L430)."},
+                    "description": "Phase II dice choice in Amstel order, public, or all at once face down (L430, B2)."},
     "docker_pickup": {"type": "string", "enum": ["one", "both"], "default": "one",
-                      "description": "B7: one docker per pontoon stop (L536)."},
+                      "description": "B7: one docker per pontoon stop (L536), or both at once."},
     "tasks_activated": {"type": "string", "enum": ["active_at_end", "ever"],
                         "default": "active_at_end",
                         "description": "B23: tasks 13 and 36 count the cards active at the end."},
@@ -73,9 +67,6 @@ def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
             errors[key] = [f"must be one of {spec['enum']}"]
         elif spec["type"] == "string" and value not in spec["enum"]:
             errors[key] = [f"must be one of {spec['enum']}"]
-        elif NOT_IMPLEMENTED.get(key) == value:
-            errors[key] = [f"{key}={value!r} is described in the rules but not implemented"
-                           " on this server yet"]
         else:
             values[key] = value
     if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not (

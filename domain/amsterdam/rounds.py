@@ -252,6 +252,19 @@ def _dice(tx: Tx, seat: int, command) -> None:
     if command not in dice_commands(tx.state, seat):
         raise _violation("dice", "Choose two different dice; their resources go on the slot"
                          " of their face (L426-434; 053: a neighbouring slot).")
+    if tx.state.options.dice_choice == "simultaneous":                # L430, B2: face down
+        tx.emit(ev.DiceChosen(seat, command.dice, command.slots))
+        if len(tx.state.dice_choices) == len(tx.state.order):
+            for chosen_seat, dice, slots in sorted(tx.state.dice_choices):
+                _fill_rose(tx, chosen_seat, ChooseDice(dice, slots))
+            _end_dice(tx)
+        return
+    _fill_rose(tx, seat, command)
+    if not _next_seat(tx):
+        _end_dice(tx)
+
+
+def _fill_rose(tx: Tx, seat: int, command: ChooseDice) -> None:
     effects = cards.phase_two(tx.seat(seat))
     placements = []
     for colour, slot in zip(command.dice, command.slots):
@@ -264,8 +277,6 @@ def _dice(tx: Tx, seat: int, command) -> None:
             tx.florins(seat, 2, "051", by_card=True)
     dice = tuple(data.COLOURS.index(c) for c in command.dice)
     tx.emit(ev.RoseFilled(seat, tuple(placements), dice))
-    if not _next_seat(tx):
-        _end_dice(tx)
 
 
 def _actions(tx: Tx, seat: int, command) -> None:
@@ -290,6 +301,9 @@ PHASES = {OPENING_CARD: _opening_card, OPENING_RESOURCES: _opening_resources,
 def to_act(state: State) -> tuple[int, ...]:
     if state.phase == FINISHED or not state.order:
         return ()
+    if state.phase == DICE and state.options.dice_choice == "simultaneous":
+        chosen = {seat for seat, _, _ in state.dice_choices}
+        return tuple(sorted(s for s in state.order if s not in chosen))
     return (state.order[state.position],)
 
 

@@ -134,6 +134,8 @@ class State:
     bailiff: str | None = None      # a block
     market_pawn: str | None = None  # a black-market space (its good)
     tom: TomState | None = None       # the solo opponent
+    #: simultaneous dice choice (B2): (seat, dice, slots) chosen face down this round
+    dice_choices: tuple[tuple[int, tuple[str, str], tuple[int, int]], ...] = ()
     tom_discard: tuple[str, ...] = ()
     tom_score: ScoreLine | None = None  # tied cards TOM discards, the human chooses (L903)
     next_stamp: int = 0

@@ -86,12 +86,15 @@ def view(state: State, viewer: int | None) -> dict:
         "discard": list(state.discard),
         "seats": [_seat_view(state, i, viewer) for i in range(state.seat_count)],
         "tom": to_data(state.tom) if state.tom is not None else None,
+        "dice_chosen": sorted(seat for seat, _, _ in state.dice_choices),
         "tom_discard": list(state.tom_discard),
         "task_pile_size": len(state.task_pile),
         "you": None,
     }
     if viewer is not None:
-        out["you"] = {"seat": viewer,
+        mine = [{"dice": list(d), "slots": list(s)} for seat, d, s in state.dice_choices
+                if seat == viewer]
+        out["you"] = {"seat": viewer, "dice_choice": mine[0] if mine else None,
                       "tasks": list(state.tasks[viewer]) if state.tasks else [],
                       "legal_command_count": len(legal_commands(state, viewer))}
     if finished:
@@ -108,6 +111,8 @@ def redact_event(event, viewer: int | None) -> dict:
     data_ = to_data(event)
     if isinstance(event, ev.GameStarted):
         data_["seed"] = None
+    if isinstance(event, ev.DiceChosen) and viewer != event.seat:
+        data_["dice"] = data_["slots"] = None
     if isinstance(event, ev.TasksDealt):
         data_["hands"] = [list(h) if (not event.secret or viewer == i) else len(h)
                           for i, h in enumerate(event.hands)]
@@ -119,6 +124,13 @@ def redact_event(event, viewer: int | None) -> dict:
         data_["market_removed"] = len(event.market_removed)
         data_["districts_hidden"] = len(event.districts_hidden)
     return data_
+
+
+def _any_dice_choice(state: State, seat: int, rng) -> tuple:
+    from domain.amsterdam.rounds import dice_commands
+
+    command = rng.choice(dice_commands(state, seat))
+    return command.dice, command.slots
 
 
 def redetermine(state: State, observer: int | None, rng) -> State:
@@ -145,6 +157,8 @@ def redetermine(state: State, observer: int | None, rng) -> State:
         for i in others:
             hands[i], pool = tuple(sorted(pool[:len(tasks[i])])), pool[len(tasks[i]):]
         tasks, task_pile = tuple(hands), tuple(sorted(pool))
+    choices = tuple((seat, *_any_dice_choice(state, seat, rng)) if seat != observer
+                    else (seat, dice, slots) for seat, dice, slots in state.dice_choices)
     seed = "".join(f"{rng.u64():016x}" for _ in range(4))
-    return replace(state, **piles, tasks=tasks, task_pile=task_pile, market_stack=stack, market_removed=removed,
+    return replace(state, **piles, tasks=tasks, task_pile=task_pile, dice_choices=choices, market_stack=stack, market_removed=removed,
                    districts_hidden=rng.shuffle(state.districts_hidden), seed=seed)

@@ -26,7 +26,7 @@ def test_the_title_lists_its_options_and_components(client):
 
 @pytest.mark.parametrize("options, field", [
     ({"tasks": "all"}, "options.tasks"),
-    ({"dice_choice": "simultaneous"}, "options.dice_choice"),
+    ({"dice_choice": "both"}, "options.dice_choice"),
     ({"rounds": 11}, "options.rounds"),
 ])
 def test_unimplemented_or_bad_options_are_refused(client, new_player, options, field):

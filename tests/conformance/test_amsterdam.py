@@ -21,6 +21,8 @@ EXPANSIONS = {
     "tasks_open2": {"tasks": "open2"},
     "black_market_pawn": {"black_market_pawn": True},
     "extra_market_tiles": {"extra_market_tiles": True},
+    "readings": {"dice_choice": "simultaneous", "docker_pickup": "both",
+                 "tasks": "secret3", "tasks_activated": "ever"},
     "all": {"skilled_workers": True, "tasks": "secret5", "black_market_pawn": True,
             "extra_market_tiles": True},
 }

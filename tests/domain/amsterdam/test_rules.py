@@ -304,3 +304,43 @@ def test_inactive_cards_cost_penalties_at_the_end_unless_008():
     state = play(state, EndTurn(None))
     assert state.seats[first].penalties == 2 and state.seats[last].penalties == 0
     assert state.scores[first].penalties == -8
+
+
+def test_one_docker_per_stop_or_both_as_an_option():
+    """L536: "vous avez le droit de prendre un docker" (B7: one per stop; option "both")."""
+    from domain.amsterdam.commands import PickUpDocker
+
+    for option, expected in (("one", 1), ("both", 2)):
+        state = at_phase(ACTIONS, 2, {"docker_pickup": option})
+        seat = acting(state)
+        pontoon = next(p for p in data.PONTOONS)
+        state = with_seat(state, seat, barge=pontoon, dockers=())
+        for _ in range(2):
+            offered = [c for c in GAME.legal_commands(state, seat) if isinstance(c, PickUpDocker)]
+            if offered:
+                state = play(state, offered[0])
+        assert len(state.seats[seat].dockers) == expected
+
+
+def test_simultaneous_dice_choice_is_face_down_until_all_have_chosen():
+    """L430: "Vous pouvez tous effectuer cette étape en même temps" (B2 option): every seat
+    chooses at once; a choice stays hidden from the others until the last one is made."""
+    from domain.rng import Rng
+
+    state = at_phase(DICE, 3, {"dice_choice": "simultaneous"})
+    assert GAME.to_act(state) == (0, 1, 2)
+    first = GAME.legal_commands(state, 2)[-1]
+    events = GAME.decide(state, __import__("domain.decider").decider.Issued(2, "t", first))
+    state = GAME.fold(events, state)
+    assert GAME.to_act(state) == (0, 1) and GAME.legal_commands(state, 2) == []
+    assert GAME.redact_event(events[0], 0)["dice"] is None
+    assert GAME.redact_event(events[0], 2)["dice"] == list(first.dice)
+    view = GAME.view(state, 0)
+    assert view["dice_chosen"] == [2] and view["you"]["dice_choice"] is None
+    assert GAME.view(state, 2)["you"]["dice_choice"]["dice"] == list(first.dice)
+    for k in range(5):
+        assert GAME.view(GAME.redetermine(state, 0, Rng(f"{k:064x}")), 0) == view
+    state = play(state, GAME.legal_commands(state, 0)[0], 0)
+    state = play(state, GAME.legal_commands(state, 1)[0], 1)
+    assert state.phase == ACTIONS and state.seats[2].dice == tuple(
+        data.COLOURS.index(c) for c in first.dice)
