@@ -525,8 +525,7 @@ SOLO = {
     "provenance": "reconstructed: the die icons of L925 and L936 are lost (A13, D12); a 1"
                   " moves TOM on the Amstel, a 6 takes a block; triples fetch the docker of"
                   " the pontoon printed in that order (L929-930)",
-    "amstel_face": 1,
-    "block_face": 6,
+    # the faces are options (options.solo_amstel_face / solo_block_face, defaults 1 and 6)
     "triple_pontoons": {1: "light_blue", 2: "white", 3: "yellow", 4: "brown", 5: "pink",
                         6: "light_green"},
     "offer_seats": 2,  # L903: the cards of a 2-player game

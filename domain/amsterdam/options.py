@@ -27,6 +27,8 @@ class Options:
     dice_choice: str = "sequential"       # B2: sequential (public) or simultaneous (L430)
     docker_pickup: str = "one"            # B7: one docker per stop, or both at once
     tasks_activated: str = "active_at_end"  # B23: count active cards, or ever activated
+    solo_amstel_face: int = 1             # D12: the lost die icon of L925 (TOM advances)
+    solo_block_face: int = 6              # D12: the lost die icon of L936 (TOM takes a block)
 
 
 _SCHEMA_PROPERTIES: dict[str, dict] = {
@@ -48,6 +50,12 @@ _SCHEMA_PROPERTIES: dict[str, dict] = {
     "tasks_activated": {"type": "string", "enum": ["active_at_end", "ever"],
                         "default": "active_at_end",
                         "description": "B23: tasks 13 and 36 count the cards active at the end."},
+    "solo_amstel_face": {"type": "integer", "enum": [1, 2, 3, 4, 5, 6], "default": 1,
+                         "description": "Solo (D12): the die face that moves TOM on the Amstel;"
+                                        " the printed icon is lost (L925)."},
+    "solo_block_face": {"type": "integer", "enum": [1, 2, 3, 4, 5, 6], "default": 6,
+                        "description": "Solo (D12): the die face that makes TOM take a block;"
+                                       " the printed icon is lost (L936)."},
 }
 
 
@@ -79,6 +87,8 @@ def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
                 errors[key] = ["the solo game allows no expansion (L888)"]
         if values.get("tasks", "none") != "none":
             errors["tasks"] = ["the solo game allows no expansion (L888)"]
+    if values.get("solo_amstel_face", 1) == values.get("solo_block_face", 6):
+        errors["solo_block_face"] = ["must differ from solo_amstel_face"]
     if errors:
         raise OptionsError(errors)
     return Options(**values)

@@ -55,8 +55,9 @@ def _cheapest_block(state: State, colour: str) -> str | None:
 def play_round(tx, rolled: tuple[int, ...]) -> None:
     """TOM's Phases II and III on the unmodified dice (L925-946)."""
     state = tx.state
+    options = state.options
     for face in rolled:                                          # L925: each Amstel face
-        if face == data.SOLO["amstel_face"]:
+        if face == options.solo_amstel_face:
             advance(tx, 1, "dice")
     for face in sorted(set(rolled)):                             # L927-932: triples
         if rolled.count(face) >= 3 and face not in tx.state.tom.triples:
@@ -69,7 +70,7 @@ def play_round(tx, rolled: tuple[int, ...]) -> None:
                 tx.emit(ev.TomScored(values[min(space, len(values) - 1)], "docker_building"))
                 tx.emit(ev.TomFlorins(1, "docker"))
     for colour, face in zip(data.COLOURS, rolled):               # L936-942: blocks
-        if face != data.SOLO["block_face"]:
+        if face != options.solo_block_face:
             continue
         block = _cheapest_block(tx.state, colour)
         if block is None:

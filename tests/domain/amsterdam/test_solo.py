@@ -13,7 +13,7 @@ from domain.decider import OptionsError
 from tests.domain.amsterdam.helpers import at_phase, play, started, with_seat
 
 TOM = data.TOM
-Y, X = data.SOLO["amstel_face"], data.SOLO["block_face"]
+Y, X = 1, 6  # the default faces (D12, options.solo_amstel_face / solo_block_face)
 
 
 def test_solo_setup():
@@ -139,3 +139,13 @@ def test_tom_final_score_and_you_must_beat_him_strictly():
     assert state.scores[0].total == state.tom_score.total == 14 and state.winners == ()
     assert _end_solo(tom_points=5).winners == (0,)
     assert GAME.result(state).detail["tom"]["total"] == 14
+
+
+def test_the_lost_faces_are_options():
+    """D12: the die icons of L925 and L936 are lost; both faces are options."""
+    options = GAME.parse_options({"solo_amstel_face": 2, "solo_block_face": 5}, 1)
+    state = replace(at_phase(ACTIONS, 1), options=options, market_tile=None)
+    state = replace(state, tom=replace(state.tom, amstel=0))
+    assert _tom_round(state, (2, 3, 4, 1, 6, 6)).tom.amstel == 1
+    with pytest.raises(OptionsError):
+        GAME.parse_options({"solo_amstel_face": 3, "solo_block_face": 3}, 1)
