@@ -10,6 +10,7 @@ import pytest
 import requests
 
 from clients.sdk import ApiError, Client
+from tests.conftest import ROOT
 
 
 def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
@@ -81,6 +82,7 @@ def test_the_readme_amsterdam_example_runs(server, capsys):
     exec(snippet.replace("http://127.0.0.1:8000", server), scope)  # noqa: S102 - our own README
     game = scope["client"].game(scope["game"]["id"])
     assert game["title"] == "amsterdam" and game["version"] > scope["legal"]["version"]
+    assert "type" in capsys.readouterr().out  # the snippet prints the command it sends
     token = scope["me"]["token"]
     assert cli.main(["--url", server, "--token", token, "new", "amsterdam", "me", "ai:normal",
                      "--options", '{"rounds": 10}']) == 0
