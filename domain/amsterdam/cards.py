@@ -93,6 +93,8 @@ def _condition_holds(state: State, seat_index: int, effect) -> bool:
     if name == "inactive_at_most":
         return len(seat.inactive) <= params[0]                      # A7
     others = [s.points for i, s in enumerate(state.seats) if i != seat_index]
+    if state.tom is not None:                  # TOM has a marker on the score track (L895)
+        others.append(state.tom.points)
     if name == "alone_last_on_score":
         return all(seat.points < p for p in others)                 # B34
     if name == "alone_first_on_score":

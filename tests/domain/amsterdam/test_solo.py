@@ -149,3 +149,17 @@ def test_the_lost_faces_are_options():
     assert _tom_round(state, (2, 3, 4, 1, 6, 6)).tom.amstel == 1
     with pytest.raises(OptionsError):
         GAME.parse_options({"solo_amstel_face": 3, "solo_block_face": 3}, 1)
+
+
+def test_tom_counts_on_the_score_track_and_the_river():
+    """L895: TOM has a score marker and an Amstel pawn, so 097 ("seul en tête") and 017 ("pas
+    en tête sur la rivière") compare with him."""
+    from domain.amsterdam.commands import UseCard
+
+    state = at_phase(ACTIONS, 1)
+    state = with_seat(state, 0, active=("097", "017"), points=5, amstel=3, used=())
+    state = replace(state, tom=replace(state.tom, points=9, amstel=6, mouth_slot=None))
+    legal = GAME.legal_commands(state, 0)
+    assert UseCard("097") not in legal and UseCard("017") in legal
+    state = replace(state, tom=replace(state.tom, points=4))
+    assert UseCard("097") in GAME.legal_commands(state, 0)
