@@ -14,6 +14,29 @@ from domain.amsterdam.state import SeatState, State
 
 CARDS = data.CARDS
 
+#: The effect names this engine gives a meaning to, by kind (data.py may use no other).
+EFFECT_NAMES = {
+    "use": {"after_plan", "after_any_plan", "min_active", "barge_goods_at_most",
+            "not_first_on_amstel", "last_on_amstel", "inactive_at_most", "alone_last_on_score",
+            "alone_first_on_score", "per_five_arms", "per_plan_district", "barge_credit",
+            "pay_florin", "free", "carpenters", "discard_plan", "pay_resource",
+            "montelbaanstoren"},
+    "modifier": {"market_twice", "block_discount", "block_for_florins", "second_block",
+                 "plan_thrice", "activation_discount", "amstel_on_top", "sale_both",
+                 "barge_half", "first_of_trade_discount", "docker_double"},
+    "trigger": {"on_amstel_point", "on_barge_two_steps", "on_block_florins",
+                "on_activate_florins", "on_activate_plan_use", "on_market_points_choice",
+                "on_card_florins", "on_card_points", "on_deliver", "on_block_amstel",
+                "on_deliver_good"},
+    "converter": {"resources_to_florin", "resources_to_choice", "florins_to_activation",
+                  "florins_to_choice"},
+    "phase": {"skip_card", "ones_florins", "ones_resources", "adjacent_slot", "extra_resource"},
+    "end": {"distinct_trades", "no_inactive_penalty", "amstel_advance", "barge_cargo",
+            "docker_building", "black_market_goods", "plans_of_district", "churches",
+            "active_kind", "laurel_cards", "trade_pairs", "plan_colour_pairs",
+            "bridges_passed", "arms_in_city", "barge_at_start", "largest_trade"},
+}
+
 
 def effects(seat: SeatState, kind: str):
     for card in seat.active:
