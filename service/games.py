@@ -59,6 +59,8 @@ class GameSnapshot:
     game: Game
     view: dict | None
     viewer_seat: int | None
+    #: the seed, once the game is finished (public from then on)
+    seed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ class GameService:
         self.jobs = jobs
         #: games' immutable parts (title, options, seats) once they have started
         self.headers = Lru(4000)
+        #: games' chain keys ("" for a v1 chain); a key never changes once set
+        self.chain_keys = Lru(4000)
 
     # creation ------------------------------------------------------------------------
     def create(
@@ -131,7 +135,7 @@ class GameService:
                 {"seats": [f"must have {title.min_players} to {title.max_players} seats"]},
             )
         try:
-            title.parse_options(raw_options, len(seats))
+            options = title.parse_options(raw_options, len(seats))
         except OptionsError as err:
             raise InvalidOptions(f"these options do not describe a game of {title.name}: {err}", {
                 f"options.{k}" if k else "options": v for k, v in err.errors.items()
@@ -155,10 +159,11 @@ class GameService:
                 if seat.player_id is not None and tx.player(seat.player_id) is None:
                     raise Invalid("no such player", {f"seats.{index}.player_id": ["is not a known player"]})
             tx.insert_game(
-                game_id, title.id, title.rules_version, raw_options, len(seats), seed,
+                game_id, title.id, title.rules_version_for(options), raw_options, len(seats), seed,
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
+            tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
             if any(s.open for s in seats):
                 return game_id, None
             return game_id, self._start(tx, title, game_id, raw_options, len(seats), seed)
@@ -288,8 +293,17 @@ class GameService:
             "finished" if finished else "active",
             () if finished else title.to_act(state),
             _result_json(title.result(state) if finished else None),
+            self._chain_key(tx, game_id),
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+
+    def _chain_key(self, tx: Tx, game_id: str) -> str | None:
+        """The game's chain key (None on a v1 chain), cached: it never changes once set."""
+        key = self.chain_keys.get(game_id)
+        if key is None:
+            key = tx.secrets(game_id)[1] or ""
+            self.chain_keys.put(game_id, key)
+        return key or None
 
     def live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
         """The game and its folded state; one round trip once the process has seen the game.
@@ -421,17 +435,21 @@ class GameService:
         return folded.version, title.view(folded.state, viewer)
 
     def export(self, game_id: str) -> dict:
-        """The audit record: every event with its hash, and the seed once the game is over."""
+        """The audit record: every event with its hash, the seed and chain key once the game
+        is over. Before the end: the events as a spectator sees them, and their hashes only
+        on a keyed chain (v2), which no one can test a guess against without the key."""
         with self.store.read() as tx:
             game = self._game(tx, game_id)
             stored = tx.events(game_id)
-            seed = tx.seed(game_id) if game.status == "finished" else None
+            complete = game.status == "finished"
+            seed, chain_key = tx.secrets(game_id) if complete else (None, None)
         title = title_of(game.title)
-        complete = game.status == "finished"
+        hashes_public = complete or game.chain != chain.CHAIN_V1
         events = []
         for s in stored:
             data = s.data if complete else title.redact_event(decode(title, s), None)
-            events.append({**public_event(s, data), "prev_hash": s.prev_hash, "hash": s.hash})
+            hashes = {"prev_hash": s.prev_hash, "hash": s.hash} if hashes_public else {}
+            events.append({**public_event(s, data), **hashes})
         return {
             "game_id": game.id,
             "title": game.title,
@@ -440,13 +458,15 @@ class GameService:
             "seats": [{"index": s.index, "player_id": s.player_id, "name": s.name, "ai": s.ai} for s in game.seats],
             "status": game.status,
             "complete": complete,
-            "chain": chain.CHAIN,
+            "chain": game.chain,
             "rng": "entrepot-rng-v1",
             "genesis": chain.genesis(game.id),
+            "chain_key": chain_key,
             "seed_commitment": game.seed_commitment,
             "seed_source": game.seed_source,
             "seed": seed,
-            "chain_verified": chain.verify(game.id, [{**s.record(), "prev_hash": s.prev_hash, "hash": s.hash} for s in stored]) is None,
+            # what a client can check with this record alone, now
+            "checkable": {"chain": complete, "seed": complete},
             "events": events,
             "result": game.result,
         }
@@ -475,7 +495,8 @@ class GameService:
             return GameSnapshot(game, None, viewer)
         title = title_of(game.title)
         folded = self.states.load(tx, title, game_id, game.version, remember)
-        return GameSnapshot(game, title.view(folded.state, viewer), viewer)
+        seed = tx.seed(game_id) if game.status == "finished" else None
+        return GameSnapshot(game, title.view(folded.state, viewer), viewer, seed)
 
     @staticmethod
     def _redacted(title: GameDefinition, stored: StoredEvent, event: Any, viewer, finished: bool) -> dict:

@@ -71,6 +71,8 @@ class Game:
     created_at: datetime
     updated_at: datetime
     seats: tuple[Seat, ...]
+    #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
+    chain: str = chain.CHAIN_V1
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -89,7 +91,7 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
@@ -226,9 +228,18 @@ class Tx:
         return cur.rowcount == 1
 
     def seed(self, game_id: str) -> str:
-        row = self._one("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,))
+        return self.secrets(game_id)[0]
+
+    def secrets(self, game_id: str) -> tuple[str, str | None]:
+        """(seed, chain key) of a game; the key is None for a game on the v1 chain."""
+        row = self._one("SELECT seed, chain_key FROM game_secrets WHERE game_id = %s", (game_id,))
         assert row, "every game has a seed"
-        return row["seed"]
+        return row["seed"], row["chain_key"]
+
+    def keep_chain_key(self, game_id: str, key: str) -> None:
+        """Put a new game on the keyed chain (v2) with its secret key."""
+        self.conn.execute("UPDATE game_secrets SET chain_key = %s WHERE game_id = %s", (key, game_id))
+        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN_V2, game_id))
 
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
@@ -293,6 +304,7 @@ class Tx:
         status: str,
         to_act: Sequence[int],
         result: dict | None,
+        chain_key: str | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -303,7 +315,7 @@ class Tx:
         for offset, event in enumerate(new_events, start=1):
             seq = expected_version + offset
             record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
-            digest = chain.link(prev, record)
+            digest = chain.link(prev, record, chain_key)
             stored.append(
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )

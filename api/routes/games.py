@@ -61,7 +61,7 @@ def _game_out(snapshot) -> dict:
         "view": snapshot.view,
         "your_seats": game.seats_of(caller.id) if caller else [],
         "viewer_seat": snapshot.viewer_seat,
-        "seed": None,
+        "seed": snapshot.seed,
     })
 
 
