@@ -10,4 +10,5 @@ from verifier.chain import (  # noqa: F401
     genesis,
     link,
     record_of,
+    verify,
 )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -57,3 +57,19 @@ def link(prev_hash: str, record: Mapping[str, Any], key_hex: str | None = None) 
     if key_hex is None:
         return hashlib.sha256(message).hexdigest()
     return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest()
+
+
+def verify(game_id: str, rows: Iterable[Mapping[str, Any]], key_hex: str | None = None) -> int | None:
+    """The seq of the first event that breaks the chain, or None when it all verifies.
+
+    Each row holds the record fields plus ``prev_hash`` and ``hash``.
+    """
+    prev = genesis(game_id)
+    expected_seq = 1
+    for row in rows:
+        record = record_of(row["seq"], row["type"], row["schema_version"], row["seat"], row["at"], row["data"])
+        if row["seq"] != expected_seq or row["prev_hash"] != prev or link(prev, record, key_hex) != row["hash"]:
+            return row["seq"]
+        prev = row["hash"]
+        expected_seq += 1
+    return None
