@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from redis import Redis
 
+from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
@@ -27,6 +28,7 @@ class Services:
     players: PlayerService
     games: GameService
     messages: MessageService
+    audit: AuditService
 
     def close(self) -> None:
         self.store.close()
@@ -49,4 +51,5 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         players=PlayerService(store),
         games=games,
         messages=MessageService(store, games),
+        audit=AuditService(store, games),
     )

@@ -37,8 +37,9 @@ from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
-from service.store import Game, NewEvent, Player, Store, StoredEvent, Tx
+from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, Tx
 from service.titles import title as title_of
+from verifier.record import event_json, result_json
 
 log = logging.getLogger(__name__)
 
@@ -95,14 +96,7 @@ COMPUTER = Computer()
 
 
 def public_event(stored: StoredEvent, data: Any) -> dict:
-    return {
-        "seq": stored.seq,
-        "type": stored.type,
-        "schema_version": stored.schema_version,
-        "at": stored.at,
-        "seat": stored.seat,
-        "data": data,
-    }
+    return event_json(stored.seq, stored.type, stored.schema_version, stored.seat, stored.at, data)
 
 
 class GameService:
@@ -208,7 +202,9 @@ class GameService:
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
-        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events)
+        setup = NewCommand(None, {"kind": "server"}, chain.format_time(self.clock.now()), None)
+        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
+                                setup)
         return after
 
     # the write path ------------------------------------------------------------------
@@ -267,7 +263,8 @@ class GameService:
                 raise GameNotActive(err.message) from None
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
-            stored, after = self._append(tx, title, game_id, folded, seat, events)
+            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, raw_command)
+            stored, after = self._append(tx, title, game_id, folded, seat, events, received)
             finished = title.is_finished(after.state)
             outcome = CommandOutcome(
                 game_id,
@@ -280,8 +277,10 @@ class GameService:
         self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
         return outcome
 
-    def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):
-        """Append decided events and the read model they imply; returns (stored, folded after)."""
+    def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events,
+                command: NewCommand | None = None):
+        """Append decided events, the command they answer and the read model they imply;
+        returns (stored, folded after)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
@@ -292,8 +291,9 @@ class GameService:
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             "finished" if finished else "active",
             () if finished else title.to_act(state),
-            _result_json(title.result(state) if finished else None),
+            result_json(title.result(state) if finished else None),
             self._chain_key(tx, game_id),
+            command,
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -434,42 +434,9 @@ class GameService:
             raise NotFound("this game has not started")
         return folded.version, title.view(folded.state, viewer)
 
-    def export(self, game_id: str) -> dict:
-        """The audit record: every event with its hash, the seed and chain key once the game
-        is over. Before the end: the events as a spectator sees them, and their hashes only
-        on a keyed chain (v2), which no one can test a guess against without the key."""
-        with self.store.read() as tx:
-            game = self._game(tx, game_id)
-            stored = tx.events(game_id)
-            complete = game.status == "finished"
-            seed, chain_key = tx.secrets(game_id) if complete else (None, None)
-        title = title_of(game.title)
-        hashes_public = complete or game.chain != chain.CHAIN_V1
-        events = []
-        for s in stored:
-            data = s.data if complete else title.redact_event(decode(title, s), None)
-            hashes = {"prev_hash": s.prev_hash, "hash": s.hash} if hashes_public else {}
-            events.append({**public_event(s, data), **hashes})
-        return {
-            "game_id": game.id,
-            "title": game.title,
-            "rules_version": game.rules_version,
-            "options": game.options,
-            "seats": [{"index": s.index, "player_id": s.player_id, "name": s.name, "ai": s.ai} for s in game.seats],
-            "status": game.status,
-            "complete": complete,
-            "chain": game.chain,
-            "rng": "entrepot-rng-v1",
-            "genesis": chain.genesis(game.id),
-            "chain_key": chain_key,
-            "seed_commitment": game.seed_commitment,
-            "seed_source": game.seed_source,
-            "seed": seed,
-            # what a client can check with this record alone, now
-            "checkable": {"chain": complete, "seed": complete},
-            "events": events,
-            "result": game.result,
-        }
+    def game_row(self, tx: Tx, game_id: str) -> Game:
+        """The game's read model row; NotFound for an unknown or malformed id."""
+        return self._game(tx, game_id)
 
     # helpers ---------------------------------------------------------------------------
     def _game(self, tx: Tx, game_id: str, lock: bool = False) -> Game:
@@ -504,10 +471,14 @@ class GameService:
         return public_event(stored, data)
 
 
-def _result_json(result) -> dict | None:
-    if result is None:
-        return None
-    return {"scores": list(result.scores), "winners": list(result.winners), "detail": dict(result.detail)}
+def sender_of(actor, game: Game, seat: int | None) -> dict:
+    """Who sent a command, as the audit record shows it: a player, a computer seat (with
+    its level), or a machine of the server that names its ``kind`` (the clock)."""
+    if isinstance(actor, Player):
+        return {"kind": "player", "player_id": actor.id}
+    if isinstance(actor, Computer):
+        return {"kind": "computer", "level": game.seats[seat].ai}
+    return {"kind": getattr(actor, "kind", "server")}
 
 
 def _is_uuid(value: str) -> bool:

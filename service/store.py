@@ -31,6 +31,26 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
+class NewCommand:
+    """A command as received, stored with the events it produced (None: the setup)."""
+
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    version: int
+    last_seq: int
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     seq: int
     type: str
@@ -305,6 +325,7 @@ class Tx:
         to_act: Sequence[int],
         result: dict | None,
         chain_key: str | None = None,
+        command: NewCommand | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -324,12 +345,18 @@ class Tx:
         params: list[Any] = []
         for e in stored:
             params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        recorded = ""
+        if command is not None:  # the command goes in with its events, in the same statement
+            recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender,"
+                        " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
+            params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
+                       command.at, Jsonb(command.command) if command.command is not None else None]
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
-                f" data, prev_hash, hash) VALUES {rows} RETURNING 1)"
+                f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
@@ -339,6 +366,15 @@ class Tx:
                 f"the game moved on past version {expected_version}", expected_version + 1
             ) from None
         return stored
+
+    def commands(self, game_id: str, upto: int | None = None) -> list[StoredCommand]:
+        """The stored commands of a game (those decided at versions below ``upto``)."""
+        rows = self.conn.execute(
+            "SELECT version, last_seq, seat, sender, at, command FROM commands"
+            " WHERE game_id = %s AND version < %s ORDER BY version",
+            (game_id, upto if upto is not None else 2**31 - 1),
+        ).fetchall()
+        return [StoredCommand(*row) for row in rows]
 
     # idempotency ----------------------------------------------------------------------
     def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:

@@ -216,7 +216,7 @@ def list_messages(game_id: str):
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str):
-    return send_json(services().games.export(game_id))
+    return send_json(services().audit.record(game_id))
 
 
 def _encode_cursor(game) -> str:

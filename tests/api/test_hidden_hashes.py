@@ -128,7 +128,8 @@ def test_a_spectator_learns_nothing_from_hashes_of_an_active_game(client, servic
     assert matched == 0
     assert seed not in published and key not in published
     export = client.get(f"/v1/games/{game['id']}/export").json
-    assert export["checkable"] == {"chain": False, "seed": False}
+    assert export["checkable"] == {"chain": False, "seed": False, "events": False}
+    assert all(step["command"] is None for step in export["steps"])
     assert export["chain_key"] is None and export["seed"] is None
 
     # control: the attack is exact; only the key (the server's until the end) is missing
@@ -157,7 +158,8 @@ def test_a_v1_game_publishes_no_hash_before_its_end(client, services, new_player
     assert tried > 0 and matched == 0
     export = client.get(f"/v1/games/{game['id']}/export").json
     assert export["chain"] == CHAIN_V1
-    assert all("hash" not in e and "prev_hash" not in e for e in export["events"])
+    assert all("hash" not in step for step in export["steps"])
+    assert all("hash" not in e for step in export["steps"] for e in step["events"])
     # control: were these unkeyed hashes published, the attack would find every hidden value
     assert all(link(e.prev_hash, e.record()) == e.hash for e in events)
     leaked = "\n".join([published, *(e.hash for e in events)])
