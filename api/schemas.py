@@ -168,6 +168,7 @@ class CommandOutcomeOut(Schema):
     status = fields.Str()
     to_act = fields.List(fields.Int())
     events = fields.List(fields.Nested(EventOut))
+    receipt = fields.Dict(allow_none=True)
 
 
 class EventPageOut(Schema):

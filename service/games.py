@@ -36,6 +36,7 @@ from service.errors import (
 from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
+from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
 from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, Tx
 from service.titles import title as title_of
@@ -71,6 +72,9 @@ class CommandOutcome:
     status: str
     to_act: tuple[int, ...]
     events: list[dict]
+    #: the server's signature over (game, version, chain hash); None on a v1 chain, whose
+    #: hashes may not be shown before the end
+    receipt: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -101,12 +105,13 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
-                 notifier: Notifier | None = None):
+                 notifier: Notifier | None = None, signer: Signer | None = None):
         self.store = store
         self.notifier = notifier or SilentNotifier()
         self.states = states
         self.clock = clock
         self.jobs = jobs
+        self.signer = signer
         #: games' immutable parts (title, options, seats) once they have started
         self.headers = Lru(4000)
         #: games' chain keys ("" for a v1 chain); a key never changes once set
@@ -272,6 +277,7 @@ class GameService:
                 "finished" if finished else "active",
                 () if finished else tuple(title.to_act(after.state)),
                 [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
+                self._receipt(game, stored[-1]),
             )
             save(tx, idem, outcome)
         self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
@@ -296,6 +302,11 @@ class GameService:
             command,
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+
+    def _receipt(self, game: Game, last: StoredEvent) -> dict | None:
+        if self.signer is None or game.chain == chain.CHAIN_V1:
+            return None
+        return self.signer.receipt(game.id, last.seq, last.hash)
 
     def _chain_key(self, tx: Tx, game_id: str) -> str | None:
         """The game's chain key (None on a v1 chain), cached: it never changes once set."""

@@ -376,6 +376,30 @@ class Tx:
         ).fetchall()
         return [StoredCommand(*row) for row in rows]
 
+    # signing keys ---------------------------------------------------------------------
+    def register_signing_key(self, key_id: str, algorithm: str, public_key: str) -> None:
+        self.conn.execute(
+            "INSERT INTO signing_keys (key_id, algorithm, public_key) VALUES (%s, %s, %s)"
+            " ON CONFLICT (key_id) DO NOTHING",
+            (key_id, algorithm, public_key),
+        )
+
+    def signing_keys(self) -> list[dict]:
+        rows = self._all(
+            "SELECT key_id, algorithm, public_key, valid_from, valid_until FROM signing_keys"
+            " ORDER BY valid_from, key_id"
+        )
+        return [{**r, "valid_from": chain.format_time(r["valid_from"]),
+                 "valid_until": chain.format_time(r["valid_until"]) if r["valid_until"] else None}
+                for r in rows]
+
+    def retire_signing_key(self, key_id: str) -> bool:
+        cur = self.conn.execute(
+            "UPDATE signing_keys SET valid_until = now() WHERE key_id = %s AND valid_until IS NULL",
+            (key_id,),
+        )
+        return cur.rowcount == 1
+
     # idempotency ----------------------------------------------------------------------
     def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:
         row = self.conn.execute(

@@ -37,25 +37,28 @@ def every_form() -> list[tuple[str, dict, int]]:
 
 
 def play_finished_game(services, title_id: str, raw_options: dict, seat_count: int, rng: random.Random,
-                       computer_seats: tuple[int, ...] = (), max_commands: int = 5000) -> str:
+                       computer_seats: tuple[int, ...] = (), max_commands: int = 5000
+                       ) -> tuple[str, list[dict]]:
     """A game to its end: people send random legal commands, computer seats play their
-    policy through the same write path. Returns the game id."""
+    policy through the same write path. Returns the game id and the people's receipts."""
     people = [services.players.create(f"auditee-{i}", None).player for i in range(seat_count)]
     seats = [SeatRequest(ai="easy") if i in computer_seats else SeatRequest(player_id=people[i].id)
              for i in range(seat_count)]
     creator = people[0] if 0 not in computer_seats else people[1]
     snapshot = services.games.create(creator, title_id, raw_options, seats)
     game_id = snapshot.game.id
+    receipts = []
     for _ in range(max_commands):
         with services.store.read() as tx:
             game = tx.game(game_id)
         if game.status == "finished":
-            return game_id
+            return game_id, receipts
         seat = rng.choice(sorted(game.to_act))
         if seat in computer_seats:
             assert services.games.play_computer(game_id, game.version, seat) == "played"
             continue
         legal = services.games.legal_commands(game_id, people[seat], seat)
-        services.games.execute(people[seat], game_id, seat, rng.choice(legal.commands),
-                               expected_version=legal.version)
+        outcome = services.games.execute(people[seat], game_id, seat, rng.choice(legal.commands),
+                                         expected_version=legal.version)
+        receipts.append(outcome.receipt)
     raise AssertionError("the game did not end")

@@ -20,11 +20,12 @@ WITH_COMPUTER = [next(f for f in FORMS if f[0] == t) for t in {t for t, _, _ in 
 def test_a_finished_game_verifies(services, title_id, raw, seats):
     rng = random.Random(f"{title_id}{raw}{seats}")
     computer = (title_id, raw, seats) in WITH_COMPUTER
-    game_id = play_finished_game(services, title_id, raw, seats, rng, computer_seats=(seats - 1,) if computer else ())
+    game_id, receipts = play_finished_game(services, title_id, raw, seats, rng, computer_seats=(seats - 1,) if computer else ())
     record = services.audit.record(game_id)
-    report = verify_record(record)
+    report = verify_record(record, receipts)
     assert report.ok, report.summary()
-    assert report.summary() == f"verified: {len(record['steps'])} steps, every event re-derived"
+    assert report.summary() == (f"verified: {len(record['steps'])} steps, every event re-derived;"
+                                f" {len(receipts)} receipt(s) match")
     assert report.rederived_steps == len(record["steps"]) > 10
     senders = {step["sender"]["kind"] for step in record["steps"]}
     assert senders == {"server", "player"} | ({"computer"} if computer else set())

@@ -15,6 +15,7 @@ import requests
 
 from clients.sdk import ApiError, Client
 from tests.conftest import ROOT
+from verifier.verify import verify_record
 
 
 def free_port() -> int:
@@ -76,7 +77,9 @@ def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
         raise AssertionError("the game did not finish")
     record = me.export(game["id"])
     assert record["complete"] and record["checkable"]["chain"] and record["seed"]
-    assert any(e["seat"] == 1 for e in record["events"]), "the computer never moved"
+    assert any(step["sender"] == {"kind": "computer", "level": "strong"} for step in record["steps"]), \
+        "the computer never moved"
+    assert verify_record(record).ok
     assert me.me()["name"] == "Ada"
 
 
