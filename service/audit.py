@@ -110,6 +110,22 @@ class AuditService:
             game = self.games.game_row(tx, game_id)
             return self._record(tx, game)
 
+    def finished(self, title: str | None, after, before, cursor: tuple[str, str] | None,
+                 limit: int) -> tuple[list[tuple[Game, str]], tuple[str, str] | None]:
+        """A page of finished games (oldest first) and the cursor after it, or None at the end."""
+        if title is not None:
+            title_of(title)  # an unknown title is a 422, not an empty page
+        with self.store.read() as tx:
+            page = tx.finished_games(title, after, before, cursor, limit)
+        following = (page[-1][1], page[-1][0].id) if len(page) == limit else None
+        return page, following
+
+    def records(self, games: list[tuple[Game, str]]):
+        """The records of these finished games, one at a time (a page may be large)."""
+        for game, finished_at in games:
+            with self.store.read() as tx:
+                yield {**self._record(tx, game), "finished_at": finished_at}
+
     def _record(self, tx, game: Game) -> dict:
         events = tx.events(game.id, upto=game.version)
         commands = tx.commands(game.id, upto=game.version)

@@ -367,6 +367,25 @@ class Tx:
             ) from None
         return stored
 
+    def finished_games(self, title: str | None, after: datetime | None, before: datetime | None,
+                       cursor: tuple[str, str] | None, limit: int) -> list[tuple[Game, str]]:
+        """Finished games with the time of their last event (immutable, unlike the row's
+        updated_at), oldest first, after the ``cursor`` (finished_at text, id)."""
+        filters = [("g.title = %s", title), ("e.at >= %s", after), ("e.at < %s", before)]
+        where = ["g.status = 'finished'"] + [sql for sql, value in filters if value]
+        params: list[Any] = [value for _, value in filters if value]
+        if cursor:
+            where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")
+            params.extend(cursor)
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, e.at AS finished_at FROM games g"
+            " JOIN events e ON e.game_id = g.id AND e.seq = g.version"
+            f" WHERE {' AND '.join(where)} ORDER BY e.at, g.id LIMIT %s",
+            (*params, limit),
+        )
+        return [(_game({k: v for k, v in r.items() if k != "finished_at"}), chain.format_time(r["finished_at"]))
+                for r in rows]
+
     def commands(self, game_id: str, upto: int | None = None) -> list[StoredCommand]:
         """The stored commands of a game (those decided at versions below ``upto``)."""
         rows = self.conn.execute(

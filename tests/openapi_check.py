@@ -17,6 +17,7 @@ from tests.conftest import ROOT
 def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
+        "application/x-ndjson": lambda raw: [json.loads(line) for line in raw.splitlines() if line.strip()],
         "application/yaml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
