@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         receipts = _receipts(args.receipt)
         keys = None
         if args.keys:
-            loaded = _load(args.keys, "key list")
-            keys = loaded.get("keys", []) if isinstance(loaded, dict) else loaded
+            loaded = _load(args.keys, "key list")  # GET /v1/keys, a list of keys, or one key
+            keys = loaded if isinstance(loaded, list) else loaded.get("keys", [loaded])
     except SystemExit as err:
         print(err, file=sys.stderr)
         return 2
