@@ -42,9 +42,11 @@ def _start_game(client, new_player, title_id: str, open_last_seat: bool = False)
     return response.json, players
 
 
-def _play_some(client, game_id: str, players, rng: random.Random) -> list[int]:
-    """Random legal commands; the versions the game reached after each."""
+def _play_some(client, game_id: str, players, rng: random.Random) -> tuple[list[int], list[str]]:
+    """Random legal commands; the versions the game reached after each, and the players'
+    responses (with their receipts: the players attack too)."""
     versions = [client.get(f"/v1/games/{game_id}").json["version"]]
+    responses = []
     for _ in range(MOVES):
         game = client.get(f"/v1/games/{game_id}").json
         if game["status"] != "active":
@@ -55,12 +57,14 @@ def _play_some(client, game_id: str, players, rng: random.Random) -> list[int]:
             "command": rng.choice(legal["commands"]), "expected_version": legal["version"]})
         assert response.status_code == 201, response.json
         versions.append(response.json["version"])
+        responses.append(response.get_data(as_text=True))
     assert client.get(f"/v1/games/{game_id}").json["status"] == "active"
-    return versions
+    return versions, responses
 
 
-def _published(client, game_id: str, versions: list[int]) -> str:
-    """Everything a spectator can fetch about the game, bodies and headers, as one text."""
+def _published(client, game_id: str, versions: list[int], responses: list[str]) -> str:
+    """Everything a spectator can fetch about the game, bodies and headers, and what the
+    players were answered, as one text."""
     paths = [f"/v1/games/{game_id}", f"/v1/games/{game_id}/export",
              f"/v1/games/{game_id}/events?limit=1000"]
     paths += [f"/v1/games/{game_id}/state?at={v}" for v in versions]
@@ -71,7 +75,7 @@ def _published(client, game_id: str, versions: list[int]) -> str:
         texts.append(response.get_data(as_text=True))
         texts.append(json.dumps(dict(response.headers)))
         texts.append(str(len(response.get_data())))
-    return "\n".join(texts)
+    return "\n".join(texts + responses)
 
 
 def _stored(services, game_id: str):
@@ -118,9 +122,10 @@ def _attack(game_def, events, published: str, key: str | None) -> tuple[int, int
 @pytest.mark.parametrize("title_id", sorted(titles()))
 def test_a_spectator_learns_nothing_from_hashes_of_an_active_game(client, services, new_player, title_id):
     game, players = _start_game(client, new_player, title_id)
-    versions = _play_some(client, game["id"], players, random.Random(title_id))
+    versions, responses = _play_some(client, game["id"], players, random.Random(title_id))
+    assert all('"receipt": {' in r for r in responses)
     game_def = titles()[title_id]
-    published = _published(client, game["id"], versions)
+    published = _published(client, game["id"], versions, responses)
     events, seed, key = _stored(services, game["id"])
 
     tried, matched = _attack(game_def, events, published, key=None)
@@ -148,9 +153,10 @@ def test_a_v1_game_publishes_no_hash_before_its_end(client, services, new_player
     last = len(players) - 1
     joined = client.post(f"/v1/games/{game['id']}/seats/{last}/join", token=players[last]["token"])
     assert joined.status_code == 200, joined.json
-    versions = _play_some(client, game["id"], players, random.Random(title_id + "v1"))
+    versions, responses = _play_some(client, game["id"], players, random.Random(title_id + "v1"))
+    assert all('"receipt": null' in r for r in responses)
     game_def = titles()[title_id]
-    published = _published(client, game["id"], versions)
+    published = _published(client, game["id"], versions, responses)
     events, _, key = _stored(services, game["id"])
     assert key is None and events[0].prev_hash == genesis(game["id"])
 
