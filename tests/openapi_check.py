@@ -19,6 +19,7 @@ def spec() -> OpenAPI:
         "application/problem+json": json.loads,
         "application/x-ndjson": lambda raw: [json.loads(line) for line in raw.splitlines() if line.strip()],
         "application/yaml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
+        "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
 
