@@ -22,7 +22,10 @@ RECORD_FILES = sorted(AUDIT.glob("*.json"))
 def test_every_released_rules_version_has_a_golden_record():
     recorded = {json.loads(p.read_text())["rules_version"] for p in RECORD_FILES}
     released = {v for game in titles().values() for v in (game.released_versions or (game.rules_version,))}
-    assert recorded == released
+    assert recorded == released, (
+        f"released without a golden record: {sorted(released - recorded)} (add it to RECORDS in"
+        " tests/golden/record_audit.py and run python -m tests.golden.record_audit);"
+        f" golden records of no released version: {sorted(recorded - released)}")
 
 
 @pytest.mark.parametrize("path", RECORD_FILES, ids=[p.stem for p in RECORD_FILES])
