@@ -5,8 +5,10 @@ The attack of issue 9, item 1: take what is published about an active game (the 
 the events, the game, every view by version, every response header and size), take the
 redacted events, and for each candidate value of each hidden field recompute the event's
 chain hash (and the plain digest of its data); a match anywhere in the published material
-would reveal the hidden value. The candidates always include the true value (read from the
-database), the attacker's best possible guess. The control shows the attack is exact: with
+would reveal the hidden value. The candidates are those consistent with what is public,
+and always include the true value (read from the database), the attacker's best possible
+guess. Contents and sizes of what is served are built from the redacted data alone, the
+same for every such candidate; the hashes are what this test attacks. The control shows the attack is exact: with
 the chain key, which only the server holds until the end, the same recomputation gives the
 stored hashes, and on a keyed chain those hashes are published.
 """
@@ -102,17 +104,28 @@ def _candidates(data: dict, redacted: dict):
                 yield {**data, name: swapped}
 
 
+def _redacted(game_def, event, data: dict):
+    try:
+        return game_def.redact_event(decode_event(game_def, event.type, event.schema_version, data), None)
+    except (ValueError, TypeError):
+        return None  # not an event the rules could have written: nothing to compare
+
+
 def _attack(game_def, events, published: str, key: str | None) -> tuple[int, int]:
-    """(hidden events tried, hashes that matched something published). With ``key`` the
-    attacker is given the chain key (the control); without, it has only the public."""
+    """(hidden events tried, hashes that matched something published). The candidates are
+    those consistent with what is public (their redaction is the published one: the rest
+    the attacker rules out anyway). With ``key`` the attacker is given the chain key (the
+    control); without, it has only the public."""
     public_hashes = set(HEX64.findall(published))
     tried = matched = 0
     for event in events:
-        redacted = game_def.redact_event(decode_event(game_def, event.type, event.schema_version, event.data), None)
+        redacted = _redacted(game_def, event, event.data)
         if redacted == event.data:
             continue
         tried += 1
         for candidate in _candidates(event.data, redacted):
+            if _redacted(game_def, event, candidate) != redacted:
+                continue
             record = record_of(event.seq, event.type, event.schema_version, event.seat, event.at, candidate)
             digests = {link(event.prev_hash, record, key), hashlib.sha256(canonical_json(candidate).encode()).hexdigest()}
             matched += len(digests & public_hashes)
