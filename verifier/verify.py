@@ -89,6 +89,10 @@ def verify_record(record: Mapping[str, Any], receipts: Sequence[Mapping[str, Any
             report.receipts += 1
     except _Stop as stop:
         report.failure = stop.failure
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as err:
+        # a record of the wrong shape: say so, never a traceback
+        report.failure = Failure("format", f"the record is malformed ({type(err).__name__}: {err})",
+                                 report.steps)
     return report
 
 

@@ -191,3 +191,15 @@ def test_a_running_game_cannot_be_verified_yet(client, new_player):
         "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
     failure = failure_of(client.get(f"/v1/games/{game['id']}/export").json)
     assert failure.code == "incomplete"
+
+
+@pytest.mark.parametrize("mangle", [
+    lambda r: r.clear(),
+    lambda r: r["steps"][2]["events"][0].pop("data"),
+    lambda r: r["steps"].__setitem__(1, "not a step"),
+    lambda r: r.__setitem__("seat_count", "two"),
+])
+def test_a_malformed_record_is_reported_not_raised(finished, mangle):
+    record = copy.deepcopy(finished[0])
+    mangle(record)
+    assert failure_of(record).code == "format"
