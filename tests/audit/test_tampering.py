@@ -14,7 +14,7 @@ from nacl.signing import SigningKey
 from domain.registry import titles
 from service.audit import build_record
 from tests.audit.play import forms, play_finished_game
-from verifier.chain import genesis, link, record_of
+from verifier.chain import CHAIN_V1, genesis, link, record_of
 from verifier.receipts import receipt_message
 from verifier.verify import verify_record
 
@@ -30,8 +30,9 @@ def finished(request, services):
 
 
 def rechain(record: dict, key: str | None = None) -> dict:
-    """Recompute every hash, as whoever edits a record with the chain key would."""
-    record["chain_key"] = key = key or record["chain_key"]
+    """Recompute every hash, as whoever edits a record with the chain key would (a v1
+    chain has no key)."""
+    record["chain_key"] = key = None if record["chain"] == CHAIN_V1 else key or record["chain_key"]
     prev = genesis(record["game_id"])
     for step in record["steps"]:
         for e in step["events"]:
@@ -203,3 +204,14 @@ def test_a_malformed_record_is_reported_not_raised(finished, mangle):
     record = copy.deepcopy(finished[0])
     mangle(record)
     assert failure_of(record).code == "format"
+
+
+def test_a_game_on_the_v1_chain_verifies_and_is_checked_alike(finished):
+    """Games created before keyed chains: the same checks, with unkeyed links."""
+    record = copy.deepcopy(finished[0])
+    record["chain"] = CHAIN_V1
+    assert failure_of(record).code == "chain"  # v2 hashes are not v1 links
+    report = verify_record(rechain(record))
+    assert report.ok and report.summary().startswith(f"verified: {len(record['steps'])} steps")
+    index = edit_an_event(record)
+    assert (failure_of(record).code, failure_of(record).step) == ("chain", index)
