@@ -24,6 +24,7 @@ import pytest
 
 from domain.common.envelope import decode_event
 from domain.registry import titles
+from tests.api.seating import accept_invitations
 from verifier.chain import CHAIN_V1, canonical_json, genesis, link, record_of
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -41,7 +42,7 @@ def _start_game(client, new_player, title_id: str, open_last_seat: bool = False)
         seats[-1] = {"open": True}
     response = client.post("/v1/games", token=players[0]["token"], json={"title": title_id, "seats": seats})
     assert response.status_code == 201, response.json
-    return response.json, players
+    return accept_invitations(client, response.json, players), players
 
 
 def _play_some(client, game_id: str, players, rng: random.Random) -> tuple[list[int], list[str]]:

@@ -47,6 +47,9 @@ def play_finished_game(services, title_id: str, raw_options: dict, seat_count: i
     creator = people[0] if 0 not in computer_seats else people[1]
     snapshot = services.games.create(creator, title_id, raw_options, seats)
     game_id = snapshot.game.id
+    for seat in snapshot.game.seats:  # nobody is seated without consent: the invited accept
+        if seat.status == "invited":
+            services.games.accept(people[seat.index], game_id, seat.index)
     receipts = []
     for _ in range(max_commands):
         with services.store.read() as tx:

@@ -6,6 +6,7 @@ import json
 import random
 from datetime import UTC, datetime
 
+from tests.api.seating import accept_invitations
 from tests.audit.play import play_finished_game
 from verifier.verify import verify_record
 
@@ -19,8 +20,9 @@ def test_finished_games_page_by_page(client, services, new_player):
     since = datetime.now(UTC).isoformat()
     played = [play_finished_game(services, "kontor", {}, 2, random.Random(n))[0] for n in range(3)]
     red, black = new_player("Red"), new_player("Black")
-    running = client.post("/v1/games", token=red["token"], json={
-        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    running = accept_invitations(client, client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json, [black])
+    assert running["status"] == "active"
     first = client.get("/v1/exports", query_string={"finished_after": since, "limit": 2})
     cursor = first.headers["Next-Cursor"]
     rest = client.get("/v1/exports", query_string={"finished_after": since, "limit": 2, "cursor": cursor})

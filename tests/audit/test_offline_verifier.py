@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from service.entry import main as entrepot
+from tests.api.seating import accept_invitations
 from tests.conftest import ROOT
 
 
@@ -24,8 +25,8 @@ def played(tmp_path_factory, app):
     client = ValidatingClient(app.test_client())
     red, black = (client.post("/v1/players", json={"name": n}).json for n in ("Red", "Black"))
     tokens = [red["token"], black["token"]]
-    game = client.post("/v1/games", token=red["token"], json={
-        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    game = accept_invitations(client, client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json, [black])
     rng, responses = random.Random(5), []
     while game["status"] != "finished":
         seat = rng.choice(game["to_act"])

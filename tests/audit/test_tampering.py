@@ -13,6 +13,7 @@ from nacl.signing import SigningKey
 
 from domain.registry import titles
 from service.audit import build_record
+from tests.api.seating import accept_invitations
 from tests.audit.play import forms, play_finished_game
 from verifier.chain import CHAIN_V1, genesis, link, record_of
 from verifier.receipts import receipt_message
@@ -188,8 +189,9 @@ def test_a_game_without_stored_commands_verifies_as_far_as_it_can(services, fini
 
 def test_a_running_game_cannot_be_verified_yet(client, new_player):
     red, black = new_player("Red"), new_player("Black")
-    game = client.post("/v1/games", token=red["token"], json={
-        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    game = accept_invitations(client, client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json, [black])
+    assert game["status"] == "active"
     failure = failure_of(client.get(f"/v1/games/{game['id']}/export").json)
     assert failure.code == "incomplete"
 

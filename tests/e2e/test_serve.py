@@ -81,6 +81,7 @@ def test_the_readme_audit_snippet_verifies_a_finished_game(server, tmp_path):
     red, black = Client(server), Client(server)
     ids = [red.create_player("Red")["id"], black.create_player("Black")["id"]]
     game = red.create_game("kontor", [{"player_id": i} for i in ids], {"variant": "basic"})
+    game = black.accept(game["id"], 1)
     rng, clients = random.Random(2), [red, black]
     while game["status"] != "finished":
         seat = rng.choice(game["to_act"])

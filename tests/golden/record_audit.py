@@ -63,10 +63,13 @@ def record(title_id: str, raw_options: dict, seat_count: int, n: int, game_id: s
         commands.append(StoredCommand(first, len(stored), seat, sender, AT,
                                       encode_command(command) if command is not None else None))
     when = datetime(2026, 1, 1, 12, tzinfo=UTC)
-    row = Game(game_id, title_id, game.rules_version_for(options), raw_options, "finished", seat_count,
-               len(stored), (), None, result_json(game.result(state)), seed_commitment(seed), "server",
-               None, when, when, tuple(Seat(i, f"player-{i}", f"Player {i}", None) for i in range(seat_count)),
-               CHAIN_V2)
+    row = Game(id=game_id, title=title_id, rules_version=game.rules_version_for(options),
+               options=raw_options, status="finished", seat_count=seat_count, version=len(stored),
+               to_act=(), deadline=None, result=result_json(game.result(state)),
+               seed_commitment=seed_commitment(seed), seed_source="server", created_by=None,
+               created_at=when, updated_at=when, chain=CHAIN_V2,
+               seats=tuple(Seat(index=i, player_id=f"player-{i}", name=f"Player {i}", ai=None)
+                           for i in range(seat_count)))
     return build_record(row, stored, commands, seed, chain_key, [])
 
 
