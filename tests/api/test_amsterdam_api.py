@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 from tests.workers.test_worker import _seat_turn_or_over, wait_for, worker, worker_settings  # noqa: F401
 from tests.workers.test_worker import client as worker_client  # noqa: F401
@@ -53,6 +54,7 @@ def test_people_play_the_opening_and_the_piles_stay_hidden(client, new_player):
     game = client.post("/v1/games", token=players[0]["token"], json={
         "title": "amsterdam", "options": {"rounds": 10},
         "seats": [{"player_id": p["id"]} for p in players]}).json
+    game = accept_invitations(client, game, players, players[0])
     assert game["view"]["round"] == 3 and len(game["view"]["city"]) == 36
     events = client.get(f"/v1/games/{game['id']}/events", token=players[1]["token"]).json["events"]
     dealt = next(e for e in events if e["type"] == "amsterdam.BoardDealt")["data"]
