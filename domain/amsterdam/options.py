@@ -31,25 +31,29 @@ class Options:
     solo_block_face: int = 6              # D12: the lost die icon of L936 (TOM takes a block)
 
 
+#: The expansions by their names in the API (../shared/API.md, "Amsterdam options").
+EXPANSIONS = ("skilled_workers", "tasks", "black_market", "market_tiles")
+TASK_TILE_MODES = TASK_MODES[1:]
+
 _SCHEMA_PROPERTIES: dict[str, dict] = {
     "rounds": {"type": "integer", "enum": [12, 10], "default": 12,
                "description": "12 rounds, or the short game: rounds 3-12 (L277-279)."},
-    "skilled_workers": {"type": "boolean", "default": False,
-                        "description": "Expansion 1: foreman and bailiff (L745-796)."},
-    "tasks": {"type": "string", "enum": list(TASK_MODES), "default": "none",
-              "description": "Expansion 2: 3 or 5 secret task tiles, or 1 or 2 open ones."},
-    "black_market_pawn": {"type": "boolean", "default": False,
-                          "description": "Expansion 3: the black-market pawn (L836-864)."},
-    "extra_market_tiles": {"type": "boolean", "default": False,
-                           "description": "Expansion 4, mode b (L876-884): C tiles mixed into each half."},
+    "expansions": {"type": "array", "uniqueItems": True, "default": [],
+                   "items": {"type": "string", "enum": list(EXPANSIONS)},
+                   "description": "Any of: skilled_workers (expansion 1, foreman and bailiff, "
+                                  "L745-796), tasks (expansion 2, L798-832), black_market "
+                                  "(expansion 3, the black-market pawn, L836-864), market_tiles "
+                                  "(expansion 4, mode b: C tiles mixed into each half, L876-884)."},
+    "tasks": {"type": "string", "enum": list(TASK_TILE_MODES), "default": "secret3",
+              "description": "With the tasks expansion: 3 or 5 secret task tiles, or 1 or 2 open ones."},
     "dice_choice": {"type": "string", "enum": ["sequential", "simultaneous"],
                     "default": "sequential",
                     "description": "Phase II dice choice in Amstel order, public, or all at once face down (L430, B2)."},
     "docker_pickup": {"type": "string", "enum": ["one", "both"], "default": "one",
-                      "description": "B7: one docker per pontoon stop (L536), or both at once."},
+                      "description": "Option (B7): one docker per pontoon stop (L536), or both at once."},
     "tasks_activated": {"type": "string", "enum": ["active_at_end", "ever"],
                         "default": "active_at_end",
-                        "description": "B23: tasks 13 and 36 count the cards active at the end."},
+                        "description": "Option (B23): tasks 13 and 36 count the cards active at the end."},
     "solo_amstel_face": {"type": "integer", "enum": [1, 2, 3, 4, 5, 6], "default": 1,
                          "description": "Solo (D12): the die face that moves TOM on the Amstel;"
                                         " the printed icon is lost (L925)."},
@@ -59,39 +63,56 @@ _SCHEMA_PROPERTIES: dict[str, dict] = {
 }
 
 
-def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
-    if not isinstance(raw, Mapping):
-        raise OptionsError({"options": ["must be an object"]})
-    errors: dict[str, list[str]] = {}
+def _checked(raw: Mapping[str, Any], errors: dict[str, list[str]]) -> dict[str, Any]:
+    """The options given, each checked against its schema."""
     values: dict[str, Any] = {}
     for key, value in raw.items():
         spec = _SCHEMA_PROPERTIES.get(key)
         if spec is None:
             errors[str(key)] = ["is not a known option"]
-            continue
-        if spec["type"] == "boolean" and not isinstance(value, bool):
-            errors[key] = ["must be a boolean"]
+        elif spec["type"] == "array":
+            if not isinstance(value, list) or any(not isinstance(v, str) or v not in EXPANSIONS for v in value):
+                errors[key] = [f"must be a list of {', '.join(EXPANSIONS)}"]
+            elif len(set(value)) != len(value):
+                errors[key] = ["names an expansion twice"]
+            else:
+                values[key] = value
         elif spec["type"] == "integer" and (isinstance(value, bool) or value not in spec["enum"]):
             errors[key] = [f"must be one of {spec['enum']}"]
         elif spec["type"] == "string" and value not in spec["enum"]:
             errors[key] = [f"must be one of {spec['enum']}"]
         else:
             values[key] = value
+    return values
+
+
+def parse_options(raw: Mapping[str, Any], seat_count: int) -> Options:
+    if not isinstance(raw, Mapping):
+        raise OptionsError({"options": ["must be an object"]})
+    errors: dict[str, list[str]] = {}
+    values = _checked(raw, errors)
+    expansions = set(values.pop("expansions", ()))
+    if "tasks" in values and "tasks" not in expansions:
+        errors["tasks"] = ["chooses how task tiles are played: add \"tasks\" to the expansions"]
+    tasks = values.pop("tasks", "secret3") if "tasks" in expansions else "none"
+    values.pop("tasks", None)
     if isinstance(seat_count, bool) or not isinstance(seat_count, int) or not (
         MIN_SEATS <= seat_count <= MAX_SEATS
     ):
         errors["seat_count"] = [f"Amsterdam is played by {MIN_SEATS} to {MAX_SEATS} players"]
-    elif seat_count == 1:
-        for key in ("skilled_workers", "black_market_pawn", "extra_market_tiles"):
-            if values.get(key):
-                errors[key] = ["the solo game allows no expansion (L888)"]
-        if values.get("tasks", "none") != "none":
-            errors["tasks"] = ["the solo game allows no expansion (L888)"]
+    elif seat_count == 1 and expansions:
+        errors["expansions"] = ["the solo game allows no expansion (L888)"]
     if values.get("solo_amstel_face", 1) == values.get("solo_block_face", 6):
         errors["solo_block_face"] = ["must differ from solo_amstel_face"]
     if errors:
         raise OptionsError(errors)
-    return Options(**values)
+    return Options(
+        skilled_workers="skilled_workers" in expansions,
+        tasks=tasks,
+        black_market_pawn="black_market" in expansions,
+        extra_market_tiles="market_tiles" in expansions,
+        **values,
+    )
 
 
 def options_schema() -> dict:

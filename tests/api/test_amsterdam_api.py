@@ -45,8 +45,8 @@ def test_the_solo_game_against_tom(client, new_player):
     assert r.status_code == 201, r.json
     assert r.json["view"]["tom"]["florins"] == 0
     r = client.post("/v1/games", token=p["token"], json={
-        "title": "amsterdam", "options": {"tasks": "open1"}, "seats": [{"player_id": p["id"]}]})
-    assert r.status_code == 422 and "options.tasks" in r.json["errors"], r.json
+        "title": "amsterdam", "options": {"expansions": ["tasks"], "tasks": "open1"}, "seats": [{"player_id": p["id"]}]})
+    assert r.status_code == 422 and "options.expansions" in r.json["errors"], r.json
 
 
 def test_people_play_the_opening_and_the_piles_stay_hidden(client, new_player):

@@ -16,8 +16,8 @@ from service.boards import render
 from tests.conformance.harness import play_random_game, seed_for
 
 
-@pytest.mark.parametrize("seats, options", [(1, {}), (3, {"skilled_workers": True, "tasks": "secret3",
-                                                          "black_market_pawn": True})])
+@pytest.mark.parametrize("seats, options", [(1, {}), (3, {
+    "expansions": ["skilled_workers", "tasks", "black_market"], "tasks": "secret3"})])
 def test_every_position_of_a_game_draws(seats, options):
     played = play_random_game(GAME, GAME.parse_options(options, seats), seats, seed_for(5), Rng(seed_for(6)))
     middle = played.states[len(played.states) // 2]

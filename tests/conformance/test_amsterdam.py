@@ -16,15 +16,15 @@ from tests.conformance.harness import check_game, seed_for
 
 EXPANSIONS = {
     "none": {},
-    "skilled_workers": {"skilled_workers": True},
-    "tasks_secret3": {"tasks": "secret3"},
-    "tasks_open2": {"tasks": "open2"},
-    "black_market_pawn": {"black_market_pawn": True},
-    "extra_market_tiles": {"extra_market_tiles": True},
+    "skilled_workers": {"expansions": ["skilled_workers"]},
+    "tasks_secret3": {"expansions": ["tasks"], "tasks": "secret3"},
+    "tasks_open2": {"expansions": ["tasks"], "tasks": "open2"},
+    "black_market_pawn": {"expansions": ["black_market"]},
+    "extra_market_tiles": {"expansions": ["market_tiles"]},
     "readings": {"dice_choice": "simultaneous", "docker_pickup": "both",
-                 "tasks": "secret3", "tasks_activated": "ever"},
-    "all": {"skilled_workers": True, "tasks": "secret5", "black_market_pawn": True,
-            "extra_market_tiles": True},
+                 "expansions": ["tasks"], "tasks": "secret3", "tasks_activated": "ever"},
+    "all": {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"],
+            "tasks": "secret5"},
 }
 SEEDS = 3
 

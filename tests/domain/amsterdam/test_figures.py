@@ -13,7 +13,7 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from tests.domain.amsterdam.helpers import acting, at_phase, play, vector, with_seat
 
-BOTH = {"skilled_workers": True, "black_market_pawn": True}
+BOTH = {"expansions": ["skilled_workers", "black_market"]}
 
 
 def test_who_places_which_figure():
@@ -41,7 +41,7 @@ def test_jan_delivers_a_tulip_to_the_foreman_who_moves_to_lace():
     """L780: "Jan livre une marchandise (tulipe) à l'entrepôt sur lequel se trouve le
     Contremaître. Il gagne donc 5 points ... et 2 points supplémentaires ... Il le déplace
     ensuite de deux cases Eau vers l'entrepôt le plus proche (dentelle)"."""
-    state = replace(at_phase(ACTIONS, 2, {"skilled_workers": True}), round=9, foreman="tulip")
+    state = replace(at_phase(ACTIONS, 2, {"expansions": ["skilled_workers"]}), round=9, foreman="tulip")
     roofs = list(state.roofs)
     roofs[data.GOODS.index("tulip")] = 2
     state = replace(state, roofs=tuple(roofs))
@@ -63,7 +63,7 @@ def test_anne_buys_the_bailiffs_grey_block_for_one_and_moves_him_right():
     block = next(b for b in data.BLOCKS.values() if b.colour == "grey" and b.double and b.cost == 2)
     right = next(n for n in data.BRIDGES[block.id]
                  if data.BLOCKS[n].x == block.x + 1 and data.BLOCKS[n].y == block.y)
-    state = replace(at_phase(ACTIONS, 2, {"skilled_workers": True}), bailiff=block.id)
+    state = replace(at_phase(ACTIONS, 2, {"expansions": ["skilled_workers"]}), bailiff=block.id)
     state = replace(state, block_owner=(None,) * 36)
     anne = acting(state)
     state = with_seat(state, anne, reserve=vector("grey", "grey"))
@@ -79,7 +79,7 @@ def test_the_bailiff_walks_to_the_nearest_free_block_and_leaves_when_none_is_fre
     libre. Une fois qu'il n'y a plus aucun bloc de maisons libre, retirez le Bailli"."""
     from domain.amsterdam.figures import bailiff_destinations
 
-    state = at_phase(ACTIONS, 2, {"skilled_workers": True})
+    state = at_phase(ACTIONS, 2, {"expansions": ["skilled_workers"]})
     block = "grey3"
     owners = tuple(None if b in (block, "black6") else 0 for b in data.BLOCK_IDS)
     assert bailiff_destinations(replace(state, block_owner=owners), block) == ("black6",)
@@ -91,7 +91,7 @@ def test_mareike_sells_coffee_on_the_pawn_and_moves_it_to_crystal():
     """L862-864: "Mareike vend une marchandise (café) ... elle gagne 2 Florins et une
     ressource de son choix. Puis elle déplace le pion d'une case en diagonale vers la case du
     milieu (cristal)"."""
-    state = replace(at_phase(ACTIONS, 2, {"black_market_pawn": True}), market_pawn="coffee")
+    state = replace(at_phase(ACTIONS, 2, {"expansions": ["black_market"]}), market_pawn="coffee")
     mareike = acting(state)
     block = next(b for b, g, o in zip(data.BLOCK_IDS, state.block_goods, state.block_owner)
                  if g == "coffee" and o is None)

@@ -10,7 +10,7 @@ from domain.amsterdam.state import ACTIONS
 from domain.common.frozen import replace
 from tests.domain.amsterdam.helpers import acting, at_phase, play, started, vector, with_seat
 
-EXT4 = {"extra_market_tiles": True}
+EXT4 = {"expansions": ["market_tiles"]}
 
 
 def test_mode_b_mixes_three_c_tiles_into_each_half():

@@ -14,7 +14,9 @@ def test_defaults():
 
 
 @pytest.mark.parametrize("raw", [{"rounds": 11}, {"rounds": True}, {"tasks": "all"},
-                                 {"colour": "red"}, {"skilled_workers": "yes"}])
+                                 {"colour": "red"}, {"skilled_workers": True},
+                                 {"expansions": ["tasks", "tasks"]}, {"expansions": "tasks"},
+                                 {"expansions": ["market_tiles_a"]}])
 def test_bad_values_are_refused(raw):
     with pytest.raises(OptionsError) as err:
         GAME.parse_options(raw, 2)
@@ -31,5 +33,17 @@ def test_seat_counts(seats):
 def test_schema_lists_every_option():
     schema = GAME.options_schema()
     assert schema["additionalProperties"] is False
-    assert {"rounds", "skilled_workers", "tasks", "black_market_pawn", "extra_market_tiles",
-            "dice_choice", "docker_pickup", "tasks_activated"} <= set(schema["properties"])
+    assert {"rounds", "expansions", "tasks", "dice_choice", "docker_pickup",
+            "tasks_activated"} <= set(schema["properties"])
+
+
+def test_the_api_shape_of_the_expansions():
+    """../shared/API.md, "Amsterdam options": expansions by name, the task mode beside them."""
+    options = GAME.parse_options({"expansions": ["skilled_workers", "tasks", "black_market",
+                                                 "market_tiles"], "tasks": "open2"}, 4)
+    assert options.skilled_workers and options.black_market_pawn and options.extra_market_tiles
+    assert options.tasks == "open2"
+    assert GAME.parse_options({"expansions": ["tasks"]}, 2).tasks == "secret3"  # the default mode
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options({"tasks": "open1"}, 2)  # a task mode without the expansion
+    assert set(err.value.errors) == {"tasks"}

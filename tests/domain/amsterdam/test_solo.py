@@ -19,8 +19,9 @@ Y, X = 1, 6  # the default faces (D12, options.solo_amstel_face / solo_block_fac
 def test_solo_setup():
     """L888-895: no expansion; one docker of each colour; TOM has no florin; his Amstel
     pawn is drawn with yours; the 2-player offer (L903)."""
-    with pytest.raises(OptionsError):
-        GAME.parse_options({"tasks": "open1"}, 1)
+    with pytest.raises(OptionsError) as refused:
+        GAME.parse_options({"expansions": ["tasks"], "tasks": "open1"}, 1)
+    assert "L888" in refused.value.errors["expansions"][0]
     state = started(1)
     assert sorted(d for p in state.pontoons for d in p) == sorted(data.DOCKER_COLOURS)
     assert all(own not in p for p, own in zip(state.pontoons, data.PONTOONS.values()))
