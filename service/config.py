@@ -30,6 +30,9 @@ class Settings:
     worker_seen_within_seconds: float = 60.0
     #: How long /health waits for PostgreSQL and Redis to answer.
     health_timeout_seconds: float = 2.0
+    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
+    signing_key: str | None = None
+    signing_key_file: str | None = None
     #: Idempotency keys (and the responses they replay) are forgotten after this.
     idempotency_ttl_seconds: float = 24 * 3600.0
     #: An invitation to a seat not accepted within this lapses (the seat opens).
@@ -62,6 +65,8 @@ class Settings:
             trusted_proxies=int(env("ENTREPOT_TRUSTED_PROXIES", "0")),
             worker_seen_within_seconds=float(
                 env("ENTREPOT_WORKER_SEEN_WITHIN", str(cls.worker_seen_within_seconds))),
+            signing_key=env("ENTREPOT_SIGNING_KEY") or None,
+            signing_key_file=env("ENTREPOT_SIGNING_KEY_FILE") or None,
             idempotency_ttl_seconds=float(env("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
             invitation_ttl_seconds=float(env("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
         )

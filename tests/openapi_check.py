@@ -18,6 +18,7 @@ from tests.conftest import ROOT
 def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
+        "application/x-ndjson": lambda raw: [json.loads(line) for line in raw.splitlines() if line.strip()],
         "application/yaml": yaml.safe_load,
         "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })

@@ -30,6 +30,7 @@ def running_server(settings, directory: Path, name: str, workers: int = 2):
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
            "ENTREPOT_MIGRATE_DATABASE_URL": settings.owner_database_url,
            "ENTREPOT_QUEUE": f"{settings.queue_name}-{name}",
+           "ENTREPOT_SIGNING_KEY_FILE": str(directory / f"{name}-signing-key"),
            "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers)],
