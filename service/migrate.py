@@ -11,8 +11,8 @@ from psycopg.conninfo import conninfo_to_dict
 
 # Any fixed 64-bit number: serialises concurrent migrators (serve and worker at start).
 _LOCK_KEY = 0x656E747265706F74
-#: The function of the triggers that make a table append-only (0001_init.sql).
-_APPEND_ONLY_FUNCTION = "events_append_only"
+#: The trigger functions that make a table append-only are named so (0001, 0041).
+_APPEND_ONLY_FUNCTIONS = "%append_only"
 
 
 def migration_files() -> list[tuple[int, str, str]]:
@@ -28,7 +28,7 @@ def migrate(conninfo: str, app_conninfo: str | None = None) -> list[str]:
     """Apply pending migrations as ``conninfo``'s role (the owner); returns the names applied.
 
     When ``app_conninfo`` names another role, that role is granted SELECT and INSERT on
-    append-only tables (those with the append-only triggers: events, messages),
+    append-only tables (those with the append-only triggers: events, messages, commands),
     SELECT/INSERT/UPDATE/DELETE on the others, and no ownership: it cannot ALTER, TRUNCATE
     or switch a trigger off. Granted again after every run, so new tables are covered."""
     applied: list[str] = []
@@ -84,8 +84,8 @@ def grant_app_role(conn: psycopg.Connection, role: str) -> None:
     who = sql.Identifier(role)
     append_only = [row[0] for row in conn.execute(
         "SELECT DISTINCT c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
-        " JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname = %s AND NOT t.tgisinternal",
-        (_APPEND_ONLY_FUNCTION,))]
+        " JOIN pg_proc p ON p.oid = t.tgfoid WHERE p.proname LIKE %s AND NOT t.tgisinternal",
+        (_APPEND_ONLY_FUNCTIONS,))]
     for statement in [
         "GRANT USAGE ON SCHEMA public TO {who}",
         "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {who}",

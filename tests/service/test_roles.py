@@ -23,6 +23,9 @@ ATTACKS = [
     "DROP TABLE events CASCADE",
     "UPDATE messages SET body = 'forged'",
     "DELETE FROM messages",
+    "UPDATE commands SET seat = 0",
+    "DELETE FROM commands",
+    "TRUNCATE commands",
     "CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql"
     " AS $$ BEGIN RETURN NEW; END $$",
     "ALTER ROLE CURRENT_USER SUPERUSER",
