@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from service.embedded import EmbeddedEngines, default_data_dir
+from service.instance_lock import AlreadyRunning, InstanceLock
 from service.migrate import migrate
 
 log = logging.getLogger("entrepot")
@@ -62,8 +63,16 @@ def _require(name: str) -> str:
 
 
 def serve_all(args) -> int:
-    engines = EmbeddedEngines(args.data_dir or default_data_dir())
+    data_dir = args.data_dir or default_data_dir()
+    engines = EmbeddedEngines(data_dir)
     env = dict(os.environ)
+    lock = InstanceLock(data_dir)
+    if not (env.get("DATABASE_URL") and env.get("REDIS_URL")):  # an embedded engine will run
+        try:
+            lock.acquire()
+        except AlreadyRunning as err:
+            print(f"entrepot: {err}", file=sys.stderr)
+            return 1
     try:
         if not env.get("DATABASE_URL"):
             env["DATABASE_URL"] = engines.start_postgres()
@@ -87,6 +96,7 @@ def serve_all(args) -> int:
         return _supervise(children)
     finally:
         engines.stop()
+        lock.release()
 
 
 def _supervise(children: list[subprocess.Popen]) -> int:
