@@ -57,8 +57,8 @@ class MalformedJson(Exception):
         self.detail = detail
 
 
-def problem(status: int, code: str, detail: str, **extra) -> Response:
-    body = {
+def problem_body(status: int, code: str, detail: str, **extra) -> dict:
+    return {
         "type": TYPE_BASE + code,
         "title": _TITLES.get(code, code.replace("_", " ").capitalize()),
         "status": status,
@@ -66,29 +66,52 @@ def problem(status: int, code: str, detail: str, **extra) -> Response:
         "code": code,
         **extra,
     }
+
+
+def problem_headers(status: int) -> dict[str, str]:
+    return {"WWW-Authenticate": 'Bearer realm="entrepot"'} if status == 401 else {}
+
+
+def problem(status: int, code: str, detail: str, **extra) -> Response:
+    return _flask_problem(status, problem_body(status, code, detail, **extra))
+
+
+def service_problem(err: ServiceError) -> tuple[int, dict]:
+    status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
+    extra = {}
+    if isinstance(err, Invalid) and err.errors:
+        extra["errors"] = err.errors
+    if isinstance(err, IllegalCommand):
+        extra["rule"] = err.rule
+    if isinstance(err, VersionConflict):
+        extra["current_version"] = err.current_version
+    return status, problem_body(status, err.code, err.detail, **extra)
+
+
+def validation_problem(err: ValidationError) -> tuple[int, dict]:
+    return 422, problem_body(422, "validation_error", "the request does not fit its schema",
+                             errors=_flatten(err.messages))
+
+
+def unexpected_problem() -> tuple[int, dict]:
+    log.exception("unexpected error")
+    return 500, problem_body(500, "internal_error", "something went wrong on our side; it was logged")
+
+
+def _flask_problem(status: int, body: dict) -> Response:
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="entrepot"'
+    response.headers.update(problem_headers(status))
     return response
 
 
 def install(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
-        status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
-        extra = {}
-        if isinstance(err, Invalid) and err.errors:
-            extra["errors"] = err.errors
-        if isinstance(err, IllegalCommand):
-            extra["rule"] = err.rule
-        if isinstance(err, VersionConflict):
-            extra["current_version"] = err.current_version
-        return problem(status, err.code, err.detail, **extra)
+        return _flask_problem(*service_problem(err))
 
     @app.errorhandler(ValidationError)
     def validation_error(err: ValidationError):
-        return problem(422, "validation_error", "the request does not fit its schema",
-                       errors=_flatten(err.messages))
+        return _flask_problem(*validation_problem(err))
 
     @app.errorhandler(MalformedJson)
     def malformed(err: MalformedJson):
@@ -102,8 +125,7 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
-        log.exception("unexpected error")
-        return problem(500, "internal_error", "something went wrong on our side; it was logged")
+        return _flask_problem(*unexpected_problem())
 
 
 def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:
