@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from clients.sdk import Client
+from service.container import build
+from service.notify import SilentNotifier
 
 
 def parse(text: str) -> list[dict]:
@@ -140,3 +142,26 @@ def test_plain_requests_answer_while_twenty_streams_stay_open(server):
         lines = s.iter_lines(decode_unicode=True)
         assert any(line.startswith("id:") for line in lines), "a stream missed the move"
         s.close()
+
+
+def test_a_move_whose_wake_up_was_lost_still_reaches_the_stream(server, settings):
+    """A move committed with no publish (as when Redis is down at that moment): the
+    per-process resync finds it, though keep-alives never read."""
+    silent = build(settings)  # the same database, a write path that publishes nothing
+    silent.games.notifier = SilentNotifier()
+    try:
+        game, red, black = two_player_game(server)
+        gid = game["id"]
+        response = stream(server, gid, token=black.token, after=game["version"], keepalive=0.2, timeout=20)
+        first: list[str] = []
+        reader = threading.Thread(target=lambda: first.append(next(
+            line for line in response.iter_lines(decode_unicode=True) if line.startswith("id:"))))
+        reader.start()
+        time.sleep(0.5)
+        choose = next(c for c in red.legal_commands(gid)["commands"] if c["type"] == "ChooseCard")
+        silent.games.execute(silent.players.authenticate(red.token), gid, 0, choose)
+        reader.join(15)
+        assert first == [f"id: {game['version'] + 1}"]
+        response.close()
+    finally:
+        silent.close()
