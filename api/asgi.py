@@ -39,7 +39,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
             await fanout.stop()
             await reader.close()
 
-    app = Starlette(
+    return Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
             Route("/v1/games/{game_id}/stream", streams.endpoint,
@@ -48,5 +48,3 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
         ],
         lifespan=lifespan,
     )
-    app.state.fanout = fanout
-    return app

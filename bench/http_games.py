@@ -126,7 +126,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn processes (default: serve's)")
+    parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -150,7 +150,7 @@ def main() -> int:
         server.wait(timeout=30)
     rate = commands / elapsed
     quantiles = statistics.quantiles(latencies, n=100)
-    print(f"machine: {os.cpu_count()} cores; gunicorn {workers} workers x {args.threads} threads; "
+    print(f"machine: {os.cpu_count()} cores; {workers} API processes x {args.threads} threads; "
           f"{args.clients} concurrent clients; PostgreSQL {database_url.split('@')[-1]}")
     print(f"trivial GET /v1/health: {trivial:.0f} req/s")
     print(f"POST /commands: {commands} commands in {elapsed:.1f} s = {rate:.0f} commands/s "

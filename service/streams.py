@@ -63,7 +63,6 @@ class Fanout:
         self.redis_url, self.reader, self.resync_seconds = redis_url, reader, resync_seconds
         self._watches: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task] = []
-        self.subscribed = asyncio.Event()
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen_forever(), name="entrepot-fanout"),
@@ -80,9 +79,6 @@ class Fanout:
         watch = Watch(self, game_id)
         self._watches[game_id].add(watch)
         return watch
-
-    def watching(self) -> int:
-        return sum(len(w) for w in self._watches.values())
 
     def _forget(self, watch: Watch) -> None:
         watches = self._watches.get(watch.game_id)
@@ -107,19 +103,18 @@ class Fanout:
             pubsub = redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.psubscribe(channel("*"))
-                self.subscribed.set()
                 self._ring_all()  # whatever was published before this subscription
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
                         self._ring(message["channel"].decode()[len(prefix):])
             except asyncio.CancelledError:
                 raise
-            except Exception as err:  # Redis went away: streams keep their keep-alives
+            except Exception as err:  # Redis went away: the resync covers the gap
                 log.warning("stream fan-out lost Redis (%s); retrying", err)
             finally:
-                self.subscribed.clear()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
+                with contextlib.suppress(Exception):
                     await redis.aclose()
             await asyncio.sleep(self.RETRY_SECONDS)
 
