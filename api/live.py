@@ -55,9 +55,7 @@ class GameStreams:
         try:
             query = STREAM_QUERY.load(dict(request.query_params), unknown=EXCLUDE)
             after = _after(request.headers.get("Last-Event-ID"), query["after"])
-            # the token is looked up once, by the same cached service as every route
-            caller = await to_thread.run_sync(bearer_player, self.players,
-                                              request.headers.get("Authorization"))
+            caller = await self._caller(request.headers.get("Authorization"))
             watch = self.fanout.watch(game_id)  # before the first read: no move slips between
             first = await self.events.page(game_id, caller, after, PAGE, query["seat"])
         except Exception as err:  # a problem+json answer, as from every route
@@ -66,6 +64,12 @@ class GameStreams:
             return _problem(*_problem_of(err))
         messages = self._messages(watch, game_id, caller, query, first)
         return StreamingResponse(messages, media_type="text/event-stream", headers=SSE_HEADERS)
+
+    async def _caller(self, header: str | None) -> Player | None:
+        if header is None:
+            return None  # a spectator
+        # looked up once per stream, by the same cached service as every route
+        return await to_thread.run_sync(bearer_player, self.players, header)
 
     async def _messages(self, watch: Watch, game_id: str, caller: Player | None, query: dict,
                         page: EventPage) -> AsyncIterator[str]:

@@ -24,7 +24,7 @@ from redis import asyncio as aioredis
 from service.errors import NotFound
 from service.games import EventPage, event_page, is_game_id, viewer_of
 from service.notify import channel
-from service.store import AsyncReader, Player
+from service.store import AsyncReader, Game, Player, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -138,17 +138,42 @@ class Fanout:
 
 class LiveEvents:
     """Pages of a game's events for a stream, read with asyncio and redacted per reader
-    exactly as ``GameService.events`` does."""
+    exactly as ``GameService.events`` does.
+
+    The streams of one game are woken together and ask for the same rows: streams that ask
+    for the same page while its read is under way share that read (then each redacts the
+    rows for its own reader), so a move costs one read per process, not one per stream.
+    """
 
     def __init__(self, reader: AsyncReader):
         self.reader = reader
+        self._reading: dict[tuple[str, int, int], asyncio.Future] = {}
 
     async def page(self, game_id: str, caller: Player | None, after: int, limit: int,
                    seat: int | None) -> EventPage:
-        game = await self.reader.game(game_id) if is_game_id(game_id) else None
+        if not is_game_id(game_id):
+            raise NotFound(f"no game {game_id}")
+        game, stored = await self._shared_read(game_id, after, limit)
+        return event_page(game, stored, viewer_of(game, caller, seat), after)
+
+    async def _shared_read(self, game_id: str, after: int, limit: int) -> tuple[Game, list[StoredEvent]]:
+        key = (game_id, after, limit)
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read(game_id, after, limit))
+            self._reading[key] = reading
+            reading.add_done_callback(lambda done: self._done_reading(key, done))
+        # shielded: a stream that goes away does not cancel the read the others wait for
+        return await asyncio.shield(reading)
+
+    def _done_reading(self, key: tuple[str, int, int], done: asyncio.Future) -> None:
+        del self._reading[key]
+        if not done.cancelled():
+            done.exception()  # retrieved here too, in case every stream waiting went away
+
+    async def _read(self, game_id: str, after: int, limit: int) -> tuple[Game, list[StoredEvent]]:
+        game = await self.reader.game(game_id)
         if game is None:
             raise NotFound(f"no game {game_id}")
-        viewer = viewer_of(game, caller, seat)
         # bounded by the version read with the status, so redaction matches that status
-        stored = await self.reader.events(game_id, after, limit, game.version)
-        return event_page(game, stored, viewer, after)
+        return game, await self.reader.events(game_id, after, limit, game.version)
