@@ -17,14 +17,11 @@ import asyncio
 import multiprocessing
 import os
 import statistics
-import sys
 import threading
 import time
 
-import psycopg
 import requests
-from http_games import free_port, run_clients, start_server
-from psycopg.conninfo import make_conninfo
+from http_games import free_port, fresh_database, run_clients, start_server
 
 GAMES = 10
 
@@ -147,12 +144,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=4, help="threads sending the GETs")
     parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS entrepot_bench_streams WITH (FORCE)")
-        conn.execute("CREATE DATABASE entrepot_bench_streams")
-    database_url = make_conninfo(admin, dbname="entrepot_bench_streams")
+    database_url, redis_url = fresh_database("entrepot_bench_streams")
     workers = args.workers or max(2, os.cpu_count() or 1)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, 8)
@@ -197,5 +189,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(__file__))
     raise SystemExit(main())
