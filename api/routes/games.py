@@ -4,7 +4,7 @@ import base64
 import uuid
 from datetime import datetime
 
-from flask import Blueprint
+from flask import Blueprint, Response
 
 from api.auth import optional_player, required_player
 from api.io import idempotency, load_body, load_query, respond, send, send_json
@@ -25,6 +25,7 @@ from api.schemas import (
     StateQuery,
 )
 from api.services import services
+from service.boards import board_picture
 from service.errors import Invalid
 from service.games import SeatRequest
 
@@ -151,6 +152,13 @@ def state(game_id: str):
     query = load_query(STATE_QUERY)
     version, view = services().games.state_at(game_id, optional_player(), query["at"], query["seat"])
     return send_json({"version": version, "view": view})
+
+
+@bp.get("/games/<game_id>/board.svg")
+def board(game_id: str):
+    query = load_query(STATE_QUERY)
+    picture = board_picture(services().games, game_id, optional_player(), query["at"], query["seat"])
+    return Response(picture, mimetype="image/svg+xml")
 
 
 @bp.post("/games/<game_id>/messages")
