@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import requests
 
@@ -35,14 +36,28 @@ def blocks() -> list[tuple[str | None, str]]:
     return found
 
 
-def test_every_runnable_readme_snippet_succeeds_against_a_live_server(server):
+def console_scripts(folder: Path) -> Path:
+    """The commands pyproject.toml declares, as pip would install them, running this tree."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    for name, target in scripts.items():
+        module, _, function = target.partition(":")
+        script = folder / name
+        script.write_text(f"#!{sys.executable}\nimport sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+                          f"from {module} import {function}\nsys.exit({function}())\n")
+        script.chmod(0o755)
+    return folder
+
+
+def test_every_runnable_readme_snippet_succeeds_against_a_live_server(server, tmp_path):
     runnable = [code for marker, code in blocks() if marker is None]
     assert len(runnable) >= 3
     script = PRELUDE + "".join(
         f"echo '>>> README sh block {i + 1}' >&2\n{code}\n" for i, code in enumerate(runnable))
-    # a user's shell: this Python first on PATH, no ENTREPOT_* but the server's address
+    # a user's shell after `pip install -e .`: the project's commands and this Python first
+    # on PATH, no ENTREPOT_* but the server's address
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENTREPOT_")}
-    env.update(ENTREPOT_URL=server, PATH=f"{sys.prefix}/bin:{env.get('PATH', '/usr/bin:/bin')}")
+    path = f"{console_scripts(tmp_path)}:{sys.prefix}/bin:{env.get('PATH', '/usr/bin:/bin')}"
+    env.update(ENTREPOT_URL=server, PATH=path)
     done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)
     failed_in = re.findall(r">>> README sh block (\d+)", done.stderr)
