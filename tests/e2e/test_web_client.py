@@ -13,6 +13,7 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import ROOT
 
@@ -73,7 +74,15 @@ def play_to_the_end(page: Page, name: str, budget_seconds: float = 240) -> int:
             target = on_board.nth(chooser.randrange(on_board.count()))
         else:
             target = buttons.nth(chooser.randrange(buttons.count()))
-        target.click()
+        try:
+            target.click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue  # a live update redrew the page under the click: look again
+        narrowed = page.locator("#moves button:not(.move)")  # "Show every move"
+        if narrowed.count():
+            # a board element with several moves (say, ways to pay) only narrowed the list
+            offered = page.locator("#moves button.move")
+            offered.nth(chooser.randrange(offered.count())).click()
         # the page moves on, or says why not (then it shows the game as it is and we go on)
         page.wait_for_function(
             "v => Number(document.querySelector('#status').dataset.version) > v"
