@@ -57,6 +57,20 @@ class MalformedJson(Exception):
         self.detail = detail
 
 
+def problem(status: int, code: str, detail: str, **extra) -> Response:
+    return problem_response(status, problem_body(status, code, detail, **extra))
+
+
+def problem_response(status: int, body: dict) -> Response:
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    response.headers.update(problem_headers(status))
+    return response
+
+
+def problem_headers(status: int) -> dict[str, str]:
+    return {"WWW-Authenticate": 'Bearer realm="entrepot"'} if status == 401 else {}
+
+
 def problem_body(status: int, code: str, detail: str, **extra) -> dict:
     return {
         "type": TYPE_BASE + code,
@@ -68,15 +82,8 @@ def problem_body(status: int, code: str, detail: str, **extra) -> dict:
     }
 
 
-def problem_headers(status: int) -> dict[str, str]:
-    return {"WWW-Authenticate": 'Bearer realm="entrepot"'} if status == 401 else {}
-
-
-def problem(status: int, code: str, detail: str, **extra) -> Response:
-    return _flask_problem(status, problem_body(status, code, detail, **extra))
-
-
 def service_problem(err: ServiceError) -> tuple[int, dict]:
+    """A service error as (status, problem body): answered now, or kept for a retry."""
     status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
     extra = {}
     if isinstance(err, Invalid) and err.errors:
@@ -98,20 +105,15 @@ def unexpected_problem() -> tuple[int, dict]:
     return 500, problem_body(500, "internal_error", "something went wrong on our side; it was logged")
 
 
-def _flask_problem(status: int, body: dict) -> Response:
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
-    response.headers.update(problem_headers(status))
-    return response
-
-
 def install(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
-        return _flask_problem(*service_problem(err))
+        status, body = service_problem(err)
+        return problem_response(status, body)
 
     @app.errorhandler(ValidationError)
     def validation_error(err: ValidationError):
-        return _flask_problem(*validation_problem(err))
+        return problem_response(*validation_problem(err))
 
     @app.errorhandler(MalformedJson)
     def malformed(err: MalformedJson):
@@ -125,7 +127,7 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
-        return _flask_problem(*unexpected_problem())
+        return problem_response(*unexpected_problem())
 
 
 def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:

@@ -86,6 +86,7 @@ class MessageCreate(Strict):
 
 class MessagesQuery(SeatQuery):
     after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=500))
 
 
 class MessageOut(Schema):
@@ -94,6 +95,11 @@ class MessageOut(Schema):
     channel = fields.Str()
     text = fields.Str()
     at = fields.Str()
+
+
+class MessagePageOut(Schema):
+    messages = fields.List(fields.Nested(MessageOut))
+    next_after = fields.Int(allow_none=True)
 
 
 class StreamQuery(SeatQuery):
@@ -128,6 +134,7 @@ class SeatOut(Schema):
     player_id = fields.Str(allow_none=True)
     name = fields.Str(allow_none=True)
     ai = fields.Str(allow_none=True)
+    status = fields.Str()
 
 
 class GameSummaryOut(Schema):

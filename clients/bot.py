@@ -4,10 +4,11 @@
 
 The URL and token default to $ENTREPOT_URL and $ENTREPOT_TOKEN, as for the CLI.
 
-It lists its active games, and wherever one of its seats is to act it sends one of the
-legal commands (chosen at random: a starting point for smarter bots). A 409 means the
-game moved on meanwhile: it simply looks again. A server that cannot be reached is
-reported in one line; the bot retries (or, with --once, exits 1).
+It accepts the seats it is invited to, lists its active games, and wherever one of its
+seats is to act it sends one of the legal commands (chosen at random: a starting point
+for smarter bots). A 409 means the game moved on meanwhile: it simply looks again. A
+server that cannot be reached is reported in one line; the bot retries (or, with --once,
+exits 1).
 """
 
 from __future__ import annotations
@@ -21,10 +22,23 @@ from clients.config import add_connection_arguments
 from clients.sdk import ApiError, Client, Unreachable
 
 
+def accept_invitations(client: Client, me: str) -> int:
+    """Accept every seat the bot was invited to (a bot is there to play); returns how many."""
+    accepted = 0
+    for summary in client.games(player="me", status="waiting")["games"]:
+        for seat in summary["seats"]:
+            if seat["player_id"] == me and seat.get("status") == "invited":
+                client.accept(summary["id"], seat["index"])
+                accepted += 1
+    return accepted
+
+
 def play_round(client: Client, rng: random.Random) -> int:
-    """One pass over the bot's active games; returns the number of commands sent."""
+    """One pass over the bot's games: accept its invitations, then act wherever one of its
+    seats is to act; returns the number of commands sent."""
     sent = 0
     me = client.me()["id"]
+    accept_invitations(client, me)
     for summary in client.games(player="me", status="active")["games"]:
         mine = [s["index"] for s in summary["seats"] if s["player_id"] == me]
         for seat in mine:

@@ -28,12 +28,13 @@ from service.errors import (
     Invalid,
     InvalidOptions,
     NotFound,
+    NotInvited,
     NotYourSeat,
     NotYourTurn,
     SeatTaken,
     VersionConflict,
 )
-from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
+from service.idempotency import IdempotencyKey, once
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
@@ -159,9 +160,7 @@ class GameService:
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
-            if any(s.open for s in seats):
-                return game_id, None
-            return game_id, self._start(tx, title, game_id, raw_options, len(seats), seed)
+            return game_id, self._start_if_ready(tx, game_id)
 
         return self._seating(caller, idem, work)
 
@@ -176,28 +175,81 @@ class GameService:
                 raise SeatTaken("you already hold a seat in this game")
             if not tx.take_seat(game_id, index, caller.id):
                 raise SeatTaken(f"seat {index} is not open")
-            if not all(s.player_id or s.ai or s.index == index for s in game.seats):
-                return game_id, None
-            title = title_of(game.title)
-            return game_id, self._start(tx, title, game_id, game.options, game.seat_count, tx.seed(game_id))
+            return game_id, self._start_if_ready(tx, game_id)
 
         return self._seating(caller, idem, work)
+
+    def accept(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
+        """The invited player takes the seat; the game starts if it was the last one wanted.
+        Accepting a seat already accepted changes nothing."""
+        def work(tx: Tx):
+            game = self._invitees_game(tx, caller, game_id, index)
+            if game.seats[index].status == "invited":
+                tx.accept_seat(game_id, index, caller.id)
+            return game_id, self._start_if_ready(tx, game_id)
+
+        return self._seating(caller, idem, work)
+
+    def decline(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
+        """The invited player refuses the seat: it becomes open, the game keeps waiting."""
+        def work(tx: Tx):
+            game = self._invitees_game(tx, caller, game_id, index)
+            if not tx.open_invited_seat(game_id, index, caller.id):
+                raise NotInvited(f"seat {index} is yours already: leave the game by resigning")
+            return game.id, None
+
+        return self._seating(caller, idem, work)
+
+    def lapse_invitations(self, older_than_seconds: float) -> int:
+        """Invitations not answered in time lapse: the seat becomes open, as if declined.
+
+        ``older_than_seconds`` is the one setting (7 days by default); a game with a clock
+        should lapse them after its per-move time instead (the hook: pass the game's own
+        duration here once games have time controls)."""
+        with self.store.read() as tx:
+            pending = tx.invitations_older_than(older_than_seconds)
+        lapsed = 0
+        for game_id, index, player_id in pending:
+            with self.store.tx() as tx:
+                game = self._game(tx, game_id, lock=True)
+                if game.status == "waiting" and tx.open_invited_seat(game_id, index, player_id):
+                    lapsed += 1
+        return lapsed
+
+    def _invitees_game(self, tx: Tx, caller: Player, game_id: str, index: int) -> Game:
+        game = self._game(tx, game_id, lock=True)
+        if not 0 <= index < game.seat_count:
+            raise NotFound(f"this game has no seat {index}")
+        if game.seats[index].player_id != caller.id:
+            raise NotYourSeat(f"seat {index} is not offered to you")
+        if game.status != "waiting":
+            if game.seats[index].status == "seated":
+                return game
+            raise GameNotActive("this game is not waiting for players")
+        return game
+
+    def _start_if_ready(self, tx: Tx, game_id: str):
+        """Start the game (its setup events) once every seat is filled and accepted; runs
+        under the game's row lock (or in the transaction that creates it), so exactly once."""
+        game = self._game(tx, game_id)
+        if game.status != "waiting" or not game.ready():
+            return None
+        title = title_of(game.title)
+        return self._start(tx, title, game_id, game.options, game.seat_count, tx.seed(game_id))
 
     def _seating(self, caller: Player, idem: IdempotencyKey | None, work):
         """One unit of work that fills seats (and starts the game when the last one fills):
         ``work(tx)`` returns (game_id, the started state or None); the caller gets the game."""
-        try:
-            with self.store.tx() as tx:
-                replayed = replay(tx, idem)
-                if replayed:
-                    return replayed
-                game_id, started = work(tx)
-                snapshot = self._snapshot(tx, game_id, caller, remember=False)
-                save(tx, idem, snapshot)
-        except SavedByAnother:
-            with self.store.tx() as tx:
-                return replay(tx, idem)
-        self._after_commit(snapshot.game, started)
+        started = None
+
+        def seat(tx: Tx) -> GameSnapshot:
+            nonlocal started
+            game_id, started = work(tx)
+            return self._snapshot(tx, game_id, caller, remember=False)
+
+        snapshot = once(self.store, idem, seat)
+        if isinstance(snapshot, GameSnapshot):
+            self._after_commit(snapshot.game, started)
         return snapshot
 
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
@@ -218,25 +270,24 @@ class GameService:
     ):
         """Decide and append one command. The only way a running game changes."""
         for attempt in range(WRITE_ATTEMPTS):
+            # a lost race that will be decided again is no answer to keep under the key
+            final = expected_version is not None or attempt == WRITE_ATTEMPTS - 1
             try:
-                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem)
+                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem, final)
             except VersionConflict:
                 # a person who named the version they saw is told; otherwise decide again
                 if expected_version is not None or attempt == WRITE_ATTEMPTS - 1:
                     raise
-            except SavedByAnother:
-                with self.store.tx() as tx:
-                    return replay(tx, idem)
         raise AssertionError("unreachable")
 
-    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem):
+    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
-        with (self.store.tx() if idem else self.store.read()) as tx:
-            replayed = replay(tx, idem)
-            if replayed:
-                return replayed
+        committed = None
+
+        def work(tx: Tx) -> CommandOutcome:
+            nonlocal committed, seat
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
             seat = self.acting_seat(game, actor, seat)
@@ -271,8 +322,13 @@ class GameService:
                 () if finished else tuple(title.to_act(after.state)),
                 [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
             )
-            save(tx, idem, outcome)
-        self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            return outcome
+
+        outcome = once(self.store, idem, work, transaction_without_key=False,
+                       keep_error=lambda err: final or not isinstance(err, VersionConflict))
+        if committed is not None:
+            self._after_commit(*committed)
         return outcome
 
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):
@@ -378,9 +434,10 @@ class GameService:
         with self.store.read() as tx:
             return self._snapshot(tx, game_id, caller, seat)
 
-    def list(self, player_id, status, title_id, limit, before) -> list[Game]:
+    def list(self, caller: Player | None, player_id, status, title_id, limit, before) -> list[Game]:
+        """Public games (with an open seat, or finished) and the caller's own."""
         with self.store.read() as tx:
-            return tx.list_games(player_id, status, title_id, limit, before)
+            return tx.list_games(caller.id if caller else None, player_id, status, title_id, limit, before)
 
     def legal_commands(self, game_id: str, caller: Player | None, seat: int | None) -> LegalCommands:
         if caller is None:

@@ -51,6 +51,15 @@ class Seat:
     player_id: str | None
     name: str | None
     ai: str | None
+    #: the named player has not accepted yet
+    invited: bool = False
+
+    @property
+    def status(self) -> str:
+        """open (nobody), invited (a player who has not accepted yet), or seated."""
+        if self.player_id is None and self.ai is None:
+            return "open"
+        return "invited" if self.invited else "seated"
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,10 @@ class Game:
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
 
+    def ready(self) -> bool:
+        """Every seat is filled and accepted: the game may start."""
+        return all(s.status == "seated" for s in self.seats)
+
 
 @dataclass(frozen=True)
 class Player:
@@ -93,7 +106,7 @@ _GAME_COLUMNS = (
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
-    " 'name', p.name, 'ai', s.ai) ORDER BY s.index), '[]')"
+    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL) ORDER BY s.index), '[]')"
     " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
 )
 
@@ -119,7 +132,7 @@ def _stored_event(row: Sequence[Any]) -> StoredEvent:
 
 
 def _game(row: dict) -> Game:
-    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"]) for s in row.pop("seats"))
+    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"]) for s in row.pop("seats"))
     row["to_act"] = tuple(row["to_act"])
     return Game(seats=seats, **row)
 
@@ -198,24 +211,40 @@ class Tx:
         )
         self.conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES (%s, %s)", (game_id, seed))
         with self.conn.cursor() as cur:
+            # a seat naming anyone but the creator is an invitation until accepted
             cur.executemany(
-                "INSERT INTO seats (game_id, index, player_id, ai) VALUES (%s, %s, %s, %s)",
-                [(game_id, i, player, ai) for i, (player, ai) in enumerate(seats)],
+                "INSERT INTO seats (game_id, index, player_id, ai, invited_at)"
+                " VALUES (%s, %s, %s, %s, CASE WHEN %s THEN now() END)",
+                [(game_id, i, player, ai, player is not None and player != created_by)
+                 for i, (player, ai) in enumerate(seats)],
             )
 
     def game(self, game_id: str, lock: bool = False) -> Game | None:
-        row = self._one(_GAME_BY_ID + (" FOR UPDATE" if lock else ""), (game_id,))
+        """The game and its seats; ``lock`` holds the game row until the transaction ends.
+
+        The lock is taken by a statement of its own: a statement that waited for a lock
+        still reads its subqueries (the seats) from the snapshot it started with, so the
+        seats must be read by a new statement once the lock is held."""
+        if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
+            return None
+        row = self._one(_GAME_BY_ID, (game_id,))
         return _game(row) if row else None
 
     def list_games(
         self,
+        caller_id: str | None,
         player_id: str | None,
         status: str | None,
         title: str | None,
         limit: int,
         before: tuple[datetime, str] | None,
     ) -> list[Game]:
-        where, params = [], []
+        # public: games with an open seat (a lobby) and finished ones; the rest only to
+        # the players seated or invited in them
+        where = ["(g.status = 'finished' OR (g.status = 'waiting' AND EXISTS (SELECT 1 FROM seats s"
+                 " WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))"
+                 " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
+        params: list[Any] = [caller_id]
         if player_id:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s)")
             params.append(player_id)
@@ -228,7 +257,7 @@ class Tx:
         if before:
             where.append("(g.updated_at, g.id) < (%s, %s)")
             params.extend(before)
-        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        clause = "WHERE " + " AND ".join(where)
         rows = self._all(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
             " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
@@ -243,6 +272,33 @@ class Tx:
             (player_id, game_id, index),
         )
         return cur.rowcount == 1
+
+    def accept_seat(self, game_id: str, index: int, player_id: str) -> bool:
+        cur = self.conn.execute(
+            "UPDATE seats SET invited_at = NULL WHERE game_id = %s AND index = %s"
+            " AND player_id = %s AND invited_at IS NOT NULL",
+            (game_id, index, player_id),
+        )
+        return cur.rowcount == 1
+
+    def open_invited_seat(self, game_id: str, index: int, player_id: str) -> bool:
+        """A declined or lapsed invitation: the seat is open again."""
+        cur = self.conn.execute(
+            "UPDATE seats SET player_id = NULL, invited_at = NULL WHERE game_id = %s AND index = %s"
+            " AND player_id = %s AND invited_at IS NOT NULL",
+            (game_id, index, player_id),
+        )
+        return cur.rowcount == 1
+
+    def invitations_older_than(self, seconds: float, limit: int = 500) -> list[tuple[str, int, str]]:
+        """(game_id, seat, player_id) of pending invitations of waiting games sent before then."""
+        rows = self.conn.execute(
+            "SELECT s.game_id::text, s.index, s.player_id::text FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.invited_at < now() - make_interval(secs => %s) AND g.status = 'waiting'"
+            " ORDER BY s.invited_at LIMIT %s",
+            (seconds, limit),
+        ).fetchall()
+        return [tuple(r) for r in rows]
 
     def seed(self, game_id: str) -> str:
         row = self._one("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,))
@@ -332,20 +388,37 @@ class Tx:
         return stored
 
     # idempotency ----------------------------------------------------------------------
-    def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:
-        row = self.conn.execute(
-            "SELECT request_hash, status, body FROM idempotency_keys WHERE scope = %s AND key = %s",
-            (scope, key),
-        ).fetchone()
-        return (row[0], row[1], row[2]) if row else None
-
-    def save_response(self, scope: str, key: str, request_hash: str, status: int, body: Any) -> bool:
-        cur = self.conn.execute(
-            "INSERT INTO idempotency_keys (scope, key, request_hash, status, body)"
-            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (scope, key, request_hash, status, Jsonb(body)),
+    def claim_idempotency_key(
+        self, lookup: str, request_hash: str, ttl_seconds: float
+    ) -> tuple[str, int, bytes] | None:
+        """None when this transaction now holds the key; else (request hash, status, sealed
+        body) of the request that holds it. Waits while another transaction holds it."""
+        self.conn.execute(
+            "DELETE FROM idempotency_requests WHERE lookup = %s AND expires_at <= now()", (lookup,)
         )
-        return cur.rowcount == 1
+        cur = self.conn.execute(
+            "INSERT INTO idempotency_requests (lookup, request_hash, expires_at)"
+            " VALUES (%s, %s, now() + make_interval(secs => %s)) ON CONFLICT DO NOTHING",
+            (lookup, request_hash, ttl_seconds),
+        )
+        if cur.rowcount == 1:
+            return None
+        # a new statement: it sees the row the other transaction committed while we waited
+        row = self.conn.execute(
+            "SELECT request_hash, status, sealed_body FROM idempotency_requests WHERE lookup = %s",
+            (lookup,),
+        ).fetchone()
+        assert row is not None and row[1] is not None, "a key is committed with its response"
+        return row[0], row[1], row[2]
+
+    def seal_idempotent_response(self, lookup: str, status: int, sealed: bytes) -> None:
+        self.conn.execute(
+            "UPDATE idempotency_requests SET status = %s, sealed_body = %s WHERE lookup = %s",
+            (status, sealed, lookup),
+        )
+
+    def purge_expired_idempotency_keys(self) -> int:
+        return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
 
 
 class Store:
