@@ -61,7 +61,7 @@ class Client:
         except requests.Timeout:
             raise Unreachable(f"no answer from {self.base_url} within {self.timeout:g} s") from None
         except requests.RequestException as err:
-            raise Unreachable(f"cannot reach the Entrepot server at {self.base_url} "
+            raise Unreachable(f"cannot reach the server at {self.base_url} "
                               f"({type(err).__name__}); is it running?") from None
         try:
             body = response.json() if response.content else None
