@@ -69,6 +69,14 @@ class GameQuery(Strict):
     cursor = fields.Str(load_default=None)
 
 
+class ExportsQuery(Strict):
+    title = fields.Str(load_default=None)
+    finished_after = fields.AwareDateTime(load_default=None, format="iso")
+    finished_before = fields.AwareDateTime(load_default=None, format="iso")
+    cursor = fields.Str(load_default=None)
+    limit = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
+
+
 class SeatQuery(Strict):
     seat = fields.Int(load_default=None, validate=validate.Range(min=0))
 
@@ -175,6 +183,7 @@ class CommandOutcomeOut(Schema):
     status = fields.Str()
     to_act = fields.List(fields.Int())
     events = fields.List(fields.Nested(EventOut))
+    receipt = fields.Dict(allow_none=True)
 
 
 class EventPageOut(Schema):

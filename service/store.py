@@ -31,6 +31,26 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
+class NewCommand:
+    """A command as received, stored with the events it produced (None: the setup)."""
+
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    version: int
+    last_seq: int
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     seq: int
     type: str
@@ -80,6 +100,8 @@ class Game:
     created_at: datetime
     updated_at: datetime
     seats: tuple[Seat, ...]
+    #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
+    chain: str = chain.CHAIN_V1
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -102,7 +124,7 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
@@ -301,9 +323,18 @@ class Tx:
         return [tuple(r) for r in rows]
 
     def seed(self, game_id: str) -> str:
-        row = self._one("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,))
+        return self.secrets(game_id)[0]
+
+    def secrets(self, game_id: str) -> tuple[str, str | None]:
+        """(seed, chain key) of a game; the key is None for a game on the v1 chain."""
+        row = self._one("SELECT seed, chain_key FROM game_secrets WHERE game_id = %s", (game_id,))
         assert row, "every game has a seed"
-        return row["seed"]
+        return row["seed"], row["chain_key"]
+
+    def keep_chain_key(self, game_id: str, key: str) -> None:
+        """Put a new game on the keyed chain (v2) with its secret key."""
+        self.conn.execute("UPDATE game_secrets SET chain_key = %s WHERE game_id = %s", (key, game_id))
+        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN_V2, game_id))
 
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
@@ -352,6 +383,8 @@ class Tx:
         status: str,
         to_act: Sequence[int],
         result: dict | None,
+        chain_key: str | None = None,
+        command: NewCommand | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -362,7 +395,7 @@ class Tx:
         for offset, event in enumerate(new_events, start=1):
             seq = expected_version + offset
             record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
-            digest = chain.link(prev, record)
+            digest = chain.link(prev, record, chain_key)
             stored.append(
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
@@ -371,12 +404,18 @@ class Tx:
         params: list[Any] = []
         for e in stored:
             params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        recorded = ""
+        if command is not None:  # the command goes in with its events, in the same statement
+            recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender,"
+                        " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
+            params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
+                       command.at, Jsonb(command.command) if command.command is not None else None]
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
-                f" data, prev_hash, hash) VALUES {rows} RETURNING 1)"
+                f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
@@ -386,6 +425,58 @@ class Tx:
                 f"the game moved on past version {expected_version}", expected_version + 1
             ) from None
         return stored
+
+    def finished_games(self, title: str | None, after: datetime | None, before: datetime | None,
+                       cursor: tuple[str, str] | None, limit: int) -> list[tuple[Game, str]]:
+        """Finished games with the time of their last event (immutable, unlike the row's
+        updated_at), oldest first, after the ``cursor`` (finished_at text, id)."""
+        filters = [("g.title = %s", title), ("e.at >= %s", after), ("e.at < %s", before)]
+        where = ["g.status = 'finished'"] + [sql for sql, value in filters if value]
+        params: list[Any] = [value for _, value in filters if value]
+        if cursor:
+            where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")
+            params.extend(cursor)
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, e.at AS finished_at FROM games g"
+            " JOIN events e ON e.game_id = g.id AND e.seq = g.version"
+            f" WHERE {' AND '.join(where)} ORDER BY e.at, g.id LIMIT %s",
+            (*params, limit),
+        )
+        return [(_game({k: v for k, v in r.items() if k != "finished_at"}), chain.format_time(r["finished_at"]))
+                for r in rows]
+
+    def commands(self, game_id: str, upto: int | None = None) -> list[StoredCommand]:
+        """The stored commands of a game (those decided at versions below ``upto``)."""
+        rows = self.conn.execute(
+            "SELECT version, last_seq, seat, sender, at, command FROM commands"
+            " WHERE game_id = %s AND version < %s ORDER BY version",
+            (game_id, upto if upto is not None else 2**31 - 1),
+        ).fetchall()
+        return [StoredCommand(*row) for row in rows]
+
+    # signing keys ---------------------------------------------------------------------
+    def register_signing_key(self, key_id: str, algorithm: str, public_key: str) -> None:
+        self.conn.execute(
+            "INSERT INTO signing_keys (key_id, algorithm, public_key) VALUES (%s, %s, %s)"
+            " ON CONFLICT (key_id) DO NOTHING",
+            (key_id, algorithm, public_key),
+        )
+
+    def signing_keys(self) -> list[dict]:
+        rows = self._all(
+            "SELECT key_id, algorithm, public_key, valid_from, valid_until FROM signing_keys"
+            " ORDER BY valid_from, key_id"
+        )
+        return [{**r, "valid_from": chain.format_time(r["valid_from"]),
+                 "valid_until": chain.format_time(r["valid_until"]) if r["valid_until"] else None}
+                for r in rows]
+
+    def retire_signing_key(self, key_id: str) -> bool:
+        cur = self.conn.execute(
+            "UPDATE signing_keys SET valid_until = now() WHERE key_id = %s AND valid_until IS NULL",
+            (key_id,),
+        )
+        return cur.rowcount == 1
 
     # idempotency ----------------------------------------------------------------------
     def claim_idempotency_key(

@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-import base64
 import uuid
 from datetime import datetime
 
 from flask import Blueprint, Response
 
 from api.auth import optional_player, required_player
+from api.cursors import decode_cursor, encode_cursor
 from api.io import idempotency, load_body, load_query, respond, send, send_json
 from api.schemas import (
     CommandOutcomeOut,
@@ -27,7 +27,6 @@ from api.schemas import (
 )
 from api.services import services
 from service.boards import board_picture
-from service.errors import Invalid
 from service.games import SeatRequest
 
 bp = Blueprint("games", __name__)
@@ -58,7 +57,7 @@ def _game_out(snapshot) -> dict:
         "view": snapshot.view,
         "your_seats": game.seats_of(caller.id) if caller else [],
         "viewer_seat": snapshot.viewer_seat,
-        "seed": None,
+        "seed": snapshot.seed,
     })
 
 
@@ -192,17 +191,12 @@ def list_messages(game_id: str):
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str):
-    return send_json(services().games.export(game_id))
+    return send_json(services().audit.record(game_id))
 
 
 def _encode_cursor(game) -> str:
-    raw = f"{game.updated_at.isoformat()}|{game.id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode()
+    return encode_cursor([game.updated_at.isoformat(), game.id])
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        stamp, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(stamp), str(uuid.UUID(game_id))
-    except (ValueError, UnicodeDecodeError):
-        raise Invalid("bad cursor", {"cursor": ["is not a cursor this server gave"]}) from None
+    return decode_cursor(cursor, lambda parts: (datetime.fromisoformat(parts[0]), str(uuid.UUID(parts[1]))))

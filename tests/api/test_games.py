@@ -62,8 +62,9 @@ def test_a_whole_game_between_two_people(client, game):
     assert set(final["result"]["winners"]) <= {0, 1}
     # once finished, everything is public: the seed too
     export = client.get(f"/v1/games/{created['id']}/export").json
-    assert export["complete"] and export["seed"] == SEED and export["chain_verified"]
-    assert export["events"][-1]["seq"] == final["version"]
+    assert export["complete"] and export["seed"] == SEED and export["checkable"] == {"chain": True, "seed": True, "events": True}
+    assert client.get(f"/v1/games/{created['id']}").json["seed"] == SEED
+    assert export["steps"][-1]["events"][-1]["seq"] == final["version"]
     events = client.get(f"/v1/games/{created['id']}/events", query_string={"limit": 1000}).json["events"]
     assert [e["seq"] for e in events] == list(range(1, final["version"] + 1))
     assert events[0]["data"]["seed"] == SEED

@@ -8,7 +8,8 @@ from tests.e2e.live import Served, engine_env
 @pytest.fixture(scope="session")
 def server(settings, tmp_path_factory):
     """One `entrepot serve` (API and an RQ worker) on the session's PostgreSQL and Redis."""
-    served = Served(["--workers", "2"], engine_env(settings, "-e2e"),
-                    tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
+    env = {**engine_env(settings, "-e2e"),
+           "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path_factory.mktemp("keys") / "signing-key")}
+    served = Served(["--workers", "2"], env, tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
     yield served.base
     served.stop()
