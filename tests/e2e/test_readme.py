@@ -39,6 +39,7 @@ def blocks() -> list[tuple[str | None, str]]:
 def console_scripts(folder: Path) -> Path:
     """The commands pyproject.toml declares, as pip would install them, running this tree."""
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    folder.mkdir(exist_ok=True)
     for name, target in scripts.items():
         module, _, function = target.partition(":")
         script = folder / name
@@ -56,10 +57,11 @@ def test_every_runnable_readme_snippet_succeeds_against_a_live_server(server, tm
     # a user's shell after `pip install -e .`: the project's commands and this Python first
     # on PATH, no ENTREPOT_* but the server's address
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENTREPOT_")}
-    path = f"{console_scripts(tmp_path)}:{sys.prefix}/bin:{env.get('PATH', '/usr/bin:/bin')}"
-    env.update(ENTREPOT_URL=server, PATH=path)
-    done = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+    path = f"{console_scripts(tmp_path / 'bin')}:{sys.prefix}/bin:{env.get('PATH', '/usr/bin:/bin')}"
+    # run in a folder of its own (snippets write files); the project importable, as installed
+    env.update(ENTREPOT_URL=server, PATH=path, PYTHONPATH=str(ROOT))
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=300)
     failed_in = re.findall(r">>> README sh block (\d+)", done.stderr)
     assert done.returncode == 0, (
         f"README sh block {failed_in[-1] if failed_in else '?'} (of the runnable ones) failed:\n"
@@ -68,21 +70,21 @@ def test_every_runnable_readme_snippet_succeeds_against_a_live_server(server, tm
     assert "Traceback" not in done.stderr
 
 
-def check_quick_start(code: str, server: str) -> None:
+def check_quick_start(code: str, server: str, scripts: Path) -> None:
     """`pip install -e '.[dev]' && entrepot serve`: the extra exists, `entrepot` is the
     service CLI, its serve command answers --help, and it starts (the live server of this
     session is that same command)."""
     assert code.strip() == "pip install -e '.[dev]' && entrepot serve"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert "dev" in project["optional-dependencies"]
-    assert project["scripts"]["entrepot"] == "service.cli:main"
-    done = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--help"], cwd=ROOT,
+    entrepot = console_scripts(scripts) / "entrepot"  # the declared entry point, as installed
+    done = subprocess.run([str(entrepot), "serve", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--data-dir" in done.stdout, done.stderr
     assert requests.get(server + "/v1/health", timeout=10).ok
 
 
-def check_pytest(code: str, server: str) -> None:
+def check_pytest(code: str, server: str, scripts: Path) -> None:
     """`pytest`: the command CI runs itself, over the tests folder this file is in."""
     assert code.strip() == "pytest"
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
@@ -93,8 +95,8 @@ def check_pytest(code: str, server: str) -> None:
 CHECKS = {"quick-start": check_quick_start, "pytest": check_pytest}
 
 
-def test_every_readme_snippet_not_run_as_is_has_its_check(server):
+def test_every_readme_snippet_not_run_as_is_has_its_check(server, tmp_path):
     marked = [(marker, code) for marker, code in blocks() if marker is not None]
     assert {marker for marker, _ in marked} == set(CHECKS), "a readme-test marker without a check"
     for marker, code in marked:
-        CHECKS[marker](code, server)
+        CHECKS[marker](code, server, tmp_path)
