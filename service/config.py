@@ -16,6 +16,10 @@ class Settings:
     #: A computer seat waiting longer than this is re-queued by the sweeper.
     sweep_after_seconds: float = 30.0
     max_body_bytes: int = 64 * 1024
+    #: Vacation allowed per rolling year (correspondence play), in days.
+    vacation_days_per_year: float = 30.0
+    #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
+    timer_grace_seconds: float = 2.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -32,4 +36,6 @@ class Settings:
             queue_name=os.environ.get("ENTREPOT_QUEUE", "entrepot"),
             pool_max=int(os.environ.get("ENTREPOT_POOL_MAX", "10")),
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
+            vacation_days_per_year=float(os.environ.get("ENTREPOT_VACATION_DAYS", "30")),
+            timer_grace_seconds=float(os.environ.get("ENTREPOT_TIMER_GRACE", "2")),
         )

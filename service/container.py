@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from redis import Redis
 
 from service.clock import Clock, SystemClock
+from service.clocks import ClockService
 from service.config import Settings
 from service.games import GameService
 from service.jobs import JobQueue, RQJobQueue
@@ -27,6 +28,7 @@ class Services:
     players: PlayerService
     games: GameService
     messages: MessageService
+    clocks: ClockService
 
     def close(self) -> None:
         self.store.close()
@@ -49,4 +51,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         players=PlayerService(store),
         games=games,
         messages=MessageService(store, games),
+        clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
+                            settings.timer_grace_seconds),
     )

@@ -77,3 +77,7 @@ class IllegalCommand(Invalid):
 
 class IdempotencyKeyReused(Invalid):
     code = "idempotency_key_reused"
+
+
+class VacationAllowanceExceeded(Invalid):
+    code = "vacation_allowance_exceeded"

@@ -37,10 +37,16 @@ from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.states import Folded, Lru, StateCache, decode, fold_stored
-from service.store import Game, NewEvent, Player, Store, StoredEvent, Tx
+from service.store import Game, NewEvent, Player, Store, StoredEvent, TableRow, Tx
+from service.table import TABLE_COMMANDS, StandIn
+from service.table_store import mark_started, open_table, save_time_control
+from service.time_control import parse_time_control
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
+
+#: Statuses of a game that is over: everything in it is public.
+ENDED = ("finished", "aborted")
 
 #: Attempts of a write that lost a race and may be decided again (machines, or people
 #: who sent no expected_version).
@@ -92,6 +98,17 @@ class Computer:
 COMPUTER = Computer()
 
 
+@dataclass(frozen=True)
+class Timer:
+    """The acting party of the table's own commands: clocks, reminders, vacations."""
+
+
+TIMER = Timer()
+
+#: The computer level that plays a seat that is out (resigned or forfeited).
+STAND_IN_LEVEL = "normal"
+
+
 def public_event(stored: StoredEvent, data: Any) -> dict:
     return {
         "seq": stored.seq,
@@ -123,8 +140,10 @@ class GameService:
         seats: Sequence[SeatRequest],
         seed: str | None = None,
         idem: IdempotencyKey | None = None,
+        time_control: dict | None = None,
     ):
         title = title_of(title_id)
+        control = parse_time_control(time_control, self.clock.now()) if time_control is not None else None
         if not title.seat_count_allowed(len(seats)):
             raise Invalid(
                 f"{title.name} is played by {title.min_players} to {title.max_players} seats",
@@ -159,6 +178,7 @@ class GameService:
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
+            save_time_control(tx, game_id, control)
             if any(s.open for s in seats):
                 return game_id, None
             return game_id, self._start(tx, title, game_id, raw_options, len(seats), seed)
@@ -203,7 +223,10 @@ class GameService:
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
+        now = self.clock.now()
+        events += title.decide(title.fold(events), Issued(None, chain.format_time(now), open_table(tx, game_id, now)))
         _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events)
+        mark_started(tx, game_id, after.version)
         return after
 
     # the write path ------------------------------------------------------------------
@@ -239,7 +262,7 @@ class GameService:
                 return replayed
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
-            seat = self.acting_seat(game, actor, seat)
+            seat = self.acting_seat(game, actor, seat, title.played_by_computer(folded.state))
             if game.status != "active":
                 raise GameNotActive(f"this game is {game.status}")
             if expected_version is not None and expected_version != game.version:
@@ -248,7 +271,7 @@ class GameService:
                     game.version,
                 )
             try:
-                command = decode_command(title, raw_command)
+                command = raw_command if isinstance(raw_command, TABLE_COMMANDS) else decode_command(title, raw_command)
             except CodecError as err:
                 raise Invalid("this is not a command of " + title.name, {
                     k if k.startswith("command") else f"command.{k}": v for k, v in err.errors.items()
@@ -263,13 +286,13 @@ class GameService:
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
             stored, after = self._append(tx, title, game_id, folded, seat, events)
-            finished = title.is_finished(after.state)
+            status = title.status(after.state)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
-                "finished" if finished else "active",
-                () if finished else tuple(title.to_act(after.state)),
-                [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
+                status,
+                tuple(title.to_act(after.state)) if status == "active" else (),
+                [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
             )
             save(tx, idem, outcome)
         self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
@@ -282,12 +305,14 @@ class GameService:
             type_name, version, data = encode_event(event)
             new.append(NewEvent(type_name, version, getattr(event, "seat", seat), data))
         state = title.fold(events, folded.state)
-        finished = title.is_finished(state)
+        status = title.status(state)
+        clocks = title.running_clocks(state)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
-            "finished" if finished else "active",
-            () if finished else title.to_act(state),
-            _result_json(title.result(state) if finished else None),
+            status,
+            title.to_act(state) if status == "active" else (),
+            _result_json(title.result(state) if status == "finished" else None),
+            TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -316,9 +341,14 @@ class GameService:
             self.states.put(game_id, folded)
         return replace(header, version=version, status=status, to_act=to_act), folded
 
-    def acting_seat(self, game: Game, actor, seat: int | None) -> int:
+    def acting_seat(self, game: Game, actor, seat: int | None, stand_ins: frozenset[int] = frozenset()) -> int:
+        if isinstance(actor, Timer):
+            if seat is None or not 0 <= seat < game.seat_count:
+                raise NotYourSeat("the table acts on a seat of the game")
+            return seat
         if isinstance(actor, Computer):
-            if seat is None or not (0 <= seat < game.seat_count) or game.seats[seat].ai is None:
+            if seat is None or not (0 <= seat < game.seat_count) or (
+                    game.seats[seat].ai is None and seat not in stand_ins):
                 raise NotYourSeat("that seat is not a computer seat")
             return seat
         mine = game.seats_of(actor.id)
@@ -336,13 +366,19 @@ class GameService:
 
     def _after_commit(self, game: Game, folded: Folded | None = None) -> None:
         """Side effects of a committed append: cache the state, wake computer seats."""
+        stand_ins: frozenset[int] = frozenset()
         if folded is not None:
             self.states.put(game.id, folded)
             self.notifier.appended(game.id, folded.version)
+            title = title_of(game.title)
+            stand_ins = title.played_by_computer(folded.state)
+            timer_at = title.next_timer(folded.state)
+            if timer_at is not None:
+                self.jobs.schedule_timer(game.id, folded.version, timer_at)
         if game.status != "active":
             return
         for seat in game.to_act:
-            if game.seats[seat].ai is not None:
+            if game.seats[seat].ai is not None or seat in stand_ins:
                 self.jobs.enqueue_computer_move(game.id, game.version, seat)
 
     # computer seats ------------------------------------------------------------------
@@ -355,12 +391,14 @@ class GameService:
                 return "stale"
             if game.status != "active" or game.version != version:
                 return "stale"
-            if seat not in game.to_act or game.seats[seat].ai is None:
-                return "stale"
             title = title_of(game.title)
-        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai)
+            stand_in = seat in title.played_by_computer(folded.state)
+            if seat not in game.to_act or (game.seats[seat].ai is None and not stand_in):
+                return "stale"
+        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai or STAND_IN_LEVEL)
+        raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
-            self.execute(COMPUTER, game_id, seat, encode_command(command), expected_version=version)
+            self.execute(COMPUTER, game_id, seat, raw, expected_version=version)
         except VersionConflict:
             return "stale"
         return "played"
@@ -400,7 +438,7 @@ class GameService:
             viewer = self._viewer(game, caller, seat)
             stored = tx.events(game_id, after=after, limit=limit)
         title = title_of(game.title)
-        finished = game.status == "finished"
+        finished = game.status in ENDED
         events = [self._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
         return EventPage(events, stored[-1].seq if stored else after, game.status)
 
@@ -425,9 +463,9 @@ class GameService:
         with self.store.read() as tx:
             game = self._game(tx, game_id)
             stored = tx.events(game_id)
-            seed = tx.seed(game_id) if game.status == "finished" else None
+            seed = tx.seed(game_id) if game.status in ENDED else None
         title = title_of(game.title)
-        complete = game.status == "finished"
+        complete = game.status in ENDED
         events = []
         for s in stored:
             data = s.data if complete else title.redact_event(decode(title, s), None)

@@ -8,6 +8,7 @@ sweeper enqueues it again.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Protocol
 
 from redis import Redis
@@ -16,10 +17,16 @@ from rq import Queue
 log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
+TABLE_TIMER = "workers.clock_jobs.run_table_timer"
+VACATION_START = "workers.clock_jobs.start_vacation"
 
 
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None: ...
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
 
 class RQJobQueue:
@@ -42,12 +49,39 @@ class RQJobQueue:
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
+    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None:
+        """The game's table timer (reminder, deadline, vacation end) at ``at``: one job per
+        version, which does nothing if the game moved on meanwhile."""
+        self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}")
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")
+
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str) -> None:
+        try:
+            # A time already past (or a few ms ahead) goes to the queue at once: the
+            # scheduler would only add its polling delay.
+            if at <= datetime.now(UTC):
+                self.queue.enqueue(func, *args, job_id=job_id, result_ttl=60, failure_ttl=24 * 3600)
+            else:
+                self.queue.enqueue_at(at, func, *args, job_id=job_id, result_ttl=60, failure_ttl=24 * 3600)
+        except Exception:  # Redis down: the commit stands, the sweeper fires it when due
+            log.exception("could not schedule %s %s", func, args)
+
 
 class RecordingJobQueue:
     """A queue that only remembers: for service tests that do not run workers."""
 
     def __init__(self) -> None:
         self.computer_moves: list[tuple[str, int, int]] = []
+        self.timers: list[tuple[str, int, datetime]] = []
+        self.vacations: list[tuple[str, datetime]] = []
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         self.computer_moves.append((game_id, version, seat))
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None:
+        self.timers.append((game_id, version, at))
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self.vacations.append((vacation_id, at))

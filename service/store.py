@@ -46,6 +46,15 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """The correspondence read model written with an append (service/table.py)."""
+
+    deadline: datetime | None
+    timer_at: datetime | None
+    state: dict | None
+
+
+@dataclass(frozen=True)
 class Seat:
     index: int
     player_id: str | None
@@ -71,6 +80,10 @@ class Game:
     created_at: datetime
     updated_at: datetime
     seats: tuple[Seat, ...]
+    #: correspondence play (service/table.py): the time control, and the table's read
+    #: model (running clocks, who is away, seats out, abort requests)
+    time_control: dict | None = None
+    table: dict | None = None
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -89,7 +102,8 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at,"
+    " g.time_control, g.table_state AS table"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
@@ -217,6 +231,22 @@ class Tx:
         )
         return [_game(r) for r in rows]
 
+    def games_to_act(self, player_id: str, limit: int) -> list[Game]:
+        """Active games waiting for one of the player's seats (not a seat that is out),
+        the earliest deadline of those seats first, then the longest waiting."""
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g"
+            " JOIN LATERAL (SELECT array_agg(s.index) AS mine FROM seats s WHERE s.game_id = g.id"
+            "   AND s.player_id = %s AND s.index = ANY(g.to_act)"
+            "   AND NOT (g.table_state -> 'out') @> to_jsonb(s.index)) m ON m.mine IS NOT NULL"
+            " WHERE g.status = 'active'"
+            " ORDER BY (SELECT min((c ->> 'deadline')::timestamptz)"
+            "   FROM jsonb_array_elements(g.table_state -> 'clocks') c"
+            "   WHERE (c ->> 'seat')::int = ANY(m.mine)) ASC NULLS LAST, g.updated_at, g.id LIMIT %s",
+            (player_id, limit),
+        )
+        return [_game(r) for r in rows]
+
     def take_seat(self, game_id: str, index: int, player_id: str) -> bool:
         cur = self.conn.execute(
             "UPDATE seats SET player_id = %s WHERE game_id = %s AND index = %s"
@@ -293,6 +323,7 @@ class Tx:
         status: str,
         to_act: Sequence[int],
         result: dict | None,
+        table: TableRow | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -312,13 +343,16 @@ class Tx:
         params: list[Any] = []
         for e in stored:
             params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        table = table or TableRow(None, None, None)
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
+                   table.deadline, table.timer_at, Jsonb(table.state) if table.state is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 f" data, prev_hash, hash) VALUES {rows} RETURNING 1)"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
+                " deadline = %s, timer_at = %s, table_state = coalesce(%s, table_state),"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
             )
