@@ -6,12 +6,11 @@ import argparse
 import logging
 import threading
 
-from rq.worker import SimpleWorker
-
 from service.migrate import migrate
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.runtime import services
+from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker
 
 log = logging.getLogger("entrepot.worker")
 
@@ -35,6 +34,8 @@ def main() -> int:
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     parser.add_argument("--sweep-every", type=float, default=10.0,
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
+    parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
+                        help="seconds between polls of RQ's scheduler for due timer jobs")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     svc = services()
@@ -45,7 +46,8 @@ def main() -> int:
     sweeper = threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True)
     sweeper.start()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = SimpleWorker([svc.settings.queue_name], connection=svc.redis)
+    worker = TimerWorker([svc.settings.queue_name], connection=svc.redis)
+    worker.poll_seconds = args.scheduler_poll
     try:
         # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
         # one worker per queue holds RQ's scheduler lock and moves them to the queue.
