@@ -85,7 +85,7 @@ class ClockService:
         if command is None:
             later = title.next_timer(folded.state)
             if later is not None and later > now:  # woken early (another worker's clock)
-                self.jobs.schedule_timer(game_id, version, later)
+                self.jobs.schedule_timer(game_id, version, later, again=True)
                 return "early"
             return "nothing"
         if isinstance(command, TimeOut) and folded.state.control.on_timeout == "computer":
@@ -106,13 +106,12 @@ class ClockService:
             timers = due_timers(tx, now, self.grace)
             stand_ins = stand_ins_waiting(tx)
             vacations = {v for _, _, v, _ in vacations_to_apply(tx, now)}
-        for game_id, version in timers:
-            self.jobs.schedule_timer(game_id, version, now)
+        requeued = self.jobs.requeue_timers(timers) if timers else 0
         for game_id, version, seat in stand_ins:
             self.jobs.enqueue_computer_move(game_id, version, seat)
         for vacation_id in vacations:
             self.jobs.schedule_vacation(vacation_id, now)
-        return len(timers), len(stand_ins), len(vacations)
+        return requeued, len(stand_ins), len(vacations)
 
     # resign and abort --------------------------------------------------------------------
     def resign(self, caller: Player, game_id: str, seat: int | None, idem: IdempotencyKey | None = None):

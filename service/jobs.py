@@ -18,15 +18,20 @@ log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
 TABLE_TIMER = "workers.clock_jobs.run_table_timer"
+#: A timer job still in the scheduled registry this long after its time waits for a dead
+#: scheduler (workers take over from one within ~2 s): the sweeper queues it itself.
+SCHEDULED_PATIENCE = 5.0
 VACATION_START = "workers.clock_jobs.start_vacation"
 
 
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
 
-    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None: ...
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None: ...
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
+
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int: ...
 
 
 class RQJobQueue:
@@ -49,22 +54,49 @@ class RQJobQueue:
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
-    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None:
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         """The game's table timer (reminder, deadline, vacation end) at ``at``: one job per
-        version, which does nothing if the game moved on meanwhile."""
-        self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}")
+        version, which does nothing if the game moved on meanwhile. ``again``: a timer job
+        that ran early schedules itself anew under another id (its own is deleted when it
+        ends)."""
+        job_id = f"timer-{game_id}-{version}" + ("-again" if again else "")
+        self._schedule(at, TABLE_TIMER, (game_id, version), job_id)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")
 
-    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str) -> None:
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
+        """For the sweeper: queue now each overdue timer (game id, version, seconds overdue)
+        whose job was lost (a flushed Redis, a crash between commit and enqueue), or waits
+        in the registry of a scheduler dead for longer than a takeover takes. A job queued
+        or running is left alone. Returns how many were queued."""
+        ids = [f"timer-{game_id}-{version}" for game_id, version, _ in overdue]
         try:
-            # A time already past (or a few ms ahead) goes to the queue at once: the
-            # scheduler would only add its polling delay.
+            with self.redis.pipeline(transaction=False) as pipe:
+                for job_id in ids:
+                    pipe.hget(f"rq:job:{job_id}", "status")
+                statuses = pipe.execute()
+        except Exception:
+            log.exception("could not read the timer jobs")
+            return 0
+        queued = 0
+        for (game_id, version, late), job_id, status in zip(overdue, ids, statuses):
+            if status in (b"queued", b"started") or (status == b"scheduled" and late < SCHEDULED_PATIENCE):
+                continue
+            self._schedule(datetime.now(UTC), TABLE_TIMER, (game_id, version), job_id)
+            queued += 1
+        return queued
+
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str) -> None:
+        # result_ttl=0: a timer's outcome is in the game's stream, not worth a Redis write
+        options = {"job_id": job_id, "result_ttl": 0, "failure_ttl": 24 * 3600}
+        try:
+            # A time already past goes to the queue at once: the scheduler would only add
+            # its polling delay.
             if at <= datetime.now(UTC):
-                self.queue.enqueue(func, *args, job_id=job_id, result_ttl=60, failure_ttl=24 * 3600)
+                self.queue.enqueue(func, *args, **options)
             else:
-                self.queue.enqueue_at(at, func, *args, job_id=job_id, result_ttl=60, failure_ttl=24 * 3600)
+                self.queue.enqueue_at(at, func, *args, **options)
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
 
@@ -80,8 +112,12 @@ class RecordingJobQueue:
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         self.computer_moves.append((game_id, version, seat))
 
-    def schedule_timer(self, game_id: str, version: int, at: datetime) -> None:
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         self.timers.append((game_id, version, at))
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self.vacations.append((vacation_id, at))
+
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
+        self.timers.extend((game_id, version, None) for game_id, version, _ in overdue)
+        return len(overdue)

@@ -53,12 +53,13 @@ def anyone_moved(tx: Tx, game_id: str) -> bool:
     return bool(row[0])
 
 
-def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list[tuple[str, int]]:
-    """(game_id, version) of active games whose timer is due since ``late_by`` seconds."""
-    return [tuple(r) for r in tx.conn.execute(
-        "SELECT id::text, version FROM games WHERE status = 'active' AND timer_at IS NOT NULL"
-        " AND timer_at <= %s ORDER BY timer_at LIMIT %s",
-        (now - timedelta(seconds=late_by), limit),
+def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list[tuple[str, int, float]]:
+    """(game_id, version, seconds overdue) of active games whose timer is due since
+    ``late_by`` seconds."""
+    return [(g, v, float(late)) for g, v, late in tx.conn.execute(
+        "SELECT id::text, version, extract(epoch FROM %s - timer_at) FROM games"
+        " WHERE status = 'active' AND timer_at IS NOT NULL AND timer_at <= %s ORDER BY timer_at LIMIT %s",
+        (now, now - timedelta(seconds=late_by), limit),
     ).fetchall()]
 
 

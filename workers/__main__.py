@@ -10,9 +10,18 @@ from service.migrate import migrate
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.runtime import services
-from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker
+from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
 
 log = logging.getLogger("entrepot.worker")
+
+
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker) -> None:
+    while not stop.wait(0.5):
+        try:
+            if take_over_dead_scheduler(worker):
+                log.info("took over the scheduler of a dead worker")
+        except Exception:  # Redis may be restarting; try again next time
+            log.exception("scheduler watch failed")
 
 
 def _sweep_forever(stop: threading.Event, every: float) -> None:
@@ -42,12 +51,12 @@ def main() -> int:
     migrate(svc.settings.database_url)
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
-    stop = threading.Event()
-    sweeper = threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True)
-    sweeper.start()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = TimerWorker([svc.settings.queue_name], connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll
+    stop = threading.Event()
+    threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker), daemon=True).start()
     try:
         # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
         # one worker per queue holds RQ's scheduler lock and moves them to the queue.

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import time
 
-from rq.scheduler import RQScheduler
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+from rq.scripts import release_lock
+from rq.utils import now, utcparse
 from rq.worker import SimpleWorker
 
 SCHEDULER_POLL_SECONDS = 0.2
@@ -59,3 +61,35 @@ class TimerWorker(SimpleWorker):
                 self.scheduler.register_death()
         else:
             self.scheduler.start()
+
+
+#: A scheduler that has not beaten for this long is dead (it beats every poll, 0.2 s).
+#: Taking over from one only slow costs nothing worse than two schedulers for a moment:
+#: a job moved twice re-checks its premise and does nothing the second time.
+STALE_SCHEDULER_SECONDS = 1.5
+
+
+def take_over_dead_scheduler(worker: TimerWorker) -> bool:
+    """Start this worker's scheduler if the one holding the queue's lock is dead.
+
+    RQ keeps a dead scheduler's lock for 61 s and lets other workers retry only every
+    10 minutes; until then no scheduled job would move and every timer would wait for
+    the sweeper. Called every half second by the worker's watch thread: a lock whose holder has not beaten for
+    ``STALE_SCHEDULER_SECONDS`` is released (only if it still names that holder) and taken.
+    """
+    scheduler = worker.scheduler
+    if scheduler is None or (scheduler._process is not None and scheduler._process.is_alive()):
+        return False
+    conn = worker.connection
+    for queue in worker.queue_names():
+        key = RQScheduler.get_locking_key(queue)
+        holder = conn.get(key)
+        if holder is None:
+            continue
+        holder = holder.decode()
+        beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder, "last_heartbeat")
+        if beat is not None and (now() - utcparse(beat.decode())).total_seconds() < STALE_SCHEDULER_SECONDS:
+            return False
+        release_lock(conn, key, holder)
+    scheduler.acquire_locks(auto_start=True)
+    return bool(scheduler.acquired_locks)
