@@ -122,10 +122,19 @@ class ClockService:
     def abort(self, caller: Player, game_id: str, seat: int | None, idem: IdempotencyKey | None = None):
         game = self._game(game_id)
         seat = self.games.acting_seat(game, caller, seat)
-        with self.store.read() as tx:
-            moved = anyone_moved(tx, game_id)
         humans = tuple(s.index for s in game.seats if s.player_id is not None)
-        return self.games.execute(caller, game_id, seat, RequestAbort(seat, humans, moved), idem=idem)
+        for attempt in range(3):
+            # "has anyone moved" holds for the version it was read at: decided at that one
+            with self.store.read() as tx:
+                version = tx.game(game_id).version
+                moved = anyone_moved(tx, game_id)
+            try:
+                return self.games.execute(caller, game_id, seat, RequestAbort(seat, humans, moved),
+                                          expected_version=version, idem=idem)
+            except VersionConflict:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def _game(self, game_id: str) -> Game:
         with self.store.read() as tx:
