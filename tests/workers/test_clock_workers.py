@@ -15,6 +15,7 @@ import time
 import uuid
 from dataclasses import replace
 from datetime import datetime
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 from redis import Redis
@@ -28,10 +29,18 @@ from tests.openapi_check import ValidatingClient
 FLUSHED_DB = 9
 
 
+def with_db(url: str, db: int) -> str:
+    """The same Redis server at another database index (redis:// or unix:// URLs)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="module")
 def clock_settings(settings):
-    base = settings.redis_url.rsplit("/", 1)[0] if settings.redis_url.count("/") > 2 else settings.redis_url
-    return replace(settings, redis_url=f"{base}/{FLUSHED_DB}",
+    return replace(settings, redis_url=with_db(settings.redis_url, FLUSHED_DB),
                    queue_name=f"entrepot-clocks-{uuid.uuid4().hex[:8]}")
 
 
