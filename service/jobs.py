@@ -8,11 +8,13 @@ sweeper enqueues it again.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from redis import Redis
 from rq import Queue
+from rq.registry import ScheduledJobRegistry
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +40,7 @@ class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str):
         self.redis = redis
         self.queue = Queue(queue_name, connection=redis)
+        self.scheduled_key = ScheduledJobRegistry(queue=self.queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -59,7 +62,7 @@ class RQJobQueue:
         version, which does nothing if the game moved on meanwhile. ``again``: a timer job
         that ran early schedules itself anew under another id (its own is deleted when it
         ends)."""
-        job_id = f"timer-{game_id}-{version}" + ("-again" if again else "")
+        job_id = f"timer-{game_id}-{version}" + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
         self._schedule(at, TABLE_TIMER, (game_id, version), job_id)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
@@ -96,7 +99,11 @@ class RQJobQueue:
             if at <= datetime.now(UTC):
                 self.queue.enqueue(func, *args, **options)
             else:
-                self.queue.enqueue_at(at, func, *args, **options)
+                # RQ scores scheduled jobs in whole seconds (up to 1 s early): scheduled a
+                # second later, then re-scored with the exact time, which the workers'
+                # scheduler (workers/timer_worker.py) compares with the exact time
+                self.queue.enqueue_at(at + timedelta(seconds=1), func, *args, **options)
+                self.redis.zadd(self.scheduled_key, {job_id: at.timestamp()})
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
 

@@ -1,16 +1,19 @@
-"""The RQ worker with a scheduler that polls often enough for short clocks.
+"""The RQ worker with a scheduler precise enough for short clocks.
 
 RQ's scheduler (one per queue, elected by a Redis lock, in a process of its own) moves
-jobs scheduled with ``enqueue_at`` to the queue, then sleeps ``interval`` seconds; RQ's
-1 s would let a 2-second clock's 80% reminder arrive after the deadline. ``interval``
-also sets the lock's time to live (in whole seconds), so it stays 1 and only the sleep
-between polls is shortened: a poll is one cheap Redis call.
+jobs scheduled with ``enqueue_at`` to the queue, then sleeps ``interval`` seconds; and it
+counts in whole seconds (a job runs up to 1 s early). Both would let a 2-second clock's
+80% reminder arrive after the deadline. So the scheduler here polls every 0.2 s and
+compares the registry's scores (which service/jobs.py writes as exact times) with the
+exact time. ``interval`` also sets the lock's time to live in whole seconds, so it stays
+1; only the sleep between polls is shorter (a poll is one cheap Redis call).
 """
 
 from __future__ import annotations
 
 import time
 
+from rq.registry import ScheduledJobRegistry
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
 from rq.scripts import release_lock
 from rq.utils import now, utcparse
@@ -19,8 +22,22 @@ from rq.worker import SimpleWorker
 SCHEDULER_POLL_SECONDS = 0.2
 
 
+class ExactScheduledJobRegistry(ScheduledJobRegistry):
+    """Due jobs by the exact time, not RQ's whole seconds."""
+
+    def get_jobs_to_schedule(self, timestamp=None, chunk_size: int = 1000) -> list[str]:
+        due = self.connection.zrangebyscore(self.key, 0, time.time(), start=0, num=chunk_size)
+        return [job_id.decode() if isinstance(job_id, bytes) else job_id for job_id in due]
+
+
 class TimerScheduler(RQScheduler):
     poll_seconds: float = SCHEDULER_POLL_SECONDS
+
+    def prepare_registries(self, queue_names=None):
+        self._scheduled_job_registries = [
+            ExactScheduledJobRegistry(name, connection=self.connection, serializer=self.serializer)
+            for name in (queue_names or self._acquired_locks)
+        ]
 
     def work(self):
         # RQ's loop, with the shorter sleep
@@ -78,8 +95,9 @@ def take_over_dead_scheduler(worker: TimerWorker) -> bool:
     ``STALE_SCHEDULER_SECONDS`` is released (only if it still names that holder) and taken.
     """
     scheduler = worker.scheduler
-    if scheduler is None or (scheduler._process is not None and scheduler._process.is_alive()):
-        return False
+    if worker._stop_requested or scheduler is None or (
+            scheduler._process is not None and scheduler._process.is_alive()):
+        return False  # shutting down, or our own scheduler runs
     conn = worker.connection
     for queue in worker.queue_names():
         key = RQScheduler.get_locking_key(queue)
