@@ -11,7 +11,10 @@ Prints the lateness of every timeout (TimedOut's time minus its deadline: p50, p
 and checks: every game finished (nothing lost), exactly one TimedOut per game (nothing
 doubled), every timeout within 2 s of its deadline.
 
-    python bench/clocks.py [--games 1000] [--clients 8] [--sweep-every 1]
+    python bench/clocks.py [--games 1000] [--clients 8] [--rate GAMES_PER_S] [--sweep-every 1]
+
+``--rate`` spaces the creations (and so the deadlines) evenly; without it the clients
+create as fast as the two APIs answer.
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_clocks)
 and REDIS_URL's server with database index 10 (flushed at start), else 127.0.0.1.
@@ -91,6 +94,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--clients", type=int, default=8, help="concurrent creators")
+    parser.add_argument("--rate", type=float, default=None, help="games created per second (default: as fast as possible)")
     parser.add_argument("--sweep-every", type=float, default=1.0,
                         help="the workers' sweep interval (s): how late a lost job may fire")
     args = parser.parse_args()
@@ -137,6 +141,8 @@ def main() -> int:
                         return
                     created.append("")
                     n = len(created)
+                if args.rate:  # the n-th game is created at n / rate seconds
+                    time.sleep(max(0.0, start + n / args.rate - time.monotonic()))
                 response = session.post(base + "/v1/games", headers={"Authorization": f"Bearer {a['token']}"},
                                         json={"title": "kontor", "options": {"variant": "basic"},
                                               "seats": [{"player_id": a["id"]}, {"player_id": b["id"]}],
@@ -150,7 +156,7 @@ def main() -> int:
                     half.set()
 
         threads = [threading.Thread(target=create, args=(i,)) for i in range(args.clients)]
-        start = time.monotonic()
+        start = time.monotonic() + 2.0  # the clients sign up first
         for t in threads:
             t.start()
         half.wait(timeout=300)
@@ -200,7 +206,8 @@ def main() -> int:
     print(f"layout: 2 API processes (gunicorn gthread, 1 x 8 threads each), 3 `entrepot worker` processes "
           f"(sweep every {args.sweep_every:g} s, grace 0.5 s), one PostgreSQL, one Redis; "
           f"{os.cpu_count()} cores, loopback")
-    print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs "
+    print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs"
+          f"{f' at {args.rate:g}/s' if args.rate else ''} "
           f"({len(errors)} errors{': ' + errors[0] if errors else ''}); clocks PT1S, forfeit")
     print(f"kill -9: the worker holding RQ's scheduler lock (pid {killed.pid}) and its scheduler, "
           f"{killed_at:.1f} s into the run")
