@@ -67,6 +67,14 @@ class GameQuery(Strict):
     to_act = fields.Str(load_default=None, validate=validate.OneOf(("me",)))
 
 
+class ExportsQuery(Strict):
+    title = fields.Str(load_default=None)
+    finished_after = fields.AwareDateTime(load_default=None, format="iso")
+    finished_before = fields.AwareDateTime(load_default=None, format="iso")
+    cursor = fields.Str(load_default=None)
+    limit = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
+
+
 class SeatQuery(Strict):
     seat = fields.Int(load_default=None, validate=validate.Range(min=0))
 
@@ -84,6 +92,7 @@ class MessageCreate(Strict):
 
 class MessagesQuery(SeatQuery):
     after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=500))
 
 
 class MessageOut(Schema):
@@ -92,6 +101,11 @@ class MessageOut(Schema):
     channel = fields.Str()
     text = fields.Str()
     at = fields.Str()
+
+
+class MessagePageOut(Schema):
+    messages = fields.List(fields.Nested(MessageOut))
+    next_after = fields.Int(allow_none=True)
 
 
 class StreamQuery(SeatQuery):
@@ -126,6 +140,7 @@ class SeatOut(Schema):
     player_id = fields.Str(allow_none=True)
     name = fields.Str(allow_none=True)
     ai = fields.Str(allow_none=True)
+    status = fields.Str()
 
 
 class GameSummaryOut(Schema):
@@ -151,8 +166,9 @@ class GameSummaryOut(Schema):
     abort_requests = fields.Function(lambda game: _table(game, "abort_requests"))
 
 
-def _table(game: dict, part: str) -> list:
-    found = (game.get("table") or {}).get(part, [])
+def _table(game, part: str) -> list:
+    table = game.get("table") if isinstance(game, dict) else getattr(game, "table", None)
+    found = (table or {}).get(part, [])
     if part == "away":  # the vacation's id is the player's business
         return [{"seat": a["seat"], "until": a["until"]} for a in found]
     return found
@@ -179,6 +195,7 @@ class CommandOutcomeOut(Schema):
     status = fields.Str()
     to_act = fields.List(fields.Int())
     events = fields.List(fields.Nested(EventOut))
+    receipt = fields.Dict(allow_none=True)
 
 
 class EventPageOut(Schema):

@@ -147,8 +147,11 @@ def main() -> int:
                                         json={"title": "kontor", "options": {"variant": "basic"},
                                               "seats": [{"player_id": a["id"]}, {"player_id": b["id"]}],
                                               "time_control": {"per_move": "PT1S", "on_timeout": "forfeit"}})
+                if response.status_code == 201:  # Black accepts the invitation: the game starts
+                    response = session.post(f"{base}/v1/games/{response.json()['id']}/seats/1/accept",
+                                            headers={"Authorization": f"Bearer {b['token']}"})
                 with lock:
-                    if response.status_code != 201:
+                    if response.status_code not in (200, 201):
                         errors.append(f"{response.status_code} {response.text[:200]}")
                     else:
                         created[n - 1] = response.json()["id"]

@@ -20,6 +20,13 @@ class Settings:
     vacation_days_per_year: float = 30.0
     #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
     timer_grace_seconds: float = 2.0
+    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
+    signing_key: str | None = None
+    signing_key_file: str | None = None
+    #: Idempotency keys (and the responses they replay) are forgotten after this.
+    idempotency_ttl_seconds: float = 24 * 3600.0
+    #: An invitation to a seat not accepted within this lapses (the seat opens).
+    invitation_ttl_seconds: float = 7 * 24 * 3600.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -38,4 +45,8 @@ class Settings:
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
             vacation_days_per_year=float(os.environ.get("ENTREPOT_VACATION_DAYS", "30")),
             timer_grace_seconds=float(os.environ.get("ENTREPOT_TIMER_GRACE", "2")),
+            signing_key=os.environ.get("ENTREPOT_SIGNING_KEY") or None,
+            signing_key_file=os.environ.get("ENTREPOT_SIGNING_KEY_FILE") or None,
+            idempotency_ttl_seconds=float(os.environ.get("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
+            invitation_ttl_seconds=float(os.environ.get("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
         )

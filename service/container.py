@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from redis import Redis
 
+from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.clocks import ClockService
 from service.config import Settings
@@ -14,6 +15,7 @@ from service.jobs import JobQueue, RQJobQueue
 from service.messages import MessageService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
 from service.store import Store
 
@@ -29,6 +31,8 @@ class Services:
     games: GameService
     messages: MessageService
     clocks: ClockService
+    audit: AuditService
+    keys: KeyRing
 
     def close(self) -> None:
         self.store.close()
@@ -41,7 +45,10 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
-    games = GameService(store, StateCache(), clock, jobs, notifier)
+    signer = Signer(load_signing_key(settings.signing_key, settings.signing_key_file))
+    keys = KeyRing(store, signer)
+    keys.register()
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer)
     return Services(
         settings=settings,
         store=store,
@@ -53,4 +60,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         messages=MessageService(store, games),
         clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
                             settings.timer_grace_seconds),
+        audit=AuditService(store, games, keys),
+        keys=keys,
     )

@@ -49,6 +49,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class NotInvited(Conflict):
+    code = "not_invited"
+
+
 class GameNotActive(Conflict):
     code = "game_not_active"
 
@@ -81,3 +85,7 @@ class IdempotencyKeyReused(Invalid):
 
 class VacationAllowanceExceeded(Invalid):
     code = "vacation_allowance_exceeded"
+
+
+class WeakIdempotencyKey(Invalid):
+    code = "idempotency_key_too_weak"

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from domain.common.absent import rank_out_last, won_by_default
 from domain.common.codec import to_data
+from domain.common.envelope import encode_command
 from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
 from service.chain import format_time as _text
 
@@ -187,6 +188,21 @@ class EndVacation:
 
 TABLE_COMMANDS: tuple[type, ...] = (OpenTable, Remind, TimeOut, Resign, StandIn, RequestAbort,
                                      BeginVacation, EndVacation)
+
+
+def table_command_json(command: Any) -> dict:
+    """A table command as the audit record keeps it: its type, its fields, and the title's
+    command it carries (a timeout's or a stand-in's move) in the title's JSON form."""
+    fields = {name: getattr(command, name) for name in command.__dataclass_fields__}
+    move = fields.pop("move", None)
+    data = {"type": type(command).__name__, **to_data_fields(fields)}
+    if move is not None:
+        data["move"] = encode_command(move)
+    return data
+
+
+def to_data_fields(fields: dict) -> dict:
+    return {name: to_data(value) for name, value in fields.items()}
 
 
 # state ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from domain.kontor.events import EVENT_TYPES
 from domain.kontor.evolve import evolve
 from domain.kontor.options import Options, options_schema, parse_options, team_of
 from domain.kontor.policy import policy
+from domain.kontor.setup import RULES_VERSIONS
 from domain.kontor.view import is_finished, redact_event, redetermine, result, view
 
 
@@ -47,6 +48,8 @@ GAME = GameDefinition(
     component_data=component_data,
     team_of=team_of,
     may_confer=may_confer,
+    rules_version_of=lambda options: RULES_VERSIONS.get(options.variant, RULES_VERSION),
+    released_versions=tuple(RULES_VERSIONS.values()),
 )
 
 __all__ = ["GAME", "team_of"]

@@ -65,6 +65,8 @@ def new_game(svc, title, people, options=None, time_control=TWO_DAYS, ai=()):
     seats = [SeatRequest(player_id=p.id) for p in people] + [SeatRequest(ai=level) for level in ai]
     snapshot = svc.games.create(people[0], title, options or ({"variant": "basic"} if title == "kontor" else {}),
                                 seats, time_control=time_control)
+    for index, person in enumerate(people[1:], start=1):  # the invited accept: the game starts
+        svc.games.accept(person, snapshot.game.id, index)
     return snapshot.game.id
 
 
@@ -330,7 +332,8 @@ def test_abort_before_any_move_by_any_seated_player(svc, title):
     assert outcome.events[0]["data"] == {"reason": "before_first_move", "requested_by": [1]}
     row = game(svc, gid)
     assert row.status == "aborted" and row.result is None and row.table["clocks"] == []
-    assert svc.games.export(gid)["seed"]  # an aborted game is over: its record is complete
+    page = svc.games.events(gid, None, 0, 100)  # it keeps its secrets: nothing is revealed
+    assert page.status == "aborted" and page.events[-1]["type"] == "Aborted"
 
 
 @pytest.mark.parametrize("title", ["kontor", "speicherstadt"])

@@ -113,7 +113,11 @@ def new_game(client, seats_for, time_control):
         "time_control": time_control,
     })
     assert created.status_code == 201, created.json
-    return created.json, me, other
+    game = created.json
+    for seat in game["seats"]:  # the invited accept: the game starts
+        if seat["player_id"] == other["id"] and seat.get("status") == "invited":
+            game = client.post(f"/v1/games/{game['id']}/seats/{seat['index']}/accept", token=other["token"]).json
+    return game, me, other
 
 
 def test_under_computer_a_player_who_never_moves_is_played_by_the_server_to_the_end(client, worker):
