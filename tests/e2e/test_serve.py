@@ -81,7 +81,7 @@ def test_the_cli_lists_my_turns_most_urgent_first_and_resigns(server, capsys):
 
     assert cli.main(["--url", server, "player", "Turns"]) == 0
     token = json.loads(capsys.readouterr().out)["token"]
-    run = ["--url", server, "--token", token]
+    run = ["--url", server, f"--token={token}"]  # a token may begin with "-"
     assert cli.main(run + ["turns"]) == 0
     assert capsys.readouterr().out.strip() == "no game is waiting for you"
     assert cli.main(run + ["new", "speicherstadt", "me", "ai:easy", "--per-move", "P3D"]) == 0

@@ -64,9 +64,12 @@ def start_worker(settings) -> subprocess.Popen:
 def stop(process: subprocess.Popen, sig=signal.SIGTERM) -> None:
     try:
         os.killpg(process.pid, sig)
+        process.wait(timeout=20)
     except ProcessLookupError:
         return
-    process.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # a warm shutdown waits for the job at hand: enough
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=20)
 
 
 @pytest.fixture
