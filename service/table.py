@@ -15,7 +15,7 @@ arrives in the table's commands.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
@@ -343,23 +343,23 @@ def seat_table(title: GameDefinition) -> TableGame:
             return to_data(event)
         return title.redact_event(event, viewer)
 
-    return TableGame(
-        id=title.id, name=title.name, rules_version=title.rules_version,
-        min_players=title.min_players, max_players=title.max_players, variants=title.variants,
-        options_type=title.options_type, command_types=title.command_types,
-        event_types=title.event_types + TABLE_EVENTS,
-        parse_options=title.parse_options, options_schema=title.options_schema,
-        start=title.start, decide=decide, evolve=evolve,
-        to_act=lambda state: () if state.ended else title.to_act(state.game),
-        legal_commands=legal_commands,
-        view=lambda state, viewer: title.view(state.game, viewer),
-        redact_event=redact_event, is_finished=is_finished, result=result,
-        redetermine=lambda state, observer, rng: replace(state, game=title.redetermine(state.game, observer, rng)),
-        policy=lambda state, seat, rng, level: title.policy(state.game, seat, rng, level),
-        component_data=title.component_data, upcasters=title.upcasters, ai_levels=title.ai_levels,
-        team_of=title.team_of, may_confer=lambda state, seat: title.may_confer(state.game, seat),
-        inner=title,
-    )
+    # every field of the title as it is (new ones too), the wrapped ones replaced
+    kept = {f.name: getattr(title, f.name) for f in fields(GameDefinition)}
+    return TableGame(**{
+        **kept,
+        "event_types": title.event_types + TABLE_EVENTS,
+        "decide": decide,
+        "evolve": evolve,
+        "to_act": lambda state: () if state.ended else title.to_act(state.game),
+        "legal_commands": legal_commands,
+        "view": lambda state, viewer: title.view(state.game, viewer),
+        "redact_event": redact_event,
+        "is_finished": is_finished,
+        "result": result,
+        "redetermine": lambda state, observer, rng: replace(state, game=title.redetermine(state.game, observer, rng)),
+        "policy": lambda state, seat, rng, level: title.policy(state.game, seat, rng, level),
+        "may_confer": lambda state, seat: title.may_confer(state.game, seat),
+    }, inner=title)
 
 
 def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
