@@ -21,7 +21,8 @@ log = logging.getLogger(__name__)
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
 TABLE_TIMER = "workers.clock_jobs.run_table_timer"
 #: A timer job still in the scheduled registry this long after its time waits for a dead
-#: scheduler (workers take over from one within ~2 s): the sweeper queues it itself.
+#: scheduler (workers take over from one within ~2 s), and one still "started" was running
+#: on a worker that died (a timer job takes milliseconds): the sweeper queues it again.
 SCHEDULED_PATIENCE = 5.0
 VACATION_START = "workers.clock_jobs.start_vacation"
 
@@ -70,9 +71,9 @@ class RQJobQueue:
 
     def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
         """For the sweeper: queue now each overdue timer (game id, version, seconds overdue)
-        whose job was lost (a flushed Redis, a crash between commit and enqueue), or waits
-        in the registry of a scheduler dead for longer than a takeover takes. A job queued
-        or running is left alone. Returns how many were queued."""
+        whose job was lost (a flushed Redis, a crash between commit and enqueue), waits in
+        the registry of a dead scheduler, or died with its worker. A job queued, or running
+        for less than SCHEDULED_PATIENCE, is left alone. Returns how many were queued."""
         ids = [f"timer-{game_id}-{version}" for game_id, version, _ in overdue]
         try:
             with self.redis.pipeline(transaction=False) as pipe:
@@ -84,8 +85,8 @@ class RQJobQueue:
             return 0
         queued = 0
         for (game_id, version, late), job_id, status in zip(overdue, ids, statuses):
-            if status in (b"queued", b"started") or (status == b"scheduled" and late < SCHEDULED_PATIENCE):
-                continue
+            if status == b"queued" or (status in (b"started", b"scheduled") and late < SCHEDULED_PATIENCE):
+                continue  # on its way; "started" or "scheduled" that long after is a dead worker's
             self._schedule(datetime.now(UTC), TABLE_TIMER, (game_id, version), job_id)
             queued += 1
         return queued
