@@ -104,6 +104,25 @@ def test_the_cli_lists_my_turns_most_urgent_first_and_resigns(server, capsys):
     assert "time_control.per_move" in capsys.readouterr().err
 
 
+def test_the_readme_amsterdam_example_runs(server, capsys):
+    """The README's Amsterdam snippet, run as written against the live server, then the
+    CLI line it quotes."""
+    from clients import cli
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Amsterdam against the computer", 1)[1]
+    snippet = section.split("```python", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(snippet.replace("http://127.0.0.1:8000", server), scope)  # noqa: S102 - our own README
+    game = scope["client"].game(scope["game"]["id"])
+    assert game["title"] == "amsterdam" and game["version"] > scope["legal"]["version"]
+    assert "type" in capsys.readouterr().out  # the snippet prints the command it sends
+    token = scope["me"]["token"]
+    assert cli.main(["--url", server, "--token", token, "new", "amsterdam", "me", "ai:normal",
+                     "--options", '{"rounds": 10}']) == 0
+    assert json.loads(capsys.readouterr().out)["view"]["round"] == 3
+
+
 def test_the_readme_audit_snippet_verifies_a_finished_game(server, tmp_path):
     """README's "Audit" section, run as written against the running server."""
     red, black = Client(server), Client(server)

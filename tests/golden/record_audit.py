@@ -34,6 +34,8 @@ RECORDS = {
     "kontor-free-wheel-1": ("kontor", {"variant": "free_wheel"}, 2, 34),
     "kontor-free-for-all-1": ("kontor", {"variant": "free_for_all"}, 3, 35),
     "speicherstadt-1": ("speicherstadt", {}, 3, 36),
+    "amsterdam-1": ("amsterdam", {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"],
+                                  "tasks": "secret3"}, 3, 37),
 }
 
 

@@ -237,7 +237,7 @@ def test_a_stale_timer_does_nothing(svc, clock):
     assert not events(svc, gid, {"TimedOut"})
 
 
-@pytest.mark.parametrize("title", ["kontor", "speicherstadt"])
+@pytest.mark.parametrize("title", ["kontor", "speicherstadt", "amsterdam"])
 def test_forfeit_on_time_with_two_seats_the_other_wins(svc, clock, title):
     a, b = players(svc, 2)
     gid = new_game(svc, title, [a, b], time_control={"per_move": "PT1H", "on_timeout": "forfeit", "reminders": []})
@@ -297,7 +297,7 @@ def test_forfeit_with_three_seats_puts_the_seat_out_and_the_computer_plays_it_to
 
 
 # resign and abort -----------------------------------------------------------------------
-@pytest.mark.parametrize("title", ["kontor", "speicherstadt"])
+@pytest.mark.parametrize("title", ["kontor", "speicherstadt", "amsterdam"])
 def test_resign_at_any_time_the_other_seat_wins(svc, title):
     a, b = players(svc, 2)
     gid = new_game(svc, title, [a, b], time_control=None)
@@ -323,7 +323,7 @@ def test_resign_with_three_seats_leaves_the_game_to_the_computer(svc):
     assert game(svc, gid).result["detail"]["ranking"] == [0, 1, 2]
 
 
-@pytest.mark.parametrize("title", ["kontor", "speicherstadt"])
+@pytest.mark.parametrize("title", ["kontor", "speicherstadt", "amsterdam"])
 def test_abort_before_any_move_by_any_seated_player(svc, title):
     a, b = players(svc, 2)
     gid = new_game(svc, title, [a, b])
@@ -336,7 +336,7 @@ def test_abort_before_any_move_by_any_seated_player(svc, title):
     assert page.status == "aborted" and page.events[-1]["type"] == "Aborted"
 
 
-@pytest.mark.parametrize("title", ["kontor", "speicherstadt"])
+@pytest.mark.parametrize("title", ["kontor", "speicherstadt", "amsterdam"])
 def test_abort_after_a_move_takes_every_human_seat(svc, title):
     a, b = players(svc, 2)
     gid = new_game(svc, title, [a, b], ai=("easy",) if title == "speicherstadt" else ())
