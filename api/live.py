@@ -81,7 +81,7 @@ class GameStreams:
                     yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
                 watch.seen = page.next_after
                 if len(page.events) < PAGE:
-                    if page.status == "finished":
+                    if page.status in ("finished", "aborted"):
                         yield "event: end\ndata: {}\n\n"
                         return
                     while not await watch.wait(min(query["keepalive"], deadline - time.monotonic())):

@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--rq-workers", type=int, default=1, help="RQ worker processes")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--sweep-every", type=float, default=None,
+                        help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
     # dispatched by service.entry before this parser (the verifier needs no server)
     sub.add_parser("verify", help="check a game's audit record offline (entrepot verify --help)")
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         _require("DATABASE_URL")
         _require("REDIS_URL")
         cmd = [sys.executable, "-m", "workers"] + (["--burst"] if args.burst else [])
+        if args.sweep_every is not None:
+            cmd += ["--sweep-every", str(args.sweep_every)]
         os.execv(sys.executable, cmd)
     return serve_all(args)
 
