@@ -165,3 +165,20 @@ def test_a_move_whose_wake_up_was_lost_still_reaches_the_stream(server, settings
         response.close()
     finally:
         silent.close()
+
+
+def test_the_stream_carries_the_table_events_and_ends_when_the_game_is_aborted(server):
+    red, black = Client(server), Client(server)
+    red.create_player("ClockRed")
+    black.create_player("ClockBlack")
+    created = requests.post(f"{server}/v1/games", headers={"Authorization": f"Bearer {red.token}"}, json={
+        "title": "kontor", "options": {"variant": "basic"}, "time_control": {"per_move": "PT1H"},
+        "seats": [{"player_id": red.me()["id"]}, {"open": True}]}, timeout=30).json()
+    gid = created["id"]
+    black.join(gid, 1)
+    aborted = requests.post(f"{server}/v1/games/{gid}/abort",
+                            headers={"Authorization": f"Bearer {black.token}"}, timeout=30)
+    assert aborted.ok, aborted.text
+    text = stream(server, gid, timeout=5).text
+    assert "event: TimeControlSet" in text and "event: ClockStarted" in text and "event: Aborted" in text
+    assert text.rstrip().endswith("event: end\ndata: {}")  # over: the stream closes at once
