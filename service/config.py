@@ -30,6 +30,10 @@ class Settings:
     worker_seen_within_seconds: float = 60.0
     #: How long /health waits for PostgreSQL and Redis to answer.
     health_timeout_seconds: float = 2.0
+    #: Vacation allowed per rolling year (correspondence play), in days.
+    vacation_days_per_year: float = 30.0
+    #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
+    timer_grace_seconds: float = 2.0
     #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
     signing_key: str | None = None
     signing_key_file: str | None = None
@@ -65,6 +69,8 @@ class Settings:
             trusted_proxies=int(env("ENTREPOT_TRUSTED_PROXIES", "0")),
             worker_seen_within_seconds=float(
                 env("ENTREPOT_WORKER_SEEN_WITHIN", str(cls.worker_seen_within_seconds))),
+            vacation_days_per_year=float(env("ENTREPOT_VACATION_DAYS", "30")),
+            timer_grace_seconds=float(env("ENTREPOT_TIMER_GRACE", "2")),
             signing_key=env("ENTREPOT_SIGNING_KEY") or None,
             signing_key_file=env("ENTREPOT_SIGNING_KEY_FILE") or None,
             idempotency_ttl_seconds=float(env("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),

@@ -8,6 +8,7 @@ from redis import Redis
 
 from service.audit import AuditService
 from service.clock import Clock, SystemClock
+from service.clocks import ClockService
 from service.config import Settings
 from service.games import GameService
 from service.health import HealthCheck
@@ -31,6 +32,7 @@ class Services:
     games: GameService
     messages: MessageService
     health: HealthCheck
+    clocks: ClockService
     audit: AuditService
     keys: KeyRing
 
@@ -61,6 +63,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         games=games,
         messages=MessageService(store, games),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
+        clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
+                            settings.timer_grace_seconds),
         audit=AuditService(store, games, keys),
         keys=keys,
     )

@@ -93,5 +93,9 @@ class StatementTimeout(Unavailable):
     code = "statement_timeout"
 
 
+class VacationAllowanceExceeded(Invalid):
+    code = "vacation_allowance_exceeded"
+
+
 class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"

@@ -39,7 +39,10 @@ from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
-from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, Tx
+from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
+from service.table import TABLE_COMMANDS, StandIn, table_command_json
+from service.table_store import mark_started, open_table, save_time_control
+from service.time_control import parse_time_control
 from service.titles import title as title_of
 from verifier.record import event_json, result_json
 
@@ -100,6 +103,20 @@ class Computer:
 COMPUTER = Computer()
 
 
+@dataclass(frozen=True)
+class Timer:
+    """The acting party of the table's own commands: clocks, reminders, vacations (the
+    audit record names it as the sender ``{"kind": "clock"}``)."""
+
+    kind = "clock"
+
+
+TIMER = Timer()
+
+#: The computer level that plays a seat that is out (resigned or forfeited).
+STAND_IN_LEVEL = "normal"
+
+
 def public_event(stored: StoredEvent, data: Any) -> dict:
     return event_json(stored.seq, stored.type, stored.schema_version, stored.seat, stored.at, data)
 
@@ -127,8 +144,10 @@ class GameService:
         seats: Sequence[SeatRequest],
         seed: str | None = None,
         idem: IdempotencyKey | None = None,
+        time_control: dict | None = None,
     ):
         title = title_of(title_id)
+        control = parse_time_control(time_control, self.clock.now()) if time_control is not None else None
         if not title.seat_count_allowed(len(seats)):
             raise Invalid(
                 f"{title.name} is played by {title.min_players} to {title.max_players} seats",
@@ -163,6 +182,7 @@ class GameService:
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
+            save_time_control(tx, game_id, control)
             tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
             return game_id, self._start_if_ready(tx, game_id)
 
@@ -259,9 +279,12 @@ class GameService:
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
-        setup = NewCommand(None, {"kind": "server"}, chain.format_time(self.clock.now()), None)
+        now = self.clock.now()
+        events += title.decide(title.fold(events), Issued(None, chain.format_time(now), open_table(tx, game_id, now)))
+        setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), None)
         _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
                                 setup)
+        mark_started(tx, game_id, after.version)
         return after
 
     # the write path ------------------------------------------------------------------
@@ -296,7 +319,7 @@ class GameService:
             nonlocal committed, seat
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
-            seat = self.acting_seat(game, actor, seat)
+            seat = self.acting_seat(game, actor, seat, title.played_by_computer(folded.state))
             if game.status != "active":
                 raise GameNotActive(f"this game is {game.status}")
             if expected_version is not None and expected_version != game.version:
@@ -305,7 +328,7 @@ class GameService:
                     game.version,
                 )
             try:
-                command = decode_command(title, raw_command)
+                command = raw_command if isinstance(raw_command, TABLE_COMMANDS) else decode_command(title, raw_command)
             except CodecError as err:
                 raise Invalid("this is not a command of " + title.name, {
                     k if k.startswith("command") else f"command.{k}": v for k, v in err.errors.items()
@@ -319,15 +342,16 @@ class GameService:
                 raise GameNotActive(err.message) from None
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
-            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, raw_command)
+            sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
+            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
             stored, after = self._append(tx, title, game_id, folded, seat, events, received)
-            finished = title.is_finished(after.state)
+            status = title.status(after.state)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
-                "finished" if finished else "active",
-                () if finished else tuple(title.to_act(after.state)),
-                [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
+                status,
+                tuple(title.to_act(after.state)) if status == "active" else (),
+                [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
                 self._receipt(game, stored[-1]),
             )
             committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
@@ -348,14 +372,16 @@ class GameService:
             type_name, version, data = encode_event(event)
             new.append(NewEvent(type_name, version, getattr(event, "seat", seat), data))
         state = title.fold(events, folded.state)
-        finished = title.is_finished(state)
+        status = title.status(state)
+        clocks = title.running_clocks(state)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
-            "finished" if finished else "active",
-            () if finished else title.to_act(state),
-            result_json(title.result(state) if finished else None),
+            status,
+            title.to_act(state) if status == "active" else (),
+            result_json(title.result(state) if status == "finished" else None),
             self._chain_key(tx, game_id),
             command,
+            TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -397,9 +423,14 @@ class GameService:
             self.states.put(game_id, folded)
         return replace(header, version=version, status=status, to_act=to_act), folded
 
-    def acting_seat(self, game: Game, actor, seat: int | None) -> int:
+    def acting_seat(self, game: Game, actor, seat: int | None, stand_ins: frozenset[int] = frozenset()) -> int:
+        if isinstance(actor, Timer):
+            if seat is None or not 0 <= seat < game.seat_count:
+                raise NotYourSeat("the table acts on a seat of the game")
+            return seat
         if isinstance(actor, Computer):
-            if seat is None or not (0 <= seat < game.seat_count) or game.seats[seat].ai is None:
+            if seat is None or not (0 <= seat < game.seat_count) or (
+                    game.seats[seat].ai is None and seat not in stand_ins):
                 raise NotYourSeat("that seat is not a computer seat")
             return seat
         mine = game.seats_of(actor.id)
@@ -417,13 +448,19 @@ class GameService:
 
     def _after_commit(self, game: Game, folded: Folded | None = None) -> None:
         """Side effects of a committed append: cache the state, wake computer seats."""
+        stand_ins: frozenset[int] = frozenset()
         if folded is not None:
             self.states.put(game.id, folded)
             self.notifier.appended(game.id, folded.version)
+            title = title_of(game.title)
+            stand_ins = title.played_by_computer(folded.state)
+            timer_at = title.next_timer(folded.state)
+            if timer_at is not None:
+                self.jobs.schedule_timer(game.id, folded.version, timer_at)
         if game.status != "active":
             return
         for seat in game.to_act:
-            if game.seats[seat].ai is not None:
+            if game.seats[seat].ai is not None or seat in stand_ins:
                 self.jobs.enqueue_computer_move(game.id, game.version, seat)
 
     # computer seats ------------------------------------------------------------------
@@ -436,12 +473,14 @@ class GameService:
                 return "stale"
             if game.status != "active" or game.version != version:
                 return "stale"
-            if seat not in game.to_act or game.seats[seat].ai is None:
-                return "stale"
             title = title_of(game.title)
-        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai)
+            stand_in = seat in title.played_by_computer(folded.state)
+            if seat not in game.to_act or (game.seats[seat].ai is None and not stand_in):
+                return "stale"
+        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai or STAND_IN_LEVEL)
+        raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
-            self.execute(COMPUTER, game_id, seat, encode_command(command), expected_version=version)
+            self.execute(COMPUTER, game_id, seat, raw, expected_version=version)
         except VersionConflict:
             return "stale"
         return "played"
@@ -481,10 +520,7 @@ class GameService:
             game = self._game(tx, game_id)
             viewer = self._viewer(game, caller, seat)
             stored = tx.events(game_id, after=after, limit=limit)
-        title = title_of(game.title)
-        finished = game.status == "finished"
-        events = [self._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
-        return EventPage(events, stored[-1].seq if stored else after, game.status)
+        return event_page(game, stored, viewer, after)
 
     def state_at(self, game_id: str, caller: Player | None, at: int | None, seat=None) -> tuple[int, dict]:
         with self.store.read() as tx:
@@ -508,18 +544,13 @@ class GameService:
 
     # helpers ---------------------------------------------------------------------------
     def _game(self, tx: Tx, game_id: str, lock: bool = False) -> Game:
-        game = tx.game(game_id, lock=lock) if _is_uuid(game_id) else None
+        game = tx.game(game_id, lock=lock) if is_game_id(game_id) else None
         if game is None:
             raise NotFound(f"no game {game_id}")
         return game
 
     def _viewer(self, game: Game, caller: Player | None, seat: int | None) -> int | None:
-        mine = game.seats_of(caller.id) if caller else []
-        if seat is not None:
-            if seat not in mine:
-                raise NotYourSeat(f"seat {seat} is not yours")
-            return seat
-        return mine[0] if mine else None
+        return viewer_of(game, caller, seat)
 
     def _snapshot(
         self, tx: Tx, game_id: str, caller: Player | None, seat: int | None = None, remember: bool = True
@@ -549,7 +580,26 @@ def sender_of(actor, game: Game, seat: int | None) -> dict:
     return {"kind": getattr(actor, "kind", "server")}
 
 
-def _is_uuid(value: str) -> bool:
+def viewer_of(game: Game, caller: Player | None, seat: int | None) -> int | None:
+    """The seat whose eyes the caller reads with: ``seat`` if it is theirs, else their
+    first seat, else None (a spectator)."""
+    mine = game.seats_of(caller.id) if caller else []
+    if seat is not None:
+        if seat not in mine:
+            raise NotYourSeat(f"seat {seat} is not yours")
+        return seat
+    return mine[0] if mine else None
+
+
+def event_page(game: Game, stored: list[StoredEvent], viewer: int | None, after: int) -> EventPage:
+    """Stored events as ``viewer`` may see them (all of them once the game is finished)."""
+    title = title_of(game.title)
+    finished = game.status == "finished"  # an aborted game keeps its secrets
+    events = [GameService._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
+    return EventPage(events, stored[-1].seq if stored else after, game.status)
+
+
+def is_game_id(value: str) -> bool:
     try:
         uuid.UUID(value)
     except (ValueError, TypeError, AttributeError):

@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service import chain
 from service.errors import StatementTimeout, Unavailable, VersionConflict
@@ -66,6 +66,15 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """The correspondence read model written with an append (service/table.py)."""
+
+    deadline: datetime | None
+    timer_at: datetime | None
+    state: dict | None
+
+
+@dataclass(frozen=True)
 class Seat:
     index: int
     player_id: str | None
@@ -102,6 +111,10 @@ class Game:
     seats: tuple[Seat, ...]
     #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
     chain: str = chain.CHAIN_V1
+    #: correspondence play (service/table.py): the time control, and the table's read
+    #: model (running clocks, who is away, seats out, abort requests)
+    time_control: dict | None = None
+    table: dict | None = None
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -124,13 +137,34 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain,"
+    " g.time_control, g.table_state AS table"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
     " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL) ORDER BY s.index), '[]')"
     " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
 )
+
+
+_GAME_BY_ID = f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s"
+
+
+def _events_query(game_id: str, after: int, limit: int | None, upto: int | None) -> tuple[str, tuple]:
+    sql = (
+        "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
+        " WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
+    )
+    params: tuple = (game_id, after, upto if upto is not None else 2**31 - 1)
+    if limit is not None:
+        sql += " LIMIT %s"
+        params = (*params, limit)
+    return sql, params
+
+
+def _stored_event(row: Sequence[Any]) -> StoredEvent:
+    seq, type_, ver, seat, at, data, prev, h = row
+    return StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
 
 
 def _game(row: dict) -> Game:
@@ -229,7 +263,7 @@ class Tx:
         seats must be read by a new statement once the lock is held."""
         if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
             return None
-        row = self._one(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s", (game_id,))
+        row = self._one(_GAME_BY_ID, (game_id,))
         return _game(row) if row else None
 
     def list_games(
@@ -264,6 +298,22 @@ class Tx:
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
             " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
             (*params, limit),
+        )
+        return [_game(r) for r in rows]
+
+    def games_to_act(self, player_id: str, limit: int) -> list[Game]:
+        """Active games waiting for one of the player's seats (not a seat that is out),
+        the earliest deadline of those seats first, then the longest waiting."""
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g"
+            " JOIN LATERAL (SELECT array_agg(s.index) AS mine FROM seats s WHERE s.game_id = g.id"
+            "   AND s.player_id = %s AND s.index = ANY(g.to_act)"
+            "   AND NOT (g.table_state -> 'out') @> to_jsonb(s.index)) m ON m.mine IS NOT NULL"
+            " WHERE g.status = 'active'"
+            " ORDER BY (SELECT min((c ->> 'deadline')::timestamptz)"
+            "   FROM jsonb_array_elements(g.table_state -> 'clocks') c"
+            "   WHERE (c ->> 'seat')::int = ANY(m.mine)) ASC NULLS LAST, g.updated_at, g.id LIMIT %s",
+            (player_id, limit),
         )
         return [_game(r) for r in rows]
 
@@ -332,19 +382,7 @@ class Tx:
         self, game_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
     ) -> list[StoredEvent]:
         """Events after ``after`` (and at most ``upto``), in order."""
-        sql = (
-            "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
-            " WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
-        )
-        params: tuple = (game_id, after, upto if upto is not None else 2**31 - 1)
-        if limit is not None:
-            sql += " LIMIT %s"
-            params = (*params, limit)
-        rows = self.conn.execute(sql, params).fetchall()
-        return [
-            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
-            for seq, type_, ver, seat, at, data, prev, h in rows
-        ]
+        return [_stored_event(row) for row in self.conn.execute(*_events_query(game_id, after, limit, upto))]
 
     def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent]] | None:
         """(version, status, to_act, events after ``after``) in one round trip.
@@ -362,11 +400,7 @@ class Tx:
         if not rows:
             return None
         version, status, to_act = rows[0][0], rows[0][1], tuple(rows[0][2])
-        tail = [
-            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
-            for _, _, _, seq, type_, ver, seat, at, data, prev, h in rows
-            if seq is not None
-        ]
+        tail = [_stored_event(row[3:]) for row in rows if row[3] is not None]
         return version, status, to_act, tail
 
     def append(
@@ -381,6 +415,7 @@ class Tx:
         result: dict | None,
         chain_key: str | None = None,
         command: NewCommand | None = None,
+        table: TableRow | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -406,13 +441,16 @@ class Tx:
                         " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
             params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
                        command.at, Jsonb(command.command) if command.command is not None else None]
+        table = table or TableRow(None, None, None)
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
+                   table.deadline, table.timer_at, Jsonb(table.state) if table.state is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
+                " deadline = %s, timer_at = %s, table_state = coalesce(%s, table_state),"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
             )
@@ -555,3 +593,37 @@ def _unavailable_as_service_errors() -> Iterator[None]:
         raise  # a deadlock or serialisation failure: for the caller to retry, not an outage
     except (PoolTimeout, psycopg.OperationalError):
         raise Unavailable("the database is unavailable; try again later") from None
+
+
+class AsyncReader:
+    """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
+    server that waits on many streams without a thread each."""
+
+    def __init__(self, conninfo: str, max_size: int = 10):
+        self.pool = AsyncConnectionPool(
+            conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
+            kwargs={"autocommit": True},
+        )
+
+    async def open(self) -> None:
+        await self.pool.open()
+
+    async def game(self, game_id: str) -> Game | None:
+        async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(_GAME_BY_ID, (game_id,))
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def events(self, game_id: str, after: int, limit: int, upto: int) -> list[StoredEvent]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(*_events_query(game_id, after, limit, upto))
+            return [_stored_event(row) for row in await cur.fetchall()]
+
+    async def versions(self, game_ids: list[str]) -> dict[str, int]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT id::text, version FROM games WHERE id = ANY(%s::uuid[])", (game_ids,))
+            return dict(await cur.fetchall())
+
+    async def close(self) -> None:
+        await self.pool.close()

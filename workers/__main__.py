@@ -6,14 +6,23 @@ import argparse
 import logging
 import threading
 
-from rq.worker import SimpleWorker
-
 from service.health import beat
 from service.migrate import migrate
+from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.runtime import services
+from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
 
 log = logging.getLogger("entrepot.worker")
+
+
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker) -> None:
+    while not stop.wait(0.5):
+        try:
+            if take_over_dead_scheduler(worker):
+                log.info("took over the scheduler of a dead worker")
+        except Exception:  # Redis may be restarting; try again next time
+            log.exception("scheduler watch failed")
 
 
 def _sweep_forever(stop: threading.Event, every: float) -> None:
@@ -22,6 +31,10 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             found = sweep()
             if found:
                 log.info("sweeper re-queued %s computer moves", found)
+            timers, stand_ins, vacations = sweep_tables()
+            if timers or stand_ins or vacations:
+                log.info("sweeper re-queued %s timers, %s stand-in moves, %s vacation starts",
+                         timers, stand_ins, vacations)
         except Exception:  # the database may be restarting; try again next time
             log.exception("sweep failed")
 
@@ -40,7 +53,10 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
-    parser.add_argument("--sweep-every", type=float, default=15.0, help="seconds between sweeps")
+    parser.add_argument("--sweep-every", type=float, default=10.0,
+                        help="seconds between sweeps (a lost timer job fires at most this much late)")
+    parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
+                        help="seconds between polls of RQ's scheduler for due timer jobs")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     svc = services()
@@ -49,12 +65,16 @@ def main() -> int:
     threading.Thread(target=_beat_forever, daemon=True, args=(
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
     sweep()  # at start: whatever was lost while no worker ran
-    sweeper = threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True)
-    sweeper.start()
+    sweep_tables()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = SimpleWorker([svc.settings.queue_name], connection=svc.redis)
+    worker = TimerWorker([svc.settings.queue_name], connection=svc.redis)
+    worker.poll_seconds = args.scheduler_poll
+    threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker), daemon=True).start()
     try:
-        worker.work(burst=args.burst, logging_level="INFO")
+        # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
+        # one worker per queue holds RQ's scheduler lock and moves them to the queue.
+        worker.work(burst=args.burst, logging_level="INFO", with_scheduler=True)
     finally:
         stop.set()
     return 0

@@ -1,15 +1,15 @@
-"""A live `entrepot serve` (gunicorn + an RQ worker) on a free loopback port, per module."""
-
 from __future__ import annotations
 
 import pytest
 
-from tests.e2e.live import free_port, running_server
-
-__all__ = ["free_port", "server"]
+from tests.e2e.live import Served, engine_env
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(settings, tmp_path_factory):
-    with running_server(settings, tmp_path_factory.mktemp("serve"), "e2e") as base:
-        yield base
+    """One `entrepot serve` (API and an RQ worker) on the session's PostgreSQL and Redis."""
+    env = {**engine_env(settings, "-e2e"),
+           "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path_factory.mktemp("keys") / "signing-key")}
+    served = Served(["--workers", "2"], env, tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
+    yield served.base
+    served.stop()

@@ -1,4 +1,4 @@
-"""A live `entrepot serve` (gunicorn + an RQ worker) on a free loopback port, for tests."""
+"""Starting `entrepot serve` for real, as a user would, and waiting until it answers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import requests
@@ -21,41 +20,57 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextmanager
-def running_server(settings, directory: Path, name: str, workers: int = 2):
-    """The server's base URL once /v1/health answers 200 (PostgreSQL, Redis and a worker)."""
-    port = free_port()
-    # a file, not a pipe: nobody reads a pipe here, and a full one would block the server
-    log = open(directory / f"{name}.log", "w+b")
-    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
-           "ENTREPOT_MIGRATE_DATABASE_URL": settings.owner_database_url,
-           "ENTREPOT_QUEUE": f"{settings.queue_name}-{name}",
-           "ENTREPOT_SIGNING_KEY_FILE": str(directory / f"{name}-signing-key"),
-           "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", str(workers)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                raise AssertionError(log.read().decode()[-2000:])
+class Served:
+    """A running `entrepot serve`: its base URL, process and log (a file, not a pipe:
+    nobody reads a pipe here, and a full one would block the server)."""
+
+    def __init__(self, args: list[str], env: dict[str, str], log_path: Path):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = log_path
+        self._log = open(log_path, "w+b")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port), *args],
+            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+        )
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_healthy(self, seconds: float = 60) -> Served:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
             try:
-                if requests.get(base + "/v1/health", timeout=1).ok:
-                    break
+                if requests.get(self.base + "/v1/health", timeout=1).ok:
+                    return self
             except requests.RequestException:
                 pass
-            if time.monotonic() > deadline:
-                raise AssertionError("entrepot serve did not become healthy")
+            if self.process.poll() is not None:
+                raise AssertionError(self.log()[-3000:])
             time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        self.stop()
+        raise AssertionError("entrepot serve did not start:\n" + self.log()[-3000:])
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+def engine_env(settings, queue_suffix: str) -> dict[str, str]:
+    """The environment of a server on the test session's database and Redis."""
+    return {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
+            "ENTREPOT_MIGRATE_DATABASE_URL": settings.owner_database_url,
+            "ENTREPOT_QUEUE": settings.queue_name + queue_suffix,
+            # tests drive the server from one address as fast as they can
+            "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED}
+
+
+def embedded_env() -> dict[str, str]:
+    """The environment of a server that starts its own embedded engines."""
+    return {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}

@@ -17,7 +17,7 @@ import sys
 import requests
 
 from tests.conftest import ROOT
-from tests.e2e.live import running_server
+from tests.e2e.live import Served, engine_env
 
 #: Cases per operation in the fuzzing phase, and stateful scenarios: bounded so that the
 #: run stays near a minute on 2 idle cores.
@@ -39,7 +39,11 @@ max-examples = {STATEFUL_SCENARIOS}
 
 
 def test_the_live_server_matches_its_contract(settings, tmp_path):
-    with running_server(settings, tmp_path, "schemathesis") as base:
+    env = {**engine_env(settings, "-schemathesis"),
+           "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path / "signing-key")}
+    served = Served(["--workers", "2"], env, tmp_path / "schemathesis.log").wait_healthy()
+    try:
+        base = served.base
         token = requests.post(base + "/v1/players", json={"name": "Fuzzer"}, timeout=10).json()["token"]
         me = requests.get(base + "/v1/players/me", headers={"Authorization": f"Bearer {token}"}, timeout=10).json()
         settings_file = tmp_path / "schemathesis.toml"
@@ -56,6 +60,8 @@ def test_the_live_server_matches_its_contract(settings, tmp_path):
                                "PYTHONPATH": str(ROOT), "ENTREPOT_FUZZ_PLAYER_ID": me["id"]},
             capture_output=True, text=True, timeout=300,
         )
+    finally:
+        served.stop()
     print(result.stdout)  # the run's summary, shown with -s or on failure
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     selected, total = re.search(r"(\d+) selected / (\d+) total", result.stdout).groups()
