@@ -70,8 +70,8 @@ class GameQuery(Strict):
 
 class ExportsQuery(Strict):
     title = fields.Str(load_default=None)
-    finished_after = fields.AwareDateTime(load_default=None, format="iso")
-    finished_before = fields.AwareDateTime(load_default=None, format="iso")
+    finished_after = UtcDateTime(load_default=None)
+    finished_before = UtcDateTime(load_default=None)
     cursor = fields.Str(load_default=None)
     limit = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
 
@@ -228,12 +228,12 @@ class TitleDetailOut(TitleOut):
 
 # correspondence play -----------------------------------------------------------------------
 class SeatChoice(Strict):
-    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+    seat = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=0))
 
 
 class VacationIn(Strict):
-    from_ = fields.AwareDateTime(data_key="from", load_default=None, allow_none=True, format="iso")
-    until = fields.AwareDateTime(required=True, format="iso")
+    from_ = UtcDateTime(data_key="from", load_default=None, allow_none=True)
+    until = UtcDateTime(required=True)
 
 
 class VacationPeriodOut(Schema):

@@ -318,10 +318,10 @@ class GameService:
         def work(tx: Tx) -> CommandOutcome:
             nonlocal committed, seat
             game, folded = self.live(tx, game_id)
+            if game.status != "active":  # first: a waiting game has no state to ask (was a 500)
+                raise GameNotActive(f"this game is {game.status}")
             title = title_of(game.title)
             seat = self.acting_seat(game, actor, seat, title.played_by_computer(folded.state))
-            if game.status != "active":
-                raise GameNotActive(f"this game is {game.status}")
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(
                     f"expected version {expected_version}, the game is at {game.version}",

@@ -166,3 +166,27 @@ def test_a_waiting_game_has_no_board_picture_yet(client, red_and_game):
     _, game = red_and_game  # waiting: its second seat is an invitation not yet accepted
     assert game["status"] == "waiting"
     problem_of(client.get(f"/v1/games/{game['id']}/board.svg"), 404, "not_found")
+
+
+@pytest.mark.parametrize("when", ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-12:00"])
+def test_a_vacation_period_out_of_range(client, new_player, when):
+    player = new_player("Traveller")
+    for body in ({"until": when}, {"from": when, "until": "2031-01-01T00:00:00Z"}):
+        response = client.client.put("/v1/players/me/vacation", json=body,
+                                      headers={"Authorization": f"Bearer {player['token']}"})
+        problem_of(response, 422, "validation_error")
+    problem_of(client.client.get("/v1/exports", query_string={"finished_after": when}), 422, "validation_error")
+
+
+@pytest.mark.parametrize("path, body", [("commands", {"command": {"type": "Convert"}}), ("resign", {}),
+                                        ("abort", None)])
+def test_acting_in_a_waiting_game(client, new_player, path, body):
+    """Found by schemathesis: a command, resignation or abort before the game starts was a 500."""
+    me = new_player("Early")
+    game = client.post("/v1/games", token=me["token"], json={
+        "title": "kontor", "seats": [{"player_id": me["id"]}, {"open": True}]}).json
+    kwargs = {"json": body} if body is not None else {}
+    response = client.client.post(f"/v1/games/{game['id']}/{path}",
+                                  headers={"Authorization": f"Bearer {me['token']}"}, **kwargs)
+    assert 400 <= response.status_code < 500, response.data
+    assert response.headers["Content-Type"] == "application/problem+json"
