@@ -14,22 +14,18 @@ arrives in the table's commands.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from domain.common.absent import rank_out_last, won_by_default
-from domain.common.codec import to_data
-from domain.common.envelope import encode_command
+from domain.common.codec import CodecError, from_data, to_data
+from domain.common.envelope import decode_command, encode_command
+from domain.common.times import format_time as _text
+from domain.common.times import parse_time as _time
 from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
-from service.chain import format_time as _text
-
-
-def _time(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
-
-
 
 
 # events ---------------------------------------------------------------------------------
@@ -203,6 +199,33 @@ def table_command_json(command: Any) -> dict:
 
 def to_data_fields(fields: dict) -> dict:
     return {name: to_data(value) for name, value in fields.items()}
+
+
+TABLE_COMMAND_NAMES = {cls.__name__: cls for cls in TABLE_COMMANDS}
+
+
+def table_command_from_json(title: GameDefinition, data: Mapping[str, Any]) -> Any:
+    """A table command from its audit-record form (``table_command_json``); the move it
+    carries is decoded as a command of ``title``. CodecError if malformed."""
+    cls = TABLE_COMMAND_NAMES.get(data.get("type"))
+    if cls is None:
+        raise CodecError({"command.type": [f"must be one of {', '.join(sorted(TABLE_COMMAND_NAMES))}"]})
+    values = {k: v for k, v in data.items() if k != "type"}
+    move = values.pop("move", None)
+    control = values.pop("control", None)
+    if control is not None and not isinstance(control, Mapping):
+        raise CodecError({"command.control": ["must be an object or null"]})
+    hints = typing.get_type_hints(cls)
+    decoded = {name: from_data(hints[name], value, f"command.{name}") for name, value in values.items()
+               if name in hints}
+    if "control" in hints:
+        decoded["control"] = control
+    if "move" in hints:
+        decoded["move"] = decode_command(title, move) if move is not None else None
+    try:
+        return cls(**decoded)
+    except TypeError as err:
+        raise CodecError({"command": [str(err)]}) from None
 
 
 # state ----------------------------------------------------------------------------------
