@@ -335,7 +335,7 @@ def seat_table(title: GameDefinition) -> TableGame:
     def decide(state: Table, issued: Issued) -> list[Any]:
         command = issued.command
         if isinstance(command, OpenTable):
-            return _open(title, state, command, issued.at)
+            return _open_table(title, state, command, issued.at)
         if state.ended is not None or title.is_finished(state.game):
             raise GameOver()
         handler = _TABLE_DECIDE.get(type(command))
@@ -408,7 +408,7 @@ def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
 
 
 # deciding -------------------------------------------------------------------------------
-def _open(title: GameDefinition, state: Table, command: OpenTable, at: str) -> list[Any]:
+def _open_table(title: GameDefinition, state: Table, command: OpenTable, at: str) -> list[Any]:
     events: list[Any] = [VacationStarted(seat, vacation, at, until) for seat, vacation, until in command.away]
     if command.control is not None:
         c = command.control
