@@ -199,3 +199,25 @@ def test_a_timeout_the_deadline_did_not_allow_is_refused(forfeit):
     failure = failure_of(record)
     assert (failure.code, failure.step) == ("refused", len(record["steps"]) - 1)
     assert "clock.not_due" in failure.detail
+
+
+def test_a_game_the_computer_finished_for_a_resigned_seat_verifies(svc):
+    """A seat resigns; the computer stands in for it (``StandIn``) to the end."""
+    game_id, people = new_game(svc, "speicherstadt", 3)
+    svc.clocks.resign(people[2], game_id, None)
+    rng = random.Random(6)
+    for _ in range(3000):
+        game = row(svc, game_id)
+        if game.status == "finished":
+            break
+        seat = rng.choice(sorted(game.to_act))
+        if seat == 2:
+            assert svc.games.play_computer(game_id, game.version, seat) == "played"
+        else:
+            legal = svc.games.legal_commands(game_id, people[seat], seat)
+            svc.games.execute(people[seat], game_id, seat, rng.choice(legal.commands), legal.version)
+    record = svc.audit.record(game_id)
+    assert record["status"] == "finished"
+    assert_verifies(record)
+    stand_ins = [s for s in record["steps"] if s["command"] and s["command"]["type"] == "StandIn"]
+    assert stand_ins and all(s["sender"]["kind"] == "computer" and s["seat"] == 2 for s in stand_ins)
