@@ -332,7 +332,7 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
         if to_seat not in choices:
             raise RuleViolation(
                 "kontor.removal_pile",
-                "The removed dock goes under the pile of a player of its colour "
+                "The removed dock goes under its owner's pile "
                 f"(seats {list(choices)}: « il peut choisir lequel de ses adversaires mettra "
                 "la carte sous sa pile »).",
             )

@@ -36,6 +36,7 @@ from domain.kontor.commands import (
     SetDrunkDock,
 )
 from domain.kontor.data import CARDS, SETUP, dock_deck, special_cards, water_deck
+from domain.kontor.free_draw import free_draw_piles
 from domain.kontor.fw_scoring import counted_sectors, sector_result
 from domain.kontor.options import Options
 from domain.kontor.placement import box_of, placement_cells, placement_error
@@ -182,13 +183,7 @@ def draw_piles(state: KontorState, seat: int) -> list[str]:
     the hand lacks is forced while it has cards."""
     docks = state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
     avail = [p for p, cards in (("dock", docks), ("water", state.water_pile)) if cards]
-    hand = state.hands[seat]
-    need = []
-    if not any(CARDS[c].is_dock for c in hand) and "dock" in avail:
-        need.append("dock")
-    if not any(CARDS[c].is_water for c in hand) and "water" in avail:
-        need.append("water")
-    return need or avail
+    return free_draw_piles(state.hands[seat], avail)
 
 
 def legal_commands(state: KontorState, seat: int) -> list:

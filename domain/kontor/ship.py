@@ -19,7 +19,7 @@ from domain.kontor.board import Pos, neighbours, occupancy
 from domain.kontor.commands import MoveShip
 from domain.kontor.data import CARDS
 from domain.kontor.placement import scored_cells
-from domain.kontor.sides import seats_of
+from domain.kontor.sides import owner_side, seats_of
 from domain.kontor.state import KontorState
 
 
@@ -65,10 +65,14 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
 
 
 def pile_seats(state: KontorState, card: int) -> tuple[int, ...]:
-    """Whose pile may receive a removed dock: its owner's, or in the team game the
-    remover's choice among that colour's players (« il peut choisir lequel de ses
-    adversaires mettra la carte sous sa pile »)."""
-    return seats_of(state.options, CARDS[card].owner, state.seat_count)
+    """Whose pile may receive a removed dock: its owner's (« Il est replacé sous la pile
+    de son propriétaire »), or in the team game the remover's choice among that colour's
+    players (« il peut choisir lequel de ses adversaires mettra la carte sous sa pile »).
+    In free for all the owner is whoever placed it (« Chaque joueur peut jouer n'importe
+    quel dock. Il place ensuite un marqueur à sa couleur »), not its printed colour; the
+    dock goes under the one common pile."""
+    owner = owner_side(state, card)
+    return () if owner is None else seats_of(state.options, owner, state.seat_count)
 
 
 def ship_commands(state: KontorState, seat: int) -> list[MoveShip]:

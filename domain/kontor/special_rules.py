@@ -31,6 +31,7 @@ from domain.kontor.commands import (
     TakeFromPile,
 )
 from domain.kontor.data import CARDS, GOODS, SETUP, special_cards
+from domain.kontor.free_draw import free_draw_piles
 from domain.kontor.scoring import goods_of
 from domain.kontor.sides import seats_of, side_count, side_of
 from domain.kontor.state import Cell, KontorState
@@ -291,35 +292,19 @@ def good_choices(card: int) -> list[str]:
     return [g for g in GOODS if g in goods]
 
 
-def _hand_kinds(hand) -> tuple[int, int]:
-    docks = sum(1 for c in hand if CARDS[c].kind == "dock")
-    canals = sum(1 for c in hand if CARDS[c].kind == "water")
-    return docks, canals
-
-
 def draw_choices(state: KontorState, seat: int, card: int) -> list[str]:
     """The replacement draws open to the seat after placing ``card`` (not a special one).
 
     Libre choix: « Vous pouvez choisir librement la pile dont vous tirez la carte. Vous
-    devez cependant toujours avoir au moins un dock et un canal en main » -- a pile is
-    allowed when the hand keeps a dock and a canal after the draw; when no pile can
-    achieve that, any pile with cards (reading R-A4). Without it, the pile of the card's
-    kind. Premier choix: with a dock draw, « En payant 2 pièces de monnaie, on peut
-    choisir un dock dans la pile » (``dock_pick``; a pile of two cards at least)."""
+    devez cependant toujours avoir au moins un dock et un canal en main » (free_draw.py).
+    Without it, the pile of the card's kind. Premier choix: with a dock draw, « En payant
+    2 pièces de monnaie, on peut choisir un dock dans la pile » (``dock_pick``; a pile of
+    two cards at least)."""
     opts = state.options
     kinds = []
     if opts.free_draw:
         have = {"dock": bool(state.dock_piles[seat]), "water": bool(state.water_pile)}
-        docks, canals = _hand_kinds(state.hands[seat])
-        keep = []
-        for pile in ("dock", "water"):
-            if not have[pile]:
-                continue
-            d = docks + (pile == "dock")
-            w = canals + (pile == "water")
-            if d >= 1 and w >= 1:
-                keep.append(pile)
-        kinds = keep or [p for p in ("dock", "water") if have[p]]
+        kinds = free_draw_piles(state.hands[seat], [p for p in have if have[p]])
     else:
         pile = "dock" if CARDS[card].is_dock else "water"
         has = state.dock_piles[seat] if pile == "dock" else state.water_pile

@@ -14,6 +14,7 @@ from domain.kontor.scenario_data import ISLAND_CELLS
 from domain.kontor.scenarios import supply, tic_tac_toe_case
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
+from tests.conformance.kontor_properties import check_rule_properties
 
 CASES = [(sc, n) for sc, seats in SCENARIO_SEATS.items() for n in seats]
 GAMES = 20
@@ -84,6 +85,7 @@ def test_random_scenario_games(scenario, seats):
     options = options_for(scenario, seats)
     for n in range(GAMES):
         played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=2)
+        check_rule_properties(played)
         final = played.final
         assert final.end_reason in END_REASONS
         result = GAME.result(final)
@@ -105,4 +107,5 @@ def test_policy_scenario_games(scenario, seats):
     played = check_game(
         GAME, options, seats, seed_for(3000), 3000, leak_samples=2, policy_seats=policy_seats
     )
+    check_rule_properties(played)
     assert played.final.end_reason in END_REASONS

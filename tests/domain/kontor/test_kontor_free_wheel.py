@@ -170,6 +170,23 @@ def test_free_choice_keeps_a_dock_and_a_canal():
     assert err.value.code == "kontor.draw_pile"
 
 
+@pytest.mark.parametrize("special", ["bridge", "customs", "flood"])
+def test_free_choice_judges_a_drawn_special_card_by_what_it_is(special):
+    """« Vous devez cependant toujours avoir au moins un dock et un canal en main » ; the
+    specials come from the canal pile, but « Le pont est considéré comme un dock », the
+    customs house is played as a dock (RULES-NOTES.md) and a flood is water."""
+    card = next(c for c in special_cards() if CARDS[c].kind == special)
+    other = plain(1) if CARDS[card].is_dock else dock(RED, "wine")
+    d1 = dock(RED, "tea")
+    state = fw_started(
+        hands=((d1, card, other), (plain(2),)),
+        dock_piles=((dock(RED, "spice"),), ()),
+        water_pile=(plain(3),),
+    )
+    _, state = play(state, RED, d1, (1, 0))
+    assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
+
+
 # --- 6: turns one after another --------------------------------------------------------
 
 
