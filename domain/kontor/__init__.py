@@ -9,9 +9,13 @@ from domain.kontor.data import component_data
 from domain.kontor.decide import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.kontor.events import EVENT_TYPES
 from domain.kontor.evolve import evolve
-from domain.kontor.options import Options, options_schema, parse_options, team_of
+from domain.kontor.options import Options, options_schema, parse_options
 from domain.kontor.policy import policy
+from domain.kontor.registry import register_all
+from domain.kontor.sides import team_name as team_of
 from domain.kontor.view import is_finished, redact_event, redetermine, result, view
+
+register_all()
 
 
 def may_confer(state, seat: int) -> bool:

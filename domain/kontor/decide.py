@@ -112,8 +112,11 @@ def legal_commands(state: KontorState, seat: int) -> list:
 # decide
 
 
-class _Log:
-    """Events recorded so far in this decide call, and the state they lead to."""
+class DecideContext:
+    """What a decide call hands to the forms, scenarios, special rules and expansions it
+    asks: the events recorded so far and the state they lead to (``emit`` records one),
+    and the steps of the round an extension may ask the core to carry on with. Extensions
+    receive it as an argument and never import this module."""
 
     def __init__(self, state: KontorState):
         self.state = state
@@ -123,6 +126,45 @@ class _Log:
         self.events.append(event)
         self.state = evolve(self.state, event)
 
+    # --- the round's steps, in their order ---------------------------------------------
+    def after_choice(self) -> None:
+        """Reveal once every seat has chosen or passed; taxes; the order of placement."""
+        _after_choice(self)
+
+    def place(self, seat: int, x: int, y: int, export: str | None = None) -> None:
+        """Place the seat's revealed card at (x, y) and carry on with the turn."""
+        _place(self, seat, x, y, export)
+
+    def move_ship(self, seat: int, command: MoveShip, advance=None) -> None:
+        """Move the ship (and remove a dock); then ``advance(context)`` or the next placer."""
+        _move_ship(self, seat, command, advance)
+
+    def after_warehouses(self, seat: int, card: int) -> None:
+        """Sectors scored, early ends, then the rest of the turn (draw, income, next)."""
+        _after_warehouses(self, seat, card)
+
+    def finish_place(self, seat: int, card: int, draw: str | None) -> None:
+        """Board full, the draw from ``draw`` ("dock" | "water" | None), income, next."""
+        _finish_place(self, seat, card, draw)
+
+    def income_and_advance(self, seat: int, card: int) -> None:
+        """A canal's income, then the next placer."""
+        _income_and_advance(self, seat, card)
+
+    def advance(self) -> None:
+        """The next placer with a legal cell, or the end of the round."""
+        _advance(self)
+
+    def end_round(self) -> None:
+        _end_round(self)
+
+    def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
+        _end_game(self, reason, winners)
+
+    def can_place_any(self, seat: int) -> bool:
+        """Does the seat hold a card it could place now (or a ship card to free a cell)?"""
+        return _can_place_any(self.state, seat)
+
 
 def decide(state: KontorState, issued: Issued) -> list:
     if state.phase == "over":
@@ -131,7 +173,7 @@ def decide(state: KontorState, issued: Issued) -> list:
     if seat is None or seat not in to_act(state):
         raise NotYourTurn()
     command = issued.command
-    log = _Log(state)
+    log = DecideContext(state)
     if state.options.sequential_turns:  # free wheel: free_wheel.py
         from domain.kontor import free_wheel
 
@@ -145,7 +187,7 @@ def decide(state: KontorState, issued: Issued) -> list:
             "kontor.decision_pending",
             "Finish the pending decision first (second canal or raised warehouse).",
         )
-    if scenarios.decide_command(log, seat, command, _end_game, _advance):
+    if scenarios.decide_command(log, seat, command):
         return log.events
     # --- end scenarios ---
     if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
@@ -154,9 +196,9 @@ def decide(state: KontorState, issued: Issued) -> list:
         return log.events
     rules_b.guard(state, command)  # special rules B
     if isinstance(command, rules_b.COMMANDS_B):
-        rules_b.decide_b(log, seat, command, _finish_place, _end_game, _after_choice)
+        rules_b.decide_b(log, seat, command)
     elif expansions.handles(command) and not state.pending:  # expansions: events, export
-        expansions.decide_command(log, seat, command, place=_place, resume=_end_round)
+        expansions.decide_command(log, seat, command)
     elif state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
@@ -193,7 +235,7 @@ def decide(state: KontorState, issued: Issued) -> list:
     return log.events
 
 
-def _after_choice(log: _Log) -> None:
+def _after_choice(log: DecideContext) -> None:
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
@@ -214,7 +256,7 @@ def _returned(st: KontorState, seat: int) -> bool:
     return any(r[0] == seat for r in st.returned)
 
 
-def _advance(log: _Log) -> None:
+def _advance(log: DecideContext) -> None:
     """Skip placers whose card has no legal cell (unless the ship could free one); end
     the round when nobody is left."""
     while True:
@@ -236,7 +278,7 @@ def _advance(log: _Log) -> None:
         return
 
 
-def _end_round(log: _Log) -> None:
+def _end_round(log: DecideContext) -> None:
     if special_rules.end_of_round(log):  # special rules A: Sprint final
         return
     if expansions.before_next_round(log):
@@ -276,7 +318,7 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
     return st.options.ship and st.ship is not None and ship_card and any_removal(st)
 
 
-def _end_game(log: _Log, reason: str, winners: tuple[int, ...] | None = None) -> None:
+def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
     if rules_b.before_end(log, reason):  # special rules B: reveal, last sector, taverns
         return
     st = log.state
@@ -300,7 +342,7 @@ def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
 
 
-def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
+def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> None:
     st = log.state
     if not may_move_ship(st, seat):
         raise RuleViolation(
@@ -347,7 +389,7 @@ def _move_ship(log: _Log, seat: int, cmd: MoveShip, advance=None) -> None:
     (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
-def _place(log: _Log, seat: int, x: int, y: int, export: str | None = None) -> None:
+def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:
     st = log.state
     card = st.revealed[seat]
     cells = occupancy(st)
@@ -372,13 +414,13 @@ def _place(log: _Log, seat: int, x: int, y: int, export: str | None = None) -> N
 
 
 def _after_warehouses(
-    log: _Log, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
+    log: DecideContext, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
 ) -> None:
     """Sectors scored, early ends (scenarios), then (Corruption) the bribe, then the rest of
     the turn. ``draw`` is the replacement pile ("auto": by the card's kind); ``at`` the
     card's cell."""
     score_closed_sectors(log)
-    if scenarios.after_scoring(log, _end_game):  # scenarios: early ends
+    if scenarios.after_scoring(log):  # scenarios: early ends
         return
     if draw == "auto":
         draw = rules_b.draw_pile(log.state, seat, card)
@@ -387,7 +429,7 @@ def _after_warehouses(
     _finish_place(log, seat, card, draw)
 
 
-def _finish_place(log: _Log, seat: int, card: int, draw: str | None) -> None:
+def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) -> None:
     """After the card is placed and sectors scored: board full, draw, income, next."""
     st = log.state
     if len(occupancy(st)) >= st.options.board_cells:
@@ -407,7 +449,7 @@ def _finish_place(log: _Log, seat: int, card: int, draw: str | None) -> None:
     _income_and_advance(log, seat, card)
 
 
-def _income_and_advance(log: _Log, seat: int, card: int) -> None:
+def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
     c = CARDS[card]
     if c.kind == "water":
         # a flood is water but « on ne touche cependant aucun florin en les plaçant »

@@ -205,7 +205,7 @@ def _wrong(step: str) -> RuleViolation:
     )
 
 
-def decide_event(log, seat: int, cmd, resume) -> None:
+def decide_event(log, seat: int, cmd) -> None:
     st = log.state
     if st.phase != "event":
         raise RuleViolation("kontor.no_event", "No event card is waiting for a choice now.")
@@ -253,7 +253,7 @@ def decide_event(log, seat: int, cmd, resume) -> None:
         log.emit(ev.EventSkipped(seat))
     _settle(log)
     if log.state.event_active is None:
-        resume(log)
+        log.end_round()
 
 
 def _settle(log) -> None:

@@ -44,13 +44,13 @@ def handles(command) -> bool:
     return isinstance(command, (ExportWarehouse, *EVENT_COMMANDS))
 
 
-def decide_command(log, seat: int, command, place, resume) -> None:
-    """``place(log, seat, x, y, export)`` places a card; ``resume(log)`` ends the round."""
+def decide_command(log, seat: int, command) -> None:
+    """``log`` is the decide context (decide.DecideContext)."""
     if isinstance(command, ExportWarehouse):
         export_warehouse.check_export(log.state, seat, command)
-        place(log, seat, command.x, command.y, command.good)
+        log.place(seat, command.x, command.y, command.good)
     else:
-        event_cards.decide_event(log, seat, command, resume)
+        event_cards.decide_event(log, seat, command)
 
 
 def warehouse_events(seat: int, card: int, export: str) -> list:
@@ -223,3 +223,8 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
                 return cmd
     skip = [c for c in legal if isinstance(c, SkipEvent)]
     return skip[0] if skip else rng.choice(legal)
+
+
+def register(hooks) -> None:
+    hooks.count_adjust.append(export_warehouse.adjust)
+    hooks.goods_beats.append(event_cards.goods_beats)

@@ -250,9 +250,7 @@ def decide_turn(log, seat: int, command) -> None:
             raise _violation("kontor.not_placing", "Play a card before placing it.")
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
-        from domain.kontor.decide import _move_ship
-
-        _move_ship(log, seat, command, advance=lambda lg: _after_ship(lg, seat))
+        log.move_ship(seat, command, advance=lambda lg: _after_ship(lg, seat))
     elif isinstance(command, SetDrunkDock):
         _set_drunk(log, seat, command, cells)
     elif isinstance(command, DrawCard):
@@ -425,8 +423,6 @@ def _draw(log, seat: int, pile: str) -> None:
 
 def _end_turn(log, placed: bool) -> None:
     """The next seat clockwise; a seat marked by an unpaid tax passes that turn."""
-    from domain.kontor.decide import _can_place_any
-
     st = log.state
     if st.phase == "over":
         return
@@ -437,7 +433,7 @@ def _end_turn(log, placed: bool) -> None:
         if idle >= st.options.idle_round_limit * n:
             _end_game(log, "idle")
             return
-        if not any(_can_place_any(log.state, s) for s in range(n)):
+        if not any(log.can_place_any(s) for s in range(n)):
             _end_game(log, "stalled")
             return
         seat = (seat + 1) % n
@@ -469,3 +465,13 @@ def _end_game(log, reason: str) -> None:
         )
     st = log.state
     log.emit(ev.GameEnded(reason, st.points, st.money, winners(st, st.points, st.money)))
+
+
+def _ship_closed_cells(state: KontorState, cells: Mapping[Pos, int]) -> frozenset[Pos]:
+    """Nothing is scored during play, but a finished sector stays untouchable by the ship
+    (only « Un pont ou une inondation » may affect it)."""
+    return finished_cells(state, cells) if state.options.score_at_end else frozenset()
+
+
+def register(hooks) -> None:
+    hooks.ship_closed_cells.append(_ship_closed_cells)

@@ -97,3 +97,20 @@ def placement_error(
             "A dock may not be placed next to an opponent's crane (canals may).",
         )
     return None
+
+
+def _active(state: KontorState) -> bool:
+    return state.options.diagonal_cranes or state.options.shared_dock_pile
+
+
+def register(hooks) -> None:
+    hooks.placement_cells.append(
+        lambda state, cells, card, seat: (
+            placement_cells(state, cells, card, seat) if _active(state) else None
+        )
+    )
+    hooks.placement_error.append(
+        lambda state, cells, card, seat, pos: (
+            placement_error(state, cells, card, seat, pos) if _active(state) else None
+        )
+    )

@@ -33,6 +33,7 @@ from domain.kontor.data import (
     VARIANT_SETTINGS,
     VARIANTS_AVAILABLE,
 )
+from domain.kontor.hooks import HOOKS
 from domain.kontor.rule_settings import special_rule_errors, special_rule_settings
 from domain.kontor.scenario_data import SCENARIO_SEAT_SETTINGS, SCENARIO_SETTINGS
 
@@ -315,10 +316,9 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     if scenario is not None and scenario in SCENARIO_SETTINGS:
         settings.update(SCENARIO_SETTINGS[scenario])
         settings.update(SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {}))
-        from domain.kontor.scenarios import option_conflicts
-
-        for message in option_conflicts(settings, scenario, rules, seat_count):
-            err("scenario", message)
+        for conflicts in HOOKS.option_conflicts:
+            for message in conflicts(settings, scenario, rules, seat_count):
+                err("scenario", message)
     # --- end scenarios ---
     # identifiers of the contract that this server does not play (none today: every one
     # of the rulebook is implemented; the tables in data.py say so)
@@ -350,13 +350,6 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         expansions=lists["expansions"],
         **settings,
     )
-
-
-def team_of(options: Options, seat: int) -> str | None:
-    """The team colour of a seat in a team game ("red" | "black"), else None."""
-    from domain.kontor.sides import team_name
-
-    return team_name(options, seat)
 
 
 def view_options(options: Options) -> dict:

@@ -26,6 +26,7 @@ from domain.kontor.board import (
     sector_of,
 )
 from domain.kontor.data import CARDS
+from domain.kontor.hooks import HOOKS, answer, filtered
 from domain.kontor.sides import side_of
 from domain.kontor.state import KontorState
 
@@ -81,12 +82,9 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
-    # --- free wheel ---
-    if options.diagonal_cranes or options.shared_dock_pile:
-        from domain.kontor import fw_placement
-
-        return fw_placement.placement_cells(state, cells, card, seat)
-    # --- end free wheel ---
+    own = answer(HOOKS.placement_cells, state, cells, card, seat)  # a form's own placement
+    if own is not None:
+        return own
     size = options.board_dims
     side = side_of(options, seat)
     kind = CARDS[card].kind
@@ -94,9 +92,8 @@ def placement_cells(
     if kind in ("flood", "bridge"):
         out = cover_cells(state, cells, kind, lambda pos: crane_blocks(cells, pos, side))
         out = rules_b.filter_cells(state, cells, card, seat, out)  # special rules B
-        from domain.kontor.scenarios import filter_cells  # scenarios: island, cases, sunken
-
-        return filter_cells(state, cells, card, sorted(out, key=lambda p: (p[1], p[0])))
+        out = sorted(out, key=lambda p: (p[1], p[0]))
+        return filtered(HOOKS.cell_filters, out, state, cells, card)  # scenarios: island, ...
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
         # « Il est toutefois interdit de terminer un secteur en plaçant une douane. »
@@ -108,9 +105,7 @@ def placement_cells(
                 ok.append(pos)
         found = ok
     found = rules_b.filter_cells(state, cells, card, seat, found)  # special rules B
-    from domain.kontor.scenarios import filter_cells
-
-    return filter_cells(state, cells, card, found)
+    return filtered(HOOKS.cell_filters, found, state, cells, card)
 
 
 def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -> RuleViolation:
@@ -120,14 +115,9 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
     special_b = rules_b.placement_error(state, cells, card, seat, pos)  # special rules B
     if special_b is not None:
         return special_b
-    # --- free wheel ---
-    if state.options.diagonal_cranes or state.options.shared_dock_pile:
-        from domain.kontor import fw_placement
-
-        found = fw_placement.placement_error(state, cells, card, seat, pos)
-        if found is not None:
-            return found
-    # --- end free wheel ---
+    found = answer(HOOKS.placement_error, state, cells, card, seat, pos)  # a form's reason
+    if found is not None:
+        return found
     if kind == "flood":
         return RuleViolation(
             "kontor.flood_cover",
@@ -154,10 +144,7 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
             f"{size[1]} high it may not "
             "grow that way.",
         )
-    # --- scenarios ---
-    from domain.kontor.scenarios import placement_violation
-
-    violation = placement_violation(state, cells, card, pos)
+    violation = answer(HOOKS.placement_violation, state, cells, card, pos)  # scenarios
     if violation is not None and pos not in cells:
         return violation
     if CARDS[card].is_dock and crane_blocks(cells, pos, side):

@@ -399,7 +399,7 @@ def three_in_a_line(state: KontorState) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def after_scoring(log, end_game) -> bool:
+def after_scoring(log) -> bool:
     """Early ends checked after each placement and its scoring; True if the game ended.
 
     « Un joueur qui gagne trois secteurs en ligne ... gagne la partie ... le jeu cesse
@@ -415,10 +415,10 @@ def after_scoring(log, end_game) -> bool:
             log.emit(ev.GameEnded("three_in_a_line", st.points, st.money, winners))
             return True
     if opts.end_at_first_sector and st.scored:
-        end_game(log, "first_sector")
+        log.end_game("first_sector")
         return True
     if opts.warehouse_supply and supplies_empty(st):
-        end_game(log, "supplies_empty")
+        log.end_game("supplies_empty")
         return True
     return False
 
@@ -557,7 +557,7 @@ def pending_commands(state: KontorState, seat: int) -> list:
     return out
 
 
-def decide_command(log, seat: int, command, end_game, advance) -> bool:
+def decide_command(log, seat: int, command) -> bool:
     """Scenario commands; False if ``command`` is not one of them."""
     st = log.state
     if isinstance(command, Bribe):
@@ -584,7 +584,7 @@ def decide_command(log, seat: int, command, end_game, advance) -> bool:
             )
         good = st.sunken_pending[0][1]
         log.emit(ev.SunkenWarehousePlaced(seat, good, occupancy(st)[pos], pos[0], pos[1]))
-        advance(log)
+        log.advance()
         return True
     if isinstance(command, SecondCanal):
         if st.second_canal != seat or st.sunken_pending:
@@ -594,7 +594,7 @@ def decide_command(log, seat: int, command, end_game, advance) -> bool:
             )
         if command.card is None:
             log.emit(ev.SecondCanalDeclined(seat))
-            advance(log)
+            log.advance()
             return True
         card = command.card
         if card not in st.hands[seat] or CARDS[card].kind != "water":
@@ -605,13 +605,13 @@ def decide_command(log, seat: int, command, end_game, advance) -> bool:
             from domain.kontor.placement import placement_error
 
             raise placement_error(st, occupancy(st), card, seat, (command.x, command.y))
-        place_second_canal(log, seat, card, (command.x, command.y), end_game)
-        advance(log)
+        place_second_canal(log, seat, card, (command.x, command.y))
+        log.advance()
         return True
     return False
 
 
-def place_second_canal(log, seat: int, card: int, pos: Pos, end_game) -> None:
+def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
     """« Le deuxième canal ne rapporte cependant aucun florin. »  It is placed like any
     canal (no ship move, no tax), may close sectors, and is replaced from the pile."""
     from domain.kontor.scoring import score_closed_sectors
@@ -619,11 +619,11 @@ def place_second_canal(log, seat: int, card: int, pos: Pos, end_game) -> None:
     cost = log.state.options.second_canal_cost
     log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
     score_closed_sectors(log)
-    if after_scoring(log, end_game):
+    if after_scoring(log):
         return
     st = log.state
     if len(occupancy(st)) >= st.options.board_cells:
-        end_game(log, "board_full")
+        log.end_game("board_full")
         return
     if st.water_pile:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
@@ -746,3 +746,16 @@ def policy_bribe(state: KontorState, seat: int, evaluate):
         if gain > best_gain:
             best, best_gain = Bribe(*pos), gain
     return best
+
+
+def _final_selection(state: KontorState, sizes, dists):
+    return select_final(state, sizes, dists) if own_selection(state.options) else None
+
+
+def register(hooks) -> None:
+    hooks.option_conflicts.append(option_conflicts)
+    hooks.cell_filters.append(filter_cells)
+    hooks.placement_violation.append(placement_violation)
+    hooks.sector_worth.append(sector_worth)
+    hooks.final_selection.append(_final_selection)
+    hooks.returned_warehouses.append(kept_warehouses)

@@ -12,7 +12,6 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 
 from domain.kontor import events as ev
-from domain.kontor import expansions
 from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import (
     Pos,
@@ -24,8 +23,8 @@ from domain.kontor.board import (
     warehouse_counts,
 )
 from domain.kontor.data import ANCHOR_ID, CARDS, SETUP
+from domain.kontor.hooks import HOOKS, answer, filtered
 from domain.kontor.placement import box_of
-from domain.kontor.scenarios import kept_warehouses
 from domain.kontor.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.state import KontorState
 
@@ -44,9 +43,9 @@ def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None)
     rapporte ainsi trois points de victoire »; RULES-NOTES)."""
     customs = sum(1 for p in sector if CARDS[cells[p]].kind == "customs")
     if options is not None:  # scenarios: the island, sizes worth their size
-        from domain.kontor.scenarios import sector_worth
-
-        return sector_worth(options, sector, SETUP["guardian_points"], customs)
+        worth = answer(HOOKS.sector_worth, options, sector, SETUP["guardian_points"], customs)
+        if worth is not None:
+            return worth
     return SETUP["guardian_points"] + customs
 
 
@@ -68,15 +67,15 @@ def score_closed_sectors(log) -> None:
         st = log.state
         counts = warehouse_counts(
             cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes,
-            adjust=expansions.adjust(st),
+            adjust=answer(HOOKS.count_adjust, st),
         )
-        winner, rule = supremacy(counts, expansions.goods_beats(st))
+        winner, rule = supremacy(counts, answer(HOOKS.goods_beats, st))
         guardian = None
         if winner is not None:
             guardian = distribution_centre(st, sector, winner)
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
         returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
-        returned = kept_warehouses(st, winner, returned)  # scenarios: Embargo
+        returned = filtered(HOOKS.returned_warehouses, returned, st, winner)  # scenarios: Embargo
         log.emit(
             ev.SectorScored(
                 cells=ordered,
@@ -142,12 +141,10 @@ def select_final(
     opts = state.options
     sizes = tuple(len(s.cells) for s in state.scored)
     dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
-    # --- scenarios: smallest, every eligible, straight lines, at most N docks ---
-    from domain.kontor.scenarios import own_selection
-    from domain.kontor.scenarios import select_final as scenario_select
-
-    if own_selection(opts):
-        counted, eliminated = scenario_select(state, sizes, dists)
+    # scenarios: smallest, every eligible, straight lines, at most N docks
+    own = answer(HOOKS.final_selection, state, sizes, dists)
+    if own is not None:
+        counted, eliminated = own
         return counted, eliminated, sizes, dists
     if opts.final_selection == "all":
         return tuple(range(len(state.scored))), (), sizes, dists

@@ -18,6 +18,7 @@ from domain.kontor import rule_b_filters as rules_b
 from domain.kontor.board import Pos, neighbours, occupancy
 from domain.kontor.commands import MoveShip
 from domain.kontor.data import CARDS
+from domain.kontor.hooks import HOOKS
 from domain.kontor.placement import scored_cells
 from domain.kontor.sides import owner_side, seats_of
 from domain.kontor.state import KontorState
@@ -44,13 +45,8 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
     bateau sont inamovibles, ainsi que tous les canaux et tous les docks d'un secteur
     terminé »)."""
     closed = scored_cells(state)
-    # --- free wheel: nothing is scored during play, but a finished sector stays
-    # untouchable by the ship (only « Un pont ou une inondation » may affect it) ---
-    if state.options.score_at_end:
-        from domain.kontor.free_wheel import finished_cells
-
-        closed = closed | finished_cells(state, cells)
-    # --- end free wheel ---
+    for more in HOOKS.ship_closed_cells:  # free wheel: finished though not scored yet
+        closed = closed | more(state, cells)
     out = []
     for n in neighbours(pos):
         card = cells.get(n)

@@ -3,14 +3,13 @@ poverty, justice, drunken_sailors, free_choice, choice_of_goods, first_choice,
 flood_choice, buy_special_cards, bridge_and_flood, great_flood, final_sprint.
 
 Each rule reads its Options switch (rule_settings.py sets them). decide.py, evolve.py,
-setup.py, view.py and policy.py call the hooks below; the round's flow (``_advance``,
-``_end_game``...) stays in decide.py, imported lazily here.
+setup.py, view.py and policy.py call the functions below; the round's flow stays in
+decide.py, reached through the decide context each step receives (``log.advance()``,
+``log.end_game(reason)``...).
 See docs/rules/kontor.md (Special rules A).
 """
 
 from __future__ import annotations
-
-import importlib
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
@@ -378,9 +377,8 @@ def open_draw_step(log, seat: int, card: int) -> bool:
         return True
     if opts.free_draw and choices:
         _draw(log, seat, choices[0])
-        flow = importlib.import_module("domain.kontor.decide")
 
-        flow._income_and_advance(log, seat, card)
+        log.income_and_advance(seat, card)
         return True
     return False
 
@@ -394,7 +392,6 @@ def _draw(log, seat: int, pile: str) -> None:
 
 
 def rule_decide(log, seat: int, command) -> None:
-    flow = importlib.import_module("domain.kontor.decide")
 
     st = log.state
     if isinstance(command, ChooseStartingDock):
@@ -440,7 +437,7 @@ def rule_decide(log, seat: int, command) -> None:
             )
         log.emit(ev.StepClosed(seat, "good", command.good))
         log.emit(ev.WarehousesAdded(seat, card, (command.good,)))
-        flow._after_warehouses(log, seat, card)
+        log.after_warehouses(seat, card)
         return
     if isinstance(command, DrawCard):
         if st.pending != "draw":
@@ -459,7 +456,7 @@ def rule_decide(log, seat: int, command) -> None:
             log.emit(ev.StepOpened(seat, "pick", card))
             return
         _draw(log, seat, command.pile)
-        flow._income_and_advance(log, seat, card)
+        log.income_and_advance(seat, card)
         return
     if isinstance(command, TakeFromPile):
         if st.pending != "pick":
@@ -470,7 +467,7 @@ def rule_decide(log, seat: int, command) -> None:
         log.emit(ev.StepClosed(seat, "pick", str(command.card)))
         # « Il est interdit de changer à cette occasion l'ordre des cartes »
         log.emit(ev.CardDrawn(seat, command.card, "dock"))
-        flow._income_and_advance(log, seat, card)
+        log.income_and_advance(seat, card)
         return
     if isinstance(command, PlaceWater):
         _place_water(log, seat, command)
@@ -515,7 +512,6 @@ def open_round(log) -> None:
 def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     """Choix d'inondation: « on peut choisir de l'utiliser pour jouer deux cartes d'eau.
     Après quoi, elle est défaussée et le joueur tire deux nouvelles cartes d'eau »."""
-    flow = importlib.import_module("domain.kontor.decide")
     from domain.kontor.placement import placement_cells
     from domain.kontor.scoring import score_closed_sectors
 
@@ -541,7 +537,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     st = log.state
     size = st.options.board_size
     if len(occupancy(st)) >= size * size:
-        flow._end_game(log, "board_full")
+        log.end_game("board_full")
         return
     placed = len(st.flood_water)
     if placed < st.options.flood_as_water and water_commands(st, seat):
@@ -556,7 +552,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     amount = min(SETUP["canal_income"] * placed, log.state.treasury)
     if amount:
         log.emit(ev.IncomePaid(seat, amount))
-    flow._advance(log)
+    log.advance()
 
 
 def alternative_play(state: KontorState, seat: int) -> bool:
@@ -599,7 +595,6 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
 
 def check_early_end(log) -> None:
     """Sprint final and Misère end the game between two moves."""
-    flow = importlib.import_module("domain.kontor.decide")
 
     st = log.state
     if st.phase in ("over", "starting_docks") or st.pending:
@@ -612,7 +607,7 @@ def check_early_end(log) -> None:
         sides = side_count(opts, st.seat_count)
         winning = [side for side in range(sides) if side not in broke_sides]
         winners = tuple(s for side in winning for s in seats_of(opts, side, st.seat_count))
-        flow._end_game(log, "poverty", winners or None)
+        log.end_game("poverty", winners or None)
 
 
 def end_of_round(log) -> bool:
@@ -646,7 +641,6 @@ def _final_sprint(log) -> None:
     carte spéciale "douane" a été jouée lors du dernier tour, elle n'est pas prise en
     compte. » Free cells fill wave after wave while the water pile lasts; every sector
     not yet scored is then scored (the free cells count as water: reading R-A11)."""
-    flow = importlib.import_module("domain.kontor.decide")
     from domain.kontor.scoring import distribution_centre, sector_points
 
     while log.state.water_pile:
@@ -687,7 +681,7 @@ def _final_sprint(log) -> None:
                 ),
             )
         )
-    flow._end_game(log, "final_sprint")
+    log.end_game("final_sprint")
 
 
 # ---------------------------------------------------------------------------------------

@@ -216,7 +216,8 @@ def offer_bribe(log, seat: int, card: int, pos: Pos) -> bool:
 # decide
 
 
-def decide_b(log, seat: int, command, finish_place, end_game, after_choice) -> None:
+def decide_b(log, seat: int, command) -> None:
+    """``log`` is the decide context (decide.DecideContext)."""
     st = log.state
     if isinstance(command, ChooseFaceDown):
         if st.phase != "choose":
@@ -241,7 +242,7 @@ def decide_b(log, seat: int, command, finish_place, end_game, after_choice) -> N
         if command.draw not in DRAW_PILES:
             raise RuleViolation("kontor.draw_pile", "draw is 'dock' or 'water'.")
         log.emit(ev.CardChosen(seat, command.card, face_down=True, draw=command.draw))
-        after_choice(log)
+        log.after_choice()
         return
     if isinstance(command, (PlaceBribeWarehouse, EndBribe)):
         if st.bribe is None or st.bribe[0] != seat:
@@ -264,7 +265,7 @@ def decide_b(log, seat: int, command, finish_place, end_game, after_choice) -> N
             if log.state.bribe[1] > 0 and bribe_targets(log.state):
                 return
         log.emit(evb.BribeEnded(seat))
-        finish_place(log, seat, tavern, "dock")
+        log.finish_place(seat, tavern, "dock")
         return
     if isinstance(command, DecideTavernSector):
         if st.phase != "grudges" or not st.grudge_pending:
@@ -278,7 +279,7 @@ def decide_b(log, seat: int, command, finish_place, end_game, after_choice) -> N
             )
         log.emit(evb.TavernSectorDecided(seat, index, tavern[0], tavern[1], command.counted))
         if not log.state.grudge_pending:
-            end_game(log, log.state.ending)
+            log.end_game(log.state.ending)
         return
     raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
 

@@ -294,10 +294,10 @@ def test_no_sector_scored_before_the_end_and_all_sectors_of_two_docks_count():
     assert closed and closed[0]["indicative_guardian"] and closed[0]["leader"] == ["red"]
     assert v["players"][0]["points"] == 1 and v["players"][0]["provisional"]
     # the end: the closed 2-dock sector scores, the 1-dock black sector does not
-    from domain.kontor.decide import _Log
+    from domain.kontor.decide import DecideContext
     from domain.kontor.free_wheel import _end_game
 
-    log = _Log(state)
+    log = DecideContext(state)
     _end_game(log, "stalled")
     counted = of_type(log.events, ev.SectorCounted)
     assert len(counted) == 1 and counted[0].shares == (1, 0)

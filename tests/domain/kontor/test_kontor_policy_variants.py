@@ -10,7 +10,7 @@ from domain.kontor import GAME
 from domain.kontor.board import occupancy, supremacy_lead
 from domain.kontor.commands import Pass
 from domain.kontor.data import CARDS
-from domain.kontor.policy import _evaluate, _supplied, placement_value
+from domain.kontor.policy.basic import _evaluate, _supplied, placement_value
 from domain.kontor.scenarios import supply
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for

@@ -20,7 +20,7 @@ from domain.kontor.board import (
 )
 from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.data import CARDS
-from domain.kontor.decide import legal_commands, placing_card
+from domain.kontor.decide import placing_card
 from domain.kontor.placement import box_of, placement_cells
 from domain.kontor.scenarios import sector_weight
 from domain.kontor.scoring import choose_largest, goods_of
@@ -184,7 +184,7 @@ def placement_value(
     return value
 
 
-def _best_cell(
+def best_cell(
     state: KontorState, seat: int, card: int, rng, noise: float, cells=None, warehouses=None
 ):
     cells = occupancy(state) if cells is None else cells
@@ -220,7 +220,7 @@ def _reply_value(
 def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noise: float):
     """The best ship move with a removal, if it beats placing without moving."""
     cells = occupancy(state)
-    _, plain = _best_cell(state, seat, card, rng, noise)
+    _, plain = best_cell(state, seat, card, rng, noise)
     best, best_value = None, plain + SHIP_MARGIN
     side = side_of(state.options, seat)
     for cmd in ships:
@@ -233,7 +233,7 @@ def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noi
         after = dict(cells)
         del after[pos]
         wh = state.warehouses - {removed}
-        _, v = _best_cell(state, seat, card, rng, noise, after, wh)
+        _, v = best_cell(state, seat, card, rng, noise, after, wh)
         if v == float("-inf"):
             v = _evaluate(state, seat, after, wh)
         if v > best_value:
@@ -243,21 +243,8 @@ def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noi
     return best
 
 
-def policy(state: KontorState, seat: int, rng, level: str = "normal"):
-    legal = legal_commands(state, seat)
-    if not legal:
-        raise ValueError("the seat may not act now")
-    if state.options.sequential_turns:  # free wheel: fw_policy.py
-        from domain.kontor import fw_policy
-
-        return fw_policy.policy(state, seat, rng, level, legal)
-    if level == "easy" and rng.below(3) == 0:
-        return rng.choice(legal)
-    from domain.kontor.rule_policy import choose as rule_choice  # special rules A
-
-    special = rule_choice(state, seat, rng, level, legal)
-    if special is not None:
-        return special
+def choose(state: KontorState, seat: int, rng, level: str, legal: list):
+    """The basic and advanced game's choice (after the special rules' own phases)."""
     # --- scenarios: pending decisions, bribes ---
     from domain.common.frozen import replace
     from domain.kontor import scenarios
@@ -304,12 +291,12 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
                 for c in places
             ]
             return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
-        pos, _ = _best_cell(state, seat, card, rng, noise)
+        pos, _ = best_cell(state, seat, card, rng, noise)
         return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
     base = _evaluate(state, seat, occupancy(state), state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):
-        pos, v = _best_cell(state, seat, card, rng, noise)
+        pos, v = best_cell(state, seat, card, rng, noise)
         if pos is None:
             continue
         gain = v - base

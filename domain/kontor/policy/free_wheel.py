@@ -1,4 +1,4 @@
-"""The computer player for free wheel games (called from policy.py).
+"""The computer player for free wheel games (called from policy/__init__.py).
 
 Greedy, one ply, from public information and the seat's own hand only: a position is
 worth the seat's provisional final points (every sector of at least two docks, as the

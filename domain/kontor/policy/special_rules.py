@@ -1,4 +1,5 @@
-"""The computer player's choices for the special rules A (policy.py calls ``choose``).
+"""The computer player's choices for the special rules A (policy/__init__.py calls
+``choose``).
 
 Only what the seat knows: its own hand, deck and pile (when it may look), public money,
 piles' tops and the board."""
@@ -16,6 +17,7 @@ from domain.kontor.commands import (
     TakeFromPile,
 )
 from domain.kontor.data import CARDS
+from domain.kontor.policy.basic import WIN, best_cell, placement_value
 from domain.kontor.scoring import goods_of
 from domain.kontor.sides import side_count, side_of
 
@@ -84,8 +86,6 @@ def _draw(state, seat: int, legal: list):
 
 def _water(state, seat: int, rng, level: str, legal: list, waters: list):
     """Flood as two water cards when covering is impossible or worth little."""
-    from domain.kontor.policy import WIN, _best_cell, placement_value
-
     noise = 0.5 if level == "easy" else 0.05
     places = [c for c in legal if isinstance(c, PlaceCard)]
     best_water = max(
@@ -95,7 +95,7 @@ def _water(state, seat: int, rng, level: str, legal: list, waters: list):
     if state.pending == "flood_water" or not places:
         return best_water
     card = state.revealed[seat]
-    _, flood_value = _best_cell(state, seat, card, rng, noise)
+    _, flood_value = best_cell(state, seat, card, rng, noise)
     water_value = placement_value(state, seat, best_water.card, (best_water.x, best_water.y))
     if water_value + (WIN / 20) > flood_value:
         return best_water
