@@ -4,8 +4,11 @@ decides from the options whether it acts in a given game."""
 
 from __future__ import annotations
 
-from domain.kontor import expansions, free_wheel, fw_placement, scenarios
-from domain.kontor.hooks import HOOKS
+from domain.kontor.core.hooks import HOOKS
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.forms.free_wheel import placement as fw_placement
+from domain.kontor.forms.free_wheel import turns as free_wheel
+from domain.kontor.scenarios import mechanics as scenarios
 
 #: forms first (they replace core steps), then scenarios, special rules, expansions
 EXTENSIONS = (fw_placement, free_wheel, scenarios, expansions)

@@ -4,9 +4,9 @@ without the rules code's helpers (an independent oracle)."""
 from __future__ import annotations
 
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import DrawCard
-from domain.kontor.data import CARDS
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import DrawCard
+from domain.kontor.core.data import CARDS
 
 #: « Le pont est considéré comme un dock »; the customs house is played as a dock
 #: (RULES-NOTES.md); a flood is water (« On considère ... comme des canaux »)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from domain.kontor.data import GOODS
+from domain.kontor.core.data import GOODS
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties

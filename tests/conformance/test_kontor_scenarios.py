@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from domain.kontor.board import neighbours, occupancy, sectors
-from domain.kontor.data import CARDS, SCENARIO_SEATS
-from domain.kontor.scenario_data import ISLAND_CELLS
-from domain.kontor.scenarios import supply, tic_tac_toe_case
+from domain.kontor.core.board import neighbours, occupancy, sectors
+from domain.kontor.core.data import CARDS, SCENARIO_SEATS
+from domain.kontor.scenarios.data import ISLAND_CELLS
+from domain.kontor.scenarios.mechanics import supply, tic_tac_toe_case
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties

@@ -7,9 +7,9 @@ phases and steps of the special rules A, free_wheel.py the free wheel forms."""
 
 from __future__ import annotations
 
-from domain.kontor.decide import legal_commands
+from domain.kontor.core.decide import legal_commands
+from domain.kontor.core.state import KontorState
 from domain.kontor.policy import basic, free_wheel, special_rules
-from domain.kontor.state import KontorState
 
 
 def policy(state: KontorState, seat: int, rng, level: str = "normal"):

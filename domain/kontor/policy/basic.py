@@ -8,9 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
-from domain.kontor import expansions
-from domain.kontor import special_rules_b as rules_b
-from domain.kontor.board import (
+from domain.kontor.core.board import (
     is_closed,
     neighbours,
     occupancy,
@@ -18,14 +16,16 @@ from domain.kontor.board import (
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.decide import placing_card
-from domain.kontor.placement import box_of, placement_cells
-from domain.kontor.scenarios import sector_weight
-from domain.kontor.scoring import choose_largest, goods_of
-from domain.kontor.sides import side_count, side_of
-from domain.kontor.state import KontorState
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.decide import placing_card
+from domain.kontor.core.placement import box_of, placement_cells
+from domain.kontor.core.scoring import choose_largest, goods_of
+from domain.kontor.core.sides import side_count, side_of
+from domain.kontor.core.state import KontorState
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.rules import special_b as rules_b
+from domain.kontor.scenarios.mechanics import sector_weight
 
 WIN = 10.0
 LEAD = 1.5
@@ -166,7 +166,7 @@ def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
     if not state.options.warehouse_supply or not CARDS[card].goods:
         return state
     from domain.common.frozen import replace
-    from domain.kontor.scenarios import placed_goods
+    from domain.kontor.scenarios.mechanics import placed_goods
 
     brought = placed_goods(state, seat, card)
     return replace(state, goods_override=state.goods_override + ((card, brought),))
@@ -247,7 +247,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
     """The basic and advanced game's choice (after the special rules' own phases)."""
     # --- scenarios: pending decisions, bribes ---
     from domain.common.frozen import replace
-    from domain.kontor import scenarios
+    from domain.kontor.scenarios import mechanics as scenarios
 
     def evaluate(cells, warehouses, goods):
         st = replace(state, goods_override=tuple(goods.items()))

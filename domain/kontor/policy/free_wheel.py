@@ -11,9 +11,8 @@ card would be worth more.
 from __future__ import annotations
 
 from domain.common.frozen import replace
-from domain.kontor.alliances import pairs_in
-from domain.kontor.board import occupancy, sector_of, sectors, supremacy_leads
-from domain.kontor.commands import (
+from domain.kontor.core.board import occupancy, sector_of, sectors, supremacy_leads
+from domain.kontor.core.commands import (
     AcceptAlliance,
     ChooseCard,
     DeclineAlliance,
@@ -25,11 +24,17 @@ from domain.kontor.commands import (
     ProposeAlliance,
     SetDrunkDock,
 )
-from domain.kontor.data import CARDS
-from domain.kontor.fw_scoring import dock_count, drunk_docks, owners_map, sector_result
-from domain.kontor.placement import placement_cells
-from domain.kontor.sides import owner_side, side_count, side_of
-from domain.kontor.state import KontorState
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.placement import placement_cells
+from domain.kontor.core.sides import owner_side, side_count, side_of
+from domain.kontor.core.state import KontorState
+from domain.kontor.forms.free_wheel.alliances import pairs_in
+from domain.kontor.forms.free_wheel.scoring import (
+    dock_count,
+    drunk_docks,
+    owners_map,
+    sector_result,
+)
 
 MONEY = 0.3
 GAIN = 0.5  # a side action must be worth this much
@@ -138,7 +143,7 @@ def _strong_pick(state: KontorState, seat: int, cards, rng):
     """Strong level: the few best placements by one ply, each judged half by itself and
     half by the next seat's best answer over hands redealt from the unseen cards, so the
     policy never looks at hidden cards."""
-    from domain.kontor.view import redetermine
+    from domain.kontor.core.view import redetermine
 
     base = _base(state)
     ranked = []

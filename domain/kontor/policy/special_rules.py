@@ -6,8 +6,8 @@ piles' tops and the board."""
 
 from __future__ import annotations
 
-from domain.kontor.board import occupancy, sector_of, supremacy, warehouse_counts
-from domain.kontor.commands import (
+from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
+from domain.kontor.core.commands import (
     BuySpecialCard,
     ChooseGood,
     ChooseStartingDock,
@@ -16,10 +16,10 @@ from domain.kontor.commands import (
     PlaceWater,
     TakeFromPile,
 )
-from domain.kontor.data import CARDS
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.scoring import goods_of
+from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.policy.basic import WIN, best_cell, placement_value
-from domain.kontor.scoring import goods_of
-from domain.kontor.sides import side_count, side_of
 
 
 def _dock_worth(card: int) -> tuple:

@@ -7,8 +7,8 @@ import pytest
 
 from domain.decider import RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import (
     AcceptAlliance,
     ChooseCard,
     DeclineAlliance,
@@ -17,9 +17,9 @@ from domain.kontor.commands import (
     Pass,
     ProposeAlliance,
 )
-from domain.kontor.data import CARDS, dock_deck
-from domain.kontor.fw_scoring import supremacy_n
-from domain.kontor.options import parse_options
+from domain.kontor.core.data import CARDS, dock_deck
+from domain.kontor.core.options import parse_options
+from domain.kontor.forms.free_wheel.scoring import supremacy_n
 
 from .helpers import SEED, cards, crane, dock, of_type, then, when
 from .test_kontor_free_wheel import fw_started, plain, play
@@ -257,8 +257,8 @@ def test_alliance_shares_and_remainder():
     gagnés en parts égales, sans oublier les points rapportés par les bureaux de douane. Si
     le gain n'est pas divisible, le reste va au joueur de l'alliance qui a placé le plus
     d'entrepôts. En cas d'égalité, le point supplémentaire est perdu. »"""
-    from domain.kontor.board import occupancy
-    from domain.kontor.fw_scoring import sector_result
+    from domain.kontor.core.board import occupancy
+    from domain.kontor.forms.free_wheel.scoring import sector_result
 
     ta, ta2, wb, sc = dock(0, "tea"), dock(0, "tea", n=1), dock(1, "wine"), dock(0, "spice")
     customs = [c.id for c in CARDS.values() if c.kind == "customs"]
@@ -267,7 +267,7 @@ def test_alliance_shares_and_remainder():
     pre = [ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))]
     state = ffa(layout, owners=owners, pre=pre)
     cells = occupancy(state)
-    from domain.kontor.board import sector_of
+    from domain.kontor.core.board import sector_of
 
     r = sector_result(state, cells, sector_of(cells, (1, 0)))
     assert r["points"] == 1 and r["shares"] == (1, 0, 0) and r["lost"] == 0  # A placed more

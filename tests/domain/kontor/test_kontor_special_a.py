@@ -10,9 +10,9 @@ import pytest
 
 from domain.decider import OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.board import occupancy, warehouse_counts
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, warehouse_counts
+from domain.kontor.core.commands import (
     BuySpecialCard,
     ChooseCard,
     ChooseGood,
@@ -23,8 +23,8 @@ from domain.kontor.commands import (
     PlaceWater,
     TakeFromPile,
 )
-from domain.kontor.data import CARDS
-from domain.kontor.scoring import goods_of
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.scoring import goods_of
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
