@@ -1,17 +1,25 @@
-"""Which extensions hook into the core, in which order (the order of each hook point's
-functions is the order here). The only module that imports every extension; each one
-decides from the options whether it acts in a given game."""
+"""Which extensions hook into the core, in which order (each hook point runs its functions
+in the order of ``EXTENSIONS``). The only module that imports the extensions' hook
+modules; each extension decides from the options whether it acts in a given game, so the
+options select which are active.
+
+To add a special rule, a scenario or an expansion: write its module with a
+``register(hooks)`` that appends its functions to the points of core/hooks.py it needs,
+and list it here."""
 
 from __future__ import annotations
 
 from domain.kontor.core.hooks import HOOKS
 from domain.kontor.expansions import dispatch as expansions
-from domain.kontor.forms.free_wheel import placement as fw_placement
+from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
+from domain.kontor.rules import protection
+from domain.kontor.rules import special_b_filters as special_rules_b
 from domain.kontor.scenarios import mechanics as scenarios
 
-#: forms first (they replace core steps), then scenarios, special rules, expansions
-EXTENSIONS = (fw_placement, free_wheel, scenarios, expansions)
+#: special rules B first (their placement errors are named before a form's), then the
+#: forms, the other special rules, scenarios, expansions
+EXTENSIONS = (special_rules_b, free_wheel_placement, free_wheel, protection, scenarios, expansions)
 
 _registered = False
 

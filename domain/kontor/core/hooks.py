@@ -29,16 +29,22 @@ class Hooks:
     # --- placement (placement.py) --------------------------------------------------
     #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
     placement_cells: list[Hook] = field(default_factory=list)
-    #: (state, cells, card, seat, pos) -> RuleViolation | None: that form's reason
+    #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
     placement_error: list[Hook] = field(default_factory=list)
-    #: (state, cells, card, cells_found) -> [Pos]: cells a rule takes away (filter)
+    #: (state, cells, card, seat, cells_found) -> [Pos]: cells a rule takes away (filter)
     cell_filters: list[Hook] = field(default_factory=list)
     #: (state, cells, card, pos) -> RuleViolation | None: that rule's reason
     placement_violation: list[Hook] = field(default_factory=list)
     # --- the ship (ship.py) --------------------------------------------------------
     #: (state, cells) -> frozenset[Pos]: more cells the ship may not touch
     ship_closed_cells: list[Hook] = field(default_factory=list)
+    #: (state, cells, pos) -> bool: the ship may not remove the dock at pos
+    ship_protected: list[Hook] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
+    #: (cells, sector) -> bool: a closed sector that waits for the end to be scored
+    sector_held: list[Hook] = field(default_factory=list)
+    #: (context, first_new) -> None: after closed sectors were scored (first new index)
+    after_scoring: list[Hook] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
     sector_worth: list[Hook] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
@@ -49,6 +55,10 @@ class Hooks:
     count_adjust: list[Hook] = field(default_factory=list)
     #: (state) -> {good: beaten good} | None: another order of the goods
     goods_beats: list[Hook] = field(default_factory=list)
+
+    # --- view (view.py) --------------------------------------------------------------
+    #: (state, out, cells, viewer) -> None: public keys a rule adds to the view
+    view: list[Hook] = field(default_factory=list)
 
 
 HOOKS = Hooks()

@@ -28,7 +28,6 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules import special_b_filters as rules_b
 
 
 def scored_cells(state: KontorState) -> frozenset[Pos]:
@@ -91,9 +90,8 @@ def placement_cells(
     box = box_of(state, cells)
     if kind in ("flood", "bridge"):
         out = cover_cells(state, cells, kind, lambda pos: crane_blocks(cells, pos, side))
-        out = rules_b.filter_cells(state, cells, card, seat, out)  # special rules B
         out = sorted(out, key=lambda p: (p[1], p[0]))
-        return filtered(HOOKS.cell_filters, out, state, cells, card)  # scenarios: island, ...
+        return filtered(HOOKS.cell_filters, out, state, cells, card, seat)
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
         # « Il est toutefois interdit de terminer un secteur en plaçant une douane. »
@@ -104,18 +102,14 @@ def placement_cells(
             if not is_closed(after, sector_of(after, pos), size, box):
                 ok.append(pos)
         found = ok
-    found = rules_b.filter_cells(state, cells, card, seat, found)  # special rules B
-    return filtered(HOOKS.cell_filters, found, state, cells, card)
+    return filtered(HOOKS.cell_filters, found, state, cells, card, seat)
 
 
 def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -> RuleViolation:
     size = state.options.board_dims
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
-    special_b = rules_b.placement_error(state, cells, card, seat, pos)  # special rules B
-    if special_b is not None:
-        return special_b
-    found = answer(HOOKS.placement_error, state, cells, card, seat, pos)  # a form's reason
+    found = answer(HOOKS.placement_error, state, cells, card, seat, pos)  # a rule's reason
     if found is not None:
         return found
     if kind == "flood":

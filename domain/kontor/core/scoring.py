@@ -26,7 +26,6 @@ from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules import special_b_filters as rules_b
 
 
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
@@ -62,7 +61,7 @@ def score_closed_sectors(log) -> None:
     for sector in sectors(cells):
         if sector in done or not is_closed(cells, sector, size, box):
             continue
-        if rules_b.held(cells, sector):  # special rules B: Contrebande
+        if any(held(cells, sector) for held in HOOKS.sector_held):
             continue
         st = log.state
         counts = warehouse_counts(
@@ -87,7 +86,8 @@ def score_closed_sectors(log) -> None:
                 warehouses_returned=returned,
             )
         )
-    rules_b.after_scoring(log, first)  # special rules B: Point final
+    for after in HOOKS.after_scoring:
+        after(log, first)
 
 
 def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:

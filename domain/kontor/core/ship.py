@@ -6,8 +6,9 @@ plateau sauf celui sur lequel il se trouve actuellement. » ; « un ou plusieurs
 adjacents à ce canal comportent un bateau et n'appartiennent pas à un secteur terminé,
 l'un de ces docks peut être enlevé. Il est replacé sous la pile de son propriétaire. »
 
-Extension point: the blockade and protection special rules add filters here
-(``removable``), the scenarios without ship set ``Options.ship`` to False.
+Hook points: ``ship_protected`` (docks the ship may not remove, special rule Protection)
+and ``ship_closed_cells`` (free wheel); the scenarios without ship set ``Options.ship`` to
+False.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from domain.kontor.core.hooks import HOOKS
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import owner_side, seats_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules import special_b_filters as rules_b
 
 
 def may_move_ship(state: KontorState, seat: int) -> bool:
@@ -54,7 +54,7 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
             continue
         c = CARDS[card]
         if c.kind == "dock" and c.ship:
-            if rules_b.protected(state, cells, n):  # special rules B: Protection
+            if any(protects(state, cells, n) for protects in HOOKS.ship_protected):
                 continue
             out.append(n)
     return sorted(out, key=lambda p: (p[1], p[0]))

@@ -17,6 +17,7 @@ from domain.kontor.core.board import (
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
+from domain.kontor.core.hooks import HOOKS
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import anchor_distance, current_points, goods_of, select_final
@@ -261,6 +262,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
             ]
     special_rules.view_keys(state, out, viewer)  # special rules A
     rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
+    for add_keys in HOOKS.view:
+        add_keys(state, out, cells, viewer)
     expansions.view_keys(state, out, viewer)  # expansions: export warehouse, event cards
     if finished:
         out["hidden"] = {

@@ -1,6 +1,6 @@
 """Special rules B of Kontor (« Règles spéciales »): Vieilles rancunes (old_grudges),
 Blocus (blockade), Corruption 1 / 2 (bribery_1 / bribery_2), Point final (final_point),
-Contrebande (smuggling), Protection (protection).
+Contrebande (smuggling); Protection is protection.py.
 
 decide.py calls the hooks here (the round keeps its structure); placement, ship and
 scoring hooks live in rule_b_filters.py; view hooks in rule_b_view.py.  Every reading is
@@ -59,7 +59,7 @@ def to_act_b(state: KontorState) -> tuple[int, ...] | None:
 def grudge_decider(state: KontorState) -> int:
     """The owner of the tavern: its colour's first seat (our convention in the team game:
     « Un joueur ou une équipe qui possède une taverne »)."""
-    _, tavern = _grudge_tavern(state, state.grudge_pending[0])
+    _, tavern = grudge_tavern(state, state.grudge_pending[0])
     owner = CARDS[occupancy(state)[tavern]].owner
     return seats_of(state.options, owner, state.seat_count)[0]
 
@@ -70,7 +70,7 @@ def commands_b(state: KontorState, seat: int) -> list | None:
     if state.phase == "grudges":
         if not state.grudge_pending:
             return []
-        _, (x, y) = _grudge_tavern(state, state.grudge_pending[0])
+        _, (x, y) = grudge_tavern(state, state.grudge_pending[0])
         return [DecideTavernSector(x, y, True), DecideTavernSector(x, y, False)]
     return None
 
@@ -271,7 +271,7 @@ def decide_b(log, seat: int, command) -> None:
         if st.phase != "grudges" or not st.grudge_pending:
             raise RuleViolation("kontor.no_tavern_decision", "No tavern decision is pending.")
         index = st.grudge_pending[0]
-        _, tavern = _grudge_tavern(st, index)
+        _, tavern = grudge_tavern(st, index)
         if (command.x, command.y) != tavern:
             raise RuleViolation(
                 "kontor.tavern_decision_cell",
@@ -316,7 +316,7 @@ def blockade_ends(state: KontorState) -> bool:
 # The end: reveal (Contrebande), last sector (Point final), tavern decisions
 
 
-def _grudge_tavern(state: KontorState, index: int) -> tuple[int, Pos]:
+def grudge_tavern(state: KontorState, index: int) -> tuple[int, Pos]:
     cells = occupancy(state)
     sector = state.scored[index].cells
     taverns = [tuple(p) for p in sector if CARDS[cells[tuple(p)]].tavern]

@@ -1,7 +1,7 @@
 """Low-level hooks of the special rules B (placement, ship, scoring), importing only the
 board geometry so that placement.py, ship.py and scoring.py may call them.
 
-« Blocus » ; « Corruption » (the tavern may not finish a sector) ; « Protection » ;
+« Blocus » ; « Corruption » (the tavern may not finish a sector) ;
 « Contrebande » (sectors holding a face-down card wait for the end) ; « Point final »
 (which sectors were finished last).  See special_rules_b.py and
 docs/rules/kontor.md (Special rules B).
@@ -20,7 +20,6 @@ from domain.kontor.core.board import (
     legal_cells,
     neighbours,
     possible,
-    sector_of,
     sectors,
 )
 from domain.kontor.core.data import CARDS
@@ -92,19 +91,6 @@ def placement_error(
     return None
 
 
-def protected(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
-    """« La taverne protège du bateau, les docks du même secteur montrant un bateau. La
-    protection n'agit que pour les docks du propriétaire de la taverne et du même
-    secteur. »"""
-    if not state.options.protection:
-        return False
-    owner = CARDS[cells[pos]].owner
-    return any(
-        p != pos and CARDS[cells[p]].tavern and CARDS[cells[p]].owner == owner
-        for p in sector_of(cells, pos)
-    )
-
-
 def held(cells: Mapping[Pos, int], sector) -> bool:
     """« Un secteur qui contiendrait une telle carte ne sera comptabilisé qu'à la fin,
     après avoir retourné la carte. »"""
@@ -131,6 +117,12 @@ __all__ = [
     "next_to_ship",
     "placement_error",
     "possible",
-    "protected",
     "without_blockade",
 ]
+
+
+def register(hooks) -> None:
+    hooks.placement_error.append(placement_error)
+    hooks.cell_filters.append(filter_cells)
+    hooks.sector_held.append(held)
+    hooks.after_scoring.append(after_scoring)

@@ -8,14 +8,14 @@ face-down pseudo card; the owner sees the real card under ``you.face_down``.
 from __future__ import annotations
 
 from domain.common.frozen import replace
-from domain.kontor.core.board import occupancy, sector_of
+from domain.kontor.core.board import occupancy
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.special_b import (
-    _grudge_tavern,
     bribe_targets,
     grudge_decider,
+    grudge_tavern,
     smugglable,
 )
 
@@ -56,22 +56,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
             for p in ((sx + 1, sy), (sx - 1, sy), (sx, sy + 1), (sx, sy - 1))
             if p not in cells
         ]
-    if opts.protection:
-        protected = []
-        for pos, card in cells.items():
-            c = CARDS[card]
-            if (
-                c.kind == "dock"
-                and c.ship
-                and any(
-                    p != pos and CARDS[cells[p]].tavern and CARDS[cells[p]].owner == c.owner
-                    for p in sector_of(cells, pos)
-                )
-            ):
-                protected.append(pos)
-        out["board"]["protected_docks"] = [
-            _xy(p) for p in sorted(protected, key=lambda p: (p[1], p[0]))
-        ]
     if opts.final_point:
         out["final_point"] = {
             "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in state.last_closed],
@@ -83,7 +67,7 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
             i = state.grudge_pending[0]
             pending = {
                 "sector": [_xy(p) for p in state.scored[i].cells],
-                "tavern": _xy(_grudge_tavern(state, i)[1]),
+                "tavern": _xy(grudge_tavern(state, i)[1]),
                 "seat": grudge_decider(state),
             }
         out["old_grudges"] = {

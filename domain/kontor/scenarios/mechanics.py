@@ -754,7 +754,9 @@ def _final_selection(state: KontorState, sizes, dists):
 
 def register(hooks) -> None:
     hooks.option_conflicts.append(option_conflicts)
-    hooks.cell_filters.append(filter_cells)
+    hooks.cell_filters.append(
+        lambda state, cells, card, seat, found: filter_cells(state, cells, card, found)
+    )
     hooks.placement_violation.append(placement_violation)
     hooks.sector_worth.append(sector_worth)
     hooks.final_selection.append(_final_selection)
