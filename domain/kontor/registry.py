@@ -16,10 +16,19 @@ from domain.kontor.forms.free_wheel import turns as free_wheel
 from domain.kontor.rules import protection
 from domain.kontor.rules import special_b_filters as special_rules_b
 from domain.kontor.scenarios import mechanics as scenarios
+from domain.kontor.scenarios import tic_tac_toe
 
 #: special rules B first (their placement errors are named before a form's), then the
 #: forms, the other special rules, scenarios, expansions
-EXTENSIONS = (special_rules_b, free_wheel_placement, free_wheel, protection, scenarios, expansions)
+EXTENSIONS = (
+    special_rules_b,
+    free_wheel_placement,
+    free_wheel,
+    protection,
+    tic_tac_toe,
+    scenarios,
+    expansions,
+)
 
 _registered = False
 

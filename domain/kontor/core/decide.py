@@ -11,6 +11,7 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
+from domain.kontor.core.hooks import HOOKS
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
@@ -162,6 +163,10 @@ class DecideContext:
 
     def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
         _end_game(self, reason, winners)
+
+    def ends_early(self) -> bool:
+        """Does a rule end the game now (scenarios' early ends)? True if it ended."""
+        return any(end(self) for end in HOOKS.early_end)
 
     def can_place_any(self, seat: int) -> bool:
         """Does the seat hold a card it could place now (or a ship card to free a cell)?"""
@@ -422,7 +427,7 @@ def _after_warehouses(
     the turn. ``draw`` is the replacement pile ("auto": by the card's kind); ``at`` the
     card's cell."""
     score_closed_sectors(log)
-    if scenarios.after_scoring(log):  # scenarios: early ends
+    if log.ends_early():  # scenarios: early ends
         return
     if draw == "auto":
         draw = rules_b.draw_pile(log.state, seat, card)

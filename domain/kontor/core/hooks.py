@@ -45,6 +45,8 @@ class Hooks:
     sector_held: list[Hook] = field(default_factory=list)
     #: (context, first_new) -> None: after closed sectors were scored (first new index)
     after_scoring: list[Hook] = field(default_factory=list)
+    #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
+    early_end: list[Hook] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
     sector_worth: list[Hook] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection

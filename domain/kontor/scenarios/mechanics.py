@@ -34,8 +34,6 @@ from domain.kontor.scenarios.data import (
     RULES_NEEDING_TAVERNS,
     RULES_WITH_OWN_PORT,
     RULES_WITH_SPECIAL_CARDS,
-    TIC_TAC_TOE_COLUMNS,
-    TIC_TAC_TOE_ROWS,
     WAREHOUSES_PER_GOOD,
 )
 
@@ -119,40 +117,6 @@ def option_conflicts(settings: dict, scenario: str, special_rules, seat_count: i
 # Placement
 
 
-def tic_tac_toe_case(pos: Pos) -> tuple[int, int] | None:
-    """(column, row) of the Tic Tac Toe case holding ``pos`` (None on the grid)."""
-    col = next((i for i, xs in enumerate(TIC_TAC_TOE_COLUMNS) if pos[0] in xs), None)
-    row = next((i for i, ys in enumerate(TIC_TAC_TOE_ROWS) if pos[1] in ys), None)
-    if col is None or row is None:
-        return None
-    return col, row
-
-
-def _case_cells(case: tuple[int, int]) -> list[Pos]:
-    return [(x, y) for x in TIC_TAC_TOE_COLUMNS[case[0]] for y in TIC_TAC_TOE_ROWS[case[1]]]
-
-
-def splits_case(cells: Mapping[Pos, int], pos: Pos) -> bool:
-    """« il est interdit de créer plusieurs secteurs sur une case »: water at ``pos`` would
-    leave the case's other cells (docks or empty) in more than one piece."""
-    case = tic_tac_toe_case(pos)
-    if case is None:
-        return False
-    land = {p for p in _case_cells(case) if p != pos and not _is_water(cells.get(p))}
-    if not land:
-        return False
-    start = next(iter(land))
-    seen = {start}
-    stack = [start]
-    while stack:
-        p = stack.pop()
-        for n in neighbours(p):
-            if n in land and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return len(seen) != len(land)
-
-
 def _is_water(card: int | None) -> bool:
     return card is not None and CARDS[card].is_water
 
@@ -173,8 +137,6 @@ def filter_cells(
     if opts.island_points and c.is_water:
         # « aucun canal ne peut y être placé »
         found = [p for p in found if p not in ISLAND_CELLS]
-    if opts.tic_tac_toe and c.is_water:
-        found = [p for p in found if not splits_case(cells, p)]
     if opts.sunken_warehouses and c.kind == "bridge":
         # reading: a bridge does not cover a canal that still holds a sunken warehouse
         sunk = {(x, y) for x, y, _ in state.sunken}
@@ -197,12 +159,6 @@ def placement_violation(
         return RuleViolation(
             "kontor.no_canal_on_island",
             "Isola grande: no canal on the island (« aucun canal ne peut y être placé »).",
-        )
-    if opts.tic_tac_toe and c.is_water and splits_case(cells, pos):
-        return RuleViolation(
-            "kontor.case_split",
-            "Tic Tac Toe: this canal would make two sectors in one case (« il est interdit "
-            "de créer plusieurs secteurs sur une case »).",
         )
     return None
 
@@ -368,52 +324,15 @@ def supplies_empty(state: KontorState) -> bool:
 # Early ends
 
 
-def tic_tac_toe_lines() -> list[list[tuple[int, int]]]:
-    lines = [[(c, r) for c in range(3)] for r in range(3)]
-    lines += [[(c, r) for r in range(3)] for c in range(3)]
-    lines += [[(i, i) for i in range(3)], [(i, 2 - i) for i in range(3)]]
-    return lines
-
-
-def case_owners(state: KontorState) -> dict[tuple[int, int], int]:
-    """Tic Tac Toe: case -> the side that won the finished sector in it."""
-    out = {}
-    for s in state.scored:
-        if s.winner is None:
-            continue
-        case = tic_tac_toe_case(s.cells[0])
-        if case is not None:
-            out[case] = s.winner
-    return out
-
-
-def three_in_a_line(state: KontorState) -> tuple[int, ...]:
-    """Sides owning three cases in a line (« horizontalement, verticalement ou en
-    diagonale »)."""
-    owners = case_owners(state)
-    out = set()
-    for line in tic_tac_toe_lines():
-        sides = {owners.get(c) for c in line}
-        if len(sides) == 1 and None not in sides:
-            out |= sides
-    return tuple(sorted(out))
-
-
 def after_scoring(log) -> bool:
-    """Early ends checked after each placement and its scoring; True if the game ended.
+    """Early ends checked after each placement and its scoring; True if the game ended
+    (Tic Tac Toe's is tic_tac_toe.py).
 
-    « Un joueur qui gagne trois secteurs en ligne ... gagne la partie ... le jeu cesse
-    immédiatement » ; « La partie est finie dès que le premier secteur est terminé » ;
+    « La partie est finie dès que le premier secteur est terminé » ;
     « Si les deux joueurs n'ont plus aucun entrepôt en réserve, la partie se termine
     prématurément »."""
     st = log.state
     opts = st.options
-    if opts.tic_tac_toe:
-        sides = three_in_a_line(st)
-        if sides:
-            winners = tuple(s for side in sides for s in seats_of(opts, side, st.seat_count))
-            log.emit(ev.GameEnded("three_in_a_line", st.points, st.money, winners))
-            return True
     if opts.end_at_first_sector and st.scored:
         log.end_game("first_sector")
         return True
@@ -619,7 +538,7 @@ def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
     cost = log.state.options.second_canal_cost
     log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
     score_closed_sectors(log)
-    if after_scoring(log):
+    if log.ends_early():
         return
     st = log.state
     if len(occupancy(st)) >= st.options.board_cells:
@@ -656,20 +575,8 @@ def view_keys(state: KontorState, out: dict) -> None:
             {"x": x, "y": y} for x, y in sorted(ISLAND_CELLS, key=lambda p: (p[1], p[0]))
         ]
         info["island_points"] = opts.island_points
-    if opts.tic_tac_toe:
-        owners = case_owners(state)
-        info["cases"] = [
-            {
-                "column": c,
-                "row": r,
-                "cells": [{"x": x, "y": y} for x, y in _case_cells((c, r))],
-                "owner": ["red", "black"][owners[(c, r)]] if (c, r) in owners else None,
-            }
-            for r in range(3)
-            for c in range(3)
-        ]
     if info:
-        out["scenario"] = info
+        out.setdefault("scenario", {}).update(info)
     pending = pending_seat(state)
     if pending is not None:
         out["pending"] = {
@@ -758,6 +665,7 @@ def register(hooks) -> None:
         lambda state, cells, card, seat, found: filter_cells(state, cells, card, found)
     )
     hooks.placement_violation.append(placement_violation)
+    hooks.early_end.append(after_scoring)
     hooks.sector_worth.append(sector_worth)
     hooks.final_selection.append(_final_selection)
     hooks.returned_warehouses.append(kept_warehouses)
