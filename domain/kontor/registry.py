@@ -14,19 +14,23 @@ from domain.kontor.expansions import dispatch as expansions
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
 from domain.kontor.rules import protection
-from domain.kontor.rules import special_b_filters as special_rules_b
+from domain.kontor.rules import special_a as special_rules_a
+from domain.kontor.rules import special_b as special_rules_b
+from domain.kontor.rules import special_b_filters as special_rules_b_filters
 from domain.kontor.scenarios import mechanics as scenarios
 from domain.kontor.scenarios import tic_tac_toe
 
-#: special rules B first (their placement errors are named before a form's), then the
-#: forms, the other special rules, scenarios, expansions
+#: special rules B's filters first (their placement errors are named before a form's),
+#: then the forms, scenarios, special rules, expansions: who acts is asked in this order
 EXTENSIONS = (
-    special_rules_b,
+    special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
     protection,
     tic_tac_toe,
     scenarios,
+    special_rules_a,
+    special_rules_b,
     expansions,
 )
 

@@ -11,7 +11,7 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import HOOKS, answer
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
@@ -42,27 +42,17 @@ __all__ = [
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
-    if state.options.sequential_turns:  # free wheel: free_wheel.py
-        from domain.kontor.forms.free_wheel import turns as free_wheel
-
-        return free_wheel.to_act(state)
-    pending = scenarios.pending_seat(state)  # scenarios: a decision after a placement
-    if pending is not None:
-        return (pending,)
-    special = special_rules.rule_to_act(state)  # special rules A: phases and steps
-    if special is not None:
-        return special
-    waiting = rules_b.to_act_b(state)  # special rules B: a bribe, a tavern decision
-    if waiting is not None:
-        return waiting
+    # a form's turns, a scenario's pending decision, the special rules' phases and steps,
+    # the expansions' event cards
+    own = answer(HOOKS.to_act, state)
+    if own is not None:
+        return own
     if state.phase == "choose":
         return tuple(
             s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
         )
     if state.phase == "place" and state.order:
         return (state.order[0],)
-    if state.phase == "event":  # expansions: event cards waiting for choices
-        return expansions.to_act(state)
     return ()
 
 
@@ -79,18 +69,9 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
-    if state.options.sequential_turns:  # free wheel: free_wheel.py
-        from domain.kontor.forms.free_wheel import turns as free_wheel
-
-        return free_wheel.legal_commands(state, seat)
-    if scenarios.pending_seat(state) is not None:  # scenarios: a pending decision
-        return scenarios.pending_commands(state, seat)
-    special = special_rules.rule_legal(state, seat)  # special rules A
-    if special is not None:
-        return special
-    pending = rules_b.commands_b(state, seat)  # special rules B
-    if pending is not None:
-        return pending
+    own = answer(HOOKS.legal_commands, state, seat)  # the phases and steps of to_act's hooks
+    if own is not None:
+        return own
     if state.phase == "choose":
         return (
             [ChooseCard(c) for c in sorted(state.hands[seat])]
@@ -98,8 +79,6 @@ def legal_commands(state: KontorState, seat: int) -> list:
             + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
             + scenarios.extra_commands(state, seat)  # scenarios: bribes
         )
-    if state.phase == "event":  # expansions
-        return expansions.legal_event_commands(state, seat)
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     places = [PlaceCard(x, y) for x, y in cells]
@@ -181,10 +160,7 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = DecideContext(state)
-    if state.options.sequential_turns:  # free wheel: free_wheel.py
-        from domain.kontor.forms.free_wheel import turns as free_wheel
-
-        free_wheel.decide_turn(log, seat, command)
+    if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
         return log.events
     # --- scenarios: bribes, second canal, raised warehouses ---
     if scenarios.pending_seat(state) is not None and not isinstance(

@@ -23,6 +23,15 @@ Hook = Callable[..., Any]
 
 @dataclass
 class Hooks:
+    # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
+    #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
+    start: list[Hook] = field(default_factory=list)
+    #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
+    to_act: list[Hook] = field(default_factory=list)
+    #: (state, seat) -> [Command] | None: what a seat may send in that phase or step
+    legal_commands: list[Hook] = field(default_factory=list)
+    #: (context, seat, command) -> bool: a form that decides its own turns did
+    decide: list[Hook] = field(default_factory=list)
     # --- options -------------------------------------------------------------------
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Hook] = field(default_factory=list)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
+from domain.kontor.core.hooks import HOOKS, answer
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
@@ -50,10 +51,9 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
 
 
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
-    if options.sequential_turns:  # free wheel: its own set-up (free_wheel.py)
-        from domain.kontor.forms.free_wheel import turns as free_wheel
-
-        return free_wheel.start(options, seat_count, seed_hex)
+    own = answer(HOOKS.start, options, seat_count, seed_hex)  # a form's own set-up
+    if own is not None:
+        return own
     rng = Rng(seed_hex, 0)
     water = list(rng.shuffle(water_deck()))
     positions = layout_positions(options)

@@ -225,6 +225,16 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
     return skip[0] if skip else rng.choice(legal)
 
 
+def _event_to_act(state: KontorState) -> tuple[int, ...] | None:
+    return to_act(state) if state.phase == "event" else None
+
+
+def _event_legal(state: KontorState, seat: int) -> list | None:
+    return legal_event_commands(state, seat) if state.phase == "event" else None
+
+
 def register(hooks) -> None:
+    hooks.to_act.append(_event_to_act)
+    hooks.legal_commands.append(_event_legal)
     hooks.count_adjust.append(export_warehouse.adjust)
     hooks.goods_beats.append(event_cards.goods_beats)

@@ -870,3 +870,8 @@ def redetermine_extra(original: KontorState, state: KontorState, observer, rng, 
         chosen=tuple(chosen),
         buy_wants=tuple(wants),
     )
+
+
+def register(hooks) -> None:
+    hooks.to_act.append(rule_to_act)
+    hooks.legal_commands.append(rule_legal)

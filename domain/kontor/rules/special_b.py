@@ -487,3 +487,8 @@ def smuggle_choice(state: KontorState, seat: int, card: int) -> ChooseFaceDown |
     if c.kind == "dock" and len(c.goods) >= 2 and state.dock_piles[seat]:
         return ChooseFaceDown(card, "dock")
     return None
+
+
+def register(hooks) -> None:
+    hooks.to_act.append(to_act_b)
+    hooks.legal_commands.append(commands_b)

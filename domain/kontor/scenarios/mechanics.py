@@ -659,7 +659,18 @@ def _final_selection(state: KontorState, sizes, dists):
     return select_final(state, sizes, dists) if own_selection(state.options) else None
 
 
+def _pending_to_act(state: KontorState) -> tuple[int, ...] | None:
+    pending = pending_seat(state)
+    return None if pending is None else (pending,)
+
+
+def _pending_legal(state: KontorState, seat: int) -> list | None:
+    return None if pending_seat(state) is None else pending_commands(state, seat)
+
+
 def register(hooks) -> None:
+    hooks.to_act.append(_pending_to_act)
+    hooks.legal_commands.append(_pending_legal)
     hooks.option_conflicts.append(option_conflicts)
     hooks.cell_filters.append(
         lambda state, cells, card, seat, found: filter_cells(state, cells, card, found)

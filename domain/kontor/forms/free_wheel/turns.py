@@ -473,5 +473,28 @@ def _ship_closed_cells(state: KontorState, cells: Mapping[Pos, int]) -> frozense
     return finished_cells(state, cells) if state.options.score_at_end else frozenset()
 
 
+def _own_start(options: Options, seat_count: int, seed_hex: str) -> list | None:
+    return start(options, seat_count, seed_hex) if options.sequential_turns else None
+
+
+def _own_to_act(state: KontorState) -> tuple[int, ...] | None:
+    return to_act(state) if state.options.sequential_turns else None
+
+
+def _own_legal(state: KontorState, seat: int) -> list | None:
+    return legal_commands(state, seat) if state.options.sequential_turns else None
+
+
+def _own_decide(log, seat: int, command) -> bool:
+    if not log.state.options.sequential_turns:
+        return False
+    decide_turn(log, seat, command)
+    return True
+
+
 def register(hooks) -> None:
+    hooks.start.append(_own_start)
+    hooks.to_act.append(_own_to_act)
+    hooks.legal_commands.append(_own_legal)
+    hooks.decide.append(_own_decide)
     hooks.ship_closed_cells.append(_ship_closed_cells)
