@@ -16,6 +16,13 @@ class Settings:
     #: A computer seat waiting longer than this is re-queued by the sweeper.
     sweep_after_seconds: float = 30.0
     max_body_bytes: int = 64 * 1024
+    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
+    signing_key: str | None = None
+    signing_key_file: str | None = None
+    #: Idempotency keys (and the responses they replay) are forgotten after this.
+    idempotency_ttl_seconds: float = 24 * 3600.0
+    #: An invitation to a seat not accepted within this lapses (the seat opens).
+    invitation_ttl_seconds: float = 7 * 24 * 3600.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -32,4 +39,8 @@ class Settings:
             queue_name=os.environ.get("ENTREPOT_QUEUE", "entrepot"),
             pool_max=int(os.environ.get("ENTREPOT_POOL_MAX", "10")),
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
+            signing_key=os.environ.get("ENTREPOT_SIGNING_KEY") or None,
+            signing_key_file=os.environ.get("ENTREPOT_SIGNING_KEY_FILE") or None,
+            idempotency_ttl_seconds=float(os.environ.get("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
+            invitation_ttl_seconds=float(os.environ.get("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
         )
