@@ -159,7 +159,7 @@ class GameSummaryOut(Schema):
     seed_source = fields.Str()
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
-    # correspondence play: the game's time control and its table (service/table.py)
+    # correspondence play: the game's time control and its table (domain/common/table.py)
     time_control = fields.Dict(allow_none=True)
     clocks = fields.Function(lambda game: _table(game, "clocks"))
     away = fields.Function(lambda game: _table(game, "away"))

@@ -1,7 +1,7 @@
 """Correspondence play in the service: timers, resignation, abort, vacation, "my turn".
 
 Everything that changes a game goes through ``GameService.execute`` (the one write path,
-optimistic concurrency) with a table command of service/table.py; the timers act as
+optimistic concurrency) with a table command of domain/common/table.py; the timers act as
 ``TIMER``, people as themselves. Timer jobs carry (game id, version) only and re-check
 their premise; the sweeper finds in PostgreSQL whatever a lost job left undone.
 """
@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from domain.common.table import BeginVacation, EndVacation, RequestAbort, Resign, TimeOut
 from domain.rng import Rng
 from service import chain
 from service.clock import Clock
@@ -29,7 +30,6 @@ from service.games import TIMER, GameService
 from service.idempotency import IdempotencyKey
 from service.jobs import JobQueue
 from service.store import Game, Player, Store
-from service.table import BeginVacation, EndVacation, RequestAbort, Resign, TimeOut
 from service.table_store import (
     anyone_moved,
     due_timers,

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.common.codec import CodecError
 from domain.common.envelope import decode_command, encode_command, encode_event
+from domain.common.table import TABLE_COMMANDS, StandIn, table_command_json
 from domain.decider import GameDefinition, GameOver, Issued, OptionsError, RuleViolation
 from domain.decider import NotYourTurn as DomainNotYourTurn
 from domain.rng import Rng, seed_commitment
@@ -40,7 +41,6 @@ from service.notify import Notifier, SilentNotifier
 from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
 from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
-from service.table import TABLE_COMMANDS, StandIn, table_command_json
 from service.table_store import mark_started, open_table, save_time_control
 from service.time_control import parse_time_control
 from service.titles import title as title_of
@@ -280,8 +280,10 @@ class GameService:
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
         now = self.clock.now()
-        events += title.decide(title.fold(events), Issued(None, chain.format_time(now), open_table(tx, game_id, now)))
-        setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), None)
+        opening = open_table(tx, game_id, now)
+        events += title.decide(title.fold(events), Issued(None, chain.format_time(now), opening))
+        # the table's opening is the setup's command: the audit record re-derives it too
+        setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), table_command_json(opening))
         _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
                                 setup)
         mark_started(tx, game_id, after.version)

@@ -67,7 +67,7 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class TableRow:
-    """The correspondence read model written with an append (service/table.py)."""
+    """The correspondence read model written with an append (domain/common/table.py)."""
 
     deadline: datetime | None
     timer_at: datetime | None
@@ -111,7 +111,7 @@ class Game:
     seats: tuple[Seat, ...]
     #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
     chain: str = chain.CHAIN_V1
-    #: correspondence play (service/table.py): the time control, and the table's read
+    #: correspondence play (domain/common/table.py): the time control, and the table's read
     #: model (running clocks, who is away, seats out, abort requests)
     time_control: dict | None = None
     table: dict | None = None

@@ -10,9 +10,9 @@ from datetime import datetime, timedelta
 
 from psycopg.types.json import Jsonb
 
+from domain.common.table import TABLE_EVENT_NAMES, OpenTable
 from service.chain import format_time as _text
 from service.store import Tx
-from service.table import TABLE_EVENT_NAMES, OpenTable
 from service.time_control import TimeControl
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from functools import cache
 
+from domain.common.table import TableGame, seat_table
 from domain.registry import titles
 from service.errors import Invalid
-from service.table import TableGame, seat_table
 
 
 @cache
 def all_titles() -> dict[str, TableGame]:
-    """Every title with the table of correspondence play around it (service/table.py)."""
+    """Every title with the table of correspondence play around it (domain/common/table.py)."""
     return {title_id: seat_table(game) for title_id, game in titles().items()}
 
 

@@ -24,8 +24,9 @@ import hashlib
 import hmac
 import json
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from typing import Any
+
+from domain.common.times import format_time  # noqa: F401  (re-exported: the chain's time format)
 
 CHAIN_V1 = "entrepot-chain-v1"
 CHAIN_V2 = "entrepot-chain-v2"
@@ -36,10 +37,6 @@ CHAINS = (CHAIN_V1, CHAIN_V2)
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def format_time(at: datetime) -> str:
-    return at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def genesis(game_id: str) -> str:

@@ -9,7 +9,9 @@ reported with its step:
 3. step by step: the step follows the previous one (no missing step or event), every
    event's chain link holds, and the events are exactly those the rules produce: the
    title's ``start`` for the setup, its ``decide`` for each recorded command (a command
-   the rules refuse is reported as such);
+   the rules refuse is reported as such), the title wrapped in the same table the server
+   plays it in (domain/common/table.py), so the table's opening, timeouts, reminders,
+   resignations, aborts and vacations are re-derived from their recorded commands too;
 4. the recorded result follows from the final state;
 5. every receipt given: signed by a listed key valid at that time, over the record's own
    chain hash at that version.
@@ -27,7 +29,17 @@ from typing import Any
 
 from domain.common.codec import CodecError
 from domain.common.envelope import decode_command, decode_event, encode_event
-from domain.decider import GameDefinition, Issued, OptionsError, RuleViolation
+from domain.common.table import (
+    TABLE_COMMAND_NAMES,
+    OpenTable,
+    TableGame,
+    TimeControlSet,
+    VacationStarted,
+    seat_table,
+    table_command_from_json,
+    table_command_json,
+)
+from domain.decider import Issued, OptionsError, RuleViolation
 from domain.registry import titles
 from verifier.chain import CHAIN_V1, CHAIN_V2, canonical_json, genesis, link, record_of
 from verifier.record import FORMAT, RNG, result_json
@@ -100,20 +112,24 @@ def _fail(code: str, detail: str, step: int | None = None):
     raise _Stop(Failure(code, detail, step))
 
 
-def _header(record: Mapping[str, Any]) -> tuple[GameDefinition, Any, int]:
+def _header(record: Mapping[str, Any]) -> tuple[TableGame, Any, int]:
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         _fail("format", f"this is not an audit record in the {FORMAT} format")
     for name in ("game_id", "title", "rules_version", "options", "seat_count", "steps", "chain", "rng"):
         if name not in record:
             _fail("format", f"the record has no {name!r}")
+    if record.get("status") == "aborted":
+        _fail("incomplete", "the game was aborted: it has no result, and its seed is never revealed,"
+              " so there is nothing to verify")
     if not record.get("complete") or record.get("status") != "finished":
         _fail("incomplete", "the game is not over: its record is redacted until the end and cannot"
               " be verified yet")
     if record["rng"] != RNG:
         _fail("format", f"unknown random generator {record['rng']!r} (this verifier knows {RNG})")
-    game = titles().get(record["title"])
-    if game is None:
+    title = titles().get(record["title"])
+    if title is None:
         _fail("format", f"unknown title {record['title']!r}")
+    game = seat_table(title)  # the table the server serves every title in
     if not game.decides_version(record["rules_version"]):
         known = ", ".join(game.released_versions or (game.rules_version,))
         _fail("rules_version", f"rules version {record['rules_version']!r} is not one this verifier"
@@ -174,7 +190,7 @@ class _Chain:
         self.prev, self.seq = digest, event["seq"]
 
 
-def _replay(game: GameDefinition, options: Any, seat_count: int, record: Mapping[str, Any],
+def _replay(game: TableGame, options: Any, seat_count: int, record: Mapping[str, Any],
             report: Report) -> Any:
     chain = _Chain(record)
     state = None
@@ -194,11 +210,11 @@ def _replay(game: GameDefinition, options: Any, seat_count: int, record: Mapping
             _fail("chain", f"the step's hash {step.get('hash')} is not its last event's {chain.prev}", index)
         recorded = _decoded(game, events, index)
         if step.get("recorded", True) and (step["version"] == 0 or step.get("command") is not None):
-            expected = _decided(game, options, seat_count, record, state, step, index)
+            expected = _decided(game, options, seat_count, record, state, step, recorded, index)
             _compare(expected, recorded, events, step.get("seat"), index)
             report.rederived_steps += 1
         elif step["version"] == 0:  # an unrecorded setup: the start still re-derives
-            expected = game.start(options, seat_count, record["seed"])
+            expected = _setup(game, options, seat_count, record, step, recorded, index)
             _compare(expected, recorded[: len(expected)], events[: len(expected)], None, index)
             report.unrederived_events += len(events) - len(expected)
         else:
@@ -208,19 +224,52 @@ def _replay(game: GameDefinition, options: Any, seat_count: int, record: Mapping
     return state
 
 
-def _decoded(game: GameDefinition, events: Iterable[Mapping[str, Any]], step: int) -> list:
+def _decoded(game: TableGame, events: Iterable[Mapping[str, Any]], step: int) -> list:
     try:
         return [decode_event(game, e["type"], e["schema_version"], e["data"]) for e in events]
     except (ValueError, KeyError, TypeError) as err:
         _fail("format", f"an event cannot be read: {err}", step)
 
 
-def _decided(game: GameDefinition, options: Any, seat_count: int, record: Mapping[str, Any],
-             state: Any, step: Mapping[str, Any], index: int) -> list:
+def _decided(game: TableGame, options: Any, seat_count: int, record: Mapping[str, Any],
+             state: Any, step: Mapping[str, Any], recorded: Sequence[Any], index: int) -> list:
     if step["version"] == 0:
-        return game.start(options, seat_count, record["seed"])
+        return _setup(game, options, seat_count, record, step, recorded, index)
+    return _decide(game, state, step, step["command"], index)
+
+
+def _setup(game: TableGame, options: Any, seat_count: int, record: Mapping[str, Any],
+           step: Mapping[str, Any], recorded: Sequence[Any], index: int) -> list:
+    """The title's start, then the table's opening: its recorded command or, in records
+    written before the opening was recorded, rebuilt from the setup's TimeControlSet and
+    VacationStarted events (which only copy it; the clocks it starts are re-derived)."""
+    events = game.start(options, seat_count, record["seed"])
+    opening = step.get("command") or _opening_of(recorded)
+    if opening is None:  # a game from before the table: its setup is the start alone
+        return events
+    return events + _decide(game, game.fold(events), step, opening, index)
+
+
+def _opening_of(recorded: Sequence[Any]) -> dict | None:
+    control = next((e for e in recorded if isinstance(e, TimeControlSet)), None)
+    away = tuple((e.seat, e.vacation, e.until) for e in recorded if isinstance(e, VacationStarted))
+    if control is None and not away:
+        return None
+    if control is None:
+        return table_command_json(OpenTable(None, (), away))
+    settings = {"per_move": control.per_move, "per_move_seconds": control.per_move_seconds,
+                "on_timeout": control.on_timeout, "reminders": list(control.reminders)}
+    return table_command_json(OpenTable(settings, control.clocked_seats, away))
+
+
+def _decide(game: TableGame, state: Any, step: Mapping[str, Any], data: Any, index: int) -> list:
+    """The events of one recorded command: a table command (as the record keeps it) or a
+    command of the title."""
     try:
-        command = decode_command(game, step["command"])
+        if isinstance(data, Mapping) and data.get("type") in TABLE_COMMAND_NAMES:
+            command = table_command_from_json(game.inner, data)
+        else:
+            command = decode_command(game, data)
     except CodecError as err:
         _fail("refused", f"the command is not a command of {game.name}: {err}", index)
     try:
@@ -250,7 +299,7 @@ def _short(type_: str, data: Any) -> str:
     return f"{type_} {text[:300]}{'...' if len(text) > 300 else ''}"
 
 
-def _check_result(game: GameDefinition, state: Any, record: Mapping[str, Any], last_step: int) -> None:
+def _check_result(game: TableGame, state: Any, record: Mapping[str, Any], last_step: int) -> None:
     if not game.is_finished(state):
         _fail("result", "the record says the game is over, but its events do not end it", last_step)
     follows = result_json(game.result(state))

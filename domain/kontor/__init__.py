@@ -4,15 +4,19 @@ the free wheel games (« Roue libre » 2 or 4, « Roue libre individuelle » 3 o
 from __future__ import annotations
 
 from domain.decider import GameDefinition
-from domain.kontor.commands import COMMAND_TYPES
-from domain.kontor.data import component_data
-from domain.kontor.decide import RULES_VERSION, decide, legal_commands, start, to_act
-from domain.kontor.events import EVENT_TYPES
-from domain.kontor.evolve import evolve
-from domain.kontor.options import Options, options_schema, parse_options, team_of
+from domain.kontor.core.commands import COMMAND_TYPES
+from domain.kontor.core.data import component_data
+from domain.kontor.core.decide import RULES_VERSION, decide, legal_commands, start, to_act
+from domain.kontor.core.events import EVENT_TYPES
+from domain.kontor.core.evolve import evolve
+from domain.kontor.core.options import Options, options_schema, parse_options
+from domain.kontor.core.setup import RULES_VERSIONS
+from domain.kontor.core.sides import team_name as team_of
+from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
 from domain.kontor.policy import policy
-from domain.kontor.setup import RULES_VERSIONS
-from domain.kontor.view import is_finished, redact_event, redetermine, result, view
+from domain.kontor.registry import register_all
+
+register_all()
 
 
 def may_confer(state, seat: int) -> bool:

@@ -9,7 +9,7 @@ import pytest
 
 from domain.decider import OptionsError
 from domain.kontor import GAME
-from domain.kontor.data import EXPANSION_SEATS, SCENARIO_SEATS, SPECIAL_RULE_SEATS
+from domain.kontor.core.data import EXPANSION_SEATS, SCENARIO_SEATS, SPECIAL_RULE_SEATS
 from domain.rng import Rng
 from tests.conformance.harness import check_game, seed_for
 

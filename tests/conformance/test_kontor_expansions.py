@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from domain.kontor.data import GOODS
+from domain.kontor.core.data import GOODS
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
+from tests.conformance.kontor_properties import check_rule_properties
 
 SEEDS = 40
 FORMS = [
@@ -38,6 +39,7 @@ def test_random_expansion_games(variant, expansions):
     exported = 0
     for n in range(SEEDS):
         played = check_game(GAME, options, 2, seed_for(n), n, leak_samples=3)
+        check_rule_properties(played)
         final = played.final
         assert final.end_reason in ("board_full", "stalled", "idle")
         for state in played.states[::7] + [final]:
@@ -69,4 +71,5 @@ def test_policy_plays_the_expansions(variant):
             leak_samples=2,
             policy_seats={n % 2: "normal", 1 - n % 2: "easy"} if n < 2 else {0: "strong"},
         )
+        check_rule_properties(played)
         assert GAME.result(played.final) is not None

@@ -8,12 +8,14 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from domain.kontor.board import neighbours, occupancy, sectors
-from domain.kontor.data import CARDS, SCENARIO_SEATS
-from domain.kontor.scenario_data import ISLAND_CELLS
-from domain.kontor.scenarios import supply, tic_tac_toe_case
+from domain.kontor.core.board import neighbours, occupancy, sectors
+from domain.kontor.core.data import CARDS, SCENARIO_SEATS
+from domain.kontor.scenarios.data import ISLAND_CELLS
+from domain.kontor.scenarios.mechanics import supply
+from domain.kontor.scenarios.tic_tac_toe import tic_tac_toe_case
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
+from tests.conformance.kontor_properties import check_rule_properties
 
 CASES = [(sc, n) for sc, seats in SCENARIO_SEATS.items() for n in seats]
 GAMES = 20
@@ -84,6 +86,7 @@ def test_random_scenario_games(scenario, seats):
     options = options_for(scenario, seats)
     for n in range(GAMES):
         played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=2)
+        check_rule_properties(played)
         final = played.final
         assert final.end_reason in END_REASONS
         result = GAME.result(final)
@@ -105,4 +108,5 @@ def test_policy_scenario_games(scenario, seats):
     played = check_game(
         GAME, options, seats, seed_for(3000), 3000, leak_samples=2, policy_seats=policy_seats
     )
+    check_rule_properties(played)
     assert played.final.end_reason in END_REASONS

@@ -9,6 +9,7 @@ import pytest
 from domain.kontor import GAME
 from tests.conformance.harness import check_game, seed_for
 from tests.conformance.kontor_cards import card_places
+from tests.conformance.kontor_properties import check_rule_properties
 
 GAMES = 20
 TWO = ("justice", "buy_special_cards", "bridge_and_flood", "great_flood")
@@ -29,6 +30,7 @@ CASES = (
         (("flood_choice", "great_flood"), 2),
         (("flood_choice", "buy_special_cards"), 2),
         (("flood_choice",), 4),
+        (("free_choice", "bridge_and_flood"), 2),
         (("justice", "free_choice", "first_choice", "choice_of_goods", "drunken_sailors"), 2),
         (("poverty", "final_sprint", "buy_special_cards", "flood_choice"), 2),
     ]
@@ -64,6 +66,7 @@ def test_random_special_rule_games(rules, seats):
     for n in range(GAMES):
         options = _options(rules, seats, n)
         played = check_game(GAME, options, seats, seed_for(n), 3000 + n, leak_samples=3)
+        check_rule_properties(played)
         final = played.final
         ends.add(final.end_reason)
         assert final.end_reason in ("board_full", "stalled", "idle", "poverty", "final_sprint")

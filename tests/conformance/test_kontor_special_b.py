@@ -9,6 +9,7 @@ import pytest
 
 from domain.kontor import GAME
 from tests.conformance.harness import check_game, seed_for
+from tests.conformance.kontor_properties import check_rule_properties
 
 SEEDS = 20
 ENDS = ("board_full", "stalled", "idle", "blockade")
@@ -56,6 +57,7 @@ def test_random_games(rule, variant, seats):
     options = _options(variant, [rule], seats)
     for n in range(SEEDS):
         played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3)
+        check_rule_properties(played)
         assert played.final.end_reason in ENDS
         for state in played.states[::10] + [played.final]:
             _invariants(state)
@@ -70,6 +72,7 @@ def test_random_games_with_every_rule(variant, rules, seats):
     options = _options(variant, rules, seats)
     for n in range(100, 100 + SEEDS):
         played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3)
+        check_rule_properties(played)
         assert played.final.end_reason in ENDS
         _invariants(played.final)
 
@@ -95,4 +98,5 @@ def test_policy_games(variant, rules, seats, n, policy_seats):
     played = check_game(
         GAME, options, seats, seed_for(n), n, leak_samples=3, policy_seats=policy_seats
     )
+    check_rule_properties(played)
     assert played.final.end_reason in ENDS

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from domain.decider import Issued
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.options import Options
-from domain.kontor.state import Cell
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.options import Options
+from domain.kontor.core.state import Cell
 
 AT = "2026-01-01T00:00:00Z"
 SEED = "ab" * 32

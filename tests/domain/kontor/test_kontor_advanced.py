@@ -8,12 +8,12 @@ import pytest
 
 from domain.decider import RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.options import parse_options
-from domain.kontor.scoring import anchor_distance, choose_largest
-from domain.kontor.state import ScoredSector
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.options import parse_options
+from domain.kontor.core.scoring import anchor_distance, choose_largest
+from domain.kontor.core.state import ScoredSector
 
 from .helpers import BLACK, RED, SEED, choose, cross_layout, given, of_type, started, then, when
 
@@ -295,7 +295,7 @@ def test_closed_sectors_scored_at_once_but_only_five_largest_count_at_the_end():
         for i, cells in enumerate(sectors)
     )
     state = replace(state, scored=scored, points=(6, 1))
-    from domain.kontor.scoring import final_points, select_final
+    from domain.kontor.core.scoring import final_points, select_final
 
     counted, eliminated, sizes, _ = select_final(state, {(0, 0): 0})
     # the 2-dock sector counts first; of six 1-dock sectors (no path to the anchor, equal

@@ -7,20 +7,21 @@ import pytest
 
 from domain.decider import RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import (
     AcceptAlliance,
     ChooseCard,
     DeclineAlliance,
     LeaveAlliance,
+    MoveShip,
     Pass,
     ProposeAlliance,
 )
-from domain.kontor.data import CARDS, dock_deck
-from domain.kontor.fw_scoring import supremacy_n
-from domain.kontor.options import parse_options
+from domain.kontor.core.data import CARDS, dock_deck
+from domain.kontor.core.options import parse_options
+from domain.kontor.forms.free_wheel.scoring import supremacy_n
 
-from .helpers import SEED, crane, dock, of_type, then, when
+from .helpers import SEED, cards, crane, dock, of_type, then, when
 from .test_kontor_free_wheel import fw_started, plain, play
 
 FFA3 = parse_options({"variant": "free_for_all"}, 3)
@@ -71,6 +72,29 @@ def test_any_dock_is_yours_when_you_play_it():
     v = GAME.view(state, None)
     assert v["board"]["warehouses"][0]["owner"] == "blue"
     assert v["players"][C]["points"] == 0  # one dock: not counted yet
+
+
+def test_ship_sends_a_removed_dock_under_the_common_pile_for_whoever_placed_it():
+    """« Il est replacé sous la pile de son propriétaire » ; the owner is whoever placed it
+    (« Chaque joueur peut jouer n'importe quel dock. Il place ensuite un marqueur à sa
+    couleur »), not the dock's printed colour; there is one dock pile in this form."""
+    printed_black = next(c for c in cards("dock", 1, ("wine",), False) if CARDS[c].ship)
+    ship_canal = next(c for c in cards("water", None, (), False) if CARDS[c].ship)
+    layout = {(0, 0): 0, (1, 0): printed_black, (2, 0): plain(5)}
+    state = ffa(layout, hands=((ship_canal,), (), ()), owners=[(1, 0, C)], common=(dock(0, "tea"),))
+    _, state = then(state, A, ChooseCard(ship_canal))
+    removals = [
+        c
+        for c in GAME.legal_commands(state, A)
+        if isinstance(c, MoveShip) and c.remove_x is not None
+    ]
+    assert removals and {c.to_seat for c in removals} == {C}
+    with pytest.raises(RuleViolation) as err:
+        when(state, A, MoveShip(2, 0, 1, 0, B))
+    assert err.value.code == "kontor.removal_pile"
+    events, state = then(state, A, MoveShip(2, 0, 1, 0, C))
+    assert of_type(events, ev.DockRemoved)[0].to_seat == C
+    assert state.common_docks[-1] == printed_black and state.dock_owners == ()
 
 
 def test_crane_blocks_every_other_player_by_marker():
@@ -233,8 +257,8 @@ def test_alliance_shares_and_remainder():
     gagnés en parts égales, sans oublier les points rapportés par les bureaux de douane. Si
     le gain n'est pas divisible, le reste va au joueur de l'alliance qui a placé le plus
     d'entrepôts. En cas d'égalité, le point supplémentaire est perdu. »"""
-    from domain.kontor.board import occupancy
-    from domain.kontor.fw_scoring import sector_result
+    from domain.kontor.core.board import occupancy
+    from domain.kontor.forms.free_wheel.scoring import sector_result
 
     ta, ta2, wb, sc = dock(0, "tea"), dock(0, "tea", n=1), dock(1, "wine"), dock(0, "spice")
     customs = [c.id for c in CARDS.values() if c.kind == "customs"]
@@ -243,7 +267,7 @@ def test_alliance_shares_and_remainder():
     pre = [ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))]
     state = ffa(layout, owners=owners, pre=pre)
     cells = occupancy(state)
-    from domain.kontor.board import sector_of
+    from domain.kontor.core.board import sector_of
 
     r = sector_result(state, cells, sector_of(cells, (1, 0)))
     assert r["points"] == 1 and r["shares"] == (1, 0, 0) and r["lost"] == 0  # A placed more

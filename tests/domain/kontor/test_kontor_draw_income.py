@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import PlaceCard
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import PlaceCard
 
 from .helpers import (
     BLACK,

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.decide import winners
-from domain.kontor.options import Options
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.decide import winners
+from domain.kontor.core.options import Options
 
 from .helpers import (
     BLACK,

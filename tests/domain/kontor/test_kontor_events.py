@@ -8,8 +8,8 @@ import pytest
 
 from domain.decider import NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import (
     ChooseCard,
     ChooseFromPile,
     Pass,
@@ -17,8 +17,8 @@ from domain.kontor.commands import (
     SkipEvent,
     SwapWarehouse,
 )
-from domain.kontor.data import CARDS, EVENT_CARDS
-from domain.kontor.options import parse_options
+from domain.kontor.core.data import CARDS, EVENT_CARDS
+from domain.kontor.core.options import parse_options
 from domain.rng import Rng
 
 from .helpers import BLACK, RED, SEED, cards, crane, of_type, take_turn, tavern, then, water, when
@@ -205,8 +205,8 @@ def test_blockade_changes_the_value_of_goods_from_now_on():
     view = GAME.view(state, RED)
     assert view["events"]["goods_beats"] == {"spice": "wine", "tea": "spice", "wine": "tea"}
     # one wine against one spice: before, wine wins (« le vin vaut plus que les épices »)
-    from domain.kontor.board import supremacy
-    from domain.kontor.expansions import goods_beats
+    from domain.kontor.core.board import supremacy
+    from domain.kontor.expansions.dispatch import goods_beats
 
     counts = ((0, 1, 0), (0, 0, 1))
     assert supremacy(counts) == (RED, "value")

@@ -6,10 +6,10 @@ import pytest
 
 from domain.decider import OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, ExportWarehouse, MoveShip, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.options import parse_options
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, ExportWarehouse, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.options import parse_options
 
 from .helpers import (
     BLACK,
@@ -185,7 +185,7 @@ def test_export_is_refused_with_scenarios_that_ration_warehouses(scenario):
     entrepôts viennent à manquer dans les réserves ») already decide which warehouses a
     dock brings: the combination is refused, saying why, rather than guessed."""
     from domain.decider import OptionsError
-    from domain.kontor.options import parse_options
+    from domain.kontor.core.options import parse_options
 
     with pytest.raises(OptionsError) as err:
         parse_options({"variant": "advanced", "scenario": scenario, "expansions": ["export_warehouse"]}, 2)

@@ -6,8 +6,8 @@ import pytest
 
 from domain.decider import NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import (
     ChooseCard,
     DrawCard,
     MoveShip,
@@ -15,9 +15,9 @@ from domain.kontor.commands import (
     PlaceCard,
     SetDrunkDock,
 )
-from domain.kontor.data import CARDS, special_cards
-from domain.kontor.options import parse_options
-from domain.kontor.state import Cell
+from domain.kontor.core.data import CARDS, special_cards
+from domain.kontor.core.options import parse_options
+from domain.kontor.core.state import Cell
 
 from .helpers import SEED, cards, crane, dock, given, of_type, tavern, then, water, when
 
@@ -170,6 +170,23 @@ def test_free_choice_keeps_a_dock_and_a_canal():
     assert err.value.code == "kontor.draw_pile"
 
 
+@pytest.mark.parametrize("special", ["bridge", "customs", "flood"])
+def test_free_choice_judges_a_drawn_special_card_by_what_it_is(special):
+    """« Vous devez cependant toujours avoir au moins un dock et un canal en main » ; the
+    specials come from the canal pile, but « Le pont est considéré comme un dock », the
+    customs house is played as a dock (RULES-NOTES.md) and a flood is water."""
+    card = next(c for c in special_cards() if CARDS[c].kind == special)
+    other = plain(1) if CARDS[card].is_dock else dock(RED, "wine")
+    d1 = dock(RED, "tea")
+    state = fw_started(
+        hands=((d1, card, other), (plain(2),)),
+        dock_piles=((dock(RED, "spice"),), ()),
+        water_pile=(plain(3),),
+    )
+    _, state = play(state, RED, d1, (1, 0))
+    assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
+
+
 # --- 6: turns one after another --------------------------------------------------------
 
 
@@ -192,8 +209,8 @@ def test_each_plays_in_turn_clockwise():
 
 
 def _first_cell(state, seat, card):
-    from domain.kontor.board import occupancy
-    from domain.kontor.placement import placement_cells
+    from domain.kontor.core.board import occupancy
+    from domain.kontor.core.placement import placement_cells
 
     return placement_cells(state, occupancy(state), card, seat)[0]
 
@@ -277,10 +294,10 @@ def test_no_sector_scored_before_the_end_and_all_sectors_of_two_docks_count():
     assert closed and closed[0]["indicative_guardian"] and closed[0]["leader"] == ["red"]
     assert v["players"][0]["points"] == 1 and v["players"][0]["provisional"]
     # the end: the closed 2-dock sector scores, the 1-dock black sector does not
-    from domain.kontor.decide import _Log
-    from domain.kontor.free_wheel import _end_game
+    from domain.kontor.core.decide import DecideContext
+    from domain.kontor.forms.free_wheel.turns import _end_game
 
-    log = _Log(state)
+    log = DecideContext(state)
     _end_game(log, "stalled")
     counted = of_type(log.events, ev.SectorCounted)
     assert len(counted) == 1 and counted[0].shares == (1, 0)
@@ -289,8 +306,8 @@ def test_no_sector_scored_before_the_end_and_all_sectors_of_two_docks_count():
 
 def test_bridge_and_flood_may_affect_finished_sectors():
     """« 8. Un pont ou une inondation peuvent affecter des secteurs déjà terminés. »"""
-    from domain.kontor.board import occupancy
-    from domain.kontor.placement import placement_cells
+    from domain.kontor.core.board import occupancy
+    from domain.kontor.core.placement import placement_cells
 
     flood = next(c for c in special_cards() if CARDS[c].kind == "flood")
     bridge = next(c for c in special_cards() if CARDS[c].kind == "bridge")

@@ -6,13 +6,13 @@ import pytest
 
 from domain.decider import OptionsError
 from domain.kontor import GAME
-from domain.kontor.data import (
+from domain.kontor.core.data import (
     EXPANSION_SEATS,
     SCENARIO_SEATS,
     SPECIAL_RULE_SEATS,
     VARIANT_SEATS,
 )
-from domain.kontor.options import Options, parse_options, view_options
+from domain.kontor.core.options import Options, parse_options, view_options
 
 
 def _errors(raw, seats) -> dict:

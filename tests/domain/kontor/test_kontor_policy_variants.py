@@ -7,11 +7,11 @@ import pytest
 
 from domain.common.frozen import replace
 from domain.kontor import GAME
-from domain.kontor.board import occupancy, supremacy_lead
-from domain.kontor.commands import Pass
-from domain.kontor.data import CARDS
-from domain.kontor.policy import _evaluate, _supplied, placement_value
-from domain.kontor.scenarios import supply
+from domain.kontor.core.board import occupancy, supremacy_lead
+from domain.kontor.core.commands import Pass
+from domain.kontor.core.data import CARDS
+from domain.kontor.policy.basic import _evaluate, _supplied, placement_value
+from domain.kontor.scenarios.mechanics import supply
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for
 from tests.domain.kontor.helpers import RED, SEED, cards, dock

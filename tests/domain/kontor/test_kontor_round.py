@@ -6,8 +6,8 @@ import pytest
 
 from domain.decider import GameOver, NotYourTurn
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
 
 from .helpers import BLACK, RED, choose, dock, given, of_type, started, then, types, water, when
 

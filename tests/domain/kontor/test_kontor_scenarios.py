@@ -7,13 +7,13 @@ import pytest
 
 from domain.decider import OptionsError
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.board import occupancy
-from domain.kontor.commands import ChooseCard, Pass, PlaceCard
-from domain.kontor.data import CARDS, SCENARIO_SEATS
-from domain.kontor.decide import legal_commands
-from domain.kontor.scenario_data import ISLAND_CELLS, LAYOUTS, LAYOUTS_PROVENANCE
-from domain.kontor.scoring import select_final
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy
+from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
+from domain.kontor.core.data import CARDS, SCENARIO_SEATS
+from domain.kontor.core.decide import legal_commands
+from domain.kontor.core.scoring import select_final
+from domain.kontor.scenarios.data import ISLAND_CELLS, LAYOUTS, LAYOUTS_PROVENANCE
 
 from .helpers import BLACK, RED, choose, full_board, given, of_type, started, then, when
 
@@ -354,7 +354,7 @@ def scored_state(scenario: str, sectors: list[tuple[list, int | None]], seats: i
     lay = full_board(overrides=overrides)
     events = [started(lay, options=o)]
     for cells, winner in sectors:
-        from domain.kontor.scoring import sector_points
+        from domain.kontor.core.scoring import sector_points
 
         pts = sector_points(lay, cells, o) if winner is not None else 0
         events.append(
@@ -438,7 +438,7 @@ def test_ever_smaller_sizes_below_four_worth_their_size():
     state, (counted, _, _, _) = scored_state("ever_smaller", sectors)
     assert counted == (0, 1, 2)
     assert [s.points for s in state.scored] == [1, 2, 3, 4]
-    from domain.kontor.scoring import current_points
+    from domain.kontor.core.scoring import current_points
 
     assert current_points(state) == (4, 2)
 
@@ -468,7 +468,7 @@ def test_all_sectors_count(scenario):
     sectors = [([(x, -2)], RED) for x in (-2, 0, 2)] + [([(x, 3)], BLACK) for x in (-2, 0, 2, 3)]
     state, _ = scored_state(scenario, sectors)
     assert state.points == (3, 4)
-    from domain.kontor.scoring import current_points
+    from domain.kontor.core.scoring import current_points
 
     assert current_points(state) == (3, 4)
 

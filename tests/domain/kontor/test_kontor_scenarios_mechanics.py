@@ -10,8 +10,8 @@ import pytest
 
 from domain.decider import NotYourTurn, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import (
     Bribe,
     ChooseCard,
     MoveShip,
@@ -20,11 +20,11 @@ from domain.kontor.commands import (
     PlaceSunkenWarehouse,
     SecondCanal,
 )
-from domain.kontor.data import CARDS
-from domain.kontor.decide import legal_commands, to_act
-from domain.kontor.scenario_data import LAYOUTS
-from domain.kontor.scenarios import supply
-from domain.kontor.state import ScoredSector
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.decide import legal_commands, to_act
+from domain.kontor.core.state import ScoredSector
+from domain.kontor.scenarios.data import LAYOUTS
+from domain.kontor.scenarios.mechanics import supply
 
 from .helpers import BLACK, RED, choose, given, of_type, started, then, types, when, with_warehouses
 from .test_kontor_scenarios import CROSS, goods_dock, ids, layout, opts, red_plays, spare_water
@@ -311,7 +311,7 @@ def test_euphrates_no_centre_the_warehouse_goes_to_the_reserve():
 def test_euphrates_edge_counts_as_a_side():
     """« entouré de tous côtés »: a side beyond the port's fixed edge cannot take a card,
     so it counts as closed (as a sector is limited by the board's edge)."""
-    from domain.kontor.scenarios import surrounded
+    from domain.kontor.scenarios.mechanics import surrounded
 
     o = opts("euphrates")  # 6x6: the canal at (3, 0) makes the layout 6 wide (x -2..3)
     lay = layout([*CROSS, (3, 0)])
@@ -327,7 +327,7 @@ def test_euphrates_edge_counts_as_a_side():
 def test_euphrates_reserve_shortage_takes_from_the_canal():
     """« Si les entrepôts viennent à manquer dans les réserves, vers la fin de la partie,
     on peut prendre ceux qui sont encore dans le canal. »"""
-    from domain.kontor import scenarios
+    from domain.kontor.scenarios import mechanics as scenarios
 
     card = red_dock(0, good="wine")
     state = euphrates_state({}, card, sunken=((-1, 0, "wine"),), extra=(spare_water(0),))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.board import is_closed, sectors, supremacy
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import is_closed, sectors, supremacy
 
 from .helpers import (
     BLACK,

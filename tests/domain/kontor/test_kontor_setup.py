@@ -6,7 +6,7 @@ import pytest
 
 from domain.decider import OptionsError
 from domain.kontor import GAME
-from domain.kontor.data import (
+from domain.kontor.core.data import (
     CARDS,
     EXPANSION_SEATS,
     SCENARIO_SEATS,
@@ -16,7 +16,7 @@ from domain.kontor.data import (
     dock_deck,
     water_deck,
 )
-from domain.kontor.options import Options, parse_options
+from domain.kontor.core.options import Options, parse_options
 
 SEED = "cd" * 32
 

@@ -10,9 +10,9 @@ import pytest
 
 from domain.decider import OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor.board import occupancy, warehouse_counts
-from domain.kontor.commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, warehouse_counts
+from domain.kontor.core.commands import (
     BuySpecialCard,
     ChooseCard,
     ChooseGood,
@@ -23,8 +23,8 @@ from domain.kontor.commands import (
     PlaceWater,
     TakeFromPile,
 )
-from domain.kontor.data import CARDS
-from domain.kontor.scoring import goods_of
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.scoring import goods_of
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
@@ -213,6 +213,31 @@ def test_free_choice_draw_from_either_pile_keeping_a_dock_and_a_canal():
     events, state = then(state, RED, PlaceCard(0, -3))
     assert of_type(events, ev.CardDrawn)[0].pile == "water"  # only choice: drawn at once
     assert not of_type(events, ev.StepOpened)
+
+
+@pytest.mark.parametrize("special", ["bridge", "customs", "flood"])
+def test_free_choice_judges_a_card_by_what_it_is(special):
+    """« Vous devez cependant toujours avoir au moins un dock et un canal en main » ; « Le
+    pont est considéré comme un dock », the customs house is played as a dock
+    (RULES-NOTES.md), a flood is water (« On considère ... comme des canaux »): a hand of
+    that special card and a plain card of the other kind keeps a dock and a canal whatever
+    pile it draws from."""
+    o = opts("free_choice", "bridge_and_flood")
+    card = next(c for c in CARDS.values() if c.kind == special).id
+    other = water(n=1) if CARDS[card].is_dock else dock(RED, "wine")
+    d1 = dock(RED, "tea")
+    state = given(
+        started(
+            hands=((d1, card, other), (water(n=2),)),
+            dock_piles=((dock(RED, "spice"),), ()),
+            water_pile=(water(n=3),),
+            options=o,
+        )
+    )
+    _, state = choose(state, ChooseCard(d1), Pass())
+    events, state = then(state, RED, PlaceCard(0, -3))
+    assert [e.step for e in of_type(events, ev.StepOpened)] == ["draw"]
+    assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
 
 
 # --- Choix de la marchandise -------------------------------------------------------------

@@ -10,14 +10,14 @@ import pytest
 
 from domain.decider import Issued, NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
-from domain.kontor import events as ev
-from domain.kontor import rule_b_events as evb
-from domain.kontor.board import occupancy, sector_of, warehouse_counts
-from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.data import CARDS, FACE_DOWN_IDS
-from domain.kontor.options import Options
-from domain.kontor.placement import placement_cells
-from domain.kontor.rule_b_commands import (
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, sector_of, warehouse_counts
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
+from domain.kontor.core.options import Options
+from domain.kontor.core.placement import placement_cells
+from domain.kontor.rules import special_b_events as evb
+from domain.kontor.rules.special_b_commands import (
     ChooseFaceDown,
     DecideTavernSector,
     EndBribe,
@@ -220,7 +220,7 @@ def test_bribery_tavern_may_not_finish_a_sector():
     assert placement_cells(state, cells, _dock(RED, ("tea",)), RED) == [(-2, -2), (1, 1)]
     plain = given(started(layout, hands=((tavern(RED),), ())))
     assert placement_cells(plain, occupancy(plain), tavern(RED), RED) == [(-2, -2), (1, 1)]
-    from domain.kontor.placement import placement_error
+    from domain.kontor.core.placement import placement_error
 
     assert placement_error(state, cells, tavern(RED), RED, (1, 1)).code == (
         "kontor.tavern_closes_sector"
@@ -396,8 +396,8 @@ def test_old_grudges_both_taverns_sector_must_count():
 def test_old_grudges_dropped_sector_takes_no_slot_in_the_largest_count():
     """Advanced game: « seuls les cinq plus grands secteurs comptent » -- a sector not
     counted leaves its place to the next one."""
-    from domain.kontor.scoring import select_final
-    from domain.kontor.state import ScoredSector
+    from domain.kontor.core.scoring import select_final
+    from domain.kontor.core.state import ScoredSector
 
     state = _grudge_state({})
     opts = Options(final_selection="largest", final_count=1, old_grudges=True)
@@ -538,7 +538,7 @@ def test_blockade_is_refused_where_the_port_starts_from_the_anchor_alone():
     tour, la partie se termine prématurément. » With the anchor alone and the ship on it,
     no first card could ever be placed: such a game is refused at creation."""
     from domain.decider import OptionsError
-    from domain.kontor.options import parse_options
+    from domain.kontor.core.options import parse_options
 
     with pytest.raises(OptionsError) as err:
         parse_options({"variant": "advanced", "scenario": "speed", "special_rules": ["blockade"]}, 2)

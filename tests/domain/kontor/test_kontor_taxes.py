@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, Pass
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, Pass
 
 from .helpers import BLACK, RED, choose, dock, given, of_type, started, water
 

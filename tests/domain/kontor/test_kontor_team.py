@@ -6,10 +6,10 @@ import pytest
 
 from domain.decider import RuleViolation
 from domain.kontor import GAME, team_of
-from domain.kontor import events as ev
-from domain.kontor.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.data import CARDS
-from domain.kontor.options import parse_options
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.options import parse_options
 
 from .helpers import SEED, given, of_type, started, then, when
 from .test_kontor_advanced import cross, plain_dock, plain_water, ship_dock, ship_water
@@ -235,7 +235,7 @@ def test_no_special_card_on_or_in_a_finished_sector():
     terminés »."""
     from dataclasses import replace
 
-    from domain.kontor.state import ScoredSector
+    from domain.kontor.core.state import ScoredSector
 
     one = plain_dock(0, good="tea")
     layout = cross() | {(1, 1): one}
@@ -300,8 +300,8 @@ def test_five_largest_sectors_of_two_docks_and_partners_win_together():
     each seat's score is its team's, and partners win together."""
     from dataclasses import replace
 
-    from domain.kontor.scoring import final_points, select_final
-    from domain.kontor.state import ScoredSector
+    from domain.kontor.core.scoring import final_points, select_final
+    from domain.kontor.core.state import ScoredSector
 
     state = GAME.fold(GAME.start(TEAM, 4, SEED))
     scored = (
@@ -313,6 +313,6 @@ def test_five_largest_sectors_of_two_docks_and_partners_win_together():
     assert counted == (1,)
     points = final_points(state, counted)
     assert points == (2, 2, 0, 0)
-    from domain.kontor.scoring import winners
+    from domain.kontor.core.scoring import winners
 
     assert winners(state, points, state.money) == (0, 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kontor import GAME
-from domain.kontor.options import Options
+from domain.kontor.core.options import Options
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for
 

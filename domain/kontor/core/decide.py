@@ -1,0 +1,443 @@
+"""Kontor rules: to_act, legal_commands, decide. The round's structure lives here; each
+concern has its module: setup.py (layouts, deal), placement.py (where a card may go),
+ship.py (the patrol ship), taxes.py, scoring.py (sectors, final selection, winners),
+sides.py (colours, teams, tax pairs)."""
+
+from __future__ import annotations
+
+from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS, SETUP
+from domain.kontor.core.evolve import evolve
+from domain.kontor.core.hooks import HOOKS, answer
+from domain.kontor.core.placement import placement_cells, placement_error
+from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
+from domain.kontor.core.scoring import winners as _winners
+from domain.kontor.core.setup import RULES_VERSION, cross_positions, start
+from domain.kontor.core.ship import any_removal, may_move_ship, pile_seats, removable, ship_commands
+from domain.kontor.core.ship import targets as ship_targets
+from domain.kontor.core.state import KontorState
+from domain.kontor.core.taxes import collect_taxes
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.rules import special_a as special_rules
+from domain.kontor.rules import special_b as rules_b
+from domain.kontor.scenarios import mechanics as scenarios
+
+__all__ = [
+    "RULES_VERSION",
+    "cross_positions",
+    "decide",
+    "legal_commands",
+    "placing_card",
+    "start",
+    "to_act",
+    "winners",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# Who acts, what they may send
+
+
+def to_act(state: KontorState) -> tuple[int, ...]:
+    # a form's turns, a scenario's pending decision, the special rules' phases and steps,
+    # the expansions' event cards
+    own = answer(HOOKS.to_act, state)
+    if own is not None:
+        return own
+    if state.phase == "choose":
+        return tuple(
+            s for s in range(state.seat_count) if state.chosen[s] is None and not state.passed[s]
+        )
+    if state.phase == "place" and state.order:
+        return (state.order[0],)
+    return ()
+
+
+def placing_card(state: KontorState) -> int | None:
+    if state.phase == "place" and state.order:
+        return state.revealed[state.order[0]]
+    return None
+
+
+def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int, int]]:
+    return placement_cells(state, occupancy(state), card, seat)
+
+
+def legal_commands(state: KontorState, seat: int) -> list:
+    if seat not in to_act(state):
+        return []
+    own = answer(HOOKS.legal_commands, state, seat)  # the phases and steps of to_act's hooks
+    if own is not None:
+        return own
+    if state.phase == "choose":
+        return (
+            [ChooseCard(c) for c in sorted(state.hands[seat])]
+            + [Pass()]
+            + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
+            + scenarios.extra_commands(state, seat)  # scenarios: bribes
+        )
+    card = placing_card(state)
+    cells = legal_cells_now(state, seat, card)
+    places = [PlaceCard(x, y) for x, y in cells]
+    return (
+        places
+        + expansions.place_commands(state, seat, places)
+        + ship_commands(state, seat)
+        + special_rules.extra_place_commands(state, seat)  # special rules A
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# decide
+
+
+class DecideContext:
+    """What a decide call hands to the forms, scenarios, special rules and expansions it
+    asks: the events recorded so far and the state they lead to (``emit`` records one),
+    and the steps of the round an extension may ask the core to carry on with. Extensions
+    receive it as an argument and never import this module."""
+
+    def __init__(self, state: KontorState):
+        self.state = state
+        self.events: list = []
+
+    def emit(self, event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    # --- the round's steps, in their order ---------------------------------------------
+    def after_choice(self) -> None:
+        """Reveal once every seat has chosen or passed; taxes; the order of placement."""
+        _after_choice(self)
+
+    def place(self, seat: int, x: int, y: int, export: str | None = None) -> None:
+        """Place the seat's revealed card at (x, y) and carry on with the turn."""
+        _place(self, seat, x, y, export)
+
+    def move_ship(self, seat: int, command: MoveShip, advance=None) -> None:
+        """Move the ship (and remove a dock); then ``advance(context)`` or the next placer."""
+        _move_ship(self, seat, command, advance)
+
+    def after_warehouses(self, seat: int, card: int) -> None:
+        """Sectors scored, early ends, then the rest of the turn (draw, income, next)."""
+        _after_warehouses(self, seat, card)
+
+    def finish_place(self, seat: int, card: int, draw: str | None) -> None:
+        """Board full, the draw from ``draw`` ("dock" | "water" | None), income, next."""
+        _finish_place(self, seat, card, draw)
+
+    def income_and_advance(self, seat: int, card: int) -> None:
+        """A canal's income, then the next placer."""
+        _income_and_advance(self, seat, card)
+
+    def advance(self) -> None:
+        """The next placer with a legal cell, or the end of the round."""
+        _advance(self)
+
+    def end_round(self) -> None:
+        _end_round(self)
+
+    def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
+        _end_game(self, reason, winners)
+
+    def ends_early(self) -> bool:
+        """Does a rule end the game now (scenarios' early ends)? True if it ended."""
+        return any(end(self) for end in HOOKS.early_end)
+
+    def can_place_any(self, seat: int) -> bool:
+        """Does the seat hold a card it could place now (or a ship card to free a cell)?"""
+        return _can_place_any(self.state, seat)
+
+
+def decide(state: KontorState, issued: Issued) -> list:
+    if state.phase == "over":
+        raise GameOver()
+    seat = issued.seat
+    if seat is None or seat not in to_act(state):
+        raise NotYourTurn()
+    command = issued.command
+    log = DecideContext(state)
+    if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
+        return log.events
+    # --- scenarios: bribes, second canal, raised warehouses ---
+    if scenarios.pending_seat(state) is not None and not isinstance(
+        command, scenarios.SCENARIO_COMMANDS
+    ):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    if scenarios.decide_command(log, seat, command):
+        return log.events
+    # --- end scenarios ---
+    if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
+        special_rules.rule_decide(log, seat, command)
+        special_rules.check_early_end(log)
+        return log.events
+    rules_b.guard(state, command)  # special rules B
+    if isinstance(command, rules_b.COMMANDS_B):
+        rules_b.decide_b(log, seat, command)
+    elif expansions.handles(command) and not state.pending:  # expansions: events, export
+        expansions.decide_command(log, seat, command)
+    elif state.pending or state.phase not in ("choose", "place"):
+        raise RuleViolation("kontor.step_pending", "Finish the current step first.")
+    elif isinstance(command, ChooseCard):
+        if state.phase != "choose":
+            raise RuleViolation(
+                "kontor.not_choosing", "Cards are chosen only at the start of a round."
+            )
+        if command.card not in state.hands[seat]:
+            raise RuleViolation(
+                "kontor.card_not_in_hand",
+                "Jouer une carte face cachée: choose one of the cards in your hand.",
+            )
+        log.emit(ev.CardChosen(seat, command.card))
+        _after_choice(log)
+    elif isinstance(command, Pass):
+        if state.phase != "choose":
+            raise RuleViolation(
+                "kontor.pass_too_late",
+                "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
+            )
+        if not special_rules.secret_pass(log, seat):  # special rules A
+            florins = min(SETUP["pass_income"], state.treasury)
+            log.emit(ev.Passed(seat, florins))
+        _after_choice(log)
+    elif isinstance(command, PlaceCard):
+        if state.phase != "place":
+            raise RuleViolation("kontor.not_placing", "Cards are placed only after the reveal.")
+        _place(log, seat, command.x, command.y)
+    elif isinstance(command, MoveShip):
+        _move_ship(log, seat, command)
+    else:
+        raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
+    special_rules.check_early_end(log)  # special rules A: Sprint final, Misère
+    return log.events
+
+
+def _after_choice(log: DecideContext) -> None:
+    st = log.state
+    if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
+        return
+    shown = rules_b.shown_cards(st)  # special rules B: a face-down card shows its back
+    log.emit(ev.CardsRevealed(special_rules.revealed_cards(st, shown)))  # A: secret passes
+    special_rules.after_reveal(log, st.chosen)  # special rules A: secret passes
+    collect_taxes(log)
+    st = log.state
+    playing = [
+        s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
+    ]
+    order = tuple(sorted(playing, key=lambda s: rules_b.order_key(st, s)))
+    log.emit(ev.TurnOrderSet(order))
+    _advance(log)
+
+
+def _returned(st: KontorState, seat: int) -> bool:
+    return any(r[0] == seat for r in st.returned)
+
+
+def _advance(log: DecideContext) -> None:
+    """Skip placers whose card has no legal cell (unless the ship could free one); end
+    the round when nobody is left."""
+    while True:
+        st = log.state
+        if st.phase == "over" or scenarios.pending_seat(st) is not None:
+            return
+        if st.order:
+            seat = st.order[0]
+            card = st.revealed[seat]
+            if legal_cells_now(st, seat, card):
+                return
+            if ship_commands(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
+                return  # moving the ship (somewhere) and removing a dock may free a cell
+            if special_rules.alternative_play(st, seat):
+                return  # special rules A: a flood played as two water cards
+            log.emit(ev.CardReturned(seat, card, rules_b.no_cell_reason(st, seat, card)))
+            continue
+        _end_round(log)
+        return
+
+
+def _end_round(log: DecideContext) -> None:
+    if special_rules.end_of_round(log):  # special rules A: Sprint final
+        return
+    if expansions.before_next_round(log):
+        return  # an event card waits for players' choices; they resume the round's end
+    st = log.state
+    idle = 0 if st.placed_this_round else st.idle_rounds + 1
+    if rules_b.blockade_ends(st):  # special rules B: « la partie se termine prématurément »
+        _end_game(log, "blockade")
+        return
+    if idle >= st.options.idle_round_limit:
+        _end_game(log, "idle")
+        return
+    if not any(_can_place_any(st, s) for s in range(st.seat_count)):
+        _end_game(log, "stalled")
+        return
+    log.emit(ev.RoundStarted(st.round + 1, idle))
+    special_rules.open_round(log)  # special rules A: buying special cards
+    expansions.after_round_started(log)
+
+
+def _can_place_any(st: KontorState, seat: int) -> bool:
+    """Does the seat hold a card with a legal cell, or a ship card while the ship may
+    free a cell by removing a dock? (Cards of the same kind share their legal cells, so
+    one card of each kind is enough to try; a flood played as canals needs the canals in
+    hand, which the canals' own cells already answer.)"""
+    cells = occupancy(st)
+    tried: set[tuple] = set()
+    for card in st.hands[seat]:
+        c = CARDS[card]
+        key = (c.kind, c.is_dock, len(c.goods) <= 1)
+        if key in tried:
+            continue
+        tried.add(key)
+        if placement_cells(st, cells, card, seat):
+            return True
+    ship_card = any(CARDS[card].ship for card in st.hands[seat])
+    return st.options.ship and st.ship is not None and ship_card and any_removal(st)
+
+
+def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
+    if rules_b.before_end(log, reason):  # special rules B: reveal, last sector, taverns
+        return
+    st = log.state
+    points = st.points
+    if st.options.final_selection != "all":
+        counted, eliminated, sizes, dists = select_final(st, occupancy(st))
+        points = final_points(st, counted)
+        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
+        st = log.state
+    points = expansions.final_points(log, points)  # export majorities, event bonus points
+    st = log.state
+    if winners is None:  # special rules A: Misère names the winners
+        winners = _winners(st, points, st.money)
+    log.emit(ev.GameEnded(reason, points, st.money, winners))
+
+
+def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
+    """Most points; tie: most money; still tied: shared win ("ex æquo") -- one seat per
+    side (the basic game)."""
+    best = max(zip(points, money))
+    return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
+
+
+def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> None:
+    st = log.state
+    if not may_move_ship(st, seat):
+        raise RuleViolation(
+            "kontor.no_ship_move",
+            "The ship moves only before placing a card that shows a ship, once (« Quand un "
+            "joueur joue une carte avec un bateau, il peut alors ... déplacer le bateau »).",
+        )
+    cells = occupancy(st)
+    if (cmd.x, cmd.y) not in ship_targets(st, cells):
+        raise RuleViolation(
+            "kontor.ship_target",
+            "The ship moves to any water card but the one it is on (« sur n'importe quel "
+            "canal de son choix sur le plateau sauf celui sur lequel il se trouve »).",
+        )
+    removal = None
+    if cmd.remove_x is not None or cmd.remove_y is not None:
+        removal = (cmd.remove_x, cmd.remove_y)
+        if removal not in removable(st, cells, (cmd.x, cmd.y)):
+            raise RuleViolation(
+                "kontor.not_removable",
+                "Only a dock showing a ship, next to the ship's new water card and outside "
+                "finished sectors, may be removed (« Les docks sans bateau sont inamovibles, "
+                "ainsi que tous les canaux et tous les docks d'un secteur terminé »).",
+            )
+        choices = pile_seats(st, cells[removal])
+        to_seat = cmd.to_seat
+        if to_seat is None and len(choices) == 1:
+            to_seat = choices[0]
+        if to_seat not in choices:
+            raise RuleViolation(
+                "kontor.removal_pile",
+                "The removed dock goes under its owner's pile "
+                f"(seats {list(choices)}: « il peut choisir lequel de ses adversaires mettra "
+                "la carte sous sa pile »).",
+            )
+    elif cmd.to_seat is not None:
+        raise RuleViolation("kontor.removal_pile", "to_seat is given only with a removal.")
+    log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
+    if removal is not None:
+        card = cells[removal]
+        for event in expansions.before_dock_removed(log.state, card):
+            log.emit(event)  # export warehouse: the exported good of the removed dock
+        log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
+    (advance or _advance)(log)  # free wheel passes its own turn flow
+
+
+def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:
+    st = log.state
+    card = st.revealed[seat]
+    cells = occupancy(st)
+    if (x, y) not in placement_cells(st, cells, card, seat):
+        raise placement_error(st, cells, card, seat, (x, y))
+    draw = rules_b.draw_pile(st, seat, card)  # special rules B: a face-down card's pile
+    log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
+    special_rules.after_card_placed(log, seat, card, x, y)  # special rules A: great flood
+    c = CARDS[card]
+    if c.is_dock and c.goods and export is not None:  # expansions: export warehouse
+        for event in expansions.warehouse_events(seat, card, export):
+            log.emit(event)
+    elif c.is_dock and c.goods:
+        done = special_rules.open_good_step(log, seat, card)  # special rules A
+        if done == "step":
+            return
+        if done is None:
+            goods = scenarios.take_goods(log, seat, card)  # scenarios: supplies, reserve
+            if goods:
+                log.emit(ev.WarehousesAdded(seat, card, goods))
+    _after_warehouses(log, seat, card, (x, y), draw)
+
+
+def _after_warehouses(
+    log: DecideContext, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
+) -> None:
+    """Sectors scored, early ends (scenarios), then (Corruption) the bribe, then the rest of
+    the turn. ``draw`` is the replacement pile ("auto": by the card's kind); ``at`` the
+    card's cell."""
+    score_closed_sectors(log)
+    if log.ends_early():  # scenarios: early ends
+        return
+    if draw == "auto":
+        draw = rules_b.draw_pile(log.state, seat, card)
+    if at is not None and rules_b.offer_bribe(log, seat, card, at):  # special rules B
+        return
+    _finish_place(log, seat, card, draw)
+
+
+def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) -> None:
+    """After the card is placed and sectors scored: board full, draw, income, next."""
+    st = log.state
+    if len(occupancy(st)) >= st.options.board_cells:
+        # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
+        _end_game(log, "board_full")
+        return
+    if draw is None:
+        pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
+    elif special_rules.open_draw_step(log, seat, card):  # special rules A
+        return
+    elif draw == "dock":
+        pile = st.dock_piles[seat]
+        if pile:
+            log.emit(ev.CardDrawn(seat, pile[0], "dock"))
+    elif st.water_pile:
+        log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
+    _income_and_advance(log, seat, card)
+
+
+def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
+    c = CARDS[card]
+    if c.kind == "water":
+        # a flood is water but « on ne touche cependant aucun florin en les plaçant »
+        amount = min(SETUP["canal_income"], log.state.treasury)
+        if amount:
+            log.emit(ev.IncomePaid(seat, amount))
+    scenarios.after_turn(log, seat, card)  # scenarios: raised warehouses, second canal
+    _advance(log)

@@ -1,0 +1,237 @@
+"""Scoring: closed sectors during play, the final selection of counted sectors, winners.
+
+Extension point: scenarios that count other sectors (« Seuls les trois plus petits
+secteurs », « Tous les secteurs rapportent », sizes worth their size...) add a value of
+``Options.final_selection`` handled in ``select_final``; rules that change a sector's
+worth (Isola grande's inner sector, final point) add to ``sector_points``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import (
+    Pos,
+    is_closed,
+    neighbours,
+    occupancy,
+    sectors,
+    supremacy,
+    warehouse_counts,
+)
+from domain.kontor.core.data import ANCHOR_ID, CARDS, SETUP
+from domain.kontor.core.hooks import HOOKS, answer, filtered
+from domain.kontor.core.placement import box_of
+from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
+from domain.kontor.core.state import KontorState
+
+
+def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
+    """The goods that got warehouses, per dock, where they are not the printed ones: Choix
+    de la marchandise (special rules A), Embargo's short supply and Euphrate's raised
+    warehouse (scenarios). None when every dock holds its printed goods."""
+    found = dict(state.warehouse_goods)
+    found.update(state.goods_override)
+    return found or None
+
+
+def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:
+    """1 per won sector, + 1 per customs house in it (« Un secteur comportant deux douanes
+    rapporte ainsi trois points de victoire »; RULES-NOTES)."""
+    customs = sum(1 for p in sector if CARDS[cells[p]].kind == "customs")
+    if options is not None:  # scenarios: the island, sizes worth their size
+        worth = answer(HOOKS.sector_worth, options, sector, SETUP["guardian_points"], customs)
+        if worth is not None:
+            return worth
+    return SETUP["guardian_points"] + customs
+
+
+def score_closed_sectors(log) -> None:
+    """« Quand un secteur est entièrement terminé, on détermine immédiatement le joueur qui
+    l'emporte. » Every closed sector not yet scored is scored now."""
+    st = log.state
+    cells = occupancy(st)
+    size = st.options.board_dims
+    box = box_of(st, cells)
+    done = {frozenset(s.cells) for s in st.scored}
+    sides = side_count(st.options, st.seat_count)
+    first = len(st.scored)  # special rules B
+    for sector in sectors(cells):
+        if sector in done or not is_closed(cells, sector, size, box):
+            continue
+        if any(held(cells, sector) for held in HOOKS.sector_held):
+            continue
+        st = log.state
+        counts = warehouse_counts(
+            cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes,
+            adjust=answer(HOOKS.count_adjust, st),
+        )
+        winner, rule = supremacy(counts, answer(HOOKS.goods_beats, st))
+        guardian = None
+        if winner is not None:
+            guardian = distribution_centre(st, sector, winner)
+        ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
+        returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
+        returned = filtered(HOOKS.returned_warehouses, returned, st, winner)  # scenarios: Embargo
+        log.emit(
+            ev.SectorScored(
+                cells=ordered,
+                warehouses=counts,
+                winner=winner,
+                rule=rule,
+                guardian=guardian,
+                points=sector_points(cells, sector, st.options) if winner is not None else 0,
+                warehouses_returned=returned,
+            )
+        )
+    for after in HOOKS.after_scoring:
+        after(log, first)
+
+
+def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:
+    """The first goods dock of the side placed in the sector (where its warehouses are
+    shown; the team's partners share it: « utilisent le même centre de distribution »)."""
+    top = occupancy(st)
+    for cell in st.board:
+        pos = (cell.x, cell.y)
+        if (
+            pos in sector
+            and top.get(pos) == cell.card
+            and cell.card in st.warehouses
+            and CARDS[cell.card].owner == side
+        ):
+            return pos
+    return None
+
+
+def anchor_distance(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int | None:
+    """« le plus court itinéraire par des cartes orthogonales jusqu'à l'ancre »: the
+    fewest orthogonal steps over cards from a card of the sector to the anchor."""
+    anchor = next((p for p, c in cells.items() if c == ANCHOR_ID), None)
+    if anchor is None:
+        return None
+    start = list(sector)
+    seen = set(start)
+    queue = deque((p, 0) for p in start)
+    while queue:
+        pos, d = queue.popleft()
+        if pos == anchor:
+            return d
+        for n in neighbours(pos):
+            if n in cells and n not in seen:
+                seen.add(n)
+                queue.append((n, d + 1))
+    return None
+
+
+def select_final(
+    state: KontorState, cells: Mapping[Pos, int]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]:
+    """Which scored sectors count at the end: (counted, eliminated, sizes, distances).
+
+    « seuls les cinq plus grands secteurs comptent ... S'il y a plus de cinq secteurs et
+    égalité de taille ..., on regarde lequel est le plus près de l'ancre ... S'il y a
+    toujours égalité pour la distance, aucun des secteurs à égalité ne rapporte de
+    points ; ceci peut aboutir à ce que d'autres secteurs moins importants rapportent des
+    points à la place. » Sectors are ranked by (size desc, distance asc); a group with the
+    same size and distance that does not fit in the slots left is eliminated whole, and
+    the next groups move up.  Sectors below ``final_min_docks`` docks never count."""
+    opts = state.options
+    sizes = tuple(len(s.cells) for s in state.scored)
+    dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
+    # scenarios: smallest, every eligible, straight lines, at most N docks
+    own = answer(HOOKS.final_selection, state, sizes, dists)
+    if own is not None:
+        counted, eliminated = own
+        return counted, eliminated, sizes, dists
+    if opts.final_selection == "all":
+        return tuple(range(len(state.scored))), (), sizes, dists
+    # special rules B (Vieilles rancunes): a sector its tavern's owner did not count takes
+    # no slot
+    dropped = {i for i, counted in state.grudges if not counted}
+    eligible = tuple(0 if i in dropped else n for i, n in enumerate(sizes))
+    counted, eliminated = choose_largest(
+        eligible, dists, opts.final_count, max(1, opts.final_min_docks)
+    )
+    return counted, eliminated, sizes, dists
+
+
+def choose_largest(
+    sizes: tuple[int, ...], dists: tuple[int | None, ...], slots: int, min_docks: int = 1
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The ``slots`` largest sectors (indices), ties by distance to the anchor, unbroken
+    ties eliminated whole; and the eliminated ones."""
+    eligible = [i for i, n in enumerate(sizes) if n >= min_docks]
+    if len(eligible) <= slots:
+        return tuple(sorted(eligible)), ()
+    far = 10**6
+
+    def key(i: int) -> tuple[int, int]:
+        return (-sizes[i], dists[i] if dists[i] is not None else far)
+
+    return fill_slots(eligible, key, slots)
+
+
+def fill_slots(eligible: list[int], key, slots: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sectors ranked by ``key`` (best first) take the ``slots``; a group tied on ``key``
+    that does not fit in the slots left is eliminated whole and the next ones move up
+    (« aucun des secteurs à égalité ne rapporte de points ; ceci peut aboutir à ce que
+    d'autres secteurs moins importants rapportent des points à la place »)."""
+    ranked = sorted(eligible, key=key)
+    counted: list[int] = []
+    eliminated: list[int] = []
+    i = 0
+    while i < len(ranked) and slots > 0:
+        group = [j for j in ranked[i:] if key(j) == key(ranked[i])]
+        if len(group) <= slots:
+            counted += group
+            slots -= len(group)
+        else:
+            eliminated += group
+        i += len(group)
+    return tuple(sorted(counted)), tuple(sorted(eliminated))
+
+
+def final_points(state: KontorState, counted: Iterable[int]) -> tuple[int, ...]:
+    points = [0] * state.seat_count
+    for i in counted:
+        s = state.scored[i]
+        if s.winner is None:
+            continue
+        for seat in seats_of(state.options, s.winner, state.seat_count):
+            points[seat] += s.points
+    return tuple(points)
+
+
+def current_points(state: KontorState) -> tuple[int, ...]:
+    """Points per seat if the game ended now (the view's ``points``): every guardian in
+    the basic game; the counted sectors in a "largest sectors" game."""
+    if state.phase == "over":
+        return state.points
+    if state.options.final_selection == "all":
+        points = state.points
+    else:
+        counted, _, _, _ = select_final(state, occupancy(state))
+        points = final_points(state, counted)
+    if state.bonus_points:  # expansions: « Jours dorés »
+        points = tuple(p + b for p, b in zip(points, state.bonus_points))
+    return points
+
+
+def winners(state: KontorState, points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
+    """Most points; tie: most money (a team's money added up); still tied: shared win
+    (« ex æquo »). Partners win together."""
+    opts = state.options
+    n = side_count(opts, len(points))
+    side_points = [0] * n
+    for seat, p in enumerate(points):
+        side_points[side_of(opts, seat)] = p  # partners hold the same score
+    side_money = side_values(opts, money)
+    best = max(zip(side_points, side_money))
+    return tuple(
+        s
+        for s in range(len(points))
+        if (side_points[side_of(opts, s)], side_money[side_of(opts, s)]) == best
+    )

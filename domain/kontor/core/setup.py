@@ -1,0 +1,120 @@
+"""Setting up a game: layouts, decks, hands, money. Reads Options, never a variant name.
+
+Extension point: a scenario's starting layout is a new ``Options.layout`` value handled by
+``layout_positions``; removed cards (cranes, taverns) a filter in ``_dock_deck``.
+"""
+
+from __future__ import annotations
+
+from domain.kontor.core import events as ev
+from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
+from domain.kontor.core.hooks import HOOKS, answer
+from domain.kontor.core.options import Options
+from domain.kontor.core.sides import seats_of, side_count, side_of
+from domain.kontor.core.state import Cell
+from domain.kontor.rules import special_a as special_rules
+from domain.kontor.scenarios.mechanics import deck_filter, extra_start
+from domain.rng import Rng
+
+RULES_VERSION = "kontor-basic-1"
+#: variant -> rules version recorded in GameStarted (the basic game keeps its own)
+RULES_VERSIONS: dict[str, str] = {
+    "basic": RULES_VERSION,
+    "advanced": "kontor-advanced-1",
+    "team": "kontor-team-1",
+    "free_wheel": "kontor-free-wheel-1",
+    "free_for_all": "kontor-free-for-all-1",
+}
+
+
+def cross_positions(arm: int) -> list[tuple[int, int]]:
+    """The starting cross around the anchor: "huit premières cartes ... une croix"."""
+    out = []
+    for d in range(1, arm + 1):
+        out += [(0, -d), (-d, 0), (d, 0), (0, d)]
+    return sorted(out, key=lambda p: (p[1], p[0]))
+
+
+def layout_positions(options: Options) -> list[tuple[int, int]]:
+    """Cells of the starting canals around the anchor, in dealing order."""
+    if options.layout == "cross":
+        return cross_positions(SETUP["cross_arm"])
+    if options.layout == "anchor":
+        return []
+    # --- scenarios: reconstructed layouts (« selon le dessin ») ---
+    from domain.kontor.scenarios.mechanics import layout_cells
+
+    scenario_cells = layout_cells(options)
+    if scenario_cells is not None:
+        return scenario_cells
+    raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def start(options: Options, seat_count: int, seed_hex: str) -> list:
+    own = answer(HOOKS.start, options, seat_count, seed_hex)  # a form's own set-up
+    if own is not None:
+        return own
+    rng = Rng(seed_hex, 0)
+    water = list(rng.shuffle(water_deck()))
+    positions = layout_positions(options)
+    cross = [Cell(0, 0, 0)] + [Cell(x, y, water.pop(0)) for x, y in positions]
+    hands: list[tuple[int, ...]] = []
+    piles: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    water_hands: list[tuple[int, ...]] = []
+    for _seat in range(seat_count):
+        water_hands.append(tuple(water.pop(0) for _ in range(options.hand_water)))
+    k = options.hand_docks
+    dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    for side in range(side_count(options, seat_count)):
+        # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
+        deck = rng.shuffle(deck_filter(options, dock_deck(side)))  # scenarios: removed cards
+        members = seats_of(options, side, seat_count)
+        share = len(deck) // len(members)
+        for i, seat in enumerate(members):
+            mine = deck[i * share : (i + 1) * share]
+            # scenarios: with a removed crane a colour has 21 docks; the odd card goes to
+            # the first partner's pile (« deux piles égales » as nearly as possible)
+            mine += deck[share * len(members) :][i : i + 1]
+            dock_hands[seat] = mine[:k]
+            piles[seat] = mine[k:]
+    specials: list[tuple[int, ...]] = [() for _ in range(seat_count)]
+    aside: tuple[int, ...] = ()
+    if options.specials_dealt:
+        # « Les six cartes spéciales neutres sont brouillées et chaque joueur en prend une
+        # cachée dans la main. Le reste est enlevé du jeu et gardé caché. »
+        deal = list(rng.shuffle(special_cards()))
+        for seat in range(seat_count):
+            specials[seat] = tuple(deal.pop(0) for _ in range(options.specials_dealt))
+        aside = tuple(deal)
+    # special rules A: Justice's decks, specials in hand, the special-card pile
+    extra, follow = special_rules.special_setup(
+        options, seat_count, rng, dock_hands, piles, specials
+    )
+    for seat in range(seat_count):
+        hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
+    money = options.starting_money
+    extra |= extra_start(options, rng, cross, water)  # scenarios: canals aside, sunken goods
+    assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
+    started = [
+        ev.GameStarted(
+            options=options,
+            seat_count=seat_count,
+            seed=seed_hex,
+            rules_version=RULES_VERSIONS.get(options.variant, RULES_VERSION),
+            rng_counter=rng.counter,
+            cross=tuple(cross),
+            hands=tuple(hands),
+            dock_piles=tuple(piles),
+            water_pile=tuple(water),
+            money=(money,) * seat_count,
+            treasury=options.treasury_total - money * seat_count,
+            ship=(0, 0) if options.ship else None,
+            specials_aside=aside,
+            **extra,
+        ),
+        *follow,
+    ]
+    # expansions: the event deck is shuffled after everything else
+    from domain.kontor.expansions.dispatch import start_events
+
+    return started + start_events(options, seat_count, seed_hex, rng.counter)

@@ -1,0 +1,184 @@
+"""Kontor state: frozen, tuples only. Built by evolve, read by everything else."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.kontor.core.options import Options
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A card on the table. The anchor is at (0, 0); x grows right, y grows down."""
+
+    x: int
+    y: int
+    card: int
+
+
+@dataclass(frozen=True)
+class ScoredSector:
+    """A closed sector, already scored: its cells, the winner and where its guardian is."""
+
+    cells: tuple[tuple[int, int], ...]
+    winner: int | None
+    rule: str  # highest | most | value | tie | empty
+    guardian: tuple[int, int] | None
+    points: int = 1  # what the winner scores for it (1 + 1 per customs house)
+
+
+@dataclass(frozen=True)
+class KontorState:
+    seat_count: int
+    seed: str
+    rng_counter: int
+    options: Options
+    rules_version: str
+    board: tuple[Cell, ...]  # placement order; the cross first
+    hands: tuple[tuple[int, ...], ...]
+    dock_piles: tuple[tuple[int, ...], ...]  # index 0 is the visible top card
+    water_pile: tuple[int, ...]  # index 0 is the visible top card
+    money: tuple[int, ...]
+    treasury: int
+    points: tuple[int, ...]
+    warehouses: frozenset[int]  # dock cards that hold their warehouses
+    scored: tuple[ScoredSector, ...] = ()
+    round: int = 1
+    phase: str = "choose"  # choose | place | over
+    chosen: tuple[int | None, ...] = ()  # secret until the reveal
+    passed: tuple[bool, ...] = ()
+    revealed: tuple[int | None, ...] = ()  # cards shown this round (None: passed)
+    tax: tuple[str, ...] = ()  # per seat: "" | paid | unpaid | cancelled | waived
+    order: tuple[int, ...] = ()  # seats still to place this round, first first
+    returned: tuple[tuple[int, int, str], ...] = ()  # this round: (seat, card, reason)
+    placed_this_round: bool = False
+    idle_rounds: int = 0
+    end_reason: str | None = None
+    winners: tuple[int, ...] = ()
+    # --- advanced and team games (defaults: the basic game) ---
+    ship: tuple[int, int] | None = None  # where the patrol ship is (None: no ship)
+    ship_moved: bool = False  # the current placer has moved the ship this turn
+    #: bounds (min_x, max_x, min_y, max_y) of every cell that ever held a card: once the
+    #: port is N wide it stays so, even if the ship removes an edge dock
+    span: tuple[int, int, int, int] | None = None
+    specials_aside: tuple[int, ...] = ()  # special cards removed unseen at the start
+    #: per seat: how many cards at the bottom of its dock pile are publicly known (docks
+    #: the ship sent back), kept in place by redetermine
+    pile_known: tuple[int, ...] = ()
+    #: at the end of a "largest sectors" game: indices into ``scored`` that counted, and
+    #: those eliminated by an unbreakable tie
+    counted: tuple[int, ...] = ()
+    eliminated: tuple[int, ...] = ()
+    # --- special rules A (special_rules.py) ---
+    #: a step the placer must finish before the turn goes on: "" | good | draw | pick |
+    #: flood_water, by ``pending_seat``, after placing ``pending_card``
+    pending: str = ""
+    pending_seat: int | None = None
+    pending_card: int | None = None
+    #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
+    warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: Justice: docks chosen so far per seat (before the start), docks set aside unseen
+    starting_choice: tuple[tuple[int, ...], ...] = ()
+    docks_aside: tuple[tuple[int, ...], ...] = ()
+    #: Achat de cartes spéciales: the face-down pile; per seat: None = not asked or not
+    #: yet declared, True/False = wants to buy (secret until all declared)
+    specials_pile: tuple[int, ...] = ()
+    buy_pending: tuple[int, ...] = ()
+    buy_wants: tuple[bool | None, ...] = ()
+    #: Choix d'inondation: canals placed for the current flood; discarded floods
+    flood_water: tuple[int, ...] = ()
+    discarded: tuple[int, ...] = ()
+    #: cards placed in the current round (Sprint final: customs of the last round)
+    round_cards: tuple[int, ...] = ()
+    # --- end special rules A ---
+    # --- special rules B (special_rules_b.py) ---
+    #: Corruption: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while
+    #: the tavern's placer adds bribe warehouses
+    bribe: tuple | None = None
+    #: dock cards holding one bribe warehouse more (counted while they hold their own)
+    bribes: tuple[int, ...] = ()
+    #: Contrebande: per seat, (card, draw pile) chosen face down this round (secret)
+    face_down: tuple = ()
+    #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
+    smuggled: tuple[tuple[int, int, int, int], ...] = ()
+    smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
+    #: Point final: indices into ``scored`` of the latest finished sectors
+    last_closed: tuple[int, ...] = ()
+    final_point_done: bool = False
+    #: Vieilles rancunes: sectors waiting for a decision, decisions (index, counted),
+    #: and the end reason while the end waits
+    grudge_pending: tuple[int, ...] = ()
+    grudges: tuple[tuple[int, bool], ...] = ()
+    ending: str | None = None
+    # --- end special rules B ---
+    # --- free wheel (free_wheel.py, alliances.py) ---
+    current: int | None = None  # whose turn it is (sequential turns)
+    #: free wheel steps inside a turn: phase is "turn" (before playing: tavern coins,
+    #: alliances), "alliance" (a proposal awaits its answer), "place", "drunk" (choose
+    #: the dock a new tavern makes drunk), "draw" (choose the pile)
+    skip_next: tuple[bool, ...] = ()  # « il doit passer à son prochain tour »
+    #: (tavern card, owner seat, drunk dock card or None)
+    taverns: tuple[tuple[int, int, int | None], ...] = ()
+    tavern_moved: tuple[int, ...] = ()  # taverns whose coin moved this turn
+    common_docks: tuple[int, ...] = ()  # free for all: the one dock pile, top first
+    common_known: int = 0  # cards at its bottom put back by the ship (public)
+    dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
+    #: (seat a, seat b, cells of the sector when declared), a < b
+    alliances: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = ()
+    #: pending proposal: (proposer, partner, x, y)
+    proposal: tuple[int, int, int, int] | None = None
+    proposed: bool = False  # the current seat has proposed this turn
+    barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
+    results: tuple = ()  # the kontor.SectorCounted events of the final count
+    # --- end free wheel ---
+    # --- expansions (export_warehouse.py, event_cards.py); defaults: without them ---
+    #: per seat: warehouses in its export warehouse, (tea, wine, spice)
+    exports: tuple[tuple[int, int, int], ...] = ()
+    #: (dock card, good): one warehouse of that good of the dock is not in its sector (it
+    #: went to export, or stayed there when another dock left: export_warehouse.py)
+    export_missing: tuple[tuple[int, str], ...] = ()
+    #: (dock card, good, new good): a warehouse swapped by « Inondation »
+    swapped: tuple[tuple[int, str, str], ...] = ()
+    event_deck: tuple[str, ...] = ()  # face down, secret order; index 0 is turned next
+    events_turned: tuple[str, ...] = ()  # public, in the order they were turned
+    events_due: int = 0  # scored sectors whose event card has been dealt with
+    event_active: str | None = None  # the event waiting for players' choices
+    event_waiting: tuple[int, ...] = ()  # seats still to act on it, in order
+    event_step: tuple[str, ...] = ()  # per seat: "" | "choose" | "put_under" | "swap"
+    event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
+    forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
+    bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
+    goods_changed: bool = False  # Blocus maritime: the value order is changed
+    known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
+    pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
+    # --- scenarios (domain/kontor/scenarios/mechanics.py) ---
+    #: canals set aside unseen (Bakchich), hidden like the pile
+    water_aside: tuple[int, ...] = ()
+    #: per seat: has it bribed this round (Bakchich)
+    bribed: tuple[bool, ...] = ()
+    #: Euphrate: (x, y, good) of the warehouses still sunk in canals
+    sunken: tuple[tuple[int, int, str], ...] = ()
+    #: Euphrate: (seat, good) raised and waiting for the seat to choose a centre
+    sunken_pending: tuple[tuple[int, str], ...] = ()
+    #: Grande marée: the seat that may now place a second canal
+    second_canal: int | None = None
+    #: dock card -> the goods of its warehouses when they differ from the printed goods
+    #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
+    goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    #: (seat, card): cards every seat saw go into that seat's hand, drawn from a face-up
+    #: top or revealed and returned (what redetermine keeps while they are still held)
+    seen_in_hand: frozenset[tuple[int, int]] = frozenset()
+
+    def goods_map(self) -> dict[int, tuple[str, ...]]:
+        return dict(self.goods_override)
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+
+def without_cell(board: tuple[Cell, ...], x: int, y: int) -> tuple[Cell, ...]:
+    """The board with the top card at (x, y) taken away (a covered card shows again)."""
+    for i in range(len(board) - 1, -1, -1):
+        if (board[i].x, board[i].y) == (x, y):
+            return board[:i] + board[i + 1 :]
+    return board

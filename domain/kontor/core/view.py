@@ -1,0 +1,475 @@
+"""What each viewer may see: view, redact_event, redetermine, result."""
+
+from __future__ import annotations
+
+from domain.common.codec import to_data
+from domain.common.frozen import replace
+from domain.decider import Result
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import (
+    bounds,
+    is_closed,
+    occupancy,
+    sectors,
+    supremacy,
+    warehouse_counts,
+)
+from domain.kontor.core.data import CARDS, GOODS, card_json
+from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
+from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
+from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.options import view_options
+from domain.kontor.core.placement import box_of
+from domain.kontor.core.scoring import anchor_distance, current_points, goods_of, select_final
+from domain.kontor.core.ship import may_move_ship
+from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
+from domain.kontor.core.state import KontorState
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.rules import special_a as special_rules
+from domain.kontor.rules import special_b_view as rule_b_view
+from domain.kontor.scenarios.mechanics import view_keys
+
+
+def is_finished(state: KontorState) -> bool:
+    return state.phase == "over"
+
+
+def result(state: KontorState) -> Result | None:
+    if not is_finished(state):
+        return None
+    detail = {
+        "reason": state.end_reason,
+        "points": list(state.points),
+        "money": list(state.money),
+        "tie_break": "money",
+    }
+    if state.options.teams:
+        detail["teams"] = _teams(state)
+        detail["tie_break"] = "team money"
+    if state.options.final_selection != "all":
+        detail["counted_sectors"] = list(state.counted)
+        detail["eliminated_sectors"] = list(state.eliminated)
+    # --- free wheel: the final count of every sector of at least two docks ---
+    if state.options.score_at_end:
+        detail["sectors"] = [
+            {
+                "cells": [list(p) for p in r.cells],
+                "parties": [list(p) for p in r.parties],
+                "winner": r.winner,
+                "rule": r.rule,
+                "points": r.points,
+                "shares": list(r.shares),
+                "lost": r.lost,
+            }
+            for r in state.results
+        ]
+    # --- end free wheel ---
+    return Result(
+        scores=tuple(float(p) for p in state.points),
+        winners=state.winners,
+        detail=detail,
+    )
+
+
+def _teams(state: KontorState) -> list[dict]:
+    opts = state.options
+    money = side_values(opts, state.money)
+    out = []
+    for side in range(side_count(opts, state.seat_count)):
+        seats = seats_of(opts, side, state.seat_count)
+        out.append(
+            {
+                "color": SEAT_COLORS[side],
+                "seats": list(seats),
+                "points": state.points[seats[0]] if seats else 0,
+                "money": money[side],
+            }
+        )
+    return out
+
+
+def _cell_card(state: KontorState, card: int) -> dict:
+    out = card_json(card) | {"id": card}
+    if state.options.teams and CARDS[card].is_special:
+        out["owner"] = None  # « Les six cartes spéciales neutres »
+    return out
+
+
+def _color(seat: int | None) -> str | None:
+    return SEAT_COLORS[seat] if seat is not None else None
+
+
+def _pile(cards: tuple[int, ...]) -> dict:
+    return {"size": len(cards), "top": card_json(cards[0]) | {"id": cards[0]} if cards else None}
+
+
+def view(state: KontorState, viewer: int | None) -> dict:
+    cells = occupancy(state)
+    opts = state.options
+    size = opts.board_dims
+    sides = side_count(opts, state.seat_count)
+    selection = opts.final_selection != "all"
+    min_x, max_x, min_y, max_y = bounds(cells)
+    width, height = max_x - min_x + 1, max_y - min_y + 1
+    finished = is_finished(state)
+    acting = to_act(state)
+    scored = {frozenset(s.cells): s for s in state.scored}
+    box = box_of(state, cells)
+    index = {frozenset(s.cells): i for i, s in enumerate(state.scored)}
+    counted = set(state.counted)
+    if selection and not finished:
+        counted = set(select_final(state, cells)[0])
+    sector_views = []
+    for sector in sectors(cells):
+        ordered = sorted(sector, key=lambda p: (p[1], p[0]))
+        s = scored.get(sector)
+        counts = warehouse_counts(
+            cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes,
+            adjust=expansions.adjust(state),
+        )
+        centres = {}
+        for seat in range(sides):
+            centre = next(
+                (
+                    {"x": c.x, "y": c.y}
+                    for c in state.board
+                    if (c.x, c.y) in sector
+                    and cells.get((c.x, c.y)) == c.card
+                    and c.card in state.warehouses
+                    and CARDS[c.card].owner == seat
+                ),
+                None,
+            )
+            centres[SEAT_COLORS[seat]] = centre
+        beats = expansions.goods_beats(state)
+        leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
+        extra = {}
+        if selection:
+            extra = {
+                "size": len(sector),
+                "anchor_distance": anchor_distance(cells, sector),
+                "counted": s is not None and index[sector] in counted,
+                "points": s.points if s is not None and s.winner is not None else 0,
+            }
+        sector_views.append(
+            extra
+            | {
+                "cells": [{"x": x, "y": y} for x, y in ordered],
+                "closed": s is not None or is_closed(cells, sector, size, box),
+                "scored": s is not None,
+                "winner": _color(s.winner) if s else None,
+                "rule": s.rule if s else None,
+                "guardian": {"x": s.guardian[0], "y": s.guardian[1]} if s and s.guardian else None,
+                "leader": _color(leader) if s is None else None,
+                "leader_rule": rule if s is None else None,
+                "warehouses": {
+                    SEAT_COLORS[seat]: dict(zip(GOODS, counts[seat])) for seat in range(sides)
+                },
+                "distribution_centres": centres,
+            }
+        )
+    card = placing_card(state)
+    legal = []
+    if card is not None:
+        legal = [{"x": x, "y": y} for x, y in legal_cells_now(state, state.order[0], card)]
+    players = []
+    points = current_points(state)
+    for seat in range(state.seat_count):
+        side = side_of(opts, seat)
+        player = {"team": SEAT_COLORS[side]} if opts.teams else {}
+        if selection:
+            player["guardian_points"] = sum(sc.points for sc in state.scored if sc.winner == side)
+        players.append(
+            player
+            | {
+                "seat": seat,
+                "color": SEAT_COLORS[side],
+                "points": points[seat],
+                "money": state.money[seat],
+                "hand_size": len(state.hands[seat]),
+                "dock_pile": _pile(state.dock_piles[seat]),
+                "chosen": state.chosen[seat] is not None or state.revealed[seat] is not None,
+                "passed": state.passed[seat],
+                "revealed": state.revealed[seat],
+                "tax": state.tax[seat] or None,
+                "to_act": seat in acting,
+                "guardians": sum(1 for s in state.scored if s.winner == side),
+            }
+        )
+    out = {
+        "phase": state.phase,
+        "round": state.round,
+        "finished": finished,
+        "rules_version": state.rules_version,
+        "options": view_options(state.options),
+        "board": {
+            "cells": [
+                {"x": c.x, "y": c.y, "card": _cell_card(state, c.card)}
+                for c in state.board
+                if cells.get((c.x, c.y)) == c.card
+            ],
+            "size": opts.board_size,
+            "bounds": {"min_x": min_x, "max_x": max_x, "min_y": min_y, "max_y": max_y},
+            "width": width,
+            "height": height,
+            "width_fixed": width >= size[0],
+            "height_fixed": height >= size[1],
+            "full": len(cells) >= opts.board_cells,
+            "warehouses": [
+                {
+                    "x": c.x,
+                    "y": c.y,
+                    "card": c.card,
+                    "owner": _color(CARDS[c.card].owner),
+                    "goods": list(state.goods_map().get(c.card, CARDS[c.card].goods)),
+                }
+                for c in state.board
+                if c.card in state.warehouses
+            ],
+            "sectors": sector_views,
+            "legal_cells": legal,
+        },
+        "treasury": state.treasury,
+        "water_pile": _pile(state.water_pile),
+        "players": players,
+        "to_act": list(acting),
+        "placing": {"seat": state.order[0], "card": card} if card is not None else None,
+        "order": list(state.order),
+        "returned": [{"seat": s, "card": c, "reason": r} for s, c, r in state.returned],
+        "idle_rounds": state.idle_rounds,
+        "end_reason": state.end_reason,
+        "winners": list(state.winners) if finished else None,
+    }
+    _variant_keys(state, out, cells, viewer)
+    # --- free wheel ---
+    if opts.sequential_turns:
+        from domain.kontor.forms.free_wheel.view import free_wheel_keys
+
+        free_wheel_keys(state, out, cells, viewer)
+    # --- end free wheel ---
+    if viewer is not None:
+        out["you"] = {
+            "seat": viewer,
+            "color": SEAT_COLORS[side_of(opts, viewer)],
+            "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
+            "chosen": state.chosen[viewer],
+        }
+        if opts.teams:
+            side = side_of(opts, viewer)
+            out["you"]["team"] = SEAT_COLORS[side]
+            out["you"]["partners"] = [
+                s for s in seats_of(opts, side, state.seat_count) if s != viewer
+            ]
+    special_rules.view_keys(state, out, viewer)  # special rules A
+    rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
+    for add_keys in HOOKS.view:
+        add_keys(state, out, cells, viewer)
+    expansions.view_keys(state, out, viewer)  # expansions: export warehouse, event cards
+    if finished:
+        out["hidden"] = {
+            "hands": [list(h) for h in state.hands],
+            "dock_piles": [list(p) for p in state.dock_piles],
+            "water_pile": list(state.water_pile),
+            "seed": state.seed,
+        }
+        if state.specials_aside:
+            out["hidden"]["specials_aside"] = list(state.specials_aside)
+        special_rules.view_hidden(state, out["hidden"])  # special rules A
+        if state.water_aside:  # scenarios: Bakchich
+            out["hidden"]["water_aside"] = list(state.water_aside)
+    return out
+
+
+def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
+    """Keys only the advanced and team games have (the basic game's view is unchanged)."""
+    opts = state.options
+    if opts.ship:
+        out["board"]["ship"] = {"x": state.ship[0], "y": state.ship[1]} if state.ship else None
+        if out["placing"] is not None:
+            out["placing"]["may_move_ship"] = may_move_ship(state, state.order[0])
+    covered = []
+    top = cells
+    for c in state.board:
+        if top.get((c.x, c.y)) != c.card:
+            covered.append({"x": c.x, "y": c.y, "card": _cell_card(state, c.card)})
+    if covered or opts.specials_dealt:
+        out["board"]["covered"] = covered
+    if opts.specials_dealt:
+        out["specials_aside"] = len(state.specials_aside)
+    if opts.teams:
+        out["teams"] = _teams(state)
+        for t in out["teams"]:
+            t["points"] = out["players"][t["seats"][0]]["points"]
+    if opts.final_selection != "all":
+        out["final_scoring"] = {
+            "rule": opts.final_selection,
+            "count": opts.final_count,
+            "min_docks": opts.final_min_docks,
+            "provisional": state.phase != "over",
+            "counted": [sv["cells"] for sv in out["board"]["sectors"] if sv.get("counted")],
+            "eliminated": [
+                [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
+            ],
+        }
+    view_keys(state, out)  # scenarios
+    if any(state.pile_known):
+        for seat, p in enumerate(out["players"]):
+            p["dock_pile"]["known_bottom"] = list(
+                state.dock_piles[seat][len(state.dock_piles[seat]) - state.pile_known[seat] :]
+            )
+
+
+def redact_event(event, viewer: int | None) -> dict:
+    data = to_data(event)
+    t = type(event)
+    if t is ev.GameStarted:
+        data["seed"] = None
+        n = event.seat_count
+        data["hands"] = [list(event.hands[s]) if s == viewer else None for s in range(n)]
+        data["hand_sizes"] = [len(h) for h in event.hands]
+        data["dock_piles"] = [
+            {"size": len(p), "top": p[0] if p else None} for p in event.dock_piles
+        ]
+        data["water_pile"] = {
+            "size": len(event.water_pile),
+            "top": event.water_pile[0] if event.water_pile else None,
+        }
+        data["specials_aside"] = {"size": len(event.specials_aside)}
+        # --- free wheel: free for all's one dock pile, face up ---
+        data["common_docks"] = {
+            "size": len(event.common_docks),
+            "top": event.common_docks[0] if event.common_docks else None,
+        }
+        # --- end free wheel ---
+        data["water_aside"] = {"size": len(event.water_aside)}  # scenarios: Bakchich
+    elif t is ev.CardChosen and event.seat != viewer:
+        data["card"] = None
+        rule_b_view.redact(data)  # special rules B: a face-down choice is secret
+    data = special_rules.redact(event, viewer, data)  # special rules A
+    return expansions.redact(event, viewer, data)  # expansions
+
+
+def _slot(card: int) -> tuple:
+    """The kind of a hidden slot: what any observer knows about the card in it."""
+    c = CARDS[card]
+    if c.is_special:
+        return ("special",)
+    if c.kind in ("water", "anchor"):
+        return ("water",)
+    return ("dock", c.owner)
+
+
+def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
+    """Cards every seat saw go into another seat's hand and still held there. None while
+    that seat's secret choice is pending (it may be one of them), nor with Contrebande (a
+    smuggled card may be one of them)."""
+    if state.options.smuggling:
+        return frozenset()
+    out: set[int] = set()
+    for s in range(state.seat_count):
+        if s == observer or (state.chosen and state.chosen[s] is not None):
+            continue
+        out.update(c for c in state.hands[s] if (s, c) in state.seen_in_hand)
+    return frozenset(out)
+
+
+def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
+    """Re-deal what ``observer`` cannot see: other seats' hands (special cards included;
+    cards all saw go into them stay) and unrevealed choices, the special cards set aside,
+    and every pile below its visible top card (docks the ship sent to the bottom of a
+    pile stay there: that was public). Each hidden slot keeps its kind (a colour's dock, a canal, a special card), so counts
+    and every public fact stay the same."""
+    if state.phase == "over":
+        return state
+    n = state.seat_count
+    hands = [list(h) for h in state.hands]
+    chosen = list(state.chosen)
+    pools: dict[tuple, list[int]] = {}
+    base_slot = _slot
+    # --- free wheel: specials hide among the canals; one dock pile in free for all ---
+    if state.options.sequential_turns:
+        from domain.kontor.forms.free_wheel.view import slot as fw_slot
+
+        def base_slot(card: int) -> tuple:
+            return fw_slot(state, card)
+
+    common_cut = max(1, len(state.common_docks) - state.common_known)
+    # --- end free wheel ---
+    # special rules A: slots by card when specials are dealt by colour; a secret pass is
+    # no card; a picking observer has seen its pile
+    slot_kind = special_rules.slot_of(state, base_slot)
+    chosen = [None if c == special_rules.PASS_CHOICE else c for c in chosen]
+    seen_pile = state.pending_seat if state.pending == "pick" else None
+
+    def put(card: int) -> None:
+        pools.setdefault(slot_kind(card), []).append(card)
+
+    shown, open_piles = expansions.hidden_kept(state, observer)  # expansions: event cards
+    shown = shown | _seen_in_hands(state, observer)
+    for s in range(n):
+        if s == observer:
+            continue
+        for c in hands[s] + ([chosen[s]] if chosen[s] is not None else []):
+            if c not in shown:
+                put(c)
+    known = state.pile_known or (0,) * n
+    hidden_piles = []
+    for s in range(n):
+        pile = state.dock_piles[s]
+        cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
+        if s == observer and s == seen_pile:  # special rules A: a picking observer
+            cut = 1
+        hidden_piles.append(cut)
+        for c in pile[1:cut]:
+            put(c)
+    for c in state.water_pile[1:]:
+        put(c)
+    for c in state.specials_aside:
+        put(c)
+    for c in state.common_docks[1:common_cut]:  # free wheel
+        put(c)
+    for c in state.water_aside:  # scenarios: Bakchich's canals set aside unseen
+        put(c)
+    for key in sorted(pools):  # sorted first: the deal depends on what is hidden, not where
+        pools[key] = list(rng.shuffle(sorted(pools[key])))
+
+    def take(card: int) -> int:
+        return pools[slot_kind(card)].pop()
+
+    for s in range(n):
+        if s == observer:
+            continue
+        hands[s] = [c if c in shown else take(c) for c in hands[s]]
+        if chosen[s] is not None and chosen[s] not in shown:
+            chosen[s] = take(chosen[s])
+    piles = tuple(
+        p[:1] + tuple(take(c) for c in p[1:cut]) + p[cut:]
+        for p, cut in zip(state.dock_piles, hidden_piles)
+    )
+    water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
+    aside = tuple(take(c) for c in state.specials_aside)
+    chosen = [
+        special_rules.PASS_CHOICE if old == special_rules.PASS_CHOICE else c
+        for old, c in zip(state.chosen, chosen)
+    ]
+    common = (  # free wheel
+        state.common_docks[:1]
+        + tuple(take(c) for c in state.common_docks[1:common_cut])
+        + state.common_docks[common_cut:]
+    )
+    water_aside = tuple(take(c) for c in state.water_aside)  # scenarios: Bakchich
+    if state.event_deck:  # expansions: the event deck's order is secret
+        state = replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
+    out = replace(
+        state,
+        hands=tuple(tuple(h) for h in hands),
+        chosen=tuple(chosen),
+        dock_piles=piles,
+        water_pile=water_pile,
+        specials_aside=aside,
+        common_docks=common,
+        water_aside=water_aside,
+        seed="0" * 64,
+    )
+    out = special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
+    return rule_b_view.redetermine_b(state, out, observer, rng)  # special rules B

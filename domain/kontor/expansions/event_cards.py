@@ -1,0 +1,478 @@
+"""Expansion « Kontor – cartes d'événements » (2 players).
+
+« Au début de la partie, les cartes d'événement sont mélangées et placées en une pile
+cachée. » ; « Lorsqu'un secteur est terminé, on procède comme d'habitude à son estimation.
+On retourne ensuite la carte d'événement supérieure de la pile, avant de commencer le tour
+suivant. L'événement décrit est accompli, à moins que ce ne soit impossible. »
+
+One card is turned per scored sector, at the end of the round in which it was scored
+(« avant de commencer le tour suivant »), in the order of scoring. Events with choices put
+the game in phase ``event`` until every concerned seat has acted; then the round ends as
+usual (docs/rules/kontor.md (Expansions)).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, sector_of
+from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
+from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
+from domain.kontor.core.placement import scored_cells
+from domain.kontor.core.state import KontorState, without_cell
+from domain.kontor.expansions.export_warehouse import actual_goods
+from domain.rng import Rng
+
+#: the events that wait for players' choices, and how: together or one after the other
+SIMULTANEOUS = frozenset({"marriage"})
+IN_TURN = frozenset({"flood"})
+
+
+def start_events(options, seat_count: int, seed_hex: str, rng_counter: int) -> list:
+    """« les cartes d'événement sont mélangées et placées en une pile cachée »."""
+    if not options.event_cards:
+        return []
+    rng = Rng(seed_hex, rng_counter)
+    deck = rng.shuffle(tuple(EVENT_CARDS))
+    return [ev.EventDeckShuffled(tuple(deck), rng.counter)]
+
+
+def _per_seat(values: tuple, n: int, default) -> tuple:
+    return values if values else (default,) * n
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def richest(state: KontorState) -> int | None:
+    """The single richest seat; a tie: nobody (« En cas d'égalité, personne ne passe »)."""
+    best = max(state.money)
+    seats = [s for s, m in enumerate(state.money) if m == best]
+    return seats[0] if len(seats) == 1 else None
+
+
+# ---------------------------------------------------------------------------------------
+# turning cards at the end of a round
+
+
+def before_next_round(log) -> bool:
+    """Turn the event cards due (one per sector scored since the last one); carry out the
+    automatic ones. True when the game waits for players' choices (phase ``event``)."""
+    while True:
+        st = log.state
+        if not st.options.event_cards or st.phase == "over":
+            return False
+        if st.event_active is not None:
+            return True
+        if st.events_due >= len(st.scored) or not st.event_deck:
+            return False
+        card = st.event_deck[0]
+        waiting = _waiting(st, card)
+        log.emit(ev.EventTurned(card, waiting))
+        if waiting:
+            return True
+        for event in _automatic(log.state, card):
+            log.emit(event)
+
+
+def _waiting(st: KontorState, card: str) -> tuple[int, ...]:
+    if card == "marriage":
+        # « Chacun peut choisir une carte de sa pile de docks » (an empty pile: impossible)
+        return tuple(s for s in range(st.seat_count) if st.dock_piles[s])
+    if card == "flood":
+        seats = [s for s in range(st.seat_count) if swap_commands(st, s)]
+        from domain.kontor.core.scoring import current_points
+
+        points = current_points(st)
+        # in turn, the seat behind on points first (then red): reading in the docs
+        return tuple(sorted(seats, key=lambda s: (points[s], s)))
+    return ()
+
+
+def _automatic(st: KontorState, card: str) -> list:
+    n = st.seat_count
+    out: list = []
+    if card == "disorder":
+        # « Chacun remet tous ses docks sous la pile et tire trois nouveaux docks du dessus »
+        for seat in range(n):
+            docks = tuple(sorted(c for c in st.hands[seat] if CARDS[c].kind == "dock"))
+            pile = st.dock_piles[seat] + docks
+            if docks:
+                out.append(ev.DocksPutUnder(seat, docks))
+            for c in pile[: EVENT_SETTINGS["disorder_draw"]]:
+                out.append(ev.CardDrawn(seat, c, "dock"))
+    elif card == "conspiracy":
+        # « Le joueur le plus riche passe son prochain tour. En cas d'égalité, personne »
+        seat = richest(st)
+        if seat is not None:
+            out.append(ev.TurnForfeitSet(seat))
+    elif card == "hurricane":
+        # « Chacun perd tout son argent sauf une pièce »
+        keep = EVENT_SETTINGS["hurricane_keep"]
+        amounts = tuple(max(0, m - keep) for m in st.money)
+        if any(amounts):
+            out.append(ev.MoneyLost(amounts))
+    elif card == "strike":
+        # « Un joueur qui a déjà posé sa taverne reçoit une pièce supplémentaire »
+        treasury = st.treasury
+        cells = occupancy(st)
+        for seat in range(n):
+            has = any(CARDS[c].tavern and CARDS[c].owner == seat for c in cells.values())
+            amount = min(EVENT_SETTINGS["strike_coins"], treasury)
+            if has and amount:
+                treasury -= amount
+                out.append(ev.StrikePaid(seat, amount))
+    elif card == "fire":
+        # « Les grues posées retournent sous la pile de leur propriétaire, sauf si elles se
+        # trouvent dans un secteur terminé »
+        cells = occupancy(st)
+        closed = scored_cells(st)
+        for cell in st.board:
+            pos = (cell.x, cell.y)
+            if cells.get(pos) != cell.card or pos in closed or not CARDS[cell.card].crane:
+                continue
+            out.append(ev.CraneBurned(cell.card, cell.x, cell.y, CARDS[cell.card].owner))
+    elif card == "golden_days":
+        # « Le joueur le plus riche actuellement reçoit un point de victoire supplémentaire »
+        seat = richest(st)
+        if seat is not None:
+            out.append(ev.BonusPointAwarded(seat, EVENT_SETTINGS["golden_days_points"]))
+    elif card == "power_struggle":
+        # « Chacun doit montrer les cartes qu'il a en main »
+        out.append(ev.HandsShown(tuple(tuple(sorted(h)) for h in st.hands)))
+    elif card == "blockade":
+        # « A partir de maintenant, la valeur relative des marchandises est modifiée »
+        if not st.goods_changed:
+            out.append(ev.GoodsOrderChanged(tuple(sorted(BLOCKADE_GOODS_BEATS.items()))))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# choices
+
+
+def event_to_act(state: KontorState) -> tuple[int, ...]:
+    if state.event_active in IN_TURN:
+        return state.event_waiting[:1]
+    return tuple(sorted(state.event_waiting))
+
+
+def swap_commands(state: KontorState, seat: int) -> list[SwapWarehouse]:
+    """« Chacun peut échanger un de ses entrepôts contre un des réserves d'une autre
+    couleur, mais pas dans le même secteur, ni dans un secteur terminé »."""
+    cells = occupancy(state)
+    closed = scored_cells(state)
+    used = {p for sector in state.event_sectors for p in sector}
+    out = []
+    for cell in state.board:
+        pos = (cell.x, cell.y)
+        card = cell.card
+        if cells.get(pos) != card or pos in closed or pos in used:
+            continue
+        if CARDS[card].owner != seat or card not in state.warehouses:
+            continue
+        have = actual_goods(state, card)
+        for i, good in enumerate(GOODS):
+            if have[i] <= 0:
+                continue
+            for new in GOODS:
+                if new != good:
+                    out.append(SwapWarehouse(cell.x, cell.y, good, new))
+    return out
+
+
+def event_commands(state: KontorState, seat: int) -> list:
+    if seat not in event_to_act(state):
+        return []
+    step = state.event_step[seat]
+    if step == "choose":
+        return [ChooseFromPile(c) for c in state.dock_piles[seat]] + [SkipEvent()]
+    if step == "put_under":
+        return [PutUnder(c) for c in sorted(state.hands[seat]) if CARDS[c].kind == "dock"]
+    if step == "swap":
+        return swap_commands(state, seat) + [SkipEvent()]
+    return []
+
+
+def _wrong(step: str) -> RuleViolation:
+    return RuleViolation(
+        "kontor.event_choice",
+        f"The event waits for another choice now ({step!r}): « Chacun peut choisir une carte "
+        "de sa pile de docks ... Rejeter ensuite un dock sous la pile » ; « Chacun peut "
+        "échanger un de ses entrepôts ».",
+    )
+
+
+def decide_event(log, seat: int, cmd) -> None:
+    st = log.state
+    if st.phase != "event":
+        raise RuleViolation("kontor.no_event", "No event card is waiting for a choice now.")
+    step = st.event_step[seat]
+    if isinstance(cmd, ChooseFromPile):
+        if step != "choose":
+            raise _wrong(step)
+        pile = st.dock_piles[seat]
+        if cmd.card not in pile:
+            raise RuleViolation(
+                "kontor.not_in_pile",
+                "Choose a card of your own dock pile (« une carte de sa pile de docks »).",
+            )
+        i = pile.index(cmd.card)
+        known = st.pile_known[seat] if st.pile_known else 0
+        visible = i == 0 or i >= len(pile) - known
+        log.emit(ev.PileCardTaken(seat, cmd.card, visible))
+    elif isinstance(cmd, PutUnder):
+        if step != "put_under":
+            raise _wrong(step)
+        if cmd.card not in st.hands[seat] or CARDS[cmd.card].kind != "dock":
+            raise RuleViolation(
+                "kontor.put_under",
+                "Put one dock from your hand under your pile (« Rejeter ensuite un dock sous "
+                "la pile »).",
+            )
+        log.emit(ev.DockPutUnder(seat, cmd.card))
+    elif isinstance(cmd, SwapWarehouse):
+        if step != "swap":
+            raise _wrong(step)
+        if cmd not in swap_commands(st, seat):
+            raise RuleViolation(
+                "kontor.swap_warehouse",
+                "Exchange one of your warehouses for another colour, not in a finished "
+                "sector nor in the sector the other player chose (« mais pas dans le même "
+                "secteur, ni dans un secteur terminé »).",
+            )
+        cells = occupancy(st)
+        sector = sector_of(cells, (cmd.x, cmd.y))
+        ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
+        log.emit(ev.WarehouseSwapped(seat, cells[(cmd.x, cmd.y)], cmd.good, cmd.new_good, ordered))
+    elif isinstance(cmd, SkipEvent):
+        if step not in ("choose", "swap"):
+            raise _wrong(step)
+        log.emit(ev.EventSkipped(seat))
+    _settle(log)
+    if log.state.event_active is None:
+        log.end_round()
+
+
+def _settle(log) -> None:
+    """Seats that can no longer act skip; when nobody waits, the event is resolved."""
+    st = log.state
+    if st.event_active in IN_TURN:
+        while st.event_waiting and not swap_commands(st, st.event_waiting[0]):
+            log.emit(ev.EventSkipped(st.event_waiting[0]))
+            st = log.state
+    if not st.event_waiting:
+        log.emit(ev.EventResolved(st.event_active))
+
+
+# ---------------------------------------------------------------------------------------
+# evolve
+
+
+def forget_shown(state: KontorState, seat: int, card: int) -> KontorState:
+    if not state.known_hand or card not in state.known_hand[seat]:
+        return state
+    return replace(state, known_hand=_set(state.known_hand, seat, state.known_hand[seat] - {card}))
+
+
+def _leave(state: KontorState, seat: int) -> KontorState:
+    return replace(
+        state,
+        event_waiting=tuple(s for s in state.event_waiting if s != seat),
+        event_step=_set(state.event_step, seat, ""),
+    )
+
+
+def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
+    t = type(event)
+    n = state.seat_count
+    if t is ev.EventDeckShuffled:
+        return replace(
+            state,
+            event_deck=event.deck,
+            rng_counter=event.rng_counter,
+            event_step=("",) * n,
+            forfeit=(),
+            bonus_points=(0,) * n,
+            known_hand=(frozenset(),) * n,
+            pile_open=(False,) * n,
+        )
+    if t is ev.EventTurned:
+        state = replace(
+            state,
+            event_deck=state.event_deck[1:],
+            events_turned=state.events_turned + (event.card,),
+            events_due=state.events_due + 1,
+        )
+        if not event.waiting:
+            return state
+        step = "choose" if event.card == "marriage" else "swap"
+        steps = _per_seat(state.event_step, n, "")
+        opened = _per_seat(state.pile_open, n, False)
+        for s in event.waiting:
+            steps = _set(steps, s, step)
+            if event.card == "marriage":
+                opened = _set(opened, s, True)  # he looks through his whole pile
+        return replace(
+            state,
+            phase="event",
+            event_active=event.card,
+            event_waiting=event.waiting,
+            event_step=steps,
+            event_sectors=(),
+            pile_open=opened,
+        )
+    if t is ev.EventResolved:
+        return replace(
+            state,
+            phase="place",
+            event_active=None,
+            event_waiting=(),
+            event_step=("",) * n,
+            event_sectors=(),
+        )
+    if t is ev.EventSkipped:
+        return _leave(state, event.seat)
+    if t is ev.PileCardTaken:
+        seat = event.seat
+        pile = state.dock_piles[seat]
+        i = pile.index(event.card)
+        known = state.pile_known or (0,) * n
+        if i >= len(pile) - known[seat] and i > 0:
+            known = _set(known, seat, known[seat] - 1)
+        known = _set(known, seat, min(known[seat], len(pile) - 1))
+        return replace(
+            state,
+            dock_piles=_set(state.dock_piles, seat, pile[:i] + pile[i + 1 :]),
+            hands=_set(state.hands, seat, state.hands[seat] + (event.card,)),
+            pile_known=known,
+            event_step=_set(state.event_step, seat, "put_under"),
+        )
+    if t is ev.DockPutUnder:
+        seat = event.seat
+        state = forget_shown(state, seat, event.card)
+        hand = list(state.hands[seat])
+        hand.remove(event.card)
+        known = state.pile_known or (0,) * n
+        state = replace(
+            state,
+            hands=_set(state.hands, seat, tuple(hand)),
+            dock_piles=_set(state.dock_piles, seat, state.dock_piles[seat] + (event.card,)),
+            pile_known=_set(known, seat, known[seat] + 1),
+        )
+        return _leave(state, seat)
+    if t is ev.DocksPutUnder:
+        seat = event.seat
+        for c in event.cards:
+            state = forget_shown(state, seat, c)
+        hand = tuple(c for c in state.hands[seat] if c not in event.cards)
+        known = state.pile_known or (0,) * n
+        return replace(
+            state,
+            hands=_set(state.hands, seat, hand),
+            dock_piles=_set(state.dock_piles, seat, state.dock_piles[seat] + event.cards),
+            pile_known=_set(known, seat, 0),
+        )
+    if t is ev.TurnForfeitSet:
+        return replace(state, forfeit=state.forfeit + (event.seat,))
+    if t is ev.TurnForfeited:
+        return replace(
+            state,
+            passed=_set(state.passed, event.seat, True),
+            forfeit=tuple(s for s in state.forfeit if s != event.seat),
+        )
+    if t is ev.MoneyLost:
+        money = tuple(m - a for m, a in zip(state.money, event.amounts))
+        return replace(state, money=money, treasury=state.treasury + sum(event.amounts))
+    if t is ev.StrikePaid:
+        money = _set(state.money, event.seat, state.money[event.seat] + event.amount)
+        return replace(state, money=money, treasury=state.treasury - event.amount)
+    if t is ev.CraneBurned:
+        board = without_cell(state.board, event.x, event.y)
+        to = event.to_seat
+        known = state.pile_known or (0,) * n
+        return replace(
+            state,
+            board=board,
+            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
+            pile_known=_set(known, to, known[to] + 1),
+        )
+    if t is ev.BonusPointAwarded:
+        bonus = _per_seat(state.bonus_points, n, 0)
+        return replace(
+            state, bonus_points=_set(bonus, event.seat, bonus[event.seat] + event.points)
+        )
+    if t is ev.HandsShown:
+        return replace(state, known_hand=tuple(frozenset(h) for h in event.hands))
+    if t is ev.GoodsOrderChanged:
+        return replace(state, goods_changed=True)
+    if t is ev.WarehouseSwapped:
+        state = replace(
+            state,
+            swapped=state.swapped + ((event.card, event.good, event.new_good),),
+            event_sectors=state.event_sectors + (event.sector,),
+        )
+        return _leave(state, event.seat)
+    return None
+
+
+def goods_beats(state: KontorState) -> dict[str, str] | None:
+    return dict(BLOCKADE_GOODS_BEATS) if state.goods_changed else None
+
+
+def after_round_started(log) -> None:
+    """« passe son prochain tour »: the conspirator passes the round just started."""
+    for seat in log.state.forfeit:
+        log.emit(ev.TurnForfeited(seat))
+
+
+# ---------------------------------------------------------------------------------------
+# what each viewer may see
+
+
+def known_hand(state: KontorState, seat: int) -> tuple[int, ...]:
+    """Cards of the seat shown by « Lutte d'influence » and still in its hand (or chosen
+    face down this round: which of them was chosen stays secret)."""
+    if not state.known_hand:
+        return ()
+    held = set(state.hands[seat])
+    if state.chosen and state.chosen[seat] is not None:
+        held.add(state.chosen[seat])
+    return tuple(sorted(state.known_hand[seat] & held))
+
+
+def view_keys(state: KontorState, out: dict, viewer) -> None:
+    if not state.options.event_cards:
+        return
+    out["events"] = {
+        "deck_size": len(state.event_deck),
+        "turned": list(state.events_turned),
+        "names": {c: EVENT_CARDS[c] for c in state.events_turned},
+        "active": state.event_active,
+        "waiting": list(state.event_waiting),
+        "steps": {str(s): state.event_step[s] for s in state.event_waiting},
+        "sectors_used": [[{"x": x, "y": y} for x, y in sec] for sec in state.event_sectors],
+        "goods_beats": dict(BLOCKADE_GOODS_BEATS) if state.goods_changed else None,
+        "forfeit": list(state.forfeit),
+    }
+    if state.phase == "over":
+        out["events"]["deck"] = list(state.event_deck)
+    bonus = _per_seat(state.bonus_points, state.seat_count, 0)
+    for seat, p in enumerate(out["players"]):
+        p["bonus_points"] = bonus[seat]
+        p["known_hand"] = list(known_hand(state, seat))
+    if viewer is not None and state.pile_open and state.pile_open[viewer]:
+        out["you"]["dock_pile"] = list(state.dock_piles[viewer])
+
+
+def redact(event, viewer, data: dict) -> dict:
+    t = type(event)
+    if t is ev.EventDeckShuffled:
+        data["deck"] = {"size": len(event.deck)}
+    elif t is ev.PileCardTaken and not event.visible and event.seat != viewer:
+        data["card"] = None
+    elif t is ev.DocksPutUnder and event.seat != viewer:
+        data["cards"] = {"size": len(event.cards)}
+    return data

@@ -1,0 +1,224 @@
+"""Expansion « Kontor – l'entrepôt d'exportation » (2 players).
+
+« Lorsqu'un joueur place un dock dans un secteur, il peut agir de deux façons au choix :
+- Soit, comme d'habitude, placer tous les entrepôts correspondants dans le centre de
+  distribution de ce secteur,
+- Soit mettre dans l'entrepôt d'exportation un des entrepôts correspondant aux
+  marchandises de la carte. Si la carte indique plusieurs marchandises, un seul entrepôt
+  peut être posé à l'exportation. Les autres marchandises sont placées comme auparavant
+  sur le centre de distribution. »
+
+« Si un dock est enlevé par le bateau, et que le joueur concerné n'a aucun entrepôt
+correspondant au dock retiré dans le secteur, il doit alors prendre l'entrepôt dans son
+entrepôt d'exportation. C'est le seul cas où il est autorisé à retirer un entrepôt qu'il
+avait placé à l'exportation. »
+
+« A la fin de la partie, on compare combien chacun possède d'entrepôts sur l'entrepôt
+d'exportation ... par type de marchandise. Chaque joueur reçoit respectivement un point
+de victoire pour chaque majorité ... En cas d'égalité, aucun point n'est attribué. »
+
+Model (RULES-NOTES: warehouses belong to the dock that produced them): an exported good
+is recorded as ``(dock, good)`` in ``state.export_missing`` -- that dock has one warehouse
+of that good fewer in its sector; ``state.exports`` counts each seat's export warehouse.
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, sector_of
+from domain.kontor.core.commands import ExportWarehouse, PlaceCard
+from domain.kontor.core.data import CARDS, EVENT_SETTINGS, GOODS
+from domain.kontor.core.state import KontorState
+
+
+def exports_of(state: KontorState) -> tuple[tuple[int, int, int], ...]:
+    return state.exports or tuple((0, 0, 0) for _ in range(state.seat_count))
+
+
+def adjust(state: KontorState) -> dict[int, tuple[int, ...]] | None:
+    """Per dock card, the deltas (tea, wine, spice) to its printed goods: exported
+    warehouses (-1) and warehouses swapped by « Inondation » (-1 old, +1 new)."""
+    if not state.export_missing and not state.swapped:
+        return None
+    out: dict[int, list[int]] = {}
+    for card, good in state.export_missing:
+        out.setdefault(card, [0, 0, 0])[GOODS.index(good)] -= 1
+    for card, good, new in state.swapped:
+        row = out.setdefault(card, [0, 0, 0])
+        row[GOODS.index(good)] -= 1
+        row[GOODS.index(new)] += 1
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def actual_goods(state: KontorState, card: int) -> list[int]:
+    """The warehouses (tea, wine, spice counts) the dock holds now."""
+    if card not in state.warehouses:
+        return [0, 0, 0]
+    row = [0, 0, 0]
+    for g in CARDS[card].goods:
+        row[GOODS.index(g)] += 1
+    delta = (adjust(state) or {}).get(card)
+    if delta:
+        row = [a + b for a, b in zip(row, delta)]
+    return row
+
+
+# ---------------------------------------------------------------------------------------
+# placing: the choice
+
+
+def export_commands(state: KontorState, seat: int, places: list[PlaceCard]) -> list:
+    """Every PlaceCard of a goods dock also exists as ExportWarehouse, one per good."""
+    if not state.options.export_warehouse or not places:
+        return []
+    card = state.revealed[seat]
+    c = CARDS[card]
+    if not (c.is_dock and c.goods):
+        return []
+    goods = [g for g in GOODS if g in c.goods]
+    return [ExportWarehouse(p.x, p.y, g) for p in places for g in goods]
+
+
+def check_export(state: KontorState, seat: int, cmd: ExportWarehouse) -> None:
+    if not state.options.export_warehouse:
+        raise RuleViolation(
+            "kontor.no_export_warehouse", "This game is played without the export warehouse."
+        )
+    if state.phase != "place":
+        raise RuleViolation("kontor.not_placing", "Cards are placed only after the reveal.")
+    c = CARDS[state.revealed[seat]]
+    if not (c.is_dock and c.goods) or cmd.good not in c.goods:
+        raise RuleViolation(
+            "kontor.export_good",
+            "Only one of the placed dock's own goods may go to export (« mettre dans "
+            "l'entrepôt d'exportation un des entrepôts correspondant aux marchandises de la "
+            "carte »).",
+        )
+
+
+def warehouse_events(seat: int, card: int, good: str) -> list:
+    """« un seul entrepôt peut être posé à l'exportation. Les autres marchandises sont
+    placées comme auparavant sur le centre de distribution »."""
+    goods = list(CARDS[card].goods)
+    goods.remove(good)
+    out: list = [ev.WarehouseExported(seat, card, good)]
+    if goods:
+        out.insert(0, ev.WarehousesAdded(seat, card, tuple(goods)))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# removal by the ship
+
+
+def before_dock_removed(state: KontorState, card: int) -> list:
+    """For each good of the removed dock that is not in its sector (it went to export):
+    if the owner has another warehouse of that good in the sector, that one leaves (the
+    export stays); otherwise the owner takes it back from his export warehouse."""
+    if not state.options.export_warehouse:
+        return []
+    missing = [g for d, g in state.export_missing if d == card]
+    if not missing:
+        return []
+    cells = occupancy(state)
+    pos = next(p for p, c in cells.items() if c == card)
+    sector = sector_of(cells, pos)
+    owner = CARDS[card].owner
+    out: list = []
+    taken: dict[int, list[int]] = {}
+    for good in missing:
+        i = GOODS.index(good)
+        donor = None
+        for cell in state.board:
+            p = (cell.x, cell.y)
+            d = cell.card
+            if p not in sector or cells.get(p) != d or d == card or CARDS[d].owner != owner:
+                continue
+            have = actual_goods(state, d)
+            have[i] -= taken.get(d, [0, 0, 0])[i]
+            if have[i] > 0:
+                donor = d
+                break
+        if donor is not None:
+            taken.setdefault(donor, [0, 0, 0])[i] += 1
+            out.append(ev.ExportWarehouseKept(owner, card, good, donor))
+        else:
+            out.append(ev.ExportWarehouseReturned(owner, card, good))
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# end of the game
+
+
+def export_majorities(state: KontorState) -> tuple[int | None, ...]:
+    """Per good, the seat with more export warehouses of it; a tie gives nobody."""
+    if not state.options.export_warehouse:
+        return (None,) * len(GOODS)
+    ex = exports_of(state)
+    out: list[int | None] = []
+    for i in range(len(GOODS)):
+        counts = [row[i] for row in ex]
+        best = max(counts)
+        leaders = [s for s, n in enumerate(counts) if n == best]
+        out.append(leaders[0] if best > 0 and len(leaders) == 1 else None)
+    return tuple(out)
+
+
+def majority_points(state: KontorState) -> tuple[int, ...]:
+    points = [0] * state.seat_count
+    for seat in export_majorities(state):
+        if seat is not None:
+            points[seat] += EVENT_SETTINGS["export_majority_points"]
+    return tuple(points)
+
+
+# ---------------------------------------------------------------------------------------
+# evolve
+
+
+def _remove_one(entries: tuple, entry) -> tuple:
+    i = entries.index(entry)
+    return entries[:i] + entries[i + 1 :]
+
+
+def _bump(state: KontorState, seat: int, good: str, delta: int) -> tuple:
+    ex = [list(r) for r in exports_of(state)]
+    ex[seat][GOODS.index(good)] += delta
+    return tuple(tuple(r) for r in ex)
+
+
+def evolve_export(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    if t is ev.WarehouseExported:
+        return replace(
+            state,
+            exports=_bump(state, event.seat, event.good, 1),
+            export_missing=state.export_missing + ((event.card, event.good),),
+        )
+    if t is ev.ExportWarehouseKept:
+        missing = _remove_one(state.export_missing, (event.card, event.good))
+        return replace(state, export_missing=missing + ((event.from_card, event.good),))
+    if t is ev.ExportWarehouseReturned:
+        return replace(
+            state,
+            exports=_bump(state, event.seat, event.good, -1),
+            export_missing=_remove_one(state.export_missing, (event.card, event.good)),
+        )
+    return None
+
+
+def view_keys(state: KontorState, out: dict) -> None:
+    if not state.options.export_warehouse:
+        return
+    ex = exports_of(state)
+    for seat, p in enumerate(out["players"]):
+        p["export_warehouse"] = dict(zip(GOODS, ex[seat]))
+    majorities = export_majorities(state)
+    from domain.kontor.core.data import SEAT_COLORS
+
+    out["export_majorities"] = {
+        g: (SEAT_COLORS[s] if s is not None else None) for g, s in zip(GOODS, majorities)
+    }

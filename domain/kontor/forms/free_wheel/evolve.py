@@ -1,0 +1,140 @@
+"""evolve for the free wheel events (and the free-wheel effects of shared events).
+Applies facts, decides nothing.  Called from evolve.py."""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.kontor.core import events as ev
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.state import KontorState, without_cell
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1 :]
+
+
+def started(state: KontorState, event: ev.GameStarted) -> KontorState:
+    return replace(
+        state,
+        skip_next=(False,) * event.seat_count,
+        common_docks=event.common_docks,
+        phase="turn",
+    )
+
+
+def placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
+    """Record who owns a new tavern and, in free for all, who owns a new dock."""
+    c = CARDS[event.card]
+    if c.tavern and state.options.tavern_drunk:
+        state = replace(state, taverns=state.taverns + ((event.card, event.seat, None),))
+    if state.options.shared_dock_pile and c.kind == "dock":
+        owners = tuple(o for o in state.dock_owners if o[0] != event.card)
+        state = replace(state, dock_owners=owners + ((event.card, event.seat),))
+    return state
+
+
+def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
+    """The new state, or None when the shared evolve handles the event."""
+    t = type(event)
+    n = state.seat_count
+    if t is ev.TurnStarted:
+        return replace(
+            state,
+            current=event.seat,
+            round=event.turn,
+            idle_rounds=event.idle_turns,
+            phase="turn",
+            revealed=(None,) * n,
+            chosen=(None,) * n,
+            order=(),
+            returned=(),
+            passed=_set(state.passed, event.seat, False),
+            tax=("",) * n,
+            tavern_moved=(),
+            proposed=False,
+            proposal=None,
+            barred=tuple(s for s in state.barred if s != event.seat),
+            ship_moved=False,
+            placed_this_round=False,
+        )
+    if t is ev.TurnSkipped:
+        return replace(state, skip_next=_set(state.skip_next, event.seat, False))
+    if t is ev.CardPlayed:
+        return replace(
+            state,
+            hands=_set(state.hands, event.seat, _remove(state.hands[event.seat], event.card)),
+            revealed=_set(state.revealed, event.seat, event.card),
+            order=(event.seat,),
+            phase="place",
+        )
+    if t is ev.TaxUnpaid:
+        return replace(
+            state,
+            skip_next=_set(state.skip_next, event.seat, True),
+            tax=_set(state.tax, event.seat, "unpaid"),
+        )
+    if t is ev.StepStarted:
+        return replace(state, phase=event.step)
+    if t is ev.DrunkDockSet:
+        taverns = tuple(
+            (tv, owner, event.card if tv == event.tavern else d) for tv, owner, d in state.taverns
+        )
+        return replace(state, taverns=taverns, tavern_moved=state.tavern_moved + (event.tavern,))
+    if t is ev.DockSobered:
+        taverns = tuple(
+            (tv, owner, None if tv == event.tavern else d) for tv, owner, d in state.taverns
+        )
+        return replace(state, taverns=taverns)
+    if t is ev.AllianceProposed:
+        return replace(
+            state,
+            phase="alliance",
+            proposal=(event.seat, event.partner, event.x, event.y),
+            proposed=True,
+        )
+    if t is ev.AllianceDeclared:
+        a, b = event.seats
+        return replace(
+            state,
+            alliances=state.alliances + ((a, b, event.cells),),
+            phase="turn",
+            proposal=None,
+        )
+    if t is ev.AllianceDeclined:
+        return replace(state, phase="turn", proposal=None)
+    if t is ev.AllianceEnded:
+        a, b = event.seats
+        key = (a, b, event.cells)
+        alliances = tuple(al for al in state.alliances if al != key)
+        barred = state.barred
+        if event.reason == "merged":
+            barred = tuple(sorted(set(barred) | {a, b}))
+        return replace(state, alliances=alliances, barred=barred)
+    if t is ev.SectorCounted:
+        points = tuple(p + s for p, s in zip(state.points, event.shares))
+        return replace(state, points=points, results=state.results + (event,))
+    if state.options.shared_dock_pile:
+        if t is ev.CardDrawn and event.pile == "common":
+            return replace(
+                state,
+                common_docks=state.common_docks[1:],
+                common_known=min(state.common_known, len(state.common_docks) - 1),
+                hands=_set(state.hands, event.seat, state.hands[event.seat] + (event.card,)),
+            )
+        if t is ev.DockRemoved:
+            # « Il est replacé sous la pile »: the one common pile
+            board = without_cell(state.board, event.x, event.y)
+            return replace(
+                state,
+                board=board,
+                warehouses=state.warehouses - {event.card},
+                common_docks=state.common_docks + (event.card,),
+                common_known=state.common_known + 1,
+                dock_owners=tuple(o for o in state.dock_owners if o[0] != event.card),
+            )
+    return None

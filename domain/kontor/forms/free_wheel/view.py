@@ -1,0 +1,173 @@
+"""What the free wheel games add to the view (called from view.py).
+
+Public: whose turn and which step, who must pass his next turn, tavern coins, alliances
+and a pending proposal, free for all's one dock pile (size, top, docks the ship put back),
+who owns each dock (free for all markers), the sectors with their parties and provisional
+leaders, and provisional points (nothing is scored before the end: « Les joueurs peuvent,
+à titre indicatif, placer des gardiens »).  Nothing hidden is added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.kontor.core.board import Pos, is_closed, sectors
+from domain.kontor.core.data import CARDS, GOODS, MARKER_COLORS, card_json
+from domain.kontor.core.placement import box_of
+from domain.kontor.core.sides import owner_side, side_count
+from domain.kontor.core.state import KontorState
+from domain.kontor.forms.free_wheel.scoring import (
+    dock_count,
+    drunk_docks,
+    provisional_points,
+    sector_result,
+    side_counts,
+)
+
+
+def _xy(pos) -> dict:
+    return {"x": pos[0], "y": pos[1]}
+
+
+def _where(cells: Mapping[Pos, int], card: int) -> dict | None:
+    pos = next((p for p, c in cells.items() if c == card), None)
+    return _xy(pos) if pos is not None else None
+
+
+def _party(state: KontorState, party) -> list:
+    return [MARKER_COLORS[s] for s in party]
+
+
+def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
+    from domain.kontor.forms.free_wheel.turns import draw_piles
+
+    opts = state.options
+    finished = state.phase == "over"
+    size = opts.board_size
+    box = box_of(state, cells)
+    n_sides = side_count(opts, state.seat_count)
+    out["turn"] = {
+        "seat": state.current,
+        "number": state.round,
+        "step": state.phase,
+    }
+    points = state.points if finished else provisional_points(state, cells)
+    for seat, p in enumerate(out["players"]):
+        p["points"] = points[seat]
+        p["provisional"] = not finished
+        p["skip_next_turn"] = bool(state.skip_next[seat]) if state.skip_next else False
+        p["guardians"] = 0
+    if opts.teams and "teams" in out:
+        for t in out["teams"]:
+            t["points"] = out["players"][t["seats"][0]]["points"]
+    # who owns each dock (free for all: the seat that played it)
+    if opts.shared_dock_pile:
+        for cell in out["board"]["cells"]:
+            owner = owner_side(state, cell["card"]["id"])
+            cell["owner_seat"] = owner
+            cell["marker"] = MARKER_COLORS[owner] if owner is not None else None
+        for w in out["board"]["warehouses"]:
+            owner = owner_side(state, w["card"])
+            w["owner"] = MARKER_COLORS[owner] if owner is not None else None
+        out["dock_pile"] = {
+            "size": len(state.common_docks),
+            "top": card_json(state.common_docks[0]) | {"id": state.common_docks[0]}
+            if state.common_docks
+            else None,
+            "known_bottom": list(state.common_docks[len(state.common_docks) - state.common_known :])
+            if state.common_known
+            else [],
+        }
+    drunk = drunk_docks(state)
+    out["taverns"] = [
+        {
+            "card": tavern,
+            "owner": owner,
+            "at": _where(cells, tavern),
+            "drunk": _where(cells, dock) if dock is not None else None,
+            "drunk_card": dock,
+        }
+        for tavern, owner, dock in state.taverns
+    ]
+    if opts.alliances:
+        out["alliances"] = [
+            {"seats": [a, b], "cells": [_xy(p) for p in where]} for a, b, where in state.alliances
+        ]
+        out["proposal"] = (
+            {
+                "seat": state.proposal[0],
+                "partner": state.proposal[1],
+                "x": state.proposal[2],
+                "y": state.proposal[3],
+            }
+            if state.proposal
+            else None
+        )
+        out["barred"] = list(state.barred)
+    # sectors: parties, provisional leader, what would be scored now
+    results = {r.cells: r for r in state.results}
+    views = []
+    for sector in sectors(cells):
+        ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
+        per_side = side_counts(state, cells, sector, state.warehouses)
+        r = sector_result(state, cells, sector)
+        final = results.get(ordered)
+        size_ = dock_count(cells, sector)
+        views.append(
+            {
+                "cells": [_xy(p) for p in ordered],
+                "closed": is_closed(cells, sector, size, box),
+                "size": size_,
+                "counts": size_ >= opts.final_min_docks,
+                "scored": final is not None,
+                "warehouses": {
+                    MARKER_COLORS[s]: dict(zip(GOODS, per_side[s])) for s in range(n_sides)
+                },
+                "parties": [_party(state, p) for p in r["parties"]],
+                "party_warehouses": [dict(zip(GOODS, row)) for row in r["warehouses"]],
+                "leader": _party(state, r["parties"][r["winner"]])
+                if r["winner"] is not None
+                else None,
+                "rule": r["rule"],
+                "points": r["points"],
+                "shares": list(r["shares"]),
+                "drunk": [_xy(p) for p in ordered if cells[p] in drunk],
+                # « Les joueurs peuvent, à titre indicatif, placer des gardiens »
+                "indicative_guardian": not finished
+                and r["winner"] is not None
+                and is_closed(cells, sector, size, box),
+            }
+        )
+    out["board"]["sectors"] = views
+    out["final_sectors"] = [
+        {
+            "cells": [_xy(p) for p in r.cells],
+            "parties": [_party(state, p) for p in r.parties],
+            "winner": r.winner,
+            "rule": r.rule,
+            "points": r.points,
+            "shares": list(r.shares),
+            "lost": r.lost,
+        }
+        for r in state.results
+    ]
+    if viewer is not None and "you" in out:
+        out["you"]["color"] = (
+            MARKER_COLORS[viewer] if opts.shared_dock_pile else out["you"]["color"]
+        )
+        # the piles one may draw from depend on one's hand: one's own secret
+        out["you"]["draw_piles"] = (
+            draw_piles(state, viewer) if state.phase == "draw" and state.current == viewer else []
+        )
+
+
+def slot(state: KontorState, card: int) -> tuple:
+    """The kind of a hidden card as an observer knows it: the specials are shuffled into
+    the canal pile (« On met les cartes spéciales dans le paquet des canaux »), so a hidden
+    water-pile card is just "from the canal pile"; in free for all the docks form one pile."""
+    c = CARDS[card]
+    if c.is_special or c.kind in ("water", "anchor"):
+        return ("water",)
+    if state.options.shared_dock_pile:
+        return ("dock",)
+    return ("dock", c.owner)

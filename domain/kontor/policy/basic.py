@@ -1,0 +1,317 @@
+"""The computer player: a greedy evaluation of placements (and ship moves).
+
+It reads only what the seat knows: the board, public piles and money, its own hand.
+It does not look into hidden information, so it needs no redetermination.  It plays for
+its side (its team's colour in the team game).  In a "largest sectors" game a sector is
+worth more the larger it is, since only the largest ones count at the end.
+"""
+
+from __future__ import annotations
+
+from domain.kontor.core.board import (
+    is_closed,
+    neighbours,
+    occupancy,
+    sectors,
+    supremacy,
+    warehouse_counts,
+)
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.decide import placing_card
+from domain.kontor.core.placement import box_of, placement_cells
+from domain.kontor.core.scoring import choose_largest, goods_of
+from domain.kontor.core.sides import side_count, side_of
+from domain.kontor.core.state import KontorState
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.rules import special_b as rules_b
+from domain.kontor.scenarios.mechanics import sector_weight
+
+WIN = 10.0
+LEAD = 1.5
+THREAT = 4.0
+MONEY = 0.6
+SHIP_MARGIN = 0.5
+#: "largest sectors" games: an open sector's lead grows with its size; sectors outside
+#: the counted slots are worth a tenth (tuned with bench/ai_kontor.py, advanced game)
+GROW_LEAD = 0.6
+REST = 0.1
+#: team game: 16 of the 20 florins are dealt (the treasury starts with 4) and ties on
+#: points, broken by the team's money, are frequent: money is worth more
+MONEY_TEAM = 2.5
+#: Misère (poverty): six florins in all, and the seat left without any while the treasury
+#: is empty loses at once: a florin is worth most of a sector
+MONEY_POVERTY = 8.0
+POVERTY_RESERVE = 1
+POVERTY_GAIN = 1.0
+
+
+def _poverty_pass(state: KontorState, money: int, gain: float) -> bool:
+    """Misère: without a florin, the next canal that empties the treasury ends the game
+    against the seat, and passing takes a florin and spares this round's taxes (« ne peut
+    être soumis à aucun impôt pendant ce tour »): pass when broke, and with the last
+    florin unless the card wins a sector."""
+    if money == 0:
+        return True
+    return money <= POVERTY_RESERVE and state.treasury > 0 and gain < WIN * POVERTY_GAIN
+
+
+def _money(state: KontorState) -> float:
+    if state.options.poverty_end:
+        return MONEY * MONEY_POVERTY
+    return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
+
+
+def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int], sides: int):
+    """Who holds the sector now (bribes and expansions' adjustments included)."""
+    counts = warehouse_counts(
+        cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+        adjust=expansions.adjust(state),
+    )
+    return supremacy(counts)[0]
+
+
+def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
+    if state.options.final_selection == "largest":
+        return _evaluate_largest(state, seat, cells, warehouses)
+    size = state.options.board_dims
+    side = side_of(state.options, seat)
+    sides = side_count(state.options, state.seat_count)
+    box = box_of(state, cells)
+    done = {frozenset(s.cells) for s in state.scored}
+    value = 0.0
+    for sector in sectors(cells):
+        if sector in done:
+            continue
+        winner = _winner(state, cells, sector, warehouses, sides)
+        closed = is_closed(cells, sector, size, box)
+        weight = sector_weight(state.options, sector, closed)  # scenarios
+        if closed:
+            if winner is not None:
+                value += (WIN if winner == side else -WIN) * weight
+            continue
+        if winner is None:
+            continue
+        sign = (1.0 if winner == side else -1.0) * weight
+        value += sign * LEAD
+        # a sector with a single open neighbour may be closed by the next canal
+        open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
+        if len(open_cells) == 1:
+            value += sign * THREAT
+    return value
+
+
+def _evaluate_largest(
+    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]
+) -> float:
+    """Only the largest sectors count at the end: rank every sector (already scored ones
+    included) by size and value the ones in the counted slots."""
+    opts = state.options
+    size = opts.board_dims
+    side = side_of(opts, seat)
+    sides = side_count(opts, state.seat_count)
+    box = box_of(state, cells)
+    done = {frozenset(s.cells) for s in state.scored}
+    entries: list[tuple[int, int, float]] = []  # (size, distance, value for me)
+
+    def dist(cells_of) -> int:
+        # the anchor is at (0, 0); on a dense port the path over cards is the Manhattan one
+        return min(abs(x) + abs(y) for x, y in cells_of)
+
+    for s in state.scored:
+        v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
+        entries.append((len(s.cells), dist(s.cells), v))
+    for sector in sectors(cells):
+        if sector in done:
+            continue
+        winner = _winner(state, cells, sector, warehouses, sides)
+        sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        sign *= sector_weight(opts, sector, is_closed(cells, sector, size, box))  # scenarios
+        if is_closed(cells, sector, size, box):
+            entries.append((len(sector), dist(sector), sign * WIN))
+            continue
+        open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
+        v = sign * LEAD * (1 + len(sector) * GROW_LEAD)
+        if len(open_cells) == 1:
+            v += sign * THREAT
+        entries.append((len(sector), dist(sector), v))
+    counted, _ = choose_largest(
+        tuple(e[0] for e in entries),
+        tuple(e[1] for e in entries),
+        opts.final_count,
+        opts.final_min_docks,
+    )
+    chosen = set(counted)
+    value = 0.0
+    for i, e in enumerate(entries):
+        value += e[2] if i in chosen else REST * e[2]
+    return value
+
+
+def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
+    """The board and warehouses after ``card`` goes to ``pos`` (covering what is there)."""
+    cells = dict(cells)
+    under = cells.get(pos)
+    if under is not None:
+        warehouses = warehouses - {under}
+    cells[pos] = card
+    if CARDS[card].is_dock and CARDS[card].goods:
+        warehouses = warehouses | {card}
+    return cells, warehouses
+
+
+def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
+    """Embargo: the state whose goods map gives ``card`` only the warehouses its owner's
+    supply still holds (scenarios.placed_goods); other games: ``state`` itself."""
+    if not state.options.warehouse_supply or not CARDS[card].goods:
+        return state
+    from domain.common.frozen import replace
+    from domain.kontor.scenarios.mechanics import placed_goods
+
+    brought = placed_goods(state, seat, card)
+    return replace(state, goods_override=state.goods_override + ((card, brought),))
+
+
+def placement_value(
+    state: KontorState, seat: int, card: int, pos, cells=None, warehouses=None
+) -> float:
+    cells = occupancy(state) if cells is None else cells
+    warehouses = state.warehouses if warehouses is None else warehouses
+    after, wh = _after(cells, warehouses, card, pos)
+    value = _evaluate(_supplied(state, seat, card), seat, after, wh)
+    if CARDS[card].kind == "water" and state.treasury > 0:
+        value += _money(state)
+    return value
+
+
+def best_cell(
+    state: KontorState, seat: int, card: int, rng, noise: float, cells=None, warehouses=None
+):
+    cells = occupancy(state) if cells is None else cells
+    best, best_value = None, float("-inf")
+    for pos in placement_cells(state, cells, card, seat):
+        v = placement_value(state, seat, card, pos, cells, warehouses)
+        v += (rng.below(1000) / 1000.0) * noise
+        if v > best_value:
+            best, best_value = pos, v
+    return best, best_value
+
+
+def _reply_value(
+    state: KontorState, seat: int, card: int, pos, reply_seat: int, reply: int
+) -> float:
+    """My placement at ``pos``, then the next placer's best answer with its revealed card
+    (an opponent's worst for me, a partner's best)."""
+    cells, warehouses = _after(occupancy(state), state.warehouses, card, pos)
+    friendly = side_of(state.options, reply_seat) == side_of(state.options, seat)
+    pick = max if friendly else min
+    best = None
+    for rpos in placement_cells(state, cells, reply, reply_seat):
+        after, wh = _after(cells, warehouses, reply, rpos)
+        v = _evaluate(state, seat, after, wh)
+        best = v if best is None else pick(best, v)
+    if best is None:
+        best = _evaluate(state, seat, cells, warehouses)
+    if CARDS[card].kind == "water" and state.treasury > 0:
+        best += _money(state)
+    return best
+
+
+def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noise: float):
+    """The best ship move with a removal, if it beats placing without moving."""
+    cells = occupancy(state)
+    _, plain = best_cell(state, seat, card, rng, noise)
+    best, best_value = None, plain + SHIP_MARGIN
+    side = side_of(state.options, seat)
+    for cmd in ships:
+        if cmd.remove_x is None:
+            continue
+        pos = (cmd.remove_x, cmd.remove_y)
+        removed = cells[pos]
+        if CARDS[removed].owner == side:
+            continue
+        after = dict(cells)
+        del after[pos]
+        wh = state.warehouses - {removed}
+        _, v = best_cell(state, seat, card, rng, noise, after, wh)
+        if v == float("-inf"):
+            v = _evaluate(state, seat, after, wh)
+        if v > best_value:
+            best, best_value = cmd, v
+    if best is None and plain == float("-inf"):
+        return ships[0] if ships else None
+    return best
+
+
+def choose(state: KontorState, seat: int, rng, level: str, legal: list):
+    """The basic and advanced game's choice (after the special rules' own phases)."""
+    # --- scenarios: pending decisions, bribes ---
+    from domain.common.frozen import replace
+    from domain.kontor.scenarios import mechanics as scenarios
+
+    def evaluate(cells, warehouses, goods):
+        st = replace(state, goods_override=tuple(goods.items()))
+        return _evaluate(st, seat, cells, warehouses)
+
+    pending = scenarios.policy_command(state, seat, rng, evaluate)
+    if pending is not None:
+        return pending
+    if state.phase == "choose":
+        bribe = scenarios.policy_bribe(state, seat, evaluate)
+        if bribe is not None:
+            return bribe
+    noise = 0.5 if level == "easy" else 0.05
+    if state.phase == "event":  # expansions: event cards
+        return expansions.policy_event(state, seat, legal, rng)
+    # --- special rules B: bribes, tavern decisions ---
+    special = rules_b.policy_b(
+        state, seat, legal, lambda st: _evaluate(st, seat, occupancy(st), st.warehouses), rng
+    )
+    if special is not None:
+        return special
+    # --- end special rules B ---
+    if state.phase == "place":
+        card = placing_card(state)
+        ships = [c for c in legal if isinstance(c, MoveShip)]
+        if ships:
+            move = _ship_choice(state, seat, card, ships, rng, noise)
+            if move is not None:
+                return move
+        places = [c for c in legal if isinstance(c, PlaceCard)]
+        if level == "strong" and len(state.order) > 1:
+            # the next placer places with a card everyone has seen: answer it
+            reply_seat = state.order[1]
+            reply = state.revealed[reply_seat]
+            scored = [
+                (
+                    _reply_value(state, seat, card, (c.x, c.y), reply_seat, reply)
+                    + rng.below(1000) / 1e5,
+                    (c.x, c.y),
+                )
+                for c in places
+            ]
+            return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
+        pos, _ = best_cell(state, seat, card, rng, noise)
+        return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
+    base = _evaluate(state, seat, occupancy(state), state.warehouses)
+    choices = []
+    for card in sorted(set(state.hands[seat])):
+        pos, v = best_cell(state, seat, card, rng, noise)
+        if pos is None:
+            continue
+        gain = v - base
+        if CARDS[card].florin:
+            gain += _money(state)  # the opponent pays tax
+        choices.append((gain, card))
+    money = state.money[seat]
+    if not choices:
+        return Pass()
+    gain, card = max(choices)
+    if state.options.poverty_end and _poverty_pass(state, money, gain):
+        return Pass()
+    if money == 0 and state.treasury > 0 and gain < WIN / 2:
+        return Pass()
+    hidden = rules_b.smuggle_choice(state, seat, card)  # special rules B: Contrebande
+    if hidden is not None:
+        return hidden
+    return ChooseCard(card)

@@ -1,0 +1,47 @@
+"""Which extensions hook into the core, in which order (each hook point runs its functions
+in the order of ``EXTENSIONS``). The only module that imports the extensions' hook
+modules; each extension decides from the options whether it acts in a given game, so the
+options select which are active.
+
+To add a special rule, a scenario or an expansion: write its module with a
+``register(hooks)`` that appends its functions to the points of core/hooks.py it needs,
+and list it here."""
+
+from __future__ import annotations
+
+from domain.kontor.core.hooks import HOOKS
+from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.forms.free_wheel import placement as free_wheel_placement
+from domain.kontor.forms.free_wheel import turns as free_wheel
+from domain.kontor.rules import protection
+from domain.kontor.rules import special_a as special_rules_a
+from domain.kontor.rules import special_b as special_rules_b
+from domain.kontor.rules import special_b_filters as special_rules_b_filters
+from domain.kontor.scenarios import mechanics as scenarios
+from domain.kontor.scenarios import tic_tac_toe
+
+#: special rules B's filters first (their placement errors are named before a form's),
+#: then the forms, scenarios, special rules, expansions: who acts is asked in this order
+EXTENSIONS = (
+    special_rules_b_filters,
+    free_wheel_placement,
+    free_wheel,
+    protection,
+    tic_tac_toe,
+    scenarios,
+    special_rules_a,
+    special_rules_b,
+    expansions,
+)
+
+_registered = False
+
+
+def register_all() -> None:
+    """Fill ``HOOKS`` once."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    for extension in EXTENSIONS:
+        extension.register(HOOKS)

@@ -1,0 +1,2 @@
+"""The scenarios (« Scénarios »): their switches and layouts (data.py) and their rules
+(mechanics.py)."""
