@@ -35,9 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--data-dir", type=Path, default=None, help="where embedded engines keep data")
     serve.add_argument("--workers", type=int, default=_workers_default(), help="gunicorn processes")
     serve.add_argument("--threads", type=int, default=2, help="threads per gunicorn process")
-    serve.add_argument("--rq-workers", type=int, default=1, help="RQ worker processes")
+    serve.add_argument("--rq-workers", type=int, default=1,
+                       help="RQ worker processes for computer moves (plus one for short jobs)")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--queues", default="main,ai",
+                        help="comma-separated: main (short jobs), ai (computer moves)")
     sub.add_parser("migrate", help="apply database migrations")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
@@ -49,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "worker":
         _require("DATABASE_URL")
         _require("REDIS_URL")
-        cmd = [sys.executable, "-m", "workers"] + (["--burst"] if args.burst else [])
+        cmd = [sys.executable, "-m", "workers", "--queues", args.queues]
+        cmd += ["--burst"] if args.burst else []
         os.execv(sys.executable, cmd)
     return serve_all(args)
 
@@ -81,8 +85,10 @@ def serve_all(args) -> int:
             "--graceful-timeout", "10",
         ]
         children = [subprocess.Popen(gunicorn, env=env)]
+        # short jobs (clocks, mail) get a worker of their own: never behind a search
+        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
         for _ in range(args.rq_workers):
-            children.append(subprocess.Popen([sys.executable, "-m", "workers"], env=env))
+            children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
         log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
         return _supervise(children)
     finally:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from redis import Redis
 
+from domain.common.search import Budget
 from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
@@ -39,7 +41,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
-    games = GameService(store, StateCache(), clock, jobs, notifier)
+    budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
+    games = GameService(store, StateCache(), clock, jobs, notifier, ai_budget=budget)
     return Services(
         settings=settings,
         store=store,

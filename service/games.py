@@ -9,13 +9,16 @@ side effects (computer moves) follow the commit.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.common.codec import CodecError
+from domain.common.computer import computer_command
 from domain.common.envelope import decode_command, encode_command, encode_event
+from domain.common.search import Budget
 from domain.decider import GameDefinition, GameOver, Issued, OptionsError, RuleViolation
 from domain.decider import NotYourTurn as DomainNotYourTurn
 from domain.rng import Rng, seed_commitment
@@ -92,6 +95,15 @@ class Computer:
 COMPUTER = Computer()
 
 
+@dataclass(frozen=True)
+class StandIn:
+    """A computer playing a seat that has none, once, at the service's own request (a
+    timed-out seat's move for the clocks).  No API route builds one."""
+
+
+STAND_IN = StandIn()
+
+
 def public_event(stored: StoredEvent, data: Any) -> dict:
     return {
         "seq": stored.seq,
@@ -105,8 +117,10 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
-                 notifier: Notifier | None = None):
+                 notifier: Notifier | None = None, ai_budget: Budget | None = None):
         self.store = store
+        #: how long a "strong" computer seat searches (Settings.ai_seconds / ai_iterations)
+        self.ai_budget = ai_budget or Budget(iterations=20_000, seconds=1.0, clock=time.monotonic)
         self.notifier = notifier or SilentNotifier()
         self.states = states
         self.clock = clock
@@ -209,7 +223,7 @@ class GameService:
     # the write path ------------------------------------------------------------------
     def execute(
         self,
-        actor: Player | Computer,
+        actor: Player | Computer | StandIn,
         game_id: str,
         seat: int | None,
         raw_command: Any,
@@ -317,6 +331,8 @@ class GameService:
         return replace(header, version=version, status=status, to_act=to_act), folded
 
     def acting_seat(self, game: Game, actor, seat: int | None) -> int:
+        if isinstance(actor, StandIn) and seat is not None and 0 <= seat < game.seat_count:
+            return seat
         if isinstance(actor, Computer):
             if seat is None or not (0 <= seat < game.seat_count) or game.seats[seat].ai is None:
                 raise NotYourSeat("that seat is not a computer seat")
@@ -346,8 +362,12 @@ class GameService:
                 self.jobs.enqueue_computer_move(game.id, game.version, seat)
 
     # computer seats ------------------------------------------------------------------
-    def play_computer(self, game_id: str, version: int, seat: int) -> str:
-        """Play a computer seat's move if the game still waits for it at ``version``."""
+    def play_computer(self, game_id: str, version: int, seat: int, level: str | None = None) -> str:
+        """Play a computer seat's move if the game still waits for it at ``version``.
+
+        ``level`` lets a computer play a seat that has none (a timed-out or resigned
+        player's, for the clocks); by default the seat's own level.  The computer sees
+        only what the seat may know (domain/common/computer.py)."""
         with self.store.read() as tx:
             try:
                 game, folded = self.live(tx, game_id)
@@ -355,12 +375,14 @@ class GameService:
                 return "stale"
             if game.status != "active" or game.version != version:
                 return "stale"
-            if seat not in game.to_act or game.seats[seat].ai is None:
+            level = level or game.seats[seat].ai
+            if seat not in game.to_act or level is None:
                 return "stale"
             title = title_of(game.title)
-        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai)
+        command = computer_command(title, folded.state, seat, Rng(new_seed()), level, self.ai_budget)
+        actor = COMPUTER if game.seats[seat].ai is not None else STAND_IN
         try:
-            self.execute(COMPUTER, game_id, seat, encode_command(command), expected_version=version)
+            self.execute(actor, game_id, seat, encode_command(command), expected_version=version)
         except VersionConflict:
             return "stale"
         return "played"

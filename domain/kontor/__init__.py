@@ -3,14 +3,17 @@ the free wheel games (« Roue libre » 2 or 4, « Roue libre individuelle » 3 o
 
 from __future__ import annotations
 
+import math
+
 from domain.decider import GameDefinition
+from domain.kontor.board import occupancy
 from domain.kontor.commands import COMMAND_TYPES
 from domain.kontor.data import component_data
 from domain.kontor.decide import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.kontor.events import EVENT_TYPES
 from domain.kontor.evolve import evolve
 from domain.kontor.options import Options, options_schema, parse_options, team_of
-from domain.kontor.policy import policy
+from domain.kontor.policy import _evaluate, policy
 from domain.kontor.view import is_finished, redact_event, redetermine, result, view
 
 
@@ -19,6 +22,17 @@ def may_confer(state, seat: int) -> bool:
     peuvent discuter sur la façon de jouer ces deux cartes. En dehors de cette phase, il
     n'est pas autorisé de communication entre les partenaires. »"""
     return state.phase == "place"
+
+
+#: a board evaluation worth one closed sector's lead (policy.WIN) reads as about 3:1
+EVALUATION_SCALE = 9.0
+
+
+def evaluate(state, seat: int) -> float:
+    """The search's cut-off estimate of ``seat``'s chances: the policy's board
+    evaluation (sectors held, leads, threats) squashed into [0, 1]."""
+    value = _evaluate(state, seat, occupancy(state), state.warehouses)
+    return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
 
 
 GAME = GameDefinition(
@@ -47,6 +61,8 @@ GAME = GameDefinition(
     component_data=component_data,
     team_of=team_of,
     may_confer=may_confer,
+    evaluate=evaluate,
+    rollout_depth=0,
 )
 
 __all__ = ["GAME", "team_of"]

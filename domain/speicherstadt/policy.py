@@ -9,6 +9,8 @@ one time in three, otherwise as "normal"; "normal" and "strong" use the same val
 
 from __future__ import annotations
 
+import math
+
 from domain.speicherstadt import commands as cmd
 from domain.speicherstadt import goods as gd
 from domain.speicherstadt.data import (
@@ -246,3 +248,20 @@ def policy(state: State, seat: int, rng, level: str = "normal"):
     else:
         choice = _shipping(state, seat, legal)
     return choice if choice in legal else legal[-1]
+
+
+#: points of lead that make a win about three times as likely as a loss
+EVALUATION_SCALE = 6.0
+
+
+def evaluate(state: State, seat: int) -> float:
+    """The search's cut-off estimate of ``seat``'s chances: the points each seat would
+    score now, with a coin as a small tie-break, against the best other seat."""
+    from domain.speicherstadt.scoring import score_seat
+
+    def worth(s: SeatState) -> float:
+        return score_seat(s).total + 0.05 * s.coins
+
+    mine = worth(state.seats[seat])
+    best_other = max(worth(s) for i, s in enumerate(state.seats) if i != seat)
+    return 1.0 / (1.0 + math.exp(-(mine - best_other) / EVALUATION_SCALE))

@@ -11,10 +11,11 @@ from dataclasses import replace
 
 import pytest
 from redis import Redis
+from rq.registry import FinishedJobRegistry
 
 from api import create_app
 from service.container import build
-from service.jobs import RecordingJobQueue
+from service.jobs import RecordingJobQueue, ai_queue
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 
@@ -32,6 +33,8 @@ def worker(worker_settings):
         "REDIS_URL": worker_settings.redis_url,
         "ENTREPOT_QUEUE": worker_settings.queue_name,
         "ENTREPOT_SWEEP_AFTER": "1",
+        # "strong" seats search a handful of iterations: a quick game, same code path
+        "ENTREPOT_AI_ITERATIONS": "4",
     }
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env)
     yield process
@@ -97,7 +100,7 @@ def test_the_sweeper_heals_lost_jobs(worker_settings, worker):
         })
         assert created.status_code == 201
         gid = created.json["id"]
-        Redis.from_url(worker_settings.redis_url).delete(f"rq:queue:{worker_settings.queue_name}")
+        Redis.from_url(worker_settings.redis_url).delete(f"rq:queue:{ai_queue(worker_settings.queue_name)}")
         final = wait_for(lambda: (g := client.get(f"/v1/games/{gid}").json)["status"] == "finished" and g,
                          timeout=120)
         assert final["result"]["winners"]
@@ -130,3 +133,43 @@ def test_speicherstadt_with_people_and_computers_mixed(client, worker):
 def _seat_turn_or_over(client, gid, token, seat):
     game = client.get(f"/v1/games/{gid}", token=token).json
     return game if game["status"] == "finished" or seat in game["to_act"] else None
+
+
+def test_a_strong_computer_seat_plays_a_whole_game_on_the_ai_queue(client, worker, worker_settings):
+    """Strong against normal, both computers, through the real worker: every move is a
+    job of the computer-move queue, none of the queue kept for short jobs."""
+    me = client.post("/v1/players", json={"name": "Spectator"}).json
+    created = client.post("/v1/games", token=me["token"], json={
+        "title": "kontor", "options": {"variant": "basic"}, "seats": [{"ai": "strong"}, {"ai": "normal"}],
+    })
+    assert created.status_code == 201
+    gid = created.json["id"]
+    final = wait_for(lambda: (g := client.get(f"/v1/games/{gid}").json)["status"] == "finished" and g,
+                     timeout=120)
+    assert final["result"]["winners"]
+    events = client.get(f"/v1/games/{gid}/events", query_string={"limit": 1000}).json["events"]
+    assert any(e["seat"] == 0 for e in events)
+    redis = Redis.from_url(worker_settings.redis_url)
+    ai_jobs = FinishedJobRegistry(ai_queue(worker_settings.queue_name), connection=redis).get_job_ids()
+    main_jobs = FinishedJobRegistry(worker_settings.queue_name, connection=redis).get_job_ids()
+    assert any(gid in job for job in ai_jobs)
+    assert not any(gid in job for job in main_jobs)
+
+
+def test_a_computer_plays_a_seat_without_one_at_the_level_asked(worker_settings):
+    """The clocks' entry point: a person's seat played once by a computer at a level."""
+    services = build(worker_settings, jobs=RecordingJobQueue())
+    try:
+        client = ValidatingClient(create_app(services).test_client())
+        me = client.post("/v1/players", json={"name": "Sleeper"}).json
+        created = client.post("/v1/games", token=me["token"], json={
+            "title": "speicherstadt", "seats": [{"player_id": me["id"]}, {"ai": "normal"}],
+        })
+        gid, version = created.json["id"], created.json["version"]
+        assert 0 in created.json["to_act"]
+        assert services.games.play_computer(gid, version, 0) == "stale"  # a person's seat
+        assert services.games.play_computer(gid, version, 0, level="strong") == "played"
+        events = client.get(f"/v1/games/{gid}/events", query_string={"after": version}).json["events"]
+        assert [e["seat"] for e in events][:1] == [0]
+    finally:
+        services.close()
