@@ -75,6 +75,11 @@ class Tuning:
     #: rollout decisions before ``evaluate`` is asked; None plays to the end (also when
     #: the title has no ``evaluate``)
     rollout_depth: int | None = None
+    #: the search plays another move than the normal policy's only if that move's mean
+    #: outcome beats the policy's by this margin over at least ``min_visits`` visits:
+    #: with few iterations, noise would otherwise make it play worse than normal
+    margin: float = 0.03
+    min_visits: int = 6
 
 
 class _Node:
@@ -110,12 +115,18 @@ def search(
     if len(legal) == 1:
         return legal[0]
     depth = tuning.rollout_depth if game.evaluate is not None else None
-    root = _Node()
     done = budget.deadline()
+    hint = game.policy(seen, seat, rng, "normal")
+    root = _Node()
     runs = 0
     while not done(runs):
-        _iterate(game, seen, seat, rng, root, tuning, depth)
+        _iterate(game, seen, seat, rng, root, tuning, depth, hint if runs == 0 else None)
         runs += 1
+    return _pick(root, legal, hint, tuning)
+
+
+def _pick(root: _Node, legal: list, hint: Any, tuning: Tuning) -> Any:
+    """The most visited move, unless it does not clearly beat the normal policy's."""
     order = {command: i for i, command in enumerate(legal)}
 
     def rank(command: Any) -> tuple:
@@ -124,10 +135,19 @@ def search(
             return (0, 0.0, -order[command])
         return (node.visits, node.value / node.visits, -order[command])
 
-    return max(legal, key=rank)
+    best = max(legal, key=rank)
+    mine, theirs = root.children.get(best), root.children.get(hint)
+    if best == hint or hint not in order or mine is None:
+        return best
+    if theirs is None or theirs.visits == 0:
+        return best if mine.visits >= tuning.min_visits else hint
+    clear = mine.value / mine.visits > theirs.value / theirs.visits + tuning.margin
+    return best if clear and mine.visits >= tuning.min_visits else hint
 
 
-def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | None) -> None:
+def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | None, first=None) -> None:
+    """One determinization, walk, rollout and back-up; ``first`` is expanded first at the
+    root (the normal policy's move, so it is always measured)."""
     state = game.redetermine(seen, seat, rng)
     node, path, in_tree, rolled = root, [root], True, 0
     while not game.is_finished(state):
@@ -138,7 +158,8 @@ def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | No
             break
         actor = seat if seat in actors else min(actors)
         if actor == seat and in_tree:
-            command, node, expanded = _select(game, state, seat, rng, node, tuning.exploration)
+            command, node, expanded = _select(game, state, seat, rng, node, tuning.exploration, first)
+            first = None
             path.append(node)
             in_tree = not expanded
         else:
@@ -155,12 +176,12 @@ def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | No
         visited.value += value
 
 
-def _select(game, state, seat: int, rng, node: _Node, exploration: float):
+def _select(game, state, seat: int, rng, node: _Node, exploration: float, first=None):
     """(command, child node, whether the child was just expanded)."""
     legal = game.legal_commands(state, seat)
     untried = [c for c in legal if c not in node.children]
     if untried:
-        command = untried[rng.below(len(untried))]
+        command = first if first in untried else untried[rng.below(len(untried))]
         child = node.children[command] = _Node()
         for c in legal:
             if c in node.children:

@@ -62,7 +62,7 @@ GAME = GameDefinition(
     team_of=team_of,
     may_confer=may_confer,
     evaluate=evaluate,
-    rollout_depth=0,
+    rollout_depth=3,
 )
 
 __all__ = ["GAME", "team_of"]
