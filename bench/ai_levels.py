@@ -85,12 +85,24 @@ def run(form: str, pair: str, games: int, budget: Budget) -> None:
     game = titles()[title]
     options = game.parse_options(raw, seats)
     a, b = pair.split("-")
-    score, times = 0.0, []
+    score, times, played = 0.0, [], 0
     started = time.perf_counter()
-    for g in range(games):
-        won, t = play(game, options, seats, g % seats, a, b, 7919 * g + 17, budget)
-        score += won
-        times += t
+    try:
+        for g in range(games):
+            won, t = play(game, options, seats, g % seats, a, b, 7919 * g + 17, budget)
+            score += won
+            times += t
+            played += 1
+    except KeyboardInterrupt:  # timeout -s INT: print what was measured, then stop
+        _print(form, seats, a, b, played, score, times, game, options, started)
+        raise
+    _print(form, seats, a, b, played, score, times, game, options, started)
+
+
+def _print(form, seats, a, b, games, score, times, game, options, started) -> None:
+    if not games:
+        print(f"{form:22} {seats} {a:>6} vs {b:<6} no game finished", flush=True)
+        return
     low, high = wilson(score, games)
     fair = 1 / len(set(sides_of(game, options, seats)))
     times.sort()
@@ -121,9 +133,12 @@ def main() -> None:
     print(f"budget: {budget.iterations} iterations" + (f", {budget.seconds} s" if budget.clock else ""))
     print("form                   n      A vs B     games  score [Wilson 95%]      fair  xfair  "
           "ms/move median p95 max")
-    for form in args.forms.split(","):
-        for pair in args.pairs.split(","):
-            run(form, pair, args.games, budget)
+    try:
+        for form in args.forms.split(","):
+            for pair in args.pairs.split(","):
+                run(form, pair, args.games, budget)
+    except KeyboardInterrupt:
+        print("interrupted: the last line covers the games finished")
 
 
 if __name__ == "__main__":
