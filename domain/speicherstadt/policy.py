@@ -10,6 +10,7 @@ one time in three, otherwise as "normal"; "normal" and "strong" use the same val
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from domain.speicherstadt import commands as cmd
 from domain.speicherstadt import goods as gd
@@ -37,8 +38,13 @@ from domain.speicherstadt.state import DEMAND, PURCHASE, SeatState, State
 
 
 def rounds_left(state: State) -> float:
-    non_fire = sum(1 for c in state.deck if CARD[c].kind != FIRE)
-    return non_fire / (state.seat_count + 1)
+    return _non_fire(state.deck) / (state.seat_count + 1)
+
+
+@lru_cache(maxsize=1024)
+def _non_fire(deck: tuple[str, ...]) -> int:
+    """Cached: the search asks it thousands of times per move for a few decks."""
+    return sum(1 for c in deck if CARD[c].kind != FIRE)
 
 
 def coin_value(state: State, seat: SeatState) -> float:
