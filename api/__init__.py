@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask, Response, send_from_directory
 
 from api import problems
 from api.routes import games, players, titles
@@ -12,10 +12,12 @@ from service.config import Settings
 from service.container import Services, build
 
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
+#: the web client: static files that speak only the public API (clients/web)
+WEB_CLIENT = Path(__file__).resolve().parent.parent / "clients" / "web"
 
 
 def create_app(services: Services | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=str(WEB_CLIENT), static_url_path="/web")
     services = services or build(Settings.from_env())
     app.extensions["entrepot"] = services
     app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
@@ -27,6 +29,10 @@ def create_app(services: Services | None = None) -> Flask:
     @app.get("/v1/health")
     def health():
         return {"status": "ok"}
+
+    @app.get("/")
+    def web_client():
+        return send_from_directory(WEB_CLIENT, "index.html")
 
     @app.get("/v1/openapi.yaml")
     def openapi():

@@ -18,6 +18,7 @@ def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
         "application/yaml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
+        "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
 

@@ -28,6 +28,7 @@ from api.schemas import (
     StreamQuery,
 )
 from api.services import services
+from service.boards import board_picture
 from service.errors import Invalid
 from service.games import SeatRequest
 
@@ -155,6 +156,13 @@ def state(game_id: str):
     query = load_query(STATE_QUERY)
     version, view = services().games.state_at(game_id, optional_player(), query["at"], query["seat"])
     return send_json({"version": version, "view": view})
+
+
+@bp.get("/games/<game_id>/board.svg")
+def board(game_id: str):
+    query = load_query(STATE_QUERY)
+    picture = board_picture(services().games, game_id, optional_player(), query["at"], query["seat"])
+    return Response(picture, mimetype="image/svg+xml")
 
 
 @bp.get("/games/<game_id>/stream")

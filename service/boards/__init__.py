@@ -1,0 +1,36 @@
+"""Boards as pictures (SVG) drawn from a view, one drawing module per title.
+
+The API serves them (`GET /v1/games/{id}/board.svg`), and mail and terminal clients can
+use the same drawings. A drawing sees only the view it is given, so it can never show
+what the caller may not see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from service.boards import amsterdam, generic, kontor, speicherstadt
+from service.titles import title as title_of
+
+Drawing = Callable[[dict, dict | None], str]
+
+DRAWINGS: dict[str, Drawing] = {
+    "amsterdam": amsterdam.draw,
+    "kontor": kontor.draw,
+    "speicherstadt": speicherstadt.draw,
+}
+
+
+def render(title_id: str, view: dict, components: dict | None = None) -> str:
+    """The SVG picture of ``view``; titles without a drawing of their own get a summary."""
+    return DRAWINGS.get(title_id, generic.draw)(view, components)
+
+
+def board_picture(games, game_id: str, caller, at: int | None, seat: int | None) -> str:
+    """The board of a game as ``caller`` may see it after event ``at`` (default: now)."""
+    snapshot = games.get(game_id, caller, seat)
+    view = snapshot.view
+    if at is not None and at != snapshot.game.version:
+        _, view = games.state_at(game_id, caller, at, seat)
+    title_id = snapshot.game.title
+    return render(title_id, view, title_of(title_id).component_data())
