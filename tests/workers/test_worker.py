@@ -173,3 +173,12 @@ def test_a_computer_plays_a_seat_without_one_at_the_level_asked(worker_settings)
         assert [e["seat"] for e in events][:1] == [0]
     finally:
         services.close()
+
+
+def test_a_worker_chooses_its_queues():
+    from workers.__main__ import queue_names
+
+    assert queue_names("entrepot", "main,ai") == ["entrepot", "entrepot-ai"]
+    assert queue_names("entrepot", "ai") == ["entrepot-ai"]
+    with pytest.raises(SystemExit):
+        queue_names("entrepot", "mail")
