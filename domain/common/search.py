@@ -76,9 +76,11 @@ class Tuning:
     #: the title has no ``evaluate``)
     rollout_depth: int | None = None
     #: the search plays another move than the normal policy's only if that move's mean
-    #: outcome beats the policy's by this margin over at least ``min_visits`` visits:
-    #: with few iterations, noise would otherwise make it play worse than normal
+    #: outcome beats the policy's by ``margin`` plus ``z`` standard errors of the
+    #: difference, over at least ``min_visits`` visits: with few iterations (many seats,
+    #: noisy outcomes) noise would otherwise make it play worse than normal
     margin: float = 0.03
+    z: float = 1.0
     min_visits: int = 6
 
 
@@ -141,7 +143,10 @@ def _pick(root: _Node, legal: list, hint: Any, tuning: Tuning) -> Any:
         return best
     if theirs is None or theirs.visits == 0:
         return best if mine.visits >= tuning.min_visits else hint
-    clear = mine.value / mine.visits > theirs.value / theirs.visits + tuning.margin
+    a, b = mine.value / mine.visits, theirs.value / theirs.visits
+    pooled = (mine.value + theirs.value) / (mine.visits + theirs.visits)
+    error = math.sqrt(max(pooled * (1 - pooled), 0.0) * (1 / mine.visits + 1 / theirs.visits))
+    clear = a > b + tuning.margin + tuning.z * error
     return best if clear and mine.visits >= tuning.min_visits else hint
 
 
