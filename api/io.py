@@ -10,9 +10,10 @@ from flask import Response, request
 from marshmallow import EXCLUDE, Schema
 
 from api.auth import optional_player
-from api.problems import MalformedJson
+from api.problems import MalformedJson, problem_response, service_problem
+from api.services import services
 from service.errors import Invalid
-from service.idempotency import IdempotencyKey, Replayed, fingerprint
+from service.idempotency import IdempotencyKey, Replayed, idempotency_key
 
 
 def json_body() -> Any:
@@ -45,25 +46,31 @@ def send_json(body: Any, status: int = 200) -> Response:
 
 
 def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | None:
+    """The request's Idempotency-Key, scoped to the caller, the method and the path."""
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
     if not 1 <= len(key) <= 255:
         raise Invalid("bad Idempotency-Key", {"Idempotency-Key": ["must be 1 to 255 characters"]})
     caller = optional_player()
-    body = json.loads(request.get_data(cache=True) or b"null")
-    return IdempotencyKey(
-        scope=caller.id if caller else "anonymous",
-        key=key,
-        fingerprint=fingerprint(request.method, request.path, body),
-        render=render,
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw) if raw.strip() else None
+    except (ValueError, RecursionError):
+        body = raw.decode("latin-1")  # not JSON: the route refuses it, the key stays out of it
+    return idempotency_key(
+        caller.id if caller else None, request.method, request.path, key, body,
+        services().settings.idempotency_ttl_seconds, render, service_problem,
     )
 
 
 def respond(result: Any, render: Callable[[Any], tuple[int, Any]]) -> Response:
     """A fresh result rendered, or the first response to a retried Idempotency-Key."""
     if isinstance(result, Replayed):
-        response = send_json(result.body, result.status)
+        if result.status >= 400:  # the first answer was a refusal
+            response = problem_response(result.status, result.body)
+        else:
+            response = send_json(result.body, result.status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     status, body = render(result)

@@ -58,7 +58,18 @@ class MalformedJson(Exception):
 
 
 def problem(status: int, code: str, detail: str, **extra) -> Response:
-    body = {
+    return problem_response(status, problem_body(status, code, detail, **extra))
+
+
+def problem_response(status: int, body: dict) -> Response:
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="entrepot"'
+    return response
+
+
+def problem_body(status: int, code: str, detail: str, **extra) -> dict:
+    return {
         "type": TYPE_BASE + code,
         "title": _TITLES.get(code, code.replace("_", " ").capitalize()),
         "status": status,
@@ -66,24 +77,26 @@ def problem(status: int, code: str, detail: str, **extra) -> Response:
         "code": code,
         **extra,
     }
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="entrepot"'
-    return response
+
+
+def service_problem(err: ServiceError) -> tuple[int, dict]:
+    """A service error as (status, problem body): answered now, or kept for a retry."""
+    status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
+    extra = {}
+    if isinstance(err, Invalid) and err.errors:
+        extra["errors"] = err.errors
+    if isinstance(err, IllegalCommand):
+        extra["rule"] = err.rule
+    if isinstance(err, VersionConflict):
+        extra["current_version"] = err.current_version
+    return status, problem_body(status, err.code, err.detail, **extra)
 
 
 def install(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
-        status = next((s for cls, s in _STATUS if isinstance(err, cls)), 400)
-        extra = {}
-        if isinstance(err, Invalid) and err.errors:
-            extra["errors"] = err.errors
-        if isinstance(err, IllegalCommand):
-            extra["rule"] = err.rule
-        if isinstance(err, VersionConflict):
-            extra["current_version"] = err.current_version
-        return problem(status, err.code, err.detail, **extra)
+        status, body = service_problem(err)
+        return problem_response(status, body)
 
     @app.errorhandler(ValidationError)
     def validation_error(err: ValidationError):

@@ -69,6 +69,14 @@ class GameQuery(Strict):
     cursor = fields.Str(load_default=None)
 
 
+class ExportsQuery(Strict):
+    title = fields.Str(load_default=None)
+    finished_after = fields.AwareDateTime(load_default=None, format="iso")
+    finished_before = fields.AwareDateTime(load_default=None, format="iso")
+    cursor = fields.Str(load_default=None)
+    limit = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
+
+
 class SeatQuery(Strict):
     seat = fields.Int(load_default=None, validate=validate.Range(min=0))
 
@@ -86,6 +94,7 @@ class MessageCreate(Strict):
 
 class MessagesQuery(SeatQuery):
     after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=500))
 
 
 class MessageOut(Schema):
@@ -94,6 +103,11 @@ class MessageOut(Schema):
     channel = fields.Str()
     text = fields.Str()
     at = fields.Str()
+
+
+class MessagePageOut(Schema):
+    messages = fields.List(fields.Nested(MessageOut))
+    next_after = fields.Int(allow_none=True)
 
 
 class StreamQuery(SeatQuery):
@@ -128,6 +142,7 @@ class SeatOut(Schema):
     player_id = fields.Str(allow_none=True)
     name = fields.Str(allow_none=True)
     ai = fields.Str(allow_none=True)
+    status = fields.Str()
 
 
 class GameSummaryOut(Schema):
@@ -168,6 +183,7 @@ class CommandOutcomeOut(Schema):
     status = fields.Str()
     to_act = fields.List(fields.Int())
     events = fields.List(fields.Nested(EventOut))
+    receipt = fields.Dict(allow_none=True)
 
 
 class EventPageOut(Schema):

@@ -97,6 +97,9 @@ def play_games(base: str, clients: int, seconds: float):
                 "title": "kontor", "options": {"variant": "basic"},
                 "seats": [{"player_id": ids[0]}, {"player_id": ids[1]}],
             }).json()
+            # Black's seat is an invitation: the game starts when Black accepts it
+            game = session.post(f"{base}/v1/games/{game['id']}/seats/1/accept",
+                                headers={"Authorization": f"Bearer {tokens[1]}"}).json()
             gid, to_act, status = game["id"], game["to_act"], game["status"]
             while status == "active" and time.monotonic() < stop:
                 seat = rng.choice(to_act)

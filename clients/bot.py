@@ -2,9 +2,9 @@
 
     python -m clients.bot --url http://127.0.0.1:8000 --token TOKEN [--once]
 
-It lists its active games, and wherever one of its seats is to act it sends one of the
-legal commands (chosen at random: a starting point for smarter bots). A 409 means the
-game moved on meanwhile: it simply looks again.
+It accepts the seats it is invited to, lists its active games, and wherever one of its
+seats is to act it sends one of the legal commands (chosen at random: a starting point
+for smarter bots). A 409 means the game moved on meanwhile: it simply looks again.
 """
 
 from __future__ import annotations
@@ -16,10 +16,23 @@ import time
 from clients.sdk import ApiError, Client
 
 
+def accept_invitations(client: Client, me: str) -> int:
+    """Accept every seat the bot was invited to (a bot is there to play); returns how many."""
+    accepted = 0
+    for summary in client.games(player="me", status="waiting")["games"]:
+        for seat in summary["seats"]:
+            if seat["player_id"] == me and seat.get("status") == "invited":
+                client.accept(summary["id"], seat["index"])
+                accepted += 1
+    return accepted
+
+
 def play_round(client: Client, rng: random.Random) -> int:
-    """One pass over the bot's active games; returns the number of commands sent."""
+    """One pass over the bot's games: accept its invitations, then act wherever one of its
+    seats is to act; returns the number of commands sent."""
     sent = 0
     me = client.me()["id"]
+    accept_invitations(client, me)
     for summary in client.games(player="me", status="active")["games"]:
         mine = [s["index"] for s in summary["seats"] if s["player_id"] == me]
         for seat in mine:

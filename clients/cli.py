@@ -5,6 +5,10 @@
     player NAME                  create a player; prints its token (shown once)
     titles                       the hosted titles
     new TITLE SEAT...            create a game; seats: me | ai:LEVEL | open | PLAYER_ID
+                                 (a PLAYER_ID is invited: that player must accept)
+    accept GAME SEAT             accept the seat you were invited to
+    decline GAME SEAT            decline it (the seat becomes open)
+    join GAME SEAT               take an open seat
     games [--status S]           your games
     show GAME                    the game with your view
     legal GAME [--seat N]        what you may send now, numbered
@@ -47,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("title")
     new.add_argument("seats", nargs="+")
     new.add_argument("--options", default="{}", help="the options as JSON")
+    for name in ("accept", "decline", "join"):
+        p = sub.add_parser(name)
+        p.add_argument("game")
+        p.add_argument("seat", type=int)
     games = sub.add_parser("games")
     games.add_argument("--status", default=None)
     for name in ("show", "legal", "events"):
@@ -82,6 +90,8 @@ def _run(client: Client, args) -> int:
     elif args.command == "new":
         me = client.me()["id"]
         out = client.create_game(args.title, [_seat(s, me) for s in args.seats], json.loads(args.options))
+    elif args.command in ("accept", "decline", "join"):
+        out = getattr(client, args.command)(args.game, args.seat)
     elif args.command == "games":
         out = client.games(player="me", **({"status": args.status} if args.status else {}))
     elif args.command == "show":

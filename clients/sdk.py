@@ -75,6 +75,14 @@ class Client:
     def join(self, game_id: str, seat: int) -> dict:
         return self._call("POST", f"/v1/games/{game_id}/seats/{seat}/join", idempotent=True)
 
+    def accept(self, game_id: str, seat: int) -> dict:
+        """Accept the seat you were invited to (the game starts once every seat is accepted)."""
+        return self._call("POST", f"/v1/games/{game_id}/seats/{seat}/accept", idempotent=True)
+
+    def decline(self, game_id: str, seat: int) -> dict:
+        """Decline an invitation: the seat becomes open."""
+        return self._call("POST", f"/v1/games/{game_id}/seats/{seat}/decline", idempotent=True)
+
     def games(self, **filters) -> dict:
         return self._call("GET", "/v1/games", params=filters)
 

@@ -141,11 +141,25 @@ class GameDefinition:
     evaluate: Callable[[Any, int], float] | None = None
     #: rollout decisions before ``evaluate`` is asked
     rollout_depth: int | None = None
+    #: rules_version_of(options) -> the rules version a game with these options is played
+    #: under (recorded in its first event), where it depends on the options; else
+    #: ``rules_version``.
+    rules_version_of: Callable[[Any], str] | None = None
+    #: Every rules version this code still decides exactly as released (an audit replays a
+    #: finished game under the version it was played with, or refuses clearly).
+    released_versions: tuple[str, ...] = ()
 
     def fold(self, events: Sequence[Any], state: Any = None) -> Any:
         for event in events:
             state = self.evolve(state, event)
         return state
+
+    def rules_version_for(self, options: Any) -> str:
+        return self.rules_version_of(options) if self.rules_version_of else self.rules_version
+
+    def decides_version(self, rules_version: str) -> bool:
+        """Whether this code decides games of that rules version as released."""
+        return rules_version in (self.released_versions or (self.rules_version,))
 
     def seat_count_allowed(self, seat_count: int) -> bool:
         return self.min_players <= seat_count <= self.max_players

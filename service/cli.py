@@ -42,6 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--queues", default="main,ai",
                         help="comma-separated: main (short jobs), ai (computer moves)")
     sub.add_parser("migrate", help="apply database migrations")
+    # dispatched by service.entry before this parser (the verifier needs no server)
+    sub.add_parser("verify", help="check a game's audit record offline (entrepot verify --help)")
+    keys = sub.add_parser("retire-key", help="end the validity of a signing key (after a rotation)")
+    keys.add_argument("key_id")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
 
@@ -49,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in migrate(_require("DATABASE_URL")):
             print(f"applied {name}")
         return 0
+    if args.command == "retire-key":
+        return _retire_key(args.key_id)
     if args.command == "worker":
         _require("DATABASE_URL")
         _require("REDIS_URL")
@@ -56,6 +62,19 @@ def main(argv: list[str] | None = None) -> int:
         cmd += ["--burst"] if args.burst else []
         os.execv(sys.executable, cmd)
     return serve_all(args)
+
+
+def _retire_key(key_id: str) -> int:
+    from service.signing import KeyRing
+    from service.store import Store
+
+    store = Store(_require("DATABASE_URL"), min_size=1, max_size=1)
+    try:
+        retired = KeyRing(store, None).retire(key_id)
+    finally:
+        store.close()
+    print(f"key {key_id} retired" if retired else f"no signing key {key_id} in service")
+    return 0 if retired else 1
 
 
 def _require(name: str) -> str:
@@ -66,8 +85,16 @@ def _require(name: str) -> str:
 
 
 def serve_all(args) -> int:
-    engines = EmbeddedEngines(args.data_dir or default_data_dir())
+    data_dir = args.data_dir or default_data_dir()
+    engines = EmbeddedEngines(data_dir)
     env = dict(os.environ)
+    if not env.get("ENTREPOT_SIGNING_KEY") and not env.get("ENTREPOT_SIGNING_KEY_FILE"):
+        # every process signs receipts with the same key, kept (mode 0600) across restarts
+        from service.signing import load_signing_key
+
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        env["ENTREPOT_SIGNING_KEY_FILE"] = str(Path(data_dir) / "signing-key")
+        load_signing_key(None, env["ENTREPOT_SIGNING_KEY_FILE"])  # made once, before the workers
     try:
         if not env.get("DATABASE_URL"):
             env["DATABASE_URL"] = engines.start_postgres()

@@ -19,6 +19,13 @@ class Settings:
     #: "strong" computer seats: thinking time per move, and the search's iteration cap
     ai_seconds: float = 1.0
     ai_iterations: int = 20_000
+    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
+    signing_key: str | None = None
+    signing_key_file: str | None = None
+    #: Idempotency keys (and the responses they replay) are forgotten after this.
+    idempotency_ttl_seconds: float = 24 * 3600.0
+    #: An invitation to a seat not accepted within this lapses (the seat opens).
+    invitation_ttl_seconds: float = 7 * 24 * 3600.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -37,4 +44,8 @@ class Settings:
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
             ai_seconds=float(os.environ.get("ENTREPOT_AI_SECONDS", "1.0")),
             ai_iterations=int(os.environ.get("ENTREPOT_AI_ITERATIONS", "20000")),
+            signing_key=os.environ.get("ENTREPOT_SIGNING_KEY") or None,
+            signing_key_file=os.environ.get("ENTREPOT_SIGNING_KEY_FILE") or None,
+            idempotency_ttl_seconds=float(os.environ.get("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
+            invitation_ttl_seconds=float(os.environ.get("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from redis import Redis
 
 from domain.common.search import Budget
+from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.config import Settings
 from service.games import GameService
@@ -15,6 +16,7 @@ from service.jobs import JobQueue, RQJobQueue
 from service.messages import MessageService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
 from service.store import Store
 
@@ -29,6 +31,8 @@ class Services:
     players: PlayerService
     games: GameService
     messages: MessageService
+    audit: AuditService
+    keys: KeyRing
 
     def close(self) -> None:
         self.store.close()
@@ -41,8 +45,11 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
+    signer = Signer(load_signing_key(settings.signing_key, settings.signing_key_file))
+    keys = KeyRing(store, signer)
+    keys.register()
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
-    games = GameService(store, StateCache(), clock, jobs, notifier, ai_budget=budget)
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget)
     return Services(
         settings=settings,
         store=store,
@@ -52,4 +59,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         players=PlayerService(store),
         games=games,
         messages=MessageService(store, games),
+        audit=AuditService(store, games, keys),
+        keys=keys,
     )

@@ -49,6 +49,10 @@ class SeatTaken(Conflict):
     code = "seat_taken"
 
 
+class NotInvited(Conflict):
+    code = "not_invited"
+
+
 class GameNotActive(Conflict):
     code = "game_not_active"
 
@@ -77,3 +81,7 @@ class IllegalCommand(Invalid):
 
 class IdempotencyKeyReused(Invalid):
     code = "idempotency_key_reused"
+
+
+class WeakIdempotencyKey(Invalid):
+    code = "idempotency_key_too_weak"

@@ -31,17 +31,20 @@ from service.errors import (
     Invalid,
     InvalidOptions,
     NotFound,
+    NotInvited,
     NotYourSeat,
     NotYourTurn,
     SeatTaken,
     VersionConflict,
 )
-from service.idempotency import IdempotencyKey, SavedByAnother, replay, save
+from service.idempotency import IdempotencyKey, once
 from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
+from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
-from service.store import Game, NewEvent, Player, Store, StoredEvent, Tx
+from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, Tx
 from service.titles import title as title_of
+from verifier.record import event_json, result_json
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +65,8 @@ class GameSnapshot:
     game: Game
     view: dict | None
     viewer_seat: int | None
+    #: the seed, once the game is finished (public from then on)
+    seed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,9 @@ class CommandOutcome:
     status: str
     to_act: tuple[int, ...]
     events: list[dict]
+    #: the server's signature over (game, version, chain hash); None on a v1 chain, whose
+    #: hashes may not be shown before the end
+    receipt: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -105,19 +113,13 @@ STAND_IN = StandIn()
 
 
 def public_event(stored: StoredEvent, data: Any) -> dict:
-    return {
-        "seq": stored.seq,
-        "type": stored.type,
-        "schema_version": stored.schema_version,
-        "at": stored.at,
-        "seat": stored.seat,
-        "data": data,
-    }
+    return event_json(stored.seq, stored.type, stored.schema_version, stored.seat, stored.at, data)
 
 
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
-                 notifier: Notifier | None = None, ai_budget: Budget | None = None):
+                 notifier: Notifier | None = None, signer: Signer | None = None,
+                 ai_budget: Budget | None = None):
         self.store = store
         #: how long a "strong" computer seat searches (Settings.ai_seconds / ai_iterations)
         self.ai_budget = ai_budget or Budget(iterations=20_000, seconds=1.0, clock=time.monotonic)
@@ -125,8 +127,11 @@ class GameService:
         self.states = states
         self.clock = clock
         self.jobs = jobs
+        self.signer = signer
         #: games' immutable parts (title, options, seats) once they have started
         self.headers = Lru(4000)
+        #: games' chain keys ("" for a v1 chain); a key never changes once set
+        self.chain_keys = Lru(4000)
 
     # creation ------------------------------------------------------------------------
     def create(
@@ -145,7 +150,7 @@ class GameService:
                 {"seats": [f"must have {title.min_players} to {title.max_players} seats"]},
             )
         try:
-            title.parse_options(raw_options, len(seats))
+            options = title.parse_options(raw_options, len(seats))
         except OptionsError as err:
             raise InvalidOptions(f"these options do not describe a game of {title.name}: {err}", {
                 f"options.{k}" if k else "options": v for k, v in err.errors.items()
@@ -169,13 +174,12 @@ class GameService:
                 if seat.player_id is not None and tx.player(seat.player_id) is None:
                     raise Invalid("no such player", {f"seats.{index}.player_id": ["is not a known player"]})
             tx.insert_game(
-                game_id, title.id, title.rules_version, raw_options, len(seats), seed,
+                game_id, title.id, title.rules_version_for(options), raw_options, len(seats), seed,
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
-            if any(s.open for s in seats):
-                return game_id, None
-            return game_id, self._start(tx, title, game_id, raw_options, len(seats), seed)
+            tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
+            return game_id, self._start_if_ready(tx, game_id)
 
         return self._seating(caller, idem, work)
 
@@ -190,34 +194,89 @@ class GameService:
                 raise SeatTaken("you already hold a seat in this game")
             if not tx.take_seat(game_id, index, caller.id):
                 raise SeatTaken(f"seat {index} is not open")
-            if not all(s.player_id or s.ai or s.index == index for s in game.seats):
-                return game_id, None
-            title = title_of(game.title)
-            return game_id, self._start(tx, title, game_id, game.options, game.seat_count, tx.seed(game_id))
+            return game_id, self._start_if_ready(tx, game_id)
 
         return self._seating(caller, idem, work)
+
+    def accept(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
+        """The invited player takes the seat; the game starts if it was the last one wanted.
+        Accepting a seat already accepted changes nothing."""
+        def work(tx: Tx):
+            game = self._invitees_game(tx, caller, game_id, index)
+            if game.seats[index].status == "invited":
+                tx.accept_seat(game_id, index, caller.id)
+            return game_id, self._start_if_ready(tx, game_id)
+
+        return self._seating(caller, idem, work)
+
+    def decline(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
+        """The invited player refuses the seat: it becomes open, the game keeps waiting."""
+        def work(tx: Tx):
+            game = self._invitees_game(tx, caller, game_id, index)
+            if not tx.open_invited_seat(game_id, index, caller.id):
+                raise NotInvited(f"seat {index} is yours already: leave the game by resigning")
+            return game.id, None
+
+        return self._seating(caller, idem, work)
+
+    def lapse_invitations(self, older_than_seconds: float) -> int:
+        """Invitations not answered in time lapse: the seat becomes open, as if declined.
+
+        ``older_than_seconds`` is the one setting (7 days by default); a game with a clock
+        should lapse them after its per-move time instead (the hook: pass the game's own
+        duration here once games have time controls)."""
+        with self.store.read() as tx:
+            pending = tx.invitations_older_than(older_than_seconds)
+        lapsed = 0
+        for game_id, index, player_id in pending:
+            with self.store.tx() as tx:
+                game = self._game(tx, game_id, lock=True)
+                if game.status == "waiting" and tx.open_invited_seat(game_id, index, player_id):
+                    lapsed += 1
+        return lapsed
+
+    def _invitees_game(self, tx: Tx, caller: Player, game_id: str, index: int) -> Game:
+        game = self._game(tx, game_id, lock=True)
+        if not 0 <= index < game.seat_count:
+            raise NotFound(f"this game has no seat {index}")
+        if game.seats[index].player_id != caller.id:
+            raise NotYourSeat(f"seat {index} is not offered to you")
+        if game.status != "waiting":
+            if game.seats[index].status == "seated":
+                return game
+            raise GameNotActive("this game is not waiting for players")
+        return game
+
+    def _start_if_ready(self, tx: Tx, game_id: str):
+        """Start the game (its setup events) once every seat is filled and accepted; runs
+        under the game's row lock (or in the transaction that creates it), so exactly once."""
+        game = self._game(tx, game_id)
+        if game.status != "waiting" or not game.ready():
+            return None
+        title = title_of(game.title)
+        return self._start(tx, title, game_id, game.options, game.seat_count, tx.seed(game_id))
 
     def _seating(self, caller: Player, idem: IdempotencyKey | None, work):
         """One unit of work that fills seats (and starts the game when the last one fills):
         ``work(tx)`` returns (game_id, the started state or None); the caller gets the game."""
-        try:
-            with self.store.tx() as tx:
-                replayed = replay(tx, idem)
-                if replayed:
-                    return replayed
-                game_id, started = work(tx)
-                snapshot = self._snapshot(tx, game_id, caller, remember=False)
-                save(tx, idem, snapshot)
-        except SavedByAnother:
-            with self.store.tx() as tx:
-                return replay(tx, idem)
-        self._after_commit(snapshot.game, started)
+        started = None
+
+        def seat(tx: Tx) -> GameSnapshot:
+            nonlocal started
+            game_id, started = work(tx)
+            return self._snapshot(tx, game_id, caller, remember=False)
+
+        snapshot = once(self.store, idem, seat)
+        if isinstance(snapshot, GameSnapshot):
+            self._after_commit(snapshot.game, started)
         return snapshot
 
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
-        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events)
+        setup = NewCommand(None, {"kind": "server"}, chain.format_time(self.clock.now()), None)
+        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
+                                setup)
         return after
 
     # the write path ------------------------------------------------------------------
@@ -232,25 +291,24 @@ class GameService:
     ):
         """Decide and append one command. The only way a running game changes."""
         for attempt in range(WRITE_ATTEMPTS):
+            # a lost race that will be decided again is no answer to keep under the key
+            final = expected_version is not None or attempt == WRITE_ATTEMPTS - 1
             try:
-                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem)
+                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem, final)
             except VersionConflict:
                 # a person who named the version they saw is told; otherwise decide again
                 if expected_version is not None or attempt == WRITE_ATTEMPTS - 1:
                     raise
-            except SavedByAnother:
-                with self.store.tx() as tx:
-                    return replay(tx, idem)
         raise AssertionError("unreachable")
 
-    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem):
+    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
-        with (self.store.tx() if idem else self.store.read()) as tx:
-            replayed = replay(tx, idem)
-            if replayed:
-                return replayed
+        committed = None
+
+        def work(tx: Tx) -> CommandOutcome:
+            nonlocal committed, seat
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
             seat = self.acting_seat(game, actor, seat)
@@ -276,7 +334,8 @@ class GameService:
                 raise GameNotActive(err.message) from None
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
-            stored, after = self._append(tx, title, game_id, folded, seat, events)
+            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, raw_command)
+            stored, after = self._append(tx, title, game_id, folded, seat, events, received)
             finished = title.is_finished(after.state)
             outcome = CommandOutcome(
                 game_id,
@@ -284,13 +343,21 @@ class GameService:
                 "finished" if finished else "active",
                 () if finished else tuple(title.to_act(after.state)),
                 [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
+                self._receipt(game, stored[-1]),
             )
-            save(tx, idem, outcome)
-        self._after_commit(replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            return outcome
+
+        outcome = once(self.store, idem, work, transaction_without_key=False,
+                       keep_error=lambda err: final or not isinstance(err, VersionConflict))
+        if committed is not None:
+            self._after_commit(*committed)
         return outcome
 
-    def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events):
-        """Append decided events and the read model they imply; returns (stored, folded after)."""
+    def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events,
+                command: NewCommand | None = None):
+        """Append decided events, the command they answer and the read model they imply;
+        returns (stored, folded after)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
@@ -301,9 +368,24 @@ class GameService:
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             "finished" if finished else "active",
             () if finished else title.to_act(state),
-            _result_json(title.result(state) if finished else None),
+            result_json(title.result(state) if finished else None),
+            self._chain_key(tx, game_id),
+            command,
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+
+    def _receipt(self, game: Game, last: StoredEvent) -> dict | None:
+        if self.signer is None or game.chain == chain.CHAIN_V1:
+            return None
+        return self.signer.receipt(game.id, last.seq, last.hash)
+
+    def _chain_key(self, tx: Tx, game_id: str) -> str | None:
+        """The game's chain key (None on a v1 chain), cached: it never changes once set."""
+        key = self.chain_keys.get(game_id)
+        if key is None:
+            key = tx.secrets(game_id)[1] or ""
+            self.chain_keys.put(game_id, key)
+        return key or None
 
     def live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
         """The game and its folded state; one round trip once the process has seen the game.
@@ -400,9 +482,10 @@ class GameService:
         with self.store.read() as tx:
             return self._snapshot(tx, game_id, caller, seat)
 
-    def list(self, player_id, status, title_id, limit, before) -> list[Game]:
+    def list(self, caller: Player | None, player_id, status, title_id, limit, before) -> list[Game]:
+        """Public games (with an open seat, or finished) and the caller's own."""
         with self.store.read() as tx:
-            return tx.list_games(player_id, status, title_id, limit, before)
+            return tx.list_games(caller.id if caller else None, player_id, status, title_id, limit, before)
 
     def legal_commands(self, game_id: str, caller: Player | None, seat: int | None) -> LegalCommands:
         if caller is None:
@@ -442,36 +525,9 @@ class GameService:
             raise NotFound("this game has not started")
         return folded.version, title.view(folded.state, viewer)
 
-    def export(self, game_id: str) -> dict:
-        """The audit record: every event with its hash, and the seed once the game is over."""
-        with self.store.read() as tx:
-            game = self._game(tx, game_id)
-            stored = tx.events(game_id)
-            seed = tx.seed(game_id) if game.status == "finished" else None
-        title = title_of(game.title)
-        complete = game.status == "finished"
-        events = []
-        for s in stored:
-            data = s.data if complete else title.redact_event(decode(title, s), None)
-            events.append({**public_event(s, data), "prev_hash": s.prev_hash, "hash": s.hash})
-        return {
-            "game_id": game.id,
-            "title": game.title,
-            "rules_version": game.rules_version,
-            "options": game.options,
-            "seats": [{"index": s.index, "player_id": s.player_id, "name": s.name, "ai": s.ai} for s in game.seats],
-            "status": game.status,
-            "complete": complete,
-            "chain": chain.CHAIN,
-            "rng": "entrepot-rng-v1",
-            "genesis": chain.genesis(game.id),
-            "seed_commitment": game.seed_commitment,
-            "seed_source": game.seed_source,
-            "seed": seed,
-            "chain_verified": chain.verify(game.id, [{**s.record(), "prev_hash": s.prev_hash, "hash": s.hash} for s in stored]) is None,
-            "events": events,
-            "result": game.result,
-        }
+    def game_row(self, tx: Tx, game_id: str) -> Game:
+        """The game's read model row; NotFound for an unknown or malformed id."""
+        return self._game(tx, game_id)
 
     # helpers ---------------------------------------------------------------------------
     def _game(self, tx: Tx, game_id: str, lock: bool = False) -> Game:
@@ -497,7 +553,8 @@ class GameService:
             return GameSnapshot(game, None, viewer)
         title = title_of(game.title)
         folded = self.states.load(tx, title, game_id, game.version, remember)
-        return GameSnapshot(game, title.view(folded.state, viewer), viewer)
+        seed = tx.seed(game_id) if game.status == "finished" else None
+        return GameSnapshot(game, title.view(folded.state, viewer), viewer, seed)
 
     @staticmethod
     def _redacted(title: GameDefinition, stored: StoredEvent, event: Any, viewer, finished: bool) -> dict:
@@ -505,10 +562,14 @@ class GameService:
         return public_event(stored, data)
 
 
-def _result_json(result) -> dict | None:
-    if result is None:
-        return None
-    return {"scores": list(result.scores), "winners": list(result.winners), "detail": dict(result.detail)}
+def sender_of(actor, game: Game, seat: int | None) -> dict:
+    """Who sent a command, as the audit record shows it: a player, a computer seat (with
+    its level), or a machine of the server that names its ``kind`` (the clock)."""
+    if isinstance(actor, Player):
+        return {"kind": "player", "player_id": actor.id}
+    if isinstance(actor, Computer):
+        return {"kind": "computer", "level": game.seats[seat].ai}
+    return {"kind": getattr(actor, "kind", "server")}
 
 
 def _is_uuid(value: str) -> bool:

@@ -33,6 +33,13 @@ class Message:
     at: str
 
 
+@dataclass(frozen=True)
+class MessagePage:
+    messages: list[Message]
+    #: pass as ``after`` for the next page; None when this page is the last
+    next_after: int | None
+
+
 class MessageService:
     def __init__(self, store: Store, games: GameService):
         self.store = store
@@ -68,30 +75,34 @@ class MessageService:
             ).fetchone()
         return Message(row[0], seat, stored_channel, text, format_time(row[1]))
 
-    def list(self, caller: Player | None, game_id: str, after: int, seat: int | None) -> list[Message]:
+    def list(self, caller: Player | None, game_id: str, after: int, seat: int | None, limit: int) -> MessagePage:
+        """A page of the messages the caller may read after ``after``: the channels are
+        filtered by the query, so a page is full whatever the other channels hold."""
         with self.store.read() as tx:
             game, _ = self.games.live(tx, game_id)
+            readable = self._readable(game, caller, seat)
             rows = tx.conn.execute(
                 "SELECT seq, seat, channel, body, at FROM messages WHERE game_id = %s AND seq > %s"
-                " ORDER BY seq LIMIT 500",
-                (game_id, after),
+                " AND (%s::text[] IS NULL OR channel = ANY(%s::text[])) ORDER BY seq LIMIT %s",
+                (game_id, after, readable, readable, limit + 1),
             ).fetchall()
-        readable = {TABLE}
+        messages = [Message(seq, s, ch, body, format_time(at)) for seq, s, ch, body, at in rows[:limit]]
+        return MessagePage(messages, messages[-1].seq if len(rows) > limit else None)
+
+    def _readable(self, game: Game, caller: Player | None, seat: int | None) -> list[str] | None:
+        """The channels the caller may read; None for all of them (the game is over)."""
         if game.status == "finished":
-            readable = None  # everything is public once the game is over
-        elif caller is not None:
+            return None
+        readable = [TABLE]
+        if caller is not None:
             mine = game.seats_of(caller.id)
             if seat is not None and seat not in mine:
                 raise NotYourSeat(f"seat {seat} is not yours")
             for s in [seat] if seat is not None else mine:
                 team = self._team(game, s)
-                if team is not None:
-                    readable.add(f"team:{team}")
-        return [
-            Message(seq, s, ch, body, format_time(at))
-            for seq, s, ch, body, at in rows
-            if readable is None or ch in readable
-        ]
+                if team is not None and f"team:{team}" not in readable:
+                    readable.append(f"team:{team}")
+        return readable
 
     @staticmethod
     def _team(game: Game, seat: int) -> str | None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from service.entropy import new_id, new_token, token_hash
 from service.errors import Unauthorized
-from service.idempotency import IdempotencyKey, Replayed, SavedByAnother, replay, save
+from service.idempotency import IdempotencyKey, Replayed, once
 from service.store import Player, Store
 
 
@@ -28,21 +28,13 @@ class PlayerService:
         self._identities: dict[str, tuple[Player, float]] = {}
 
     def create(self, name: str, email: str | None, idem: IdempotencyKey | None = None):
-        try:
-            with self.store.tx() as tx:
-                replayed = replay(tx, idem)
-                if replayed:
-                    return replayed
-                token = new_token()
-                player_id = new_id()
-                tx.insert_player(player_id, name, email, token_hash(token))
-                player = tx.player(player_id)
-                result = NewPlayer(player, token)
-                save(tx, idem, result)
-                return result
-        except SavedByAnother:
-            with self.store.tx() as tx:
-                return replay(tx, idem)
+        def work(tx):
+            token = new_token()
+            player_id = new_id()
+            tx.insert_player(player_id, name, email, token_hash(token))
+            return NewPlayer(tx.player(player_id), token)
+
+        return once(self.store, idem, work)
 
     def authenticate(self, token: str) -> Player:
         """The token's player. Identities are cached briefly: a token never changes owner."""

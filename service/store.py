@@ -31,6 +31,26 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
+class NewCommand:
+    """A command as received, stored with the events it produced (None: the setup)."""
+
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    version: int
+    last_seq: int
+    seat: int | None
+    sender: dict
+    at: str
+    command: dict | None
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     seq: int
     type: str
@@ -51,6 +71,15 @@ class Seat:
     player_id: str | None
     name: str | None
     ai: str | None
+    #: the named player has not accepted yet
+    invited: bool = False
+
+    @property
+    def status(self) -> str:
+        """open (nobody), invited (a player who has not accepted yet), or seated."""
+        if self.player_id is None and self.ai is None:
+            return "open"
+        return "invited" if self.invited else "seated"
 
 
 @dataclass(frozen=True)
@@ -71,9 +100,15 @@ class Game:
     created_at: datetime
     updated_at: datetime
     seats: tuple[Seat, ...]
+    #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
+    chain: str = chain.CHAIN_V1
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
+
+    def ready(self) -> bool:
+        """Every seat is filled and accepted: the game may start."""
+        return all(s.status == "seated" for s in self.seats)
 
 
 @dataclass(frozen=True)
@@ -89,17 +124,17 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
-    " 'name', p.name, 'ai', s.ai) ORDER BY s.index), '[]')"
+    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL) ORDER BY s.index), '[]')"
     " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
 )
 
 
 def _game(row: dict) -> Game:
-    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"]) for s in row.pop("seats"))
+    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"]) for s in row.pop("seats"))
     row["to_act"] = tuple(row["to_act"])
     return Game(seats=seats, **row)
 
@@ -178,25 +213,40 @@ class Tx:
         )
         self.conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES (%s, %s)", (game_id, seed))
         with self.conn.cursor() as cur:
+            # a seat naming anyone but the creator is an invitation until accepted
             cur.executemany(
-                "INSERT INTO seats (game_id, index, player_id, ai) VALUES (%s, %s, %s, %s)",
-                [(game_id, i, player, ai) for i, (player, ai) in enumerate(seats)],
+                "INSERT INTO seats (game_id, index, player_id, ai, invited_at)"
+                " VALUES (%s, %s, %s, %s, CASE WHEN %s THEN now() END)",
+                [(game_id, i, player, ai, player is not None and player != created_by)
+                 for i, (player, ai) in enumerate(seats)],
             )
 
     def game(self, game_id: str, lock: bool = False) -> Game | None:
-        sql = f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s"
-        row = self._one(sql + (" FOR UPDATE" if lock else ""), (game_id,))
+        """The game and its seats; ``lock`` holds the game row until the transaction ends.
+
+        The lock is taken by a statement of its own: a statement that waited for a lock
+        still reads its subqueries (the seats) from the snapshot it started with, so the
+        seats must be read by a new statement once the lock is held."""
+        if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
+            return None
+        row = self._one(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s", (game_id,))
         return _game(row) if row else None
 
     def list_games(
         self,
+        caller_id: str | None,
         player_id: str | None,
         status: str | None,
         title: str | None,
         limit: int,
         before: tuple[datetime, str] | None,
     ) -> list[Game]:
-        where, params = [], []
+        # public: games with an open seat (a lobby) and finished ones; the rest only to
+        # the players seated or invited in them
+        where = ["(g.status = 'finished' OR (g.status = 'waiting' AND EXISTS (SELECT 1 FROM seats s"
+                 " WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))"
+                 " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
+        params: list[Any] = [caller_id]
         if player_id:
             where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s)")
             params.append(player_id)
@@ -209,7 +259,7 @@ class Tx:
         if before:
             where.append("(g.updated_at, g.id) < (%s, %s)")
             params.extend(before)
-        clause = ("WHERE " + " AND ".join(where)) if where else ""
+        clause = "WHERE " + " AND ".join(where)
         rows = self._all(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
             " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
@@ -225,10 +275,46 @@ class Tx:
         )
         return cur.rowcount == 1
 
+    def accept_seat(self, game_id: str, index: int, player_id: str) -> bool:
+        cur = self.conn.execute(
+            "UPDATE seats SET invited_at = NULL WHERE game_id = %s AND index = %s"
+            " AND player_id = %s AND invited_at IS NOT NULL",
+            (game_id, index, player_id),
+        )
+        return cur.rowcount == 1
+
+    def open_invited_seat(self, game_id: str, index: int, player_id: str) -> bool:
+        """A declined or lapsed invitation: the seat is open again."""
+        cur = self.conn.execute(
+            "UPDATE seats SET player_id = NULL, invited_at = NULL WHERE game_id = %s AND index = %s"
+            " AND player_id = %s AND invited_at IS NOT NULL",
+            (game_id, index, player_id),
+        )
+        return cur.rowcount == 1
+
+    def invitations_older_than(self, seconds: float, limit: int = 500) -> list[tuple[str, int, str]]:
+        """(game_id, seat, player_id) of pending invitations of waiting games sent before then."""
+        rows = self.conn.execute(
+            "SELECT s.game_id::text, s.index, s.player_id::text FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.invited_at < now() - make_interval(secs => %s) AND g.status = 'waiting'"
+            " ORDER BY s.invited_at LIMIT %s",
+            (seconds, limit),
+        ).fetchall()
+        return [tuple(r) for r in rows]
+
     def seed(self, game_id: str) -> str:
-        row = self._one("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,))
+        return self.secrets(game_id)[0]
+
+    def secrets(self, game_id: str) -> tuple[str, str | None]:
+        """(seed, chain key) of a game; the key is None for a game on the v1 chain."""
+        row = self._one("SELECT seed, chain_key FROM game_secrets WHERE game_id = %s", (game_id,))
         assert row, "every game has a seed"
-        return row["seed"]
+        return row["seed"], row["chain_key"]
+
+    def keep_chain_key(self, game_id: str, key: str) -> None:
+        """Put a new game on the keyed chain (v2) with its secret key."""
+        self.conn.execute("UPDATE game_secrets SET chain_key = %s WHERE game_id = %s", (key, game_id))
+        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN_V2, game_id))
 
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
@@ -293,6 +379,8 @@ class Tx:
         status: str,
         to_act: Sequence[int],
         result: dict | None,
+        chain_key: str | None = None,
+        command: NewCommand | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -303,7 +391,7 @@ class Tx:
         for offset, event in enumerate(new_events, start=1):
             seq = expected_version + offset
             record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
-            digest = chain.link(prev, record)
+            digest = chain.link(prev, record, chain_key)
             stored.append(
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
@@ -312,12 +400,18 @@ class Tx:
         params: list[Any] = []
         for e in stored:
             params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        recorded = ""
+        if command is not None:  # the command goes in with its events, in the same statement
+            recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender,"
+                        " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
+            params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
+                       command.at, Jsonb(command.command) if command.command is not None else None]
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
-                f" data, prev_hash, hash) VALUES {rows} RETURNING 1)"
+                f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
@@ -328,21 +422,90 @@ class Tx:
             ) from None
         return stored
 
-    # idempotency ----------------------------------------------------------------------
-    def idempotent_response(self, scope: str, key: str) -> tuple[str, int, Any] | None:
-        row = self.conn.execute(
-            "SELECT request_hash, status, body FROM idempotency_keys WHERE scope = %s AND key = %s",
-            (scope, key),
-        ).fetchone()
-        return (row[0], row[1], row[2]) if row else None
+    def finished_games(self, title: str | None, after: datetime | None, before: datetime | None,
+                       cursor: tuple[str, str] | None, limit: int) -> list[tuple[Game, str]]:
+        """Finished games with the time of their last event (immutable, unlike the row's
+        updated_at), oldest first, after the ``cursor`` (finished_at text, id)."""
+        filters = [("g.title = %s", title), ("e.at >= %s", after), ("e.at < %s", before)]
+        where = ["g.status = 'finished'"] + [sql for sql, value in filters if value]
+        params: list[Any] = [value for _, value in filters if value]
+        if cursor:
+            where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")
+            params.extend(cursor)
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, e.at AS finished_at FROM games g"
+            " JOIN events e ON e.game_id = g.id AND e.seq = g.version"
+            f" WHERE {' AND '.join(where)} ORDER BY e.at, g.id LIMIT %s",
+            (*params, limit),
+        )
+        return [(_game({k: v for k, v in r.items() if k != "finished_at"}), chain.format_time(r["finished_at"]))
+                for r in rows]
 
-    def save_response(self, scope: str, key: str, request_hash: str, status: int, body: Any) -> bool:
+    def commands(self, game_id: str, upto: int | None = None) -> list[StoredCommand]:
+        """The stored commands of a game (those decided at versions below ``upto``)."""
+        rows = self.conn.execute(
+            "SELECT version, last_seq, seat, sender, at, command FROM commands"
+            " WHERE game_id = %s AND version < %s ORDER BY version",
+            (game_id, upto if upto is not None else 2**31 - 1),
+        ).fetchall()
+        return [StoredCommand(*row) for row in rows]
+
+    # signing keys ---------------------------------------------------------------------
+    def register_signing_key(self, key_id: str, algorithm: str, public_key: str) -> None:
+        self.conn.execute(
+            "INSERT INTO signing_keys (key_id, algorithm, public_key) VALUES (%s, %s, %s)"
+            " ON CONFLICT (key_id) DO NOTHING",
+            (key_id, algorithm, public_key),
+        )
+
+    def signing_keys(self) -> list[dict]:
+        rows = self._all(
+            "SELECT key_id, algorithm, public_key, valid_from, valid_until FROM signing_keys"
+            " ORDER BY valid_from, key_id"
+        )
+        return [{**r, "valid_from": chain.format_time(r["valid_from"]),
+                 "valid_until": chain.format_time(r["valid_until"]) if r["valid_until"] else None}
+                for r in rows]
+
+    def retire_signing_key(self, key_id: str) -> bool:
         cur = self.conn.execute(
-            "INSERT INTO idempotency_keys (scope, key, request_hash, status, body)"
-            " VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            (scope, key, request_hash, status, Jsonb(body)),
+            "UPDATE signing_keys SET valid_until = now() WHERE key_id = %s AND valid_until IS NULL",
+            (key_id,),
         )
         return cur.rowcount == 1
+
+    # idempotency ----------------------------------------------------------------------
+    def claim_idempotency_key(
+        self, lookup: str, request_hash: str, ttl_seconds: float
+    ) -> tuple[str, int, bytes] | None:
+        """None when this transaction now holds the key; else (request hash, status, sealed
+        body) of the request that holds it. Waits while another transaction holds it."""
+        self.conn.execute(
+            "DELETE FROM idempotency_requests WHERE lookup = %s AND expires_at <= now()", (lookup,)
+        )
+        cur = self.conn.execute(
+            "INSERT INTO idempotency_requests (lookup, request_hash, expires_at)"
+            " VALUES (%s, %s, now() + make_interval(secs => %s)) ON CONFLICT DO NOTHING",
+            (lookup, request_hash, ttl_seconds),
+        )
+        if cur.rowcount == 1:
+            return None
+        # a new statement: it sees the row the other transaction committed while we waited
+        row = self.conn.execute(
+            "SELECT request_hash, status, sealed_body FROM idempotency_requests WHERE lookup = %s",
+            (lookup,),
+        ).fetchone()
+        assert row is not None and row[1] is not None, "a key is committed with its response"
+        return row[0], row[1], row[2]
+
+    def seal_idempotent_response(self, lookup: str, status: int, sealed: bytes) -> None:
+        self.conn.execute(
+            "UPDATE idempotency_requests SET status = %s, sealed_body = %s WHERE lookup = %s",
+            (status, sealed, lookup),
+        )
+
+    def purge_expired_idempotency_keys(self) -> int:
+        return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
 
 
 class Store:

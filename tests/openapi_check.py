@@ -17,6 +17,7 @@ from tests.conftest import ROOT
 def spec() -> OpenAPI:
     config = Config(extra_media_type_deserializers={
         "application/problem+json": json.loads,
+        "application/x-ndjson": lambda raw: [json.loads(line) for line in raw.splitlines() if line.strip()],
         "application/yaml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
         "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })

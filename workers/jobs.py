@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from service.idempotency import purge_expired
 from workers.runtime import services
 
 log = logging.getLogger(__name__)
@@ -17,6 +18,11 @@ def play_computer_seat(game_id: str, version: int, seat: int) -> str:
 
 
 def sweep() -> int:
-    """Re-queue computer moves older than the sweep delay (a crash or a flushed Redis)."""
+    """Re-queue computer moves older than the sweep delay (a crash or a flushed Redis);
+    forget expired idempotency keys; lapse invitations nobody answered in time."""
     svc = services()
+    purged = purge_expired(svc.store)
+    lapsed = svc.games.lapse_invitations(svc.settings.invitation_ttl_seconds)
+    if purged or lapsed:
+        log.info("sweeper purged %s expired idempotency keys, lapsed %s invitations", purged, lapsed)
     return svc.games.sweep(svc.settings.sweep_after_seconds)

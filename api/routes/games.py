@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import base64
 import json
 import time
 import uuid
@@ -9,6 +8,7 @@ from datetime import datetime
 from flask import Blueprint, Response, request
 
 from api.auth import optional_player, required_player
+from api.cursors import decode_cursor, encode_cursor
 from api.io import idempotency, load_body, load_query, respond, send, send_json
 from api.schemas import (
     CommandOutcomeOut,
@@ -22,6 +22,7 @@ from api.schemas import (
     LegalCommandsOut,
     MessageCreate,
     MessageOut,
+    MessagePageOut,
     MessagesQuery,
     SeatQuery,
     StateQuery,
@@ -46,7 +47,7 @@ GAME_SUMMARY_OUT_MANY = GameSummaryOut(many=True)
 LEGAL_COMMANDS_OUT = LegalCommandsOut()
 MESSAGE_CREATE = MessageCreate()
 MESSAGE_OUT = MessageOut()
-MESSAGE_OUT_MANY = MessageOut(many=True)
+MESSAGE_PAGE_OUT = MessagePageOut()
 MESSAGES_QUERY = MessagesQuery()
 SEAT_QUERY = SeatQuery()
 STATE_QUERY = StateQuery()
@@ -58,11 +59,10 @@ def _game_out(snapshot) -> dict:
     caller = optional_player()
     return GAME_OUT.dump({
         **game.__dict__,
-        "seats": [s.__dict__ for s in game.seats],
         "view": snapshot.view,
         "your_seats": game.seats_of(caller.id) if caller else [],
         "viewer_seat": snapshot.viewer_seat,
-        "seed": None,
+        "seed": snapshot.seed,
     })
 
 
@@ -103,10 +103,10 @@ def list_games():
     if player == "me":
         player = required_player().id
     before = _decode_cursor(query["cursor"]) if query["cursor"] else None
-    games = services().games.list(player, query["status"], query["title"], query["limit"], before)
+    games = services().games.list(optional_player(), player, query["status"], query["title"], query["limit"], before)
     next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
     body = {
-        "games": GAME_SUMMARY_OUT_MANY.dump([{**g.__dict__, "seats": [s.__dict__ for s in g.seats]} for g in games]),
+        "games": GAME_SUMMARY_OUT_MANY.dump(games),
         "next_cursor": next_cursor,
     }
     return send_json(body)
@@ -123,6 +123,20 @@ def get_game(game_id: str):
 def join(game_id: str, index: int):
     caller = required_player()
     result = services().games.join(caller, game_id, index, idempotency(_render_joined))
+    return respond(result, _render_joined)
+
+
+@bp.post("/games/<game_id>/seats/<int:index>/accept")
+def accept(game_id: str, index: int):
+    caller = required_player()
+    result = services().games.accept(caller, game_id, index, idempotency(_render_joined))
+    return respond(result, _render_joined)
+
+
+@bp.post("/games/<game_id>/seats/<int:index>/decline")
+def decline(game_id: str, index: int):
+    caller = required_player()
+    result = services().games.decline(caller, game_id, index, idempotency(_render_joined))
     return respond(result, _render_joined)
 
 
@@ -218,23 +232,18 @@ def post_message(game_id: str):
 @bp.get("/games/<game_id>/messages")
 def list_messages(game_id: str):
     query = load_query(MESSAGES_QUERY)
-    messages = services().messages.list(optional_player(), game_id, query["after"], query["seat"])
-    return send_json({"messages": MESSAGE_OUT_MANY.dump(messages)})
+    page = services().messages.list(optional_player(), game_id, query["after"], query["seat"], query["limit"])
+    return send(MESSAGE_PAGE_OUT, page)
 
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str):
-    return send_json(services().games.export(game_id))
+    return send_json(services().audit.record(game_id))
 
 
 def _encode_cursor(game) -> str:
-    raw = f"{game.updated_at.isoformat()}|{game.id}"
-    return base64.urlsafe_b64encode(raw.encode()).decode()
+    return encode_cursor([game.updated_at.isoformat(), game.id])
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
-    try:
-        stamp, game_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
-        return datetime.fromisoformat(stamp), str(uuid.UUID(game_id))
-    except (ValueError, UnicodeDecodeError):
-        raise Invalid("bad cursor", {"cursor": ["is not a cursor this server gave"]}) from None
+    return decode_cursor(cursor, lambda parts: (datetime.fromisoformat(parts[0]), str(uuid.UUID(parts[1]))))

@@ -44,6 +44,8 @@ export const api = {
   openGames: () => call("GET", "/games?status=waiting&limit=50"),
   createGame: (title, options, seats) => call("POST", "/games", { title, options, seats }),
   join: (id, seat) => call("POST", `/games/${id}/seats/${seat}/join`, {}),
+  accept: (id, seat) => call("POST", `/games/${id}/seats/${seat}/accept`, {}),
+  decline: (id, seat) => call("POST", `/games/${id}/seats/${seat}/decline`, {}),
   game: (id) => call("GET", `/games/${id}`),
   legal: (id, seat) => call("GET", `/games/${id}/legal-commands?seat=${seat}`),
   play: (id, seat, command, version) =>

@@ -69,6 +69,15 @@ function waitingFor(game, me) {
   return game.seats.some((seat) => seat.player_id === me.id && game.to_act.includes(seat.index));
 }
 
+// a seat naming you is an invitation until you accept it (declining opens the seat)
+function invitations(game, me) {
+  return game.seats.filter((s) => s.player_id === me.id && s.status === "invited").map((s) => el("span", {},
+    el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); route(); }) },
+      `accept seat ${s.index}`),
+    el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); route(); }) },
+      `decline seat ${s.index}`)));
+}
+
 async function lobby() {
   const me = session.player;
   const [mine, titles, open] = await Promise.all([api.myGames(), api.titles(), api.openGames()]);
@@ -88,7 +97,8 @@ async function lobby() {
       games.length ? el("ul", { class: "games" }, games.map((game) => el("li", {},
         el("a", { href: `#/games/${game.id}` }, `${game.title} · ${game.id.slice(0, 8)}`),
         el("span", { class: "badge" }, game.status),
-        waitingFor(game, me) ? el("span", { class: "badge turn" }, "your turn") : null)))
+        waitingFor(game, me) ? el("span", { class: "badge turn" }, "your turn") : null,
+        invitations(game, me))))
         : el("p", {}, "No game yet.")),
     el("section", {}, el("h2", {}, "New game against the computer"),
       el("form", {

@@ -14,6 +14,7 @@ from domain.kontor.events import EVENT_TYPES
 from domain.kontor.evolve import evolve
 from domain.kontor.options import Options, options_schema, parse_options, team_of
 from domain.kontor.policy import _evaluate, policy
+from domain.kontor.setup import RULES_VERSIONS
 from domain.kontor.view import is_finished, redact_event, redetermine, result, view
 
 
@@ -63,6 +64,8 @@ GAME = GameDefinition(
     may_confer=may_confer,
     evaluate=evaluate,
     rollout_depth=3,
+    rules_version_of=lambda options: RULES_VERSIONS.get(options.variant, RULES_VERSION),
+    released_versions=tuple(RULES_VERSIONS.values()),
 )
 
 __all__ = ["GAME", "team_of"]

@@ -140,7 +140,7 @@ def _market(picture: Picture, view: dict, top: int, width: int) -> int:
     picture.text(MARGIN, top + 12, line, size=11, fill=INK)
     black_market = ", ".join(view.get("black_market") or ()) or "empty"
     picture.text(MARGIN, top + 28, f"black market: {black_market}", size=11, fill=INK)
-    docker = ", ".join(view.get("docker_building") or ()) or "empty"
+    docker = ", ".join(f"{d['colour']} (seat {d['seat']})" for d in view.get("docker_building") or ()) or "empty"
     picture.text(width / 2, top + 28, f"docker building: {docker}", size=11, fill=INK)
     picture.open("g", class_="offer")
     picture.text(MARGIN, top + 52, "offer", size=11, fill="#555555")

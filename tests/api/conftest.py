@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import threading
+
 import pytest
+from werkzeug.serving import make_server
 
 from api import create_app
 from service.container import build
@@ -34,3 +37,13 @@ def new_player(client):
         return response.json
 
     return make
+
+
+@pytest.fixture(scope="session")
+def live_server(app):
+    """The app behind a real threaded HTTP server on loopback, for tests that race requests."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()

@@ -44,6 +44,8 @@ def test_every_command_of_every_title_is_documented_with_its_fields():
                 args = typing.get_args(tp)
                 if type(None) in args:  # X | None
                     expected = [JSON_TYPES[next(a for a in args if a is not type(None))], "null"]
+                elif typing.get_origin(tp) is tuple:  # a list of values (payments, dice)
+                    expected = "array"
                 else:
                     expected = JSON_TYPES[tp]
                 assert schema["properties"][name]["type"] == expected, (cls.TYPE, name)

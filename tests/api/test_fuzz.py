@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from tests.api.seating import accept_invitations
+
 SCALARS = [None, True, False, 0, -1, 2**40, 1.5, "", "x", "ChooseCard", "00" * 32, [], {}]
 
 
@@ -38,7 +40,7 @@ def live_game(client, new_player):
     game = client.post("/v1/games", token=red["token"], json={
         "title": "kontor", "options": {"variant": "basic"},
         "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
-    return game, red
+    return accept_invitations(client, game, [black], red), red
 
 
 def test_no_500_whatever_the_body(client, live_game):

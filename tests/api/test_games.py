@@ -8,6 +8,7 @@ import uuid
 import pytest
 
 from domain.rng import seed_commitment
+from tests.api.seating import accept_invitations
 
 SEED = "ab" * 32
 
@@ -27,7 +28,7 @@ def game(client, two_players):
     red, black = two_players
     response = create_game(client, red, [{"player_id": red["id"]}, {"player_id": black["id"]}], seed=SEED)
     assert response.status_code == 201, response.json
-    return response.json, red, black
+    return accept_invitations(client, response.json, [black], red), red, black
 
 
 def play_to_the_end(client, game_id, tokens, rng, max_commands=2000):
@@ -61,20 +62,36 @@ def test_a_whole_game_between_two_people(client, game):
     assert set(final["result"]["winners"]) <= {0, 1}
     # once finished, everything is public: the seed too
     export = client.get(f"/v1/games/{created['id']}/export").json
-    assert export["complete"] and export["seed"] == SEED and export["chain_verified"]
-    assert export["events"][-1]["seq"] == final["version"]
+    assert export["complete"] and export["seed"] == SEED and export["checkable"] == {"chain": True, "seed": True, "events": True}
+    assert client.get(f"/v1/games/{created['id']}").json["seed"] == SEED
+    assert export["steps"][-1]["events"][-1]["seq"] == final["version"]
     events = client.get(f"/v1/games/{created['id']}/events", query_string={"limit": 1000}).json["events"]
     assert [e["seq"] for e in events] == list(range(1, final["version"] + 1))
     assert events[0]["data"]["seed"] == SEED
 
 
-def test_listing_games(client, game):
-    created, red, _ = game
+def listed(client, token=None, **query) -> list[str]:
+    return [g["id"] for g in client.get("/v1/games", token=token, query_string={"limit": 200, **query}).json["games"]]
+
+
+def test_listing_games(client, game, new_player):
+    created, red, black = game
+    lobby = create_game(client, red, [{"player_id": red["id"]}, {"open": True}]).json
+    nosy = new_player("Nosy")
+    invitation = create_game(client, red, [{"player_id": red["id"]}, {"player_id": nosy["id"]}]).json
     mine = client.get("/v1/games", token=red["token"], query_string={"player": "me", "status": "active"}).json
     assert created["id"] in [g["id"] for g in mine["games"]]
-    page = client.get("/v1/games", query_string={"limit": 1}).json
+    # others see only public games (an open seat, or finished), not every player's
+    for token in (nosy["token"], None):
+        seen = listed(client, token)
+        assert lobby["id"] in seen and created["id"] not in seen
+        assert created["id"] not in listed(client, token, player=red["id"])
+    assert invitation["id"] in listed(client, nosy["token"], player="me")  # invited: it is theirs
+    assert invitation["id"] not in listed(client, black["token"])
+    assert {created["id"], lobby["id"], invitation["id"]} <= set(listed(client, red["token"], player="me"))
+    page = client.get("/v1/games", token=red["token"], query_string={"limit": 1}).json
     assert len(page["games"]) == 1 and page["next_cursor"]
-    following = client.get("/v1/games", query_string={"limit": 1, "cursor": page["next_cursor"]}).json
+    following = client.get("/v1/games", token=red["token"], query_string={"limit": 1, "cursor": page["next_cursor"]}).json
     assert following["games"][0]["id"] != page["games"][0]["id"]
     assert client.get("/v1/games", query_string={"cursor": "???"}).status_code == 422
     assert client.get("/v1/games", query_string={"player": "me"}).status_code == 401

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
 
@@ -16,9 +17,10 @@ def test_a_whole_game(client, new_player, variant, seats):
         "title": "kontor", "options": {"variant": variant},
         "seats": [{"player_id": p["id"]} for p in players]})
     assert response.status_code == 201, response.json
-    gid = response.json["id"]
+    game = accept_invitations(client, response.json, players, players[0])
+    gid = game["id"]
     if variant == "team":
-        assert response.json["view"]["teams"][0]["seats"] == [0, 1]
+        assert game["view"]["teams"][0]["seats"] == [0, 1]
     final, sent = play_to_the_end(client, gid, [p["token"] for p in players], random.Random(seats))
     assert final["result"]["winners"] and sent > 20
     if variant == "team":
@@ -29,9 +31,9 @@ def test_a_whole_game(client, new_player, variant, seats):
 
 def test_team_messages_become_public_once_the_game_is_over(client, new_player):
     players = [new_player(f"Pub{i}") for i in range(4)]
-    gid = client.post("/v1/games", token=players[0]["token"], json={
+    gid = accept_invitations(client, client.post("/v1/games", token=players[0]["token"], json={
         "title": "kontor", "options": {"variant": "team"},
-        "seats": [{"player_id": p["id"]} for p in players]}).json["id"]
+        "seats": [{"player_id": p["id"]} for p in players]}).json, players)["id"]
     rng = random.Random(11)
     said = False
     while True:

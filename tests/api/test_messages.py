@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from tests.api.seating import accept_invitations
+
 
 def test_table_messages_are_read_by_everyone(client, new_player):
     red, black, stranger = new_player("MsgRed"), new_player("MsgBlack"), new_player("Stranger")
     game = client.post("/v1/games", token=red["token"], json={
         "title": "kontor", "options": {"variant": "basic"},
         "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    game = accept_invitations(client, game, [black])
     url = f"/v1/games/{game['id']}/messages"
     said = client.post(url, token=red["token"], json={"text": "Good luck!"})
     assert said.status_code == 201 and said.json["seat"] == 0 and said.json["channel"] == "table"
@@ -37,7 +40,7 @@ def test_a_team_channel_is_read_by_partners_only_and_only_after_the_reveal(clien
         "title": "kontor", "options": {"variant": "team"},
         "seats": [{"player_id": p["id"]} for p in players]})
     assert game.status_code == 201, game.json
-    gid = game.json["id"]
+    gid = accept_invitations(client, game.json, players)["id"]
     url = f"/v1/games/{gid}/messages"
     # choosing phase: no conferring yet
     r = client.post(url, token=players[0]["token"], json={"text": "I play 60", "channel": "team"})
@@ -51,3 +54,27 @@ def test_a_team_channel_is_read_by_partners_only_and_only_after_the_reveal(clien
     assert [m["text"] for m in client.get(url, token=players[1]["token"]).json["messages"]] == ["take the corner"]
     for outsider in (players[2]["token"], players[3]["token"], None):
         assert client.get(url, token=outsider).json["messages"] == []
+
+
+def test_messages_page_by_cursor_after_the_channels_are_filtered(client, services, new_player):
+    me = new_player("Pager")
+    game = client.post("/v1/games", token=me["token"], json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": me["id"]}, {"player_id": me["id"]}]}).json
+    url = f"/v1/games/{game['id']}/messages"
+    # 600 messages of a channel this reader may not read come first (written as a team's
+    # channel would be: no 2-seat game has one, so they go in by SQL)
+    with services.store.tx() as tx:
+        tx.conn.execute(
+            "INSERT INTO messages (game_id, seq, seat, channel, body)"
+            " SELECT %s, n, 0, 'team:red', 'secret plan ' || n FROM generate_series(1, 600) n",
+            (game["id"],))
+    for text in ("one", "two", "three"):
+        assert client.post(url, token=me["token"], json={"text": text, "seat": 0}).status_code == 201
+    first = client.get(url, query_string={"limit": 2}).json
+    assert [m["text"] for m in first["messages"]] == ["one", "two"] and first["next_after"] == 602
+    last = client.get(url, query_string={"limit": 2, "after": first["next_after"]}).json
+    assert [m["text"] for m in last["messages"]] == ["three"] and last["next_after"] is None
+    whole = client.get(url, token=me["token"]).json
+    assert [m["seq"] for m in whole["messages"]] == [601, 602, 603] and whole["next_after"] is None
+    assert client.get(url, query_string={"limit": 0}).status_code == 422

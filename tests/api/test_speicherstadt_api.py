@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
 
@@ -16,7 +17,8 @@ def test_a_whole_game(client, new_player, seats):
         "title": "speicherstadt", "seats": [{"player_id": p["id"]} for p in players],
     })
     assert response.status_code == 201, response.json
-    game = response.json
+    assert response.json["status"] == "waiting"  # until the invited players accept
+    game = accept_invitations(client, response.json, players, players[0])
     assert game["status"] == "active" and len(game["view"]["seats"]) == seats
     final, sent = play_to_the_end(client, game["id"], [p["token"] for p in players], random.Random(seats))
     assert sent > 20 and final["result"]["winners"]
@@ -28,6 +30,7 @@ def test_the_stack_order_is_not_served_before_the_end(client, new_player):
     game = client.post("/v1/games", token=players[0]["token"], json={
         "title": "speicherstadt", "seats": [{"player_id": p["id"]} for p in players],
     }).json
+    game = accept_invitations(client, game, players)
     for token in [players[1]["token"], None]:
         events = client.get(f"/v1/games/{game['id']}/events", token=token).json["events"]
         built = [e for e in events if e["type"] == "speicherstadt.DeckBuilt"]

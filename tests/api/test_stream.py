@@ -7,6 +7,7 @@ import random
 import threading
 import time
 
+from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
 
@@ -30,7 +31,7 @@ def new_game(client, new_player):
     game = client.post("/v1/games", token=red["token"], json={
         "title": "kontor", "options": {"variant": "basic"},
         "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
-    return game, red, black
+    return accept_invitations(client, game, [black], red), red, black
 
 
 def test_a_finished_game_streams_every_event_then_ends(client, new_player):

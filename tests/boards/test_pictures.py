@@ -30,6 +30,9 @@ POSITIONS = [
     ("kontor-team", "kontor", {"variant": "team"}, 4, 12),
     ("speicherstadt-3", "speicherstadt", {}, 3, 20),
     ("speicherstadt-5-start", "speicherstadt", {}, 5, 0),
+    ("amsterdam-3", "amsterdam", {}, 3, 80),
+    ("amsterdam-solo", "amsterdam", {}, 1, 40),
+    ("amsterdam-4-expansions", "amsterdam", {"expansions": ["skilled_workers", "black_market"]}, 4, 60),
 ]
 
 
@@ -81,7 +84,10 @@ def test_golden_rulebook_example():
     assert len(guardians) == 1  # the scored sector's guardian, in red
 
 
-@pytest.mark.parametrize("name,title_id,options,seats,moves", POSITIONS[:4], ids=[p[0] for p in POSITIONS[:4]])
+HIDDEN = [p for p in POSITIONS if p[4]]  # positions after some play: something is hidden
+
+
+@pytest.mark.parametrize("name,title_id,options,seats,moves", HIDDEN, ids=[p[0] for p in HIDDEN])
 def test_a_picture_never_depends_on_what_its_viewer_cannot_see(name, title_id, options, seats, moves):
     """The attack: re-deal everything the viewer cannot see; the picture must not change."""
     game, state = played(title_id, options, seats, moves)

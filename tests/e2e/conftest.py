@@ -27,7 +27,8 @@ def server(settings, tmp_path_factory):
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "w+b")
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
            "ENTREPOT_QUEUE": settings.queue_name + "-e2e",
-           "ENTREPOT_AI_SECONDS": "0.2"}  # strong seats: the same search, a quick game
+           "ENTREPOT_AI_SECONDS": "0.2",  # strong seats: the same search, a quick game
+           "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path_factory.mktemp("keys") / "signing-key")}
     process = subprocess.Popen(
         [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--workers", "2"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

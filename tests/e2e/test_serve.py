@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 import time
 
 import pytest
 import requests
 
 from clients.sdk import ApiError, Client
+from tests.conftest import ROOT
+from verifier.verify import verify_record
 
 
 def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
@@ -33,8 +38,10 @@ def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
     else:
         raise AssertionError("the game did not finish")
     record = me.export(game["id"])
-    assert record["complete"] and record["chain_verified"] and record["seed"]
-    assert any(e["seat"] == 1 for e in record["events"]), "the computer never moved"
+    assert record["complete"] and record["checkable"]["chain"] and record["seed"]
+    assert any(step["sender"] == {"kind": "computer", "level": "strong"} for step in record["steps"]), \
+        "the computer never moved"
+    assert verify_record(record).ok
     assert me.me()["name"] == "Ada"
 
 
@@ -67,3 +74,45 @@ def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
     assert cli.main(["--url", server, "--token", token, "legal", game_id]) == 0
     assert cli.main(["--url", server, "--token", token, "play", game_id, "0"]) == 1  # nothing to play: finished
     assert "error" in capsys.readouterr().err
+
+
+def test_the_readme_amsterdam_example_runs(server, capsys):
+    """The README's Amsterdam snippet, run as written against the live server, then the
+    CLI line it quotes."""
+    from clients import cli
+
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Amsterdam against the computer", 1)[1]
+    snippet = section.split("```python", 1)[1].split("```", 1)[0]
+    scope: dict = {}
+    exec(snippet.replace("http://127.0.0.1:8000", server), scope)  # noqa: S102 - our own README
+    game = scope["client"].game(scope["game"]["id"])
+    assert game["title"] == "amsterdam" and game["version"] > scope["legal"]["version"]
+    assert "type" in capsys.readouterr().out  # the snippet prints the command it sends
+    token = scope["me"]["token"]
+    assert cli.main(["--url", server, "--token", token, "new", "amsterdam", "me", "ai:normal",
+                     "--options", '{"rounds": 10}']) == 0
+    assert json.loads(capsys.readouterr().out)["view"]["round"] == 3
+
+
+def test_the_readme_audit_snippet_verifies_a_finished_game(server, tmp_path):
+    """README's "Audit" section, run as written against the running server."""
+    red, black = Client(server), Client(server)
+    ids = [red.create_player("Red")["id"], black.create_player("Black")["id"]]
+    game = red.create_game("kontor", [{"player_id": i} for i in ids], {"variant": "basic"})
+    game = black.accept(game["id"], 1)
+    rng, clients = random.Random(2), [red, black]
+    while game["status"] != "finished":
+        seat = rng.choice(game["to_act"])
+        legal = clients[seat].legal_commands(game["id"])
+        clients[seat].command(game["id"], rng.choice(legal["commands"]), expected_version=legal["version"])
+        game = red.game(game["id"])
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = readme[readme.index("## Audit"):].split("```sh\n", 1)[1].split("```", 1)[0]
+    # `entrepot` as this checkout's (an installed console script may be another checkout's)
+    shim = f'entrepot() {{ {sys.executable} -m service.entry "$@"; }}\n'
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", shim + snippet], cwd=tmp_path, text=True,
+                         capture_output=True, env={**os.environ, "API": server + "/v1", "GAME_ID": game["id"],
+                                                   "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("verified: ") and "every event re-derived" in run.stdout

@@ -23,6 +23,10 @@ STREAMS = {
     "kontor-basic-random": ("kontor", {"variant": "basic"}, 2, 12, {}),
     "speicherstadt-3": ("speicherstadt", {}, 3, 21, {0: "normal"}),
     "speicherstadt-5": ("speicherstadt", {}, 5, 22, {}),
+    "amsterdam-3-expansions": ("amsterdam", {"expansions": ["skilled_workers", "tasks", "black_market",
+                                                            "market_tiles"], "tasks": "secret3"},
+                               3, 31, {0: "normal"}),
+    "amsterdam-solo": ("amsterdam", {}, 1, 32, {0: "normal"}),
 }
 
 

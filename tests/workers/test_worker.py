@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import time
+import uuid
 from dataclasses import replace
 
 import pytest
@@ -14,7 +15,9 @@ from redis import Redis
 from rq.registry import FinishedJobRegistry
 
 from api import create_app
+from api.routes.players import _render_new
 from service.container import build
+from service.idempotency import idempotency_key
 from service.jobs import RecordingJobQueue, ai_queue
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
@@ -35,6 +38,7 @@ def worker(worker_settings):
         "ENTREPOT_SWEEP_AFTER": "1",
         # "strong" seats search a handful of iterations: a quick game, same code path
         "ENTREPOT_AI_ITERATIONS": "4",
+        "ENTREPOT_INVITATION_TTL": "1",  # the worker's sweeper lapses invitations after 1 s
     }
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env)
     yield process
@@ -182,3 +186,26 @@ def test_a_worker_chooses_its_queues():
     assert queue_names("entrepot", "ai") == ["entrepot-ai"]
     with pytest.raises(SystemExit):
         queue_names("entrepot", "mail")
+def test_the_sweeper_lapses_invitations_and_purges_expired_keys(worker_settings, worker, client):
+    host = client.post("/v1/players", json={"name": "Host"}).json
+    silent = client.post("/v1/players", json={"name": "Silent"}).json
+    game = client.post("/v1/games", token=host["token"], json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": host["id"]}, {"player_id": silent["id"]}]}).json
+    assert game["seats"][1]["status"] == "invited"
+    services = build(worker_settings)
+    try:
+        key = idempotency_key(None, "POST", "/v1/players", str(uuid.uuid4()), {"name": "Brief"}, 0.0, _render_new)
+        services.players.create("Brief", None, key)
+
+        def key_rows() -> int:
+            with services.store.read() as tx:
+                return tx.conn.execute("SELECT count(*) FROM idempotency_requests WHERE lookup = %s",
+                                       (key.lookup,)).fetchone()[0]
+
+        wait_for(lambda: key_rows() == 0, timeout=30)
+    finally:
+        services.close()
+    seat = wait_for(lambda: (s := client.get(f"/v1/games/{game['id']}").json["seats"][1])["status"] == "open" and s,
+                    timeout=30)
+    assert seat["player_id"] is None

@@ -1,0 +1,24 @@
+"""The ``entrepot`` command's entry point.
+
+``entrepot verify`` runs the offline verifier without importing the server: an auditor
+needs neither Flask nor psycopg nor redis installed. Every other subcommand is service.cli.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["verify"]:
+        from verifier.cli import main as verify
+
+        return verify(argv[1:])
+    from service.cli import main as server
+
+    return server(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

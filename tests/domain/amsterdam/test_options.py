@@ -1,0 +1,49 @@
+"""Options: every reading and expansion is named; what is not implemented is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.amsterdam import GAME
+from domain.decider import OptionsError
+
+
+def test_defaults():
+    options = GAME.parse_options({}, 3)
+    assert options.rounds == 12 and options.dice_choice == "sequential" and options.tasks == "none"
+
+
+@pytest.mark.parametrize("raw", [{"rounds": 11}, {"rounds": True}, {"tasks": "all"},
+                                 {"colour": "red"}, {"skilled_workers": True},
+                                 {"expansions": ["tasks", "tasks"]}, {"expansions": "tasks"},
+                                 {"expansions": ["market_tiles_a"]}])
+def test_bad_values_are_refused(raw):
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options(raw, 2)
+    assert set(err.value.errors) == set(raw)
+
+
+@pytest.mark.parametrize("seats", [0, 5, True])
+def test_seat_counts(seats):
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options({}, seats)
+    assert "seat_count" in err.value.errors
+
+
+def test_schema_lists_every_option():
+    schema = GAME.options_schema()
+    assert schema["additionalProperties"] is False
+    assert {"rounds", "expansions", "tasks", "dice_choice", "docker_pickup",
+            "tasks_activated"} <= set(schema["properties"])
+
+
+def test_the_api_shape_of_the_expansions():
+    """../shared/API.md, "Amsterdam options": expansions by name, the task mode beside them."""
+    options = GAME.parse_options({"expansions": ["skilled_workers", "tasks", "black_market",
+                                                 "market_tiles"], "tasks": "open2"}, 4)
+    assert options.skilled_workers and options.black_market_pawn and options.extra_market_tiles
+    assert options.tasks == "open2"
+    assert GAME.parse_options({"expansions": ["tasks"]}, 2).tasks == "secret3"  # the default mode
+    with pytest.raises(OptionsError) as err:
+        GAME.parse_options({"tasks": "open1"}, 2)  # a task mode without the expansion
+    assert set(err.value.errors) == {"tasks"}
