@@ -59,7 +59,8 @@ class Budget:
     clock: Callable[[], float] | None = None
 
     def deadline(self) -> Callable[[int], bool]:
-        """A predicate ``done(iterations_run)``."""
+        """A predicate ``done(iterations_run)``; ``done(0)`` alone asks only the clock
+        (an iteration under way stops there: see ``_iterate``)."""
         if self.seconds is None or self.clock is None:
             return lambda n: n >= self.iterations
         clock, end = self.clock, self.clock() + self.seconds
@@ -123,7 +124,8 @@ def search(
     root = _Node()
     runs = 0
     while not done(runs):
-        _iterate(game, seen, seat, rng, root, tuning, depth, hint if runs == 0 else None)
+        _iterate(game, seen, seat, rng, root, tuning, depth, hint if runs == 0 else None,
+                 expired=lambda: done(0))
         runs += 1
     return _pick(root, legal, hint, tuning)
 
@@ -151,12 +153,17 @@ def _pick(root: _Node, legal: list, hint: Any, tuning: Tuning) -> Any:
     return best if clear and mine.visits >= tuning.min_visits else hint
 
 
-def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | None, first=None) -> None:
+def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | None, first=None,
+             expired: Callable[[], bool] = lambda: False) -> None:
     """One determinization, walk, rollout and back-up; ``first`` is expanded first at the
-    root (the normal policy's move, so it is always measured)."""
+    root (the normal policy's move, so it is always measured).  An iteration still
+    running at the deadline is dropped unrecorded (long rollouts of a title without
+    ``evaluate`` must not stretch a move): with none recorded, the normal move stands."""
     state = game.redetermine(seen, seat, rng)
     node, path, in_tree, rolled = root, [root], True, 0
     while not game.is_finished(state):
+        if expired():
+            return
         if not in_tree and depth is not None and rolled >= depth:
             break
         actors = game.to_act(state)
