@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Flask, Response, send_from_directory
 
 from api import problems
-from api.routes import exports, games, keys, players, titles
+from api.routes import correspondence, exports, games, keys, players, titles
 from service.config import Settings
 from service.container import Services, build
 
@@ -23,7 +23,7 @@ def create_app(services: Services | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
     app.json.sort_keys = False
     problems.install(app)
-    for blueprint in (players.bp, titles.bp, games.bp, keys.bp, exports.bp):
+    for blueprint in (players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
 
     @app.get("/v1/health")

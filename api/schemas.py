@@ -42,14 +42,10 @@ class GameCreate(Strict):
     title = fields.Str(required=True)
     options = fields.Dict(keys=fields.Str(), load_default=dict)
     seats = fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8))
-    time_control = fields.Dict(load_default=None, allow_none=True)
+    #: validated by the service (service/time_control.py), which knows the creation time
+    time_control = fields.Dict(keys=fields.Str(), load_default=None, allow_none=True)
     seed = fields.Str(load_default=None, allow_none=True, validate=validate.Regexp(
         r"^[0-9a-fA-F]{64}$", error="must be 64 hex digits (32 bytes)"))
-
-    @validates_schema
-    def no_time_control_yet(self, data, **_):
-        if data.get("time_control") is not None:
-            raise ValidationError("time controls are not available yet", "time_control")
 
 
 class CommandRequest(Strict):
@@ -67,6 +63,8 @@ class GameQuery(Strict):
     title = fields.Str(load_default=None)
     limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))
     cursor = fields.Str(load_default=None)
+    #: only the games waiting for the caller, most urgent first (correspondence play)
+    to_act = fields.Str(load_default=None, validate=validate.OneOf(("me",)))
 
 
 class ExportsQuery(Strict):
@@ -160,6 +158,20 @@ class GameSummaryOut(Schema):
     seed_source = fields.Str()
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
+    # correspondence play: the game's time control and its table (service/table.py)
+    time_control = fields.Dict(allow_none=True)
+    clocks = fields.Function(lambda game: _table(game, "clocks"))
+    away = fields.Function(lambda game: _table(game, "away"))
+    out = fields.Function(lambda game: _table(game, "out"))
+    abort_requests = fields.Function(lambda game: _table(game, "abort_requests"))
+
+
+def _table(game, part: str) -> list:
+    table = game.get("table") if isinstance(game, dict) else getattr(game, "table", None)
+    found = (table or {}).get(part, [])
+    if part == "away":  # the vacation's id is the player's business
+        return [{"seat": a["seat"], "until": a["until"]} for a in found]
+    return found
 
 
 class GameOut(GameSummaryOut):
@@ -211,3 +223,25 @@ class TitleOut(Schema):
 
 class TitleDetailOut(TitleOut):
     components = fields.Dict()
+
+
+# correspondence play -----------------------------------------------------------------------
+class SeatChoice(Strict):
+    seat = fields.Int(strict=True, load_default=None, allow_none=True, validate=validate.Range(min=0))
+
+
+class VacationIn(Strict):
+    from_ = fields.AwareDateTime(data_key="from", load_default=None, allow_none=True, format="iso")
+    until = fields.AwareDateTime(required=True, format="iso")
+
+
+class VacationPeriodOut(Schema):
+    id = fields.Str()
+    from_ = fields.AwareDateTime(data_key="from", attribute="starts_at")
+    until = fields.AwareDateTime(attribute="ends_at")
+
+
+class VacationOut(Schema):
+    current = fields.Nested(VacationPeriodOut, allow_none=True)
+    used_days = fields.Float()
+    allowance_days = fields.Float()

@@ -15,6 +15,13 @@
     play GAME N [--seat N]       send the N-th legal command
     send GAME JSON [--seat N]    send a command written as JSON
     events GAME [--after N]      the history as you may see it
+    turns                        the games waiting for you, most urgent first
+    resign GAME [--seat N]       resign (the other seat wins; with more, you rank last)
+    abort GAME [--seat N]        abort before the first move, or ask to (all people must)
+    vacation [--from T] [UNTIL | --end]
+                                 show, declare or end your vacation (clocks pause)
+
+New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit].
 
 The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL.
 """
@@ -51,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("title")
     new.add_argument("seats", nargs="+")
     new.add_argument("--options", default="{}", help="the options as JSON")
+    new.add_argument("--per-move", default=None, help="ISO 8601 time per move, e.g. P2D, PT12H")
+    new.add_argument("--on-timeout", default="computer", choices=("computer", "forfeit"))
     for name in ("accept", "decline", "join"):
         p = sub.add_parser(name)
         p.add_argument("game")
@@ -66,6 +75,15 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("game")
     play.add_argument("number", type=int)
     play.add_argument("--seat", type=int, default=None)
+    sub.add_parser("turns")
+    for name in ("resign", "abort"):
+        p = sub.add_parser(name)
+        p.add_argument("game")
+        p.add_argument("--seat", type=int, default=None)
+    vacation = sub.add_parser("vacation")
+    vacation.add_argument("until", nargs="?", default=None, help="RFC 3339 time")
+    vacation.add_argument("--from", dest="starts", default=None)
+    vacation.add_argument("--end", action="store_true", help="end the current vacation now")
     send = sub.add_parser("send")
     send.add_argument("game")
     send.add_argument("json")
@@ -89,7 +107,9 @@ def _run(client: Client, args) -> int:
         out = [{k: t[k] for k in ("id", "name", "min_players", "max_players", "variants")} for t in client.titles()]
     elif args.command == "new":
         me = client.me()["id"]
-        out = client.create_game(args.title, [_seat(s, me) for s in args.seats], json.loads(args.options))
+        control = {"per_move": args.per_move, "on_timeout": args.on_timeout} if args.per_move else None
+        out = client.create_game(args.title, [_seat(s, me) for s in args.seats], json.loads(args.options),
+                                 time_control=control)
     elif args.command in ("accept", "decline", "join"):
         out = getattr(client, args.command)(args.game, args.seat)
     elif args.command == "games":
@@ -114,7 +134,33 @@ def _run(client: Client, args) -> int:
         out = client.command(args.game, json.loads(args.json), seat=args.seat)
     elif args.command == "events":
         out = client.events(args.game, after=args.after)
+    elif args.command == "turns":
+        return _print_turns(client.me()["id"], client.turns()["games"])
+    elif args.command in ("resign", "abort"):
+        out = getattr(client, args.command)(args.game, args.seat)
+    elif args.command == "vacation":
+        if args.end:
+            out = client.end_vacation()
+        elif args.until:
+            out = client.start_vacation(args.until, args.starts)
+        else:
+            out = client.vacation()
     print(json.dumps(out, indent=2))
+    return 0
+
+
+def _print_turns(me: str, games: list[dict]) -> int:
+    """One line per game waiting for me: its deadline (or none), title, id, my seats."""
+    if not games:
+        print("no game is waiting for you")
+        return 0
+    for game in games:
+        mine = [s["index"] for s in game["seats"] if s["player_id"] == me and s["index"] in game["to_act"]]
+        deadlines = [c["deadline"] for c in game["clocks"] if c["seat"] in mine]
+        paused = any(c["paused_until"] for c in game["clocks"] if c["seat"] in mine)
+        when = min(deadlines) if deadlines else "no clock"
+        print(f"{when:<28} {game['title']:<14} {game['id']}  seat {','.join(map(str, mine))}"
+              f"{'  (paused: you are away)' if paused else ''}")
     return 0
 
 

@@ -66,10 +66,12 @@ class Client:
 
     # games
     def create_game(self, title: str, seats: list[dict], options: dict | None = None,
-                    seed: str | None = None) -> dict:
+                    seed: str | None = None, time_control: dict | None = None) -> dict:
         body: dict[str, Any] = {"title": title, "seats": seats, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
+        if time_control is not None:
+            body["time_control"] = time_control
         return self._call("POST", "/v1/games", body, idempotent=True)
 
     def join(self, game_id: str, seat: int) -> dict:
@@ -109,6 +111,27 @@ class Client:
 
     def export(self, game_id: str) -> dict:
         return self._call("GET", f"/v1/games/{game_id}/export")
+
+    # correspondence play
+    def turns(self, limit: int = 50) -> dict:
+        """The games waiting for me, most urgent first."""
+        return self._call("GET", "/v1/games", params={"player": "me", "to_act": "me", "limit": limit})
+
+    def resign(self, game_id: str, seat: int | None = None) -> dict:
+        return self._call("POST", f"/v1/games/{game_id}/resign", _seat(seat), idempotent=True)
+
+    def abort(self, game_id: str, seat: int | None = None) -> dict:
+        return self._call("POST", f"/v1/games/{game_id}/abort", _seat(seat), idempotent=True)
+
+    def vacation(self) -> dict:
+        return self._call("GET", "/v1/players/me/vacation")
+
+    def start_vacation(self, until: str, starts: str | None = None) -> dict:
+        body = {"until": until} | ({"from": starts} if starts else {})
+        return self._call("PUT", "/v1/players/me/vacation", body)
+
+    def end_vacation(self) -> dict:
+        return self._call("DELETE", "/v1/players/me/vacation")
 
 
 def _seat(seat: int | None) -> dict | None:

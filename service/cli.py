@@ -41,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--queues", default="main,ai",
                         help="comma-separated: main (short jobs), ai (computer moves)")
+    worker.add_argument("--sweep-every", type=float, default=None,
+                        help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
     # dispatched by service.entry before this parser (the verifier needs no server)
     sub.add_parser("verify", help="check a game's audit record offline (entrepot verify --help)")
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         _require("REDIS_URL")
         cmd = [sys.executable, "-m", "workers", "--queues", args.queues]
         cmd += ["--burst"] if args.burst else []
+        if args.sweep_every is not None:
+            cmd += ["--sweep-every", str(args.sweep_every)]
         os.execv(sys.executable, cmd)
     return serve_all(args)
 

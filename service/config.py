@@ -19,6 +19,10 @@ class Settings:
     #: "strong" computer seats: thinking time per move, and the search's iteration cap
     ai_seconds: float = 1.0
     ai_iterations: int = 20_000
+    #: Vacation allowed per rolling year (correspondence play), in days.
+    vacation_days_per_year: float = 30.0
+    #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
+    timer_grace_seconds: float = 2.0
     #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
     signing_key: str | None = None
     signing_key_file: str | None = None
@@ -44,6 +48,8 @@ class Settings:
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
             ai_seconds=float(os.environ.get("ENTREPOT_AI_SECONDS", "1.0")),
             ai_iterations=int(os.environ.get("ENTREPOT_AI_ITERATIONS", "20000")),
+            vacation_days_per_year=float(os.environ.get("ENTREPOT_VACATION_DAYS", "30")),
+            timer_grace_seconds=float(os.environ.get("ENTREPOT_TIMER_GRACE", "2")),
             signing_key=os.environ.get("ENTREPOT_SIGNING_KEY") or None,
             signing_key_file=os.environ.get("ENTREPOT_SIGNING_KEY_FILE") or None,
             idempotency_ttl_seconds=float(os.environ.get("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),

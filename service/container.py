@@ -10,6 +10,7 @@ from redis import Redis
 from domain.common.search import Budget
 from service.audit import AuditService
 from service.clock import Clock, SystemClock
+from service.clocks import ClockService
 from service.config import Settings
 from service.games import GameService
 from service.jobs import JobQueue, RQJobQueue
@@ -31,6 +32,7 @@ class Services:
     players: PlayerService
     games: GameService
     messages: MessageService
+    clocks: ClockService
     audit: AuditService
     keys: KeyRing
 
@@ -59,6 +61,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         players=PlayerService(store),
         games=games,
         messages=MessageService(store, games),
+        clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
+                            settings.timer_grace_seconds),
         audit=AuditService(store, games, keys),
         keys=keys,
     )

@@ -83,5 +83,9 @@ class IdempotencyKeyReused(Invalid):
     code = "idempotency_key_reused"
 
 
+class VacationAllowanceExceeded(Invalid):
+    code = "vacation_allowance_exceeded"
+
+
 class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"

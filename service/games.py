@@ -42,7 +42,10 @@ from service.jobs import JobQueue
 from service.notify import Notifier, SilentNotifier
 from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
-from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, Tx
+from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
+from service.table import TABLE_COMMANDS, StandIn, table_command_json
+from service.table_store import mark_started, open_table, save_time_control
+from service.time_control import parse_time_control
 from service.titles import title as title_of
 from verifier.record import event_json, result_json
 
@@ -104,12 +107,17 @@ COMPUTER = Computer()
 
 
 @dataclass(frozen=True)
-class StandIn:
-    """A computer playing a seat that has none, once, at the service's own request (a
-    timed-out seat's move for the clocks).  No API route builds one."""
+class Timer:
+    """The acting party of the table's own commands: clocks, reminders, vacations (the
+    audit record names it as the sender ``{"kind": "clock"}``)."""
+
+    kind = "clock"
 
 
-STAND_IN = StandIn()
+TIMER = Timer()
+
+#: The computer level that plays a seat that is out (resigned or forfeited).
+STAND_IN_LEVEL = "normal"
 
 
 def public_event(stored: StoredEvent, data: Any) -> dict:
@@ -142,8 +150,10 @@ class GameService:
         seats: Sequence[SeatRequest],
         seed: str | None = None,
         idem: IdempotencyKey | None = None,
+        time_control: dict | None = None,
     ):
         title = title_of(title_id)
+        control = parse_time_control(time_control, self.clock.now()) if time_control is not None else None
         if not title.seat_count_allowed(len(seats)):
             raise Invalid(
                 f"{title.name} is played by {title.min_players} to {title.max_players} seats",
@@ -178,6 +188,7 @@ class GameService:
                 seed_commitment(seed), seed_source, caller.id,
                 [(s.player_id, s.ai) for s in seats],
             )
+            save_time_control(tx, game_id, control)
             tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
             return game_id, self._start_if_ready(tx, game_id)
 
@@ -274,15 +285,18 @@ class GameService:
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
         options = title.parse_options(raw_options, seats)
         events = title.start(options, seats, seed)
-        setup = NewCommand(None, {"kind": "server"}, chain.format_time(self.clock.now()), None)
+        now = self.clock.now()
+        events += title.decide(title.fold(events), Issued(None, chain.format_time(now), open_table(tx, game_id, now)))
+        setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), None)
         _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
                                 setup)
+        mark_started(tx, game_id, after.version)
         return after
 
     # the write path ------------------------------------------------------------------
     def execute(
         self,
-        actor: Player | Computer | StandIn,
+        actor: Player | Computer,
         game_id: str,
         seat: int | None,
         raw_command: Any,
@@ -311,7 +325,7 @@ class GameService:
             nonlocal committed, seat
             game, folded = self.live(tx, game_id)
             title = title_of(game.title)
-            seat = self.acting_seat(game, actor, seat)
+            seat = self.acting_seat(game, actor, seat, title.played_by_computer(folded.state))
             if game.status != "active":
                 raise GameNotActive(f"this game is {game.status}")
             if expected_version is not None and expected_version != game.version:
@@ -320,7 +334,7 @@ class GameService:
                     game.version,
                 )
             try:
-                command = decode_command(title, raw_command)
+                command = raw_command if isinstance(raw_command, TABLE_COMMANDS) else decode_command(title, raw_command)
             except CodecError as err:
                 raise Invalid("this is not a command of " + title.name, {
                     k if k.startswith("command") else f"command.{k}": v for k, v in err.errors.items()
@@ -334,15 +348,16 @@ class GameService:
                 raise GameNotActive(err.message) from None
             except RuleViolation as err:
                 raise IllegalCommand(err.message, err.code) from None
-            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, raw_command)
+            sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
+            received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
             stored, after = self._append(tx, title, game_id, folded, seat, events, received)
-            finished = title.is_finished(after.state)
+            status = title.status(after.state)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
-                "finished" if finished else "active",
-                () if finished else tuple(title.to_act(after.state)),
-                [self._redacted(title, s, e, seat, finished) for s, e in zip(stored, events)],
+                status,
+                tuple(title.to_act(after.state)) if status == "active" else (),
+                [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
                 self._receipt(game, stored[-1]),
             )
             committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
@@ -363,14 +378,16 @@ class GameService:
             type_name, version, data = encode_event(event)
             new.append(NewEvent(type_name, version, getattr(event, "seat", seat), data))
         state = title.fold(events, folded.state)
-        finished = title.is_finished(state)
+        status = title.status(state)
+        clocks = title.running_clocks(state)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
-            "finished" if finished else "active",
-            () if finished else title.to_act(state),
-            result_json(title.result(state) if finished else None),
+            status,
+            title.to_act(state) if status == "active" else (),
+            result_json(title.result(state) if status == "finished" else None),
             self._chain_key(tx, game_id),
             command,
+            TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -412,11 +429,14 @@ class GameService:
             self.states.put(game_id, folded)
         return replace(header, version=version, status=status, to_act=to_act), folded
 
-    def acting_seat(self, game: Game, actor, seat: int | None) -> int:
-        if isinstance(actor, StandIn) and seat is not None and 0 <= seat < game.seat_count:
+    def acting_seat(self, game: Game, actor, seat: int | None, stand_ins: frozenset[int] = frozenset()) -> int:
+        if isinstance(actor, Timer):
+            if seat is None or not 0 <= seat < game.seat_count:
+                raise NotYourSeat("the table acts on a seat of the game")
             return seat
         if isinstance(actor, Computer):
-            if seat is None or not (0 <= seat < game.seat_count) or game.seats[seat].ai is None:
+            if seat is None or not (0 <= seat < game.seat_count) or (
+                    game.seats[seat].ai is None and seat not in stand_ins):
                 raise NotYourSeat("that seat is not a computer seat")
             return seat
         mine = game.seats_of(actor.id)
@@ -434,22 +454,26 @@ class GameService:
 
     def _after_commit(self, game: Game, folded: Folded | None = None) -> None:
         """Side effects of a committed append: cache the state, wake computer seats."""
+        stand_ins: frozenset[int] = frozenset()
         if folded is not None:
             self.states.put(game.id, folded)
             self.notifier.appended(game.id, folded.version)
+            title = title_of(game.title)
+            stand_ins = title.played_by_computer(folded.state)
+            timer_at = title.next_timer(folded.state)
+            if timer_at is not None:
+                self.jobs.schedule_timer(game.id, folded.version, timer_at)
         if game.status != "active":
             return
         for seat in game.to_act:
-            if game.seats[seat].ai is not None:
+            if game.seats[seat].ai is not None or seat in stand_ins:
                 self.jobs.enqueue_computer_move(game.id, game.version, seat)
 
     # computer seats ------------------------------------------------------------------
-    def play_computer(self, game_id: str, version: int, seat: int, level: str | None = None) -> str:
-        """Play a computer seat's move if the game still waits for it at ``version``.
-
-        ``level`` lets a computer play a seat that has none (a timed-out or resigned
-        player's, for the clocks); by default the seat's own level.  The computer sees
-        only what the seat may know (domain/common/computer.py)."""
+    def play_computer(self, game_id: str, version: int, seat: int) -> str:
+        """Play a computer seat's move (or a stand-in's for a seat that is out) if the
+        game still waits for it at ``version``.  The computer sees only what the seat may
+        know (domain/common/computer.py)."""
         with self.store.read() as tx:
             try:
                 game, folded = self.live(tx, game_id)
@@ -457,14 +481,17 @@ class GameService:
                 return "stale"
             if game.status != "active" or game.version != version:
                 return "stale"
-            level = level or game.seats[seat].ai
-            if seat not in game.to_act or level is None:
-                return "stale"
             title = title_of(game.title)
-        command = computer_command(title, folded.state, seat, Rng(new_seed()), level, self.ai_budget)
-        actor = COMPUTER if game.seats[seat].ai is not None else STAND_IN
+            stand_in = seat in title.played_by_computer(folded.state)
+            if seat not in game.to_act or (game.seats[seat].ai is None and not stand_in):
+                return "stale"
+        # the title's own game inside the table: the computer searches the rules, not the
+        # correspondence timers, and sees only what the seat may know
+        command = computer_command(title.inner, folded.state.game, seat, Rng(new_seed()),
+                                   game.seats[seat].ai or STAND_IN_LEVEL, self.ai_budget)
+        raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
-            self.execute(actor, game_id, seat, encode_command(command), expected_version=version)
+            self.execute(COMPUTER, game_id, seat, raw, expected_version=version)
         except VersionConflict:
             return "stale"
         return "played"
@@ -505,7 +532,7 @@ class GameService:
             viewer = self._viewer(game, caller, seat)
             stored = tx.events(game_id, after=after, limit=limit)
         title = title_of(game.title)
-        finished = game.status == "finished"
+        finished = game.status == "finished"  # an aborted game keeps its secrets
         events = [self._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
         return EventPage(events, stored[-1].seq if stored else after, game.status)
 

@@ -8,14 +8,23 @@ sweeper enqueues it again.
 from __future__ import annotations
 
 import logging
+import uuid
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from redis import Redis
 from rq import Queue
+from rq.registry import ScheduledJobRegistry
 
 log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
+TABLE_TIMER = "workers.clock_jobs.run_table_timer"
+#: A timer job still in the scheduled registry this long after its time waits for a dead
+#: scheduler (workers take over from one within ~2 s), and one still "started" was running
+#: on a worker that died (a timer job takes milliseconds): the sweeper queues it again.
+SCHEDULED_PATIENCE = 5.0
+VACATION_START = "workers.clock_jobs.start_vacation"
 
 
 def ai_queue(queue_name: str) -> str:
@@ -27,12 +36,19 @@ def ai_queue(queue_name: str) -> str:
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
 
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None: ...
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
+
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int: ...
+
 
 class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str):
         self.redis = redis
         self.queue = Queue(queue_name, connection=redis)
         self.ai_queue = Queue(ai_queue(queue_name), connection=redis)
+        self.scheduled_key = ScheduledJobRegistry(queue=self.queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -49,12 +65,74 @@ class RQJobQueue:
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
+        """The game's table timer (reminder, deadline, vacation end) at ``at``: one job per
+        version, which does nothing if the game moved on meanwhile. ``again``: a timer job
+        that ran early schedules itself anew under another id (its own is deleted when it
+        ends)."""
+        job_id = f"timer-{game_id}-{version}" + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
+        self._schedule(at, TABLE_TIMER, (game_id, version), job_id)
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")
+
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
+        """For the sweeper: queue now each overdue timer (game id, version, seconds overdue)
+        whose job was lost (a flushed Redis, a crash between commit and enqueue), waits in
+        the registry of a dead scheduler, or died with its worker. A job queued, or running
+        for less than SCHEDULED_PATIENCE, is left alone. Returns how many were queued."""
+        ids = [f"timer-{game_id}-{version}" for game_id, version, _ in overdue]
+        try:
+            with self.redis.pipeline(transaction=False) as pipe:
+                for job_id in ids:
+                    pipe.hget(f"rq:job:{job_id}", "status")
+                statuses = pipe.execute()
+        except Exception:
+            log.exception("could not read the timer jobs")
+            return 0
+        queued = 0
+        for (game_id, version, late), job_id, status in zip(overdue, ids, statuses):
+            if status == b"queued" or (status in (b"started", b"scheduled") and late < SCHEDULED_PATIENCE):
+                continue  # on its way; "started" or "scheduled" that long after is a dead worker's
+            self._schedule(datetime.now(UTC), TABLE_TIMER, (game_id, version), job_id)
+            queued += 1
+        return queued
+
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str) -> None:
+        # result_ttl=0: a timer's outcome is in the game's stream, not worth a Redis write
+        options = {"job_id": job_id, "result_ttl": 0, "failure_ttl": 24 * 3600}
+        try:
+            # A time already past goes to the queue at once: the scheduler would only add
+            # its polling delay.
+            if at <= datetime.now(UTC):
+                self.queue.enqueue(func, *args, **options)
+            else:
+                # RQ scores scheduled jobs in whole seconds (up to 1 s early): scheduled a
+                # second later, then re-scored with the exact time, which the workers'
+                # scheduler (workers/timer_worker.py) compares with the exact time
+                self.queue.enqueue_at(at + timedelta(seconds=1), func, *args, **options)
+                self.redis.zadd(self.scheduled_key, {job_id: at.timestamp()})
+        except Exception:  # Redis down: the commit stands, the sweeper fires it when due
+            log.exception("could not schedule %s %s", func, args)
+
 
 class RecordingJobQueue:
     """A queue that only remembers: for service tests that do not run workers."""
 
     def __init__(self) -> None:
         self.computer_moves: list[tuple[str, int, int]] = []
+        self.timers: list[tuple[str, int, datetime]] = []
+        self.vacations: list[tuple[str, datetime]] = []
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         self.computer_moves.append((game_id, version, seat))
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
+        self.timers.append((game_id, version, at))
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self.vacations.append((vacation_id, at))
+
+    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
+        self.timers.extend((game_id, version, None) for game_id, version, _ in overdue)
+        return len(overdue)

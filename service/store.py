@@ -66,6 +66,15 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class TableRow:
+    """The correspondence read model written with an append (service/table.py)."""
+
+    deadline: datetime | None
+    timer_at: datetime | None
+    state: dict | None
+
+
+@dataclass(frozen=True)
 class Seat:
     index: int
     player_id: str | None
@@ -102,6 +111,10 @@ class Game:
     seats: tuple[Seat, ...]
     #: the hash chain of its events (verifier/chain.py): keyed v2, or v1 for older games
     chain: str = chain.CHAIN_V1
+    #: correspondence play (service/table.py): the time control, and the table's read
+    #: model (running clocks, who is away, seats out, abort requests)
+    time_control: dict | None = None
+    table: dict | None = None
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -124,7 +137,8 @@ class Player:
 _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
-    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain"
+    " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain,"
+    " g.time_control, g.table_state AS table"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
@@ -267,6 +281,22 @@ class Tx:
         )
         return [_game(r) for r in rows]
 
+    def games_to_act(self, player_id: str, limit: int) -> list[Game]:
+        """Active games waiting for one of the player's seats (not a seat that is out),
+        the earliest deadline of those seats first, then the longest waiting."""
+        rows = self._all(
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g"
+            " JOIN LATERAL (SELECT array_agg(s.index) AS mine FROM seats s WHERE s.game_id = g.id"
+            "   AND s.player_id = %s AND s.index = ANY(g.to_act)"
+            "   AND NOT (g.table_state -> 'out') @> to_jsonb(s.index)) m ON m.mine IS NOT NULL"
+            " WHERE g.status = 'active'"
+            " ORDER BY (SELECT min((c ->> 'deadline')::timestamptz)"
+            "   FROM jsonb_array_elements(g.table_state -> 'clocks') c"
+            "   WHERE (c ->> 'seat')::int = ANY(m.mine)) ASC NULLS LAST, g.updated_at, g.id LIMIT %s",
+            (player_id, limit),
+        )
+        return [_game(r) for r in rows]
+
     def take_seat(self, game_id: str, index: int, player_id: str) -> bool:
         cur = self.conn.execute(
             "UPDATE seats SET player_id = %s WHERE game_id = %s AND index = %s"
@@ -381,6 +411,7 @@ class Tx:
         result: dict | None,
         chain_key: str | None = None,
         command: NewCommand | None = None,
+        table: TableRow | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
@@ -406,13 +437,16 @@ class Tx:
                         " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
             params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
                        command.at, Jsonb(command.command) if command.command is not None else None]
+        table = table or TableRow(None, None, None)
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
+                   table.deadline, table.timer_at, Jsonb(table.state) if table.state is not None else None,
                    game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
+                " deadline = %s, timer_at = %s, table_state = coalesce(%s, table_state),"
                 " updated_at = now() WHERE id = %s AND version = %s",
                 params,
             )

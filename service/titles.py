@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from functools import cache
 
-from domain.decider import GameDefinition
 from domain.registry import titles
 from service.errors import Invalid
+from service.table import TableGame, seat_table
 
 
 @cache
-def all_titles() -> dict[str, GameDefinition]:
-    return titles()
+def all_titles() -> dict[str, TableGame]:
+    """Every title with the table of correspondence play around it (service/table.py)."""
+    return {title_id: seat_table(game) for title_id, game in titles().items()}
 
 
-def title(title_id: str) -> GameDefinition:
+def title(title_id: str) -> TableGame:
     found = all_titles().get(title_id)
     if found is None:
         known = ", ".join(sorted(all_titles()))

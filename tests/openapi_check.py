@@ -55,3 +55,9 @@ class ValidatingClient:
 
     def patch(self, path, **kw):
         return self.open("PATCH", path, **kw)
+
+    def put(self, path, **kw):
+        return self.open("PUT", path, **kw)
+
+    def delete(self, path, **kw):
+        return self.open("DELETE", path, **kw)

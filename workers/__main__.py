@@ -12,14 +12,23 @@ import argparse
 import logging
 import threading
 
-from rq.worker import SimpleWorker
-
 from service.jobs import ai_queue
 from service.migrate import migrate
+from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.runtime import services
+from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
 
 log = logging.getLogger("entrepot.worker")
+
+
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker) -> None:
+    while not stop.wait(0.5):
+        try:
+            if take_over_dead_scheduler(worker):
+                log.info("took over the scheduler of a dead worker")
+        except Exception:  # Redis may be restarting; try again next time
+            log.exception("scheduler watch failed")
 
 
 def _sweep_forever(stop: threading.Event, every: float) -> None:
@@ -28,6 +37,10 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             found = sweep()
             if found:
                 log.info("sweeper re-queued %s computer moves", found)
+            timers, stand_ins, vacations = sweep_tables()
+            if timers or stand_ins or vacations:
+                log.info("sweeper re-queued %s timers, %s stand-in moves, %s vacation starts",
+                         timers, stand_ins, vacations)
         except Exception:  # the database may be restarting; try again next time
             log.exception("sweep failed")
 
@@ -44,7 +57,10 @@ def queue_names(base: str, kinds: str) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
-    parser.add_argument("--sweep-every", type=float, default=15.0, help="seconds between sweeps")
+    parser.add_argument("--sweep-every", type=float, default=10.0,
+                        help="seconds between sweeps (a lost timer job fires at most this much late)")
+    parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
+                        help="seconds between polls of RQ's scheduler for due timer jobs")
     parser.add_argument("--queues", default="main,ai",
                         help="comma-separated: main (short jobs), ai (computer moves)")
     args = parser.parse_args()
@@ -52,13 +68,17 @@ def main() -> int:
     svc = services()
     migrate(svc.settings.database_url)
     sweep()  # at start: whatever was lost while no worker ran
-    stop = threading.Event()
-    sweeper = threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True)
-    sweeper.start()
+    sweep_tables()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = SimpleWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
+    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
+    worker.poll_seconds = args.scheduler_poll
+    stop = threading.Event()
+    threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker), daemon=True).start()
     try:
-        worker.work(burst=args.burst, logging_level="INFO")
+        # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
+        # one worker per queue holds RQ's scheduler lock and moves them to the queue.
+        worker.work(burst=args.burst, logging_level="INFO", with_scheduler=True)
     finally:
         stop.set()
     return 0

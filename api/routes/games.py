@@ -91,7 +91,8 @@ def create_game():
         for s in data["seats"]
     ]
     result = services().games.create(
-        caller, data["title"], data["options"], seats, data["seed"], idempotency(_render_created)
+        caller, data["title"], data["options"], seats, data["seed"], idempotency(_render_created),
+        data["time_control"],
     )
     return respond(result, _render_created)
 
@@ -103,8 +104,11 @@ def list_games():
     if player == "me":
         player = required_player().id
     before = _decode_cursor(query["cursor"]) if query["cursor"] else None
-    games = services().games.list(optional_player(), player, query["status"], query["title"], query["limit"], before)
-    next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
+    if query["to_act"] == "me":  # most urgent first: one page, no cursor
+        games, next_cursor = services().clocks.to_act(required_player(), query["limit"]), None
+    else:
+        games = services().games.list(optional_player(), player, query["status"], query["title"], query["limit"], before)
+        next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
     body = {
         "games": GAME_SUMMARY_OUT_MANY.dump(games),
         "next_cursor": next_cursor,
@@ -206,7 +210,7 @@ def stream(game_id: str):
                 after = page.next_after
                 if len(page.events) == 200:
                     continue
-                if page.status == "finished":
+                if page.status in ("finished", "aborted"):
                     yield "event: end\ndata: {}\n\n"
                     return
                 left = deadline - time.monotonic()

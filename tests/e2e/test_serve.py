@@ -76,6 +76,34 @@ def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
     assert "error" in capsys.readouterr().err
 
 
+def test_the_cli_lists_my_turns_most_urgent_first_and_resigns(server, capsys):
+    from clients import cli
+
+    assert cli.main(["--url", server, "player", "Turns"]) == 0
+    token = json.loads(capsys.readouterr().out)["token"]
+    run = ["--url", server, f"--token={token}"]  # a token may begin with "-"
+    assert cli.main(run + ["turns"]) == 0
+    assert capsys.readouterr().out.strip() == "no game is waiting for you"
+    assert cli.main(run + ["new", "speicherstadt", "me", "ai:easy", "--per-move", "P3D"]) == 0
+    slow = json.loads(capsys.readouterr().out)["id"]
+    assert cli.main(run + ["new", "speicherstadt", "me", "ai:easy", "--per-move", "PT5H",
+                           "--on-timeout", "forfeit"]) == 0
+    fast = json.loads(capsys.readouterr().out)["id"]
+    me = Client(server, token)
+    deadline = time.monotonic() + 60
+    while not all(0 in me.game(g)["to_act"] for g in (slow, fast)):  # the computer may move first
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert cli.main(run + ["turns"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [line.split()[2] for line in lines] == [fast, slow]
+    assert lines[0].split()[1] == "speicherstadt" and lines[0].endswith("seat 0")
+    assert cli.main(run + ["resign", fast]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "finished"
+    assert cli.main(run + ["new", "kontor", "me", "ai:easy", "--per-move", "0"]) == 1
+    assert "time_control.per_move" in capsys.readouterr().err
+
+
 def test_the_readme_amsterdam_example_runs(server, capsys):
     """The README's Amsterdam snippet, run as written against the live server, then the
     CLI line it quotes."""

@@ -160,25 +160,6 @@ def test_a_strong_computer_seat_plays_a_whole_game_on_the_ai_queue(client, worke
     assert not any(gid in job for job in main_jobs)
 
 
-def test_a_computer_plays_a_seat_without_one_at_the_level_asked(worker_settings):
-    """The clocks' entry point: a person's seat played once by a computer at a level."""
-    services = build(worker_settings, jobs=RecordingJobQueue())
-    try:
-        client = ValidatingClient(create_app(services).test_client())
-        me = client.post("/v1/players", json={"name": "Sleeper"}).json
-        created = client.post("/v1/games", token=me["token"], json={
-            "title": "speicherstadt", "seats": [{"player_id": me["id"]}, {"ai": "normal"}],
-        })
-        gid, version = created.json["id"], created.json["version"]
-        assert 0 in created.json["to_act"]
-        assert services.games.play_computer(gid, version, 0) == "stale"  # a person's seat
-        assert services.games.play_computer(gid, version, 0, level="strong") == "played"
-        events = client.get(f"/v1/games/{gid}/events", query_string={"after": version}).json["events"]
-        assert [e["seat"] for e in events][:1] == [0]
-    finally:
-        services.close()
-
-
 def test_a_worker_chooses_its_queues():
     from workers.__main__ import queue_names
 

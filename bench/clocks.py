@@ -1,0 +1,228 @@
+"""1,000 correspondence games on 1-second clocks, played only by timeouts, served the way
+deploy/README.md lays out several machines: two API processes and three `entrepot worker`
+processes on one PostgreSQL and one Redis (all on loopback here). Midway, the worker that
+holds RQ's scheduler lock is killed with SIGKILL (with its scheduler process).
+
+Each game is a two-seat Kontor game with {"per_move": "PT1S", "on_timeout": "forfeit"}:
+nobody ever moves, so each game ends by exactly one timeout (the first seat to time out
+forfeits; the other seat's simultaneous deadline is then moot).
+
+Prints the lateness of every timeout (TimedOut's time minus its deadline: p50, p99, max),
+and checks: every game finished (nothing lost), exactly one TimedOut per game (nothing
+doubled), every timeout within 2 s of its deadline.
+
+    python bench/clocks.py [--games 1000] [--clients 8] [--rate GAMES_PER_S] [--sweep-every 1]
+
+``--rate`` spaces the creations (and so the deadlines) evenly; without it the clients
+create as fast as the two APIs answer.
+
+Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_clocks)
+and REDIS_URL's server with database index 10 (flushed at start), else 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+import requests
+from psycopg.conninfo import make_conninfo
+from redis import Redis
+
+ROOT = Path(__file__).resolve().parent.parent
+REDIS_DB = 10
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_api(port: int, env: dict) -> subprocess.Popen:
+    """One API machine: gunicorn with one process (gthread), as deploy/ runs it."""
+    cmd = [sys.executable, "-m", "gunicorn", "api.wsgi:app", "--worker-class", "gthread",
+           "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{port}"]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+
+
+def start_worker(env: dict, sweep_every: float, log) -> subprocess.Popen:
+    """One worker machine: `entrepot worker`, in a session of its own (kill -9 takes its
+    scheduler process too)."""
+    cmd = [sys.executable, "-m", "service.cli", "worker", "--sweep-every", str(sweep_every)]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
+
+
+def wait_ready(port: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).ok:
+                return
+        except requests.RequestException:
+            time.sleep(0.2)
+    raise SystemExit(f"the API on port {port} did not start")
+
+
+def scheduler_holder(redis: Redis, queue: str, workers: list[subprocess.Popen]) -> subprocess.Popen | None:
+    """The worker whose scheduler process holds RQ's scheduler lock of the queue."""
+    name = redis.get(f"rq:scheduler-lock:{queue}")
+    if not name:
+        return None
+    pid = redis.hget(f"rq:scheduler:{name.decode()}", "pid")
+    if not pid:
+        return None
+    try:
+        group = os.getpgid(int(pid))
+    except ProcessLookupError:
+        return None
+    return next((w for w in workers if w.pid == group), None)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=8, help="concurrent creators")
+    parser.add_argument("--rate", type=float, default=None, help="games created per second (default: as fast as possible)")
+    parser.add_argument("--sweep-every", type=float, default=1.0,
+                        help="the workers' sweep interval (s): how late a lost job may fire")
+    args = parser.parse_args()
+    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    redis_base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
+    redis_url = f"{redis_base}/{REDIS_DB}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS entrepot_bench_clocks WITH (FORCE)")
+        conn.execute("CREATE DATABASE entrepot_bench_clocks")
+    database_url = make_conninfo(admin, dbname="entrepot_bench_clocks")
+    redis = Redis.from_url(redis_url)
+    redis.flushdb()
+    queue = f"entrepot-bench-clocks-{uuid.uuid4().hex[:6]}"
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "ENTREPOT_QUEUE": queue,
+           "ENTREPOT_TIMER_GRACE": "0.5", "ENTREPOT_POOL_MAX": "6"}
+    subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    ports = [free_port(), free_port()]
+    apis = [start_api(port, env) for port in ports]
+    log = open(ROOT / "bench" / "clocks-workers.log", "w")  # noqa: SIM115 - closed at the end
+    workers = [start_worker(env, args.sweep_every, log) for _ in range(3)]
+    killed = None
+    try:
+        for port in ports:
+            wait_ready(port)
+        deadline = time.monotonic() + 60
+        while scheduler_holder(redis, queue, workers) is None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        created: list[str] = []
+        errors: list[str] = []
+        lock = threading.Lock()
+        half = threading.Event()
+
+        def create(i: int) -> None:
+            session = requests.Session()
+            base = bases[i % 2]  # the clients spread over the two API machines
+            a = session.post(base + "/v1/players", json={"name": f"A{i}"}).json()
+            b = session.post(base + "/v1/players", json={"name": f"B{i}"}).json()
+            while True:
+                with lock:
+                    if len(created) >= args.games:
+                        return
+                    created.append("")
+                    n = len(created)
+                if args.rate:  # the n-th game is created at n / rate seconds
+                    time.sleep(max(0.0, start + n / args.rate - time.monotonic()))
+                response = session.post(base + "/v1/games", headers={"Authorization": f"Bearer {a['token']}"},
+                                        json={"title": "kontor", "options": {"variant": "basic"},
+                                              "seats": [{"player_id": a["id"]}, {"player_id": b["id"]}],
+                                              "time_control": {"per_move": "PT1S", "on_timeout": "forfeit"}})
+                if response.status_code == 201:  # Black accepts the invitation: the game starts
+                    response = session.post(f"{base}/v1/games/{response.json()['id']}/seats/1/accept",
+                                            headers={"Authorization": f"Bearer {b['token']}"})
+                with lock:
+                    if response.status_code not in (200, 201):
+                        errors.append(f"{response.status_code} {response.text[:200]}")
+                    else:
+                        created[n - 1] = response.json()["id"]
+                if n == args.games // 2:
+                    half.set()
+
+        threads = [threading.Thread(target=create, args=(i,)) for i in range(args.clients)]
+        start = time.monotonic() + 2.0  # the clients sign up first
+        for t in threads:
+            t.start()
+        half.wait(timeout=300)
+        killed = scheduler_holder(redis, queue, workers) or workers[0]
+        os.killpg(killed.pid, signal.SIGKILL)  # midway, while deadlines are pending
+        killed.wait()
+        killed_at = time.monotonic() - start
+        for t in threads:
+            t.join()
+        created_in = time.monotonic() - start
+        ids = [g for g in created if g]
+        # wait until every game has ended, or 30 s after the last deadline
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            wait_until = time.monotonic() + 30
+            while time.monotonic() < wait_until:
+                active = conn.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0]
+                if active == 0:
+                    break
+                time.sleep(0.5)
+            rows = conn.execute(
+                "SELECT game_id::text, extract(epoch FROM at - (data ->> 'deadline')::timestamptz)"
+                " FROM events WHERE type = 'TimedOut'"
+            ).fetchall()
+            statuses = dict(conn.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall())
+            reminders = conn.execute("SELECT count(*) FROM events WHERE type = 'ReminderSent'").fetchone()[0]
+    finally:
+        for process in apis + workers:
+            if process is not killed:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for process in apis + workers:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+        log.close()
+
+    late = sorted(float(seconds) for _, seconds in rows)
+    per_game: dict[str, int] = {}
+    for game_id, _ in rows:
+        per_game[game_id] = per_game.get(game_id, 0) + 1
+    doubled = sum(1 for n in per_game.values() if n > 1)
+    lost = len(ids) - len(per_game)
+    q = statistics.quantiles(late, n=100) if len(late) >= 2 else [late[0]] * 99
+    print(f"layout: 2 API processes (gunicorn gthread, 1 x 8 threads each), 3 `entrepot worker` processes "
+          f"(sweep every {args.sweep_every:g} s, grace 0.5 s), one PostgreSQL, one Redis; "
+          f"{os.cpu_count()} cores, loopback")
+    print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs"
+          f"{f' at {args.rate:g}/s' if args.rate else ''} "
+          f"({len(errors)} errors{': ' + errors[0] if errors else ''}); clocks PT1S, forfeit")
+    print(f"kill -9: the worker holding RQ's scheduler lock (pid {killed.pid}) and its scheduler, "
+          f"{killed_at:.1f} s into the run")
+    print(f"games by status: {statuses}; TimedOut events: {len(rows)}; ReminderSent events: {reminders}")
+    print(f"timeout lateness (TimedOut at - deadline): p50 {q[49]:.3f} s, p99 {q[98]:.3f} s, "
+          f"max {late[-1]:.3f} s, min {late[0]:.3f} s")
+    within = sum(1 for s in late if s <= 2.0)
+    print(f"within 2 s of the deadline: {within}/{len(late)}; doubled: {doubled}; lost: {lost}")
+    ok = not errors and not doubled and not lost and within == len(late) and statuses.get("active", 0) == 0
+    print("OK" if ok else "FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,580 @@
+"""The table around a title: clocks, resignations, aborts and vacations of correspondence play.
+
+A ``TableGame`` wraps a title's ``GameDefinition`` and is itself one, so the single write
+path folds, decides and redacts a game's whole stream without knowing which events are
+the title's and which are the table's. The table's events (``ClockStarted``,
+``ReminderSent``, ``TimedOut``, ``Resigned``, ``Aborted``, ``VacationStarted``, ...) are
+facts of the stream beside the title's; the title never sees them and never sees a clock:
+it knows at most, through ``domain.common.absent``, that a seat is out.
+
+Everything here is pure: the time arrives on the command (``Issued.at``), and what only
+the service knows (which seats are people, who is on vacation, whether anyone has moved)
+arrives in the table's commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
+
+from domain.common.absent import rank_out_last, won_by_default
+from domain.common.codec import to_data
+from domain.common.envelope import encode_command
+from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
+from service.chain import format_time as _text
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+
+
+# events ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TimeControlSet:
+    TYPE: ClassVar[str] = "TimeControlSet"
+    per_move: str
+    per_move_seconds: float
+    on_timeout: str
+    reminders: tuple[float, ...]
+    clocked_seats: tuple[int, ...]  # the seats people hold: computers need no clock
+
+
+@dataclass(frozen=True)
+class ClockStarted:
+    TYPE: ClassVar[str] = "ClockStarted"
+    seat: int
+    started_at: str
+    deadline: str
+    paused: bool  # started while the seat's player is away: runs when they are back
+
+
+@dataclass(frozen=True)
+class ReminderSent:
+    TYPE: ClassVar[str] = "ReminderSent"
+    seat: int
+    fraction: float
+    deadline: str
+
+
+@dataclass(frozen=True)
+class TimedOut:
+    TYPE: ClassVar[str] = "TimedOut"
+    seat: int
+    deadline: str
+    on_timeout: str  # "computer": the server made this one move; "forfeit": the seat is out
+    by: str = "server"
+
+
+@dataclass(frozen=True)
+class Resigned:
+    TYPE: ClassVar[str] = "Resigned"
+    seat: int
+
+
+@dataclass(frozen=True)
+class SeatOut:
+    """The seat left the game (resigned or forfeited); the computer plays it from now on
+    and it ranks after every seat still in."""
+
+    TYPE: ClassVar[str] = "SeatOut"
+    seat: int
+    reason: str  # "resigned" | "timeout"
+
+
+@dataclass(frozen=True)
+class WonByDefault:
+    """At most one seat is still in: the game ends, that seat wins."""
+
+    TYPE: ClassVar[str] = "WonByDefault"
+    winners: tuple[int, ...]
+    out: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AbortRequested:
+    TYPE: ClassVar[str] = "AbortRequested"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Aborted:
+    TYPE: ClassVar[str] = "Aborted"
+    reason: str  # "before_first_move" | "all_agreed"
+    requested_by: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VacationStarted:
+    TYPE: ClassVar[str] = "VacationStarted"
+    seat: int
+    vacation: str
+    started_at: str
+    until: str
+
+
+@dataclass(frozen=True)
+class VacationEnded:
+    TYPE: ClassVar[str] = "VacationEnded"
+    seat: int
+    vacation: str
+    ended_at: str
+
+
+TABLE_EVENTS: tuple[type, ...] = (
+    TimeControlSet, ClockStarted, ReminderSent, TimedOut, Resigned, SeatOut, WonByDefault,
+    AbortRequested, Aborted, VacationStarted, VacationEnded,
+)
+TABLE_EVENT_NAMES = frozenset(cls.TYPE for cls in TABLE_EVENTS)
+
+
+# commands (issued by the service only: never decoded from a request body) ---------------
+@dataclass(frozen=True)
+class OpenTable:
+    control: Mapping[str, Any] | None  # TimeControl.to_json(), or None for no clock
+    clocked_seats: tuple[int, ...]
+    away: tuple[tuple[int, str, str], ...]  # (seat, vacation id, until) of players away now
+
+
+@dataclass(frozen=True)
+class Remind:
+    seat: int
+
+
+@dataclass(frozen=True)
+class TimeOut:
+    seat: int
+    seat_count: int
+    move: Any = None  # the computer's move for the seat when on_timeout is "computer"
+
+
+@dataclass(frozen=True)
+class Resign:
+    seat: int
+    seat_count: int
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """The computer's move for a seat that is out."""
+
+    seat: int
+    move: Any
+
+
+@dataclass(frozen=True)
+class RequestAbort:
+    seat: int
+    humans: tuple[int, ...]
+    moved: bool
+
+
+@dataclass(frozen=True)
+class BeginVacation:
+    seat: int
+    vacation: str
+    until: str
+
+
+@dataclass(frozen=True)
+class EndVacation:
+    seat: int
+    vacation: str
+    ended_at: str
+
+
+TABLE_COMMANDS: tuple[type, ...] = (OpenTable, Remind, TimeOut, Resign, StandIn, RequestAbort,
+                                     BeginVacation, EndVacation)
+
+
+def table_command_json(command: Any) -> dict:
+    """A table command as the audit record keeps it: its type, its fields, and the title's
+    command it carries (a timeout's or a stand-in's move) in the title's JSON form."""
+    fields = {name: getattr(command, name) for name in command.__dataclass_fields__}
+    move = fields.pop("move", None)
+    data = {"type": type(command).__name__, **to_data_fields(fields)}
+    if move is not None:
+        data["move"] = encode_command(move)
+    return data
+
+
+def to_data_fields(fields: dict) -> dict:
+    return {name: to_data(value) for name, value in fields.items()}
+
+
+# state ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeatClock:
+    seat: int
+    started_at: datetime
+    deadline: datetime  # moved by every pause that has ended
+    paused_since: datetime | None
+    reminders_sent: int
+
+
+@dataclass(frozen=True)
+class Away:
+    seat: int
+    vacation: str
+    until: datetime
+
+
+@dataclass(frozen=True)
+class Table:
+    game: Any  # the title's state
+    control: TimeControlSet | None = None
+    clocks: Mapping[int, SeatClock] = field(default_factory=dict)
+    away: Mapping[int, Away] = field(default_factory=dict)
+    out: frozenset[int] = frozenset()
+    abort_requests: frozenset[int] = frozenset()
+    ended: str | None = None  # "won_by_default" | "aborted"
+    winners: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A running clock as the game shows it."""
+
+    seat: int
+    deadline: datetime  # if the seat is away: the deadline once it is back as planned
+    paused_until: datetime | None
+    next_reminder: datetime | None
+
+
+@dataclass(frozen=True)
+class TableGame(GameDefinition):
+    """A title with its table. Build with ``seat_table(title)``."""
+
+    inner: GameDefinition | None = None
+
+    # what the service reads beyond a GameDefinition ------------------------------------
+    def status(self, state: Table) -> str:
+        if state.ended == "aborted":
+            return "aborted"
+        return "finished" if self.is_finished(state) else "active"
+
+    def played_by_computer(self, state: Table) -> frozenset[int]:
+        return state.out
+
+    def running_clocks(self, state: Table) -> list[Clock]:
+        return running_clocks(self.inner, state)
+
+    def next_timer(self, state: Table) -> datetime | None:
+        """When the table next has something to do by itself: a reminder, a deadline, or
+        a vacation ending."""
+        times = [c.next_reminder or c.deadline for c in self.running_clocks(state) if c.paused_until is None]
+        if self.status(state) == "active":
+            times += [a.until for a in state.away.values()]
+        return min(times, default=None)
+
+    def due(self, state: Table, now: datetime, seat_count: int) -> Any:
+        """The table's first command due at ``now``, or None."""
+        for away in sorted(state.away.values(), key=lambda a: a.until):
+            if away.until <= now:
+                return EndVacation(away.seat, away.vacation, _text(away.until))
+        for clock in self.running_clocks(state):
+            if clock.paused_until is not None:
+                continue
+            if clock.deadline <= now:
+                return TimeOut(clock.seat, seat_count)
+            if clock.next_reminder is not None and clock.next_reminder <= now:
+                return Remind(clock.seat)
+        return None
+
+    def table_json(self, state: Table) -> dict:
+        """The read model the games row keeps (and the API shows)."""
+        return {
+            "clocks": [
+                {"seat": c.seat, "deadline": _text(c.deadline),
+                 "paused_until": _text(c.paused_until) if c.paused_until else None}
+                for c in self.running_clocks(state)
+            ],
+            "away": [{"seat": a.seat, "until": _text(a.until), "vacation": a.vacation}
+                     for a in sorted(state.away.values(), key=lambda a: a.seat)],
+            "out": sorted(state.out),
+            "abort_requests": sorted(state.abort_requests),
+        }
+
+
+def seat_table(title: GameDefinition) -> TableGame:
+    """``title`` with the table of correspondence play around it."""
+
+    def evolve(state: Table | None, event: Any) -> Table:
+        if type(event) in _TABLE_EVOLVE:
+            return _TABLE_EVOLVE[type(event)](state, event)
+        if state is None:
+            return Table(title.evolve(None, event))
+        return replace(state, game=title.evolve(state.game, event))
+
+    def decide(state: Table, issued: Issued) -> list[Any]:
+        command = issued.command
+        if isinstance(command, OpenTable):
+            return _open(title, state, command, issued.at)
+        if state.ended is not None or title.is_finished(state.game):
+            raise GameOver()
+        handler = _TABLE_DECIDE.get(type(command))
+        if handler is not None:
+            return handler(title, state, command, _time(issued.at))
+        if issued.seat in state.out:
+            raise NotYourTurn("this seat is out of the game: the computer plays it")
+        return _move(title, state, Issued(issued.seat, issued.at, command))
+
+    def legal_commands(state: Table, seat: int) -> list[Any]:
+        if seat in state.out or state.ended is not None:
+            return []
+        return title.legal_commands(state.game, seat)
+
+    def is_finished(state: Table) -> bool:
+        return state.ended is not None or title.is_finished(state.game)
+
+    def result(state: Table) -> Result | None:
+        if state.ended == "aborted":
+            return None
+        if state.ended == "won_by_default":
+            return won_by_default(len(state.winners) + len(state.out), state.out)
+        found = title.result(state.game)
+        return rank_out_last(found, state.out) if found is not None else None
+
+    def redact_event(event: Any, viewer: int | None) -> dict:
+        if type(event) in _TABLE_EVOLVE:
+            return to_data(event)
+        return title.redact_event(event, viewer)
+
+    # every field of the title as it is (new ones too), the wrapped ones replaced
+    kept = {f.name: getattr(title, f.name) for f in fields(GameDefinition)}
+    return TableGame(**{
+        **kept,
+        "event_types": title.event_types + TABLE_EVENTS,
+        "decide": decide,
+        "evolve": evolve,
+        "to_act": lambda state: () if state.ended else title.to_act(state.game),
+        "legal_commands": legal_commands,
+        "view": lambda state, viewer: title.view(state.game, viewer),
+        "redact_event": redact_event,
+        "is_finished": is_finished,
+        "result": result,
+        "redetermine": lambda state, observer, rng: replace(state, game=title.redetermine(state.game, observer, rng)),
+        "policy": lambda state, seat, rng, level: title.policy(state.game, seat, rng, level),
+        "may_confer": lambda state, seat: title.may_confer(state.game, seat),
+    }, inner=title)
+
+
+def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
+    """The clocks of the seats asked to act now, earliest deadline first."""
+    if state.control is None or state.ended is not None or title.is_finished(state.game):
+        return []
+    clocks = []
+    per_move = timedelta(seconds=state.control.per_move_seconds)
+    for seat in title.to_act(state.game):
+        clock = state.clocks.get(seat)
+        if clock is None or seat in state.out:
+            continue
+        away = state.away.get(seat)
+        if clock.paused_since is not None and away is not None:
+            left = clock.deadline - clock.paused_since
+            deadline, paused_until = away.until + left, away.until
+        else:
+            deadline, paused_until = clock.deadline, None
+        fractions = state.control.reminders[clock.reminders_sent:]
+        reminder = deadline - per_move * (1 - fractions[0]) if fractions else None
+        clocks.append(Clock(seat, deadline, paused_until, reminder))
+    return sorted(clocks, key=lambda c: (c.deadline, c.seat))
+
+
+# deciding -------------------------------------------------------------------------------
+def _open(title: GameDefinition, state: Table, command: OpenTable, at: str) -> list[Any]:
+    events: list[Any] = [VacationStarted(seat, vacation, at, until) for seat, vacation, until in command.away]
+    if command.control is not None:
+        c = command.control
+        events.insert(0, TimeControlSet(c["per_move"], float(c["per_move_seconds"]), c["on_timeout"],
+                                        tuple(c["reminders"]), tuple(command.clocked_seats)))
+        opened = _fold(state, events)
+        events += _clock_starts(title, opened, opened, None, _time(at))
+    return events
+
+
+def _move(title: GameDefinition, state: Table, issued: Issued) -> list[Any]:
+    events = title.decide(state.game, issued)
+    after = replace(state, game=title.fold(events, state.game))
+    return events + _clock_starts(title, state, after, issued.seat, _time(issued.at))
+
+
+def _clock_starts(title, before: Table, after: Table, acted: int | None, at: datetime) -> list[Any]:
+    """A clock starts for each clocked seat newly asked to act, and again for the seat
+    that just acted if it must act again; a seat still deciding keeps its clock."""
+    control = after.control
+    if control is None or after.ended is not None or title.is_finished(after.game):
+        return []
+    waiting = set(title.to_act(before.game)) if before is not after else set()
+    events = []
+    for seat in title.to_act(after.game):
+        if seat not in control.clocked_seats or seat in after.out:
+            continue
+        if seat in waiting and seat != acted and seat in before.clocks:
+            continue
+        deadline = at + timedelta(seconds=control.per_move_seconds)
+        events.append(ClockStarted(seat, _text(at), _text(deadline), seat in after.away))
+    return events
+
+
+def _running(title, state: Table, seat: int) -> SeatClock:
+    if seat not in title.to_act(state.game) or seat not in state.clocks or seat in state.out:
+        raise RuleViolation("clock.not_running", "this seat's clock is not running")
+    return state.clocks[seat]
+
+
+def _remind(title, state: Table, command: Remind, now: datetime) -> list[Any]:
+    clock = _running(title, state, command.seat)
+    found = next((c for c in running_clocks(title, state) if c.seat == command.seat), None)
+    if found is None or found.paused_until is not None or found.next_reminder is None or found.next_reminder > now:
+        raise RuleViolation("clock.no_reminder_due", "no reminder is due for this seat now")
+    # a late reminder sends only the latest fraction due: one mail, not a burst
+    per_move = timedelta(seconds=state.control.per_move_seconds)
+    fraction = max(f for f in state.control.reminders[clock.reminders_sent:]
+                   if found.deadline - per_move * (1 - f) <= now)
+    return [ReminderSent(command.seat, fraction, _text(found.deadline))]
+
+
+def _time_out(title, state: Table, command: TimeOut, now: datetime) -> list[Any]:
+    clock = _running(title, state, command.seat)
+    if clock.paused_since is not None or clock.deadline > now:
+        raise RuleViolation("clock.not_due", "this seat's deadline has not passed")
+    action = state.control.on_timeout
+    timed_out = TimedOut(command.seat, _text(clock.deadline), action)
+    if action == "computer":
+        if command.move is None:
+            raise RuleViolation("clock.move_missing", "a computer timeout needs the computer's move")
+        moved = _move(title, _fold(state, [timed_out]), Issued(command.seat, _text(now), command.move))
+        return [timed_out, *moved]
+    return [timed_out, *_leave(_fold(state, [timed_out]), command.seat, command.seat_count, "timeout")]
+
+
+def _resign(title, state: Table, command: Resign, now: datetime) -> list[Any]:
+    if command.seat in state.out:
+        raise RuleViolation("table.already_out", "this seat is already out of the game")
+    resigned = Resigned(command.seat)
+    return [resigned, *_leave(_fold(state, [resigned]), command.seat, command.seat_count, "resigned")]
+
+
+def _leave(state: Table, seat: int, seat_count: int, reason: str) -> list[Any]:
+    events: list[Any] = [SeatOut(seat, reason)]
+    out = state.out | {seat}
+    still_in = [s for s in range(seat_count) if s not in out]
+    if len(still_in) <= 1:
+        events.append(WonByDefault(tuple(still_in), tuple(sorted(out))))
+    return events
+
+
+def _stand_in(title, state: Table, command: StandIn, now: datetime) -> list[Any]:
+    if command.seat not in state.out:
+        raise RuleViolation("table.not_out", "the computer stands in only for a seat that is out")
+    return _move(title, state, Issued(command.seat, _text(now), command.move))
+
+
+def _request_abort(title, state: Table, command: RequestAbort, now: datetime) -> list[Any]:
+    if not command.moved:
+        return [Aborted("before_first_move", (command.seat,))]
+    if command.seat in state.abort_requests:
+        raise RuleViolation("table.abort_already_requested", "this seat has already asked to abort")
+    asked = state.abort_requests | {command.seat}
+    events: list[Any] = [AbortRequested(command.seat)]
+    if set(command.humans) - state.out <= asked:
+        events.append(Aborted("all_agreed", tuple(sorted(asked))))
+    return events
+
+
+def _begin_vacation(title, state: Table, command: BeginVacation, now: datetime) -> list[Any]:
+    current = state.away.get(command.seat)
+    if current is not None and current.vacation == command.vacation:
+        raise RuleViolation("table.already_away", "this vacation has already started here")
+    return [VacationStarted(command.seat, command.vacation, _text(now), command.until)]
+
+
+def _end_vacation(title, state: Table, command: EndVacation, now: datetime) -> list[Any]:
+    current = state.away.get(command.seat)
+    if current is None or current.vacation != command.vacation:
+        raise RuleViolation("table.not_away", "this seat is not away on that vacation")
+    return [VacationEnded(command.seat, command.vacation, command.ended_at)]
+
+
+_TABLE_DECIDE = {
+    Remind: _remind, TimeOut: _time_out, Resign: _resign, StandIn: _stand_in,
+    RequestAbort: _request_abort, BeginVacation: _begin_vacation, EndVacation: _end_vacation,
+}
+
+
+# evolving -------------------------------------------------------------------------------
+def _fold(state: Table, events: list[Any]) -> Table:
+    for event in events:
+        state = _TABLE_EVOLVE[type(event)](state, event)
+    return state
+
+
+def _control_set(state: Table, e: TimeControlSet) -> Table:
+    return replace(state, control=e)
+
+
+def _clock_started(state: Table, e: ClockStarted) -> Table:
+    started = _time(e.started_at)
+    clock = SeatClock(e.seat, started, _time(e.deadline), started if e.paused else None, 0)
+    return replace(state, clocks={**state.clocks, e.seat: clock})
+
+
+def _reminder_sent(state: Table, e: ReminderSent) -> Table:
+    clock = state.clocks[e.seat]
+    sent = state.control.reminders.index(e.fraction) + 1
+    return replace(state, clocks={**state.clocks, e.seat: replace(clock, reminders_sent=sent)})
+
+
+def _without_clock(state: Table, seat: int) -> Table:
+    return replace(state, clocks={s: c for s, c in state.clocks.items() if s != seat})
+
+
+def _timed_out(state: Table, e: TimedOut) -> Table:
+    return _without_clock(state, e.seat)
+
+
+def _seat_out(state: Table, e: SeatOut) -> Table:
+    return replace(_without_clock(state, e.seat), out=state.out | {e.seat})
+
+
+def _won_by_default(state: Table, e: WonByDefault) -> Table:
+    return replace(state, ended="won_by_default", winners=e.winners)
+
+
+def _abort_requested(state: Table, e: AbortRequested) -> Table:
+    return replace(state, abort_requests=state.abort_requests | {e.seat})
+
+
+def _aborted(state: Table, e: Aborted) -> Table:
+    return replace(state, ended="aborted")
+
+
+def _vacation_started(state: Table, e: VacationStarted) -> Table:
+    started = _time(e.started_at)
+    clocks = dict(state.clocks)
+    clock = clocks.get(e.seat)
+    if clock is not None and clock.paused_since is None:
+        clocks[e.seat] = replace(clock, paused_since=started)
+    return replace(state, away={**state.away, e.seat: Away(e.seat, e.vacation, _time(e.until))}, clocks=clocks)
+
+
+def _vacation_ended(state: Table, e: VacationEnded) -> Table:
+    ended = _time(e.ended_at)
+    clocks = dict(state.clocks)
+    clock = clocks.get(e.seat)
+    if clock is not None and clock.paused_since is not None:
+        paused = max(ended - clock.paused_since, timedelta(0))
+        clocks[e.seat] = replace(clock, deadline=clock.deadline + paused, paused_since=None)
+    return replace(state, away={s: a for s, a in state.away.items() if s != e.seat}, clocks=clocks)
+
+
+_TABLE_EVOLVE = {
+    TimeControlSet: _control_set, ClockStarted: _clock_started, ReminderSent: _reminder_sent,
+    TimedOut: _timed_out, Resigned: lambda state, e: state, SeatOut: _seat_out,
+    WonByDefault: _won_by_default, AbortRequested: _abort_requested, Aborted: _aborted,
+    VacationStarted: _vacation_started, VacationEnded: _vacation_ended,
+}

@@ -1,0 +1,89 @@
+"""SQL of correspondence play: time controls, the table's timers, vacations.
+
+Functions of a transaction (``Tx``) kept apart from service/store.py so the event store
+stays about events; each runs inside the caller's unit of work.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from psycopg.types.json import Jsonb
+
+from service.chain import format_time as _text
+from service.store import Tx
+from service.table import TABLE_EVENT_NAMES, OpenTable
+from service.time_control import TimeControl
+
+
+def save_time_control(tx: Tx, game_id: str, control: TimeControl | None) -> None:
+    if control is not None:
+        tx.conn.execute("UPDATE games SET time_control = %s WHERE id = %s", (Jsonb(control.to_json()), game_id))
+
+
+def open_table(tx: Tx, game_id: str, now: datetime) -> OpenTable:
+    """The command that opens a starting game's table: its time control, the seats people
+    hold, and those of them away on vacation now."""
+    row = tx.conn.execute("SELECT time_control FROM games WHERE id = %s", (game_id,)).fetchone()
+    humans = tx.conn.execute(
+        "SELECT index FROM seats WHERE game_id = %s AND player_id IS NOT NULL ORDER BY index", (game_id,)
+    ).fetchall()
+    away = tx.conn.execute(
+        "SELECT s.index, v.id::text, v.ends_at FROM seats s JOIN vacations v ON v.player_id = s.player_id"
+        " WHERE s.game_id = %s AND v.starts_at <= %s AND v.ends_at > %s ORDER BY s.index, v.ends_at DESC",
+        (game_id, now, now),
+    ).fetchall()
+    seen: dict[int, tuple[int, str, str]] = {}
+    for seat, vacation, until in away:
+        seen.setdefault(seat, (seat, vacation, _text(until)))
+    return OpenTable(row[0] if row else None, tuple(h[0] for h in humans), tuple(seen.values()))
+
+
+def mark_started(tx: Tx, game_id: str, version: int) -> None:
+    tx.conn.execute("UPDATE games SET started_version = %s WHERE id = %s", (version, game_id))
+
+
+def anyone_moved(tx: Tx, game_id: str) -> bool:
+    """Whether a title event follows the setup (the table's own events are no move)."""
+    row = tx.conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM events e JOIN games g ON g.id = e.game_id"
+        " WHERE e.game_id = %s AND e.seq > coalesce(g.started_version, 0) AND NOT (e.type = ANY(%s)))",
+        (game_id, sorted(TABLE_EVENT_NAMES)),
+    ).fetchone()
+    return bool(row[0])
+
+
+def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list[tuple[str, int, float]]:
+    """(game_id, version, seconds overdue) of active games whose timer is due since
+    ``late_by`` seconds."""
+    return [(g, v, float(late)) for g, v, late in tx.conn.execute(
+        "SELECT id::text, version, extract(epoch FROM %s - timer_at) FROM games"
+        " WHERE status = 'active' AND timer_at IS NOT NULL AND timer_at <= %s ORDER BY timer_at LIMIT %s",
+        (now, now - timedelta(seconds=late_by), limit),
+    ).fetchall()]
+
+
+def stand_ins_waiting(tx: Tx, limit: int = 500) -> list[tuple[str, int, int]]:
+    """(game_id, version, seat) of active games waiting on a seat that is out."""
+    return [tuple(r) for r in tx.conn.execute(
+        "SELECT g.id::text, g.version, t.seat FROM games g,"
+        " LATERAL (SELECT value::int AS seat FROM jsonb_array_elements_text(g.table_state -> 'out')) t"
+        " WHERE g.status = 'active' AND g.table_state -> 'out' <> '[]' AND t.seat = ANY(g.to_act)"
+        " LIMIT %s",
+        (limit,),
+    ).fetchall()]
+
+
+def vacations_to_apply(tx: Tx, now: datetime, limit: int = 2000) -> list[tuple[str, int, str, str]]:
+    """(game_id, seat, vacation id, until) of active games where a seated player's current
+    vacation has not started yet in the game's stream."""
+    rows = tx.conn.execute(
+        "SELECT g.id::text, s.index, v.id::text, v.ends_at FROM vacations v"
+        " JOIN seats s ON s.player_id = v.player_id"
+        " JOIN games g ON g.id = s.game_id AND g.status = 'active'"
+        " WHERE v.starts_at <= %s AND v.ends_at > %s"
+        " AND NOT (g.table_state -> 'away') @> jsonb_build_array(jsonb_build_object('seat', s.index, 'vacation', v.id::text))"
+        " LIMIT %s",
+        (now, now, limit),
+    ).fetchall()
+    return [(g, seat, v, _text(until)) for g, seat, v, until in rows]

@@ -1,0 +1,113 @@
+"""The RQ worker with a scheduler precise enough for short clocks.
+
+RQ's scheduler (one per queue, elected by a Redis lock, in a process of its own) moves
+jobs scheduled with ``enqueue_at`` to the queue, then sleeps ``interval`` seconds; and it
+counts in whole seconds (a job runs up to 1 s early). Both would let a 2-second clock's
+80% reminder arrive after the deadline. So the scheduler here polls every 0.2 s and
+compares the registry's scores (which service/jobs.py writes as exact times) with the
+exact time. ``interval`` also sets the lock's time to live in whole seconds, so it stays
+1; only the sleep between polls is shorter (a poll is one cheap Redis call).
+"""
+
+from __future__ import annotations
+
+import time
+
+from rq.registry import ScheduledJobRegistry
+from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+from rq.scripts import release_lock
+from rq.utils import now, utcparse
+from rq.worker import SimpleWorker
+
+SCHEDULER_POLL_SECONDS = 0.2
+
+
+class ExactScheduledJobRegistry(ScheduledJobRegistry):
+    """Due jobs by the exact time, not RQ's whole seconds."""
+
+    def get_jobs_to_schedule(self, timestamp=None, chunk_size: int = 1000) -> list[str]:
+        due = self.connection.zrangebyscore(self.key, 0, time.time(), start=0, num=chunk_size)
+        return [job_id.decode() if isinstance(job_id, bytes) else job_id for job_id in due]
+
+
+class TimerScheduler(RQScheduler):
+    poll_seconds: float = SCHEDULER_POLL_SECONDS
+
+    def prepare_registries(self, queue_names=None):
+        self._scheduled_job_registries = [
+            ExactScheduledJobRegistry(name, connection=self.connection, serializer=self.serializer)
+            for name in (queue_names or self._acquired_locks)
+        ]
+
+    def work(self):
+        # RQ's loop, with the shorter sleep
+        self._install_signal_handlers()
+        self.register_birth()
+        while True:
+            if self._stop_requested:
+                self.stop()
+                break
+            if self.should_reacquire_locks:
+                self.acquire_locks()
+            self.heartbeat()
+            self.enqueue_scheduled_jobs()
+            time.sleep(self.poll_seconds)
+
+
+class TimerWorker(SimpleWorker):
+    """RQ's SimpleWorker (jobs in this process, no fork per job) with a TimerScheduler."""
+
+    poll_seconds: float = SCHEDULER_POLL_SECONDS
+
+    def _start_scheduler(self, burst: bool = False, logging_level="INFO", date_format=None, log_format=None):
+        # RQ's own method, with the scheduler class swapped
+        extra = {k: v for k, v in (("date_format", date_format), ("log_format", log_format)) if v}
+        self.scheduler = TimerScheduler(self.queues, connection=self.connection,
+                                        logging_level=logging_level or self.log.level,
+                                        serializer=self.serializer, **extra)
+        self.scheduler.poll_seconds = self.poll_seconds
+        self.scheduler.acquire_locks()
+        if not self.scheduler.acquired_locks:
+            return
+        if burst:
+            try:
+                self.scheduler.register_birth()
+                self.scheduler.enqueue_scheduled_jobs()
+            finally:
+                self.scheduler.release_locks()
+                self.scheduler.register_death()
+        else:
+            self.scheduler.start()
+
+
+#: A scheduler that has not beaten for this long is dead (it beats every poll, 0.2 s).
+#: Taking over from one only slow costs nothing worse than two schedulers for a moment:
+#: a job moved twice re-checks its premise and does nothing the second time.
+STALE_SCHEDULER_SECONDS = 1.5
+
+
+def take_over_dead_scheduler(worker: TimerWorker) -> bool:
+    """Start this worker's scheduler if the one holding the queue's lock is dead.
+
+    RQ keeps a dead scheduler's lock for 61 s and lets other workers retry only every
+    10 minutes; until then no scheduled job would move and every timer would wait for
+    the sweeper. Called every half second by the worker's watch thread: a lock whose holder has not beaten for
+    ``STALE_SCHEDULER_SECONDS`` is released (only if it still names that holder) and taken.
+    """
+    scheduler = worker.scheduler
+    if worker._stop_requested or scheduler is None or (
+            scheduler._process is not None and scheduler._process.is_alive()):
+        return False  # shutting down, or our own scheduler runs
+    conn = worker.connection
+    for queue in worker.queue_names():
+        key = RQScheduler.get_locking_key(queue)
+        holder = conn.get(key)
+        if holder is None:
+            continue
+        holder = holder.decode()
+        beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder, "last_heartbeat")
+        if beat is not None and (now() - utcparse(beat.decode())).total_seconds() < STALE_SCHEDULER_SECONDS:
+            return False
+        release_lock(conn, key, holder)
+    scheduler.acquire_locks(auto_start=True)
+    return bool(scheduler.acquired_locks)
