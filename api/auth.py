@@ -6,6 +6,7 @@ from flask import request
 
 from api.services import services
 from service.errors import Unauthorized
+from service.players import PlayerService
 from service.store import Player
 
 _KEY = "entrepot.player"
@@ -15,15 +16,19 @@ def optional_player() -> Player | None:
     # kept on the request itself: an app context (and its g) can outlive a request
     if _KEY in request.environ:
         return request.environ[_KEY]
-    header = request.headers.get("Authorization")
-    player = None
-    if header is not None:
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise Unauthorized("use Authorization: Bearer <token>")
-        player = services().players.authenticate(token.strip())
+    player = bearer_player(services().players, request.headers.get("Authorization"))
     request.environ[_KEY] = player
     return player
+
+
+def bearer_player(players: PlayerService, header: str | None) -> Player | None:
+    """The player an Authorization header names; None without one."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("use Authorization: Bearer <token>")
+    return players.authenticate(token.strip())
 
 
 def required_player() -> Player:

@@ -63,9 +63,12 @@ def problem(status: int, code: str, detail: str, **extra) -> Response:
 
 def problem_response(status: int, body: dict) -> Response:
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
-    if status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="entrepot"'
+    response.headers.update(problem_headers(status))
     return response
+
+
+def problem_headers(status: int) -> dict[str, str]:
+    return {"WWW-Authenticate": 'Bearer realm="entrepot"'} if status == 401 else {}
 
 
 def problem_body(status: int, code: str, detail: str, **extra) -> dict:
@@ -92,6 +95,16 @@ def service_problem(err: ServiceError) -> tuple[int, dict]:
     return status, problem_body(status, err.code, err.detail, **extra)
 
 
+def validation_problem(err: ValidationError) -> tuple[int, dict]:
+    return 422, problem_body(422, "validation_error", "the request does not fit its schema",
+                             errors=_flatten(err.messages))
+
+
+def unexpected_problem() -> tuple[int, dict]:
+    log.exception("unexpected error")
+    return 500, problem_body(500, "internal_error", "something went wrong on our side; it was logged")
+
+
 def install(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(err: ServiceError):
@@ -100,8 +113,7 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def validation_error(err: ValidationError):
-        return problem(422, "validation_error", "the request does not fit its schema",
-                       errors=_flatten(err.messages))
+        return problem_response(*validation_problem(err))
 
     @app.errorhandler(MalformedJson)
     def malformed(err: MalformedJson):
@@ -115,8 +127,7 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(err: Exception):
-        log.exception("unexpected error")
-        return problem(500, "internal_error", "something went wrong on our side; it was logged")
+        return problem_response(*unexpected_problem())
 
 
 def _flatten(messages, prefix: str = "") -> dict[str, list[str]]:

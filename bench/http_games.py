@@ -50,6 +50,16 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
     raise SystemExit("the server did not start")
 
 
+def fresh_database(name: str) -> tuple[str, str]:
+    """(a new empty database ``name``, the Redis URL): DATABASE_URL / REDIS_URL when set,
+    else the machine's servers at 127.0.0.1."""
+    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name}")
+    return make_conninfo(admin, dbname=name), os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
 def run_clients(clients: int, run) -> float:
     """Run ``run(i)`` in ``clients`` threads at once; the wall time they took."""
     threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
@@ -129,15 +139,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--workers", type=int, default=None, help="gunicorn processes (default: serve's)")
+    parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS entrepot_bench WITH (FORCE)")
-        conn.execute("CREATE DATABASE entrepot_bench")
-    database_url = make_conninfo(admin, dbname="entrepot_bench")
+    database_url, redis_url = fresh_database("entrepot_bench")
     workers = args.workers or max(2, (os.cpu_count() or 1) * 2 + 1)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, args.threads)
@@ -153,7 +158,7 @@ def main() -> int:
         server.wait(timeout=30)
     rate = commands / elapsed
     quantiles = statistics.quantiles(latencies, n=100)
-    print(f"machine: {os.cpu_count()} cores; gunicorn {workers} workers x {args.threads} threads; "
+    print(f"machine: {os.cpu_count()} cores; {workers} API processes x {args.threads} threads; "
           f"{args.clients} concurrent clients; PostgreSQL {database_url.split('@')[-1]}")
     print(f"trivial GET /v1/health: {trivial:.0f} req/s")
     print(f"POST /commands: {commands} commands in {elapsed:.1f} s = {rate:.0f} commands/s "

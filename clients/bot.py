@@ -1,19 +1,25 @@
 """A bot that plays every game it holds a seat in, over HTTP only.
 
-    python -m clients.bot --url http://127.0.0.1:8000 --token TOKEN [--once]
+    python -m clients.bot [--url URL] [--token TOKEN] [--once]
+
+The URL and token default to $ENTREPOT_URL and $ENTREPOT_TOKEN, as for the CLI.
 
 It accepts the seats it is invited to, lists its active games, and wherever one of its
 seats is to act it sends one of the legal commands (chosen at random: a starting point
-for smarter bots). A 409 means the game moved on meanwhile: it simply looks again.
+for smarter bots). A 409 means the game moved on meanwhile: it simply looks again. A
+server that cannot be reached is reported in one line; the bot retries (or, with --once,
+exits 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 
-from clients.sdk import ApiError, Client
+from clients.config import add_connection_arguments
+from clients.sdk import ApiError, Client, Unreachable
 
 
 def accept_invitations(client: Client, me: str) -> int:
@@ -51,18 +57,29 @@ def play_round(client: Client, rng: random.Random) -> int:
     return sent
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m clients.bot", description=__doc__.splitlines()[0])
-    parser.add_argument("--url", default="http://127.0.0.1:8000")
-    parser.add_argument("--token", required=True)
+    add_connection_arguments(parser)
     parser.add_argument("--once", action="store_true", help="one pass, then stop")
     parser.add_argument("--every", type=float, default=2.0, help="seconds between idle passes")
     parser.add_argument("--seed", type=int, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     client = Client(args.url, args.token)
+    if client.token is None:
+        print("error: the bot needs a token: pass --token or set ENTREPOT_TOKEN", file=sys.stderr)
+        return 2
     rng = random.Random(args.seed)
     while True:
-        sent = play_round(client, rng)
+        try:
+            sent = play_round(client, rng)
+        except Unreachable as err:
+            print(f"error: {err}", file=sys.stderr)
+            if args.once:
+                return 1
+            sent = 0
+        except ApiError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
         if args.once:
             print(f"sent {sent} commands")
             return 0

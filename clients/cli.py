@@ -23,17 +23,29 @@
 
 New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit].
 
-The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL.
+The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL. Errors are one
+line on stderr: exit 1 for a refusal or an unreachable server, 2 for bad arguments.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
-from clients.sdk import ApiError, Client
+from clients.config import add_connection_arguments
+from clients.sdk import ApiError, Client, EntrepotError
+
+
+class BadArgument(Exception):
+    """A command-line argument the client cannot use (one line)."""
+
+
+def _json_argument(text: str, what: str):
+    try:
+        return json.loads(text)
+    except ValueError as err:
+        raise BadArgument(f"{what} is not valid JSON ({err})") from None
 
 
 def _seat(spec: str, me: str) -> dict:
@@ -49,8 +61,7 @@ def _seat(spec: str, me: str) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m clients.cli", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("--url", default=os.environ.get("ENTREPOT_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--token", default=os.environ.get("ENTREPOT_TOKEN"))
+    add_connection_arguments(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("player").add_argument("name")
     sub.add_parser("titles")
@@ -97,6 +108,12 @@ def main(argv: list[str] | None = None) -> int:
         for field, messages in (err.body.get("errors") or {}).items():
             print(f"  {field}: {'; '.join(messages)}", file=sys.stderr)
         return 1
+    except EntrepotError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except BadArgument as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
 
 
 def _run(client: Client, args) -> int:
@@ -106,9 +123,10 @@ def _run(client: Client, args) -> int:
     elif args.command == "titles":
         out = [{k: t[k] for k in ("id", "name", "min_players", "max_players", "variants")} for t in client.titles()]
     elif args.command == "new":
+        options = _json_argument(args.options, "--options")
         me = client.me()["id"]
         control = {"per_move": args.per_move, "on_timeout": args.on_timeout} if args.per_move else None
-        out = client.create_game(args.title, [_seat(s, me) for s in args.seats], json.loads(args.options),
+        out = client.create_game(args.title, [_seat(s, me) for s in args.seats], options,
                                  time_control=control)
     elif args.command in ("accept", "decline", "join"):
         out = getattr(client, args.command)(args.game, args.seat)
@@ -131,7 +149,7 @@ def _run(client: Client, args) -> int:
         out = client.command(args.game, legal["commands"][args.number], seat=legal["seat"],
                              expected_version=legal["version"])
     elif args.command == "send":
-        out = client.command(args.game, json.loads(args.json), seat=args.seat)
+        out = client.command(args.game, _json_argument(args.json, "the command"), seat=args.seat)
     elif args.command == "events":
         out = client.events(args.game, after=args.after)
     elif args.command == "turns":

@@ -10,14 +10,14 @@ traceback: a bad input or a server that is down gets one line saying what happen
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
-import requests
 from rich.console import Console
+from rich.markup import escape
 
-from clients.sdk import ApiError, Client
+from clients.config import add_connection_arguments
+from clients.sdk import ApiError, Client, EntrepotError
 from clients.terminal import game_panel, moves_table
 
 
@@ -61,8 +61,7 @@ def play(client: Client, console: Console, game_id: str, seat: int | None, poll:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="entrepot-play", description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--url", default=os.environ.get("ENTREPOT_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--token", default=os.environ.get("ENTREPOT_TOKEN"))
+    add_connection_arguments(parser)
     parser.add_argument("--seat", type=int, default=None)
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks while waiting")
     args = parser.parse_args(argv)
@@ -71,10 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         return play(Client(args.url, args.token), console, args.game, args.seat, args.poll)
     except ApiError as err:
         console.print(f"[red]entrepot-play: {err.detail or err.code} ({err.status} {err.code})[/red]")
-    except requests.ConnectionError:
-        console.print(f"[red]entrepot-play: cannot reach the server at {args.url}[/red]")
-    except requests.RequestException as err:
-        console.print(f"[red]entrepot-play: {err.__class__.__name__}: {err}[/red]")
+    except EntrepotError as err:  # the server is down, or it timed out
+        console.print(f"[red]entrepot-play: {escape(str(err))}[/red]")
     except KeyboardInterrupt:
         return 130
     return 1

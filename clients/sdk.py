@@ -1,6 +1,6 @@
 """A small Python SDK for the Entrepot REST API (v1). It speaks only HTTP.
 
-    client = Client("http://127.0.0.1:8000")
+    client = Client("http://127.0.0.1:8000")    # or Client(): $ENTREPOT_URL, $ENTREPOT_TOKEN
     me = client.create_player("Ada")            # remembers the token
     game = client.create_game("kontor", seats=[{"player_id": me["id"]}, {"ai": "normal"}])
     legal = client.legal_commands(game["id"])
@@ -9,13 +9,24 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from typing import Any
 
 import requests
 
+DEFAULT_URL = "http://127.0.0.1:8000"
 
-class ApiError(Exception):
+
+class EntrepotError(Exception):
+    """Anything that kept a call from getting its answer; ``str()`` is one line."""
+
+
+class Unreachable(EntrepotError):
+    """No HTTP answer at all: the server is down, the URL is wrong, or it timed out."""
+
+
+class ApiError(EntrepotError):
     """A problem+json answer: ``status``, stable ``code``, ``detail`` and the whole body."""
 
     def __init__(self, status: int, body: dict):
@@ -27,10 +38,13 @@ class ApiError(Exception):
 
 
 class Client:
-    def __init__(self, base_url: str, token: str | None = None, timeout: float = 30.0,
+    """``base_url`` and ``token`` default to $ENTREPOT_URL (else DEFAULT_URL) and
+    $ENTREPOT_TOKEN: the one place the CLI, the bot and scripts take them from."""
+
+    def __init__(self, base_url: str | None = None, token: str | None = None, timeout: float = 30.0,
                  session: requests.Session | None = None):
-        self.base_url = base_url.rstrip("/")
-        self.token = token
+        self.base_url = (base_url or os.environ.get("ENTREPOT_URL") or DEFAULT_URL).rstrip("/")
+        self.token = token or os.environ.get("ENTREPOT_TOKEN") or None
         self.timeout = timeout
         self.session = session or requests.Session()
 
@@ -41,9 +55,20 @@ class Client:
             headers["Authorization"] = f"Bearer {self.token}"
         if idempotent:
             headers["Idempotency-Key"] = str(uuid.uuid4())
-        response = self.session.request(method, self.base_url + path, json=json, params=params,
-                                        headers=headers, timeout=self.timeout)
-        body = response.json() if response.content else None
+        try:
+            response = self.session.request(method, self.base_url + path, json=json, params=params,
+                                            headers=headers, timeout=self.timeout)
+        except requests.Timeout:
+            raise Unreachable(f"no answer from {self.base_url} within {self.timeout:g} s") from None
+        except requests.RequestException as err:
+            raise Unreachable(f"cannot reach the server at {self.base_url} "
+                              f"({type(err).__name__}); is it running?") from None
+        try:
+            body = response.json() if response.content else None
+        except ValueError:
+            body = {"code": "not_json", "detail": f"the server answered {response.status_code} "
+                    f"with {response.headers.get('Content-Type', 'no content type')}, not JSON"}
+            raise ApiError(response.status_code, body) from None
         if response.status_code >= 400:
             raise ApiError(response.status_code, body or {})
         return body

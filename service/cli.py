@@ -1,8 +1,9 @@
 """The `entrepot` command: serve, worker, migrate.
 
 `serve` runs everything a player needs: PostgreSQL and Redis (embedded unless
-DATABASE_URL / REDIS_URL are set), migrations, the API under gunicorn and an RQ worker.
-The API (api.wsgi) and the worker (python -m workers) run as their own processes.
+DATABASE_URL / REDIS_URL are set), migrations, the API under uvicorn and an RQ worker.
+The API (api.asgi: async streams, the Flask routes in a thread pool) and the worker
+(python -m workers) run as their own processes.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import time
 from pathlib import Path
 
 from service.embedded import EmbeddedEngines, default_data_dir
+from service.instance_lock import AlreadyRunning, InstanceLock
 from service.migrate import migrate
 
 log = logging.getLogger("entrepot")
 
 
 def _workers_default() -> int:
-    return max(2, (os.cpu_count() or 1) * 2 + 1)
+    return max(2, os.cpu_count() or 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,8 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data-dir", type=Path, default=None, help="where embedded engines keep data")
-    serve.add_argument("--workers", type=int, default=_workers_default(), help="gunicorn processes")
-    serve.add_argument("--threads", type=int, default=2, help="threads per gunicorn process")
+    serve.add_argument("--workers", type=int, default=_workers_default(), help="API processes (uvicorn)")
+    serve.add_argument("--threads", type=int, default=8,
+                       help="threads per API process for the non-stream routes (streams need none)")
     serve.add_argument("--rq-workers", type=int, default=1,
                        help="RQ worker processes for computer moves (plus one for short jobs)")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
@@ -92,6 +95,13 @@ def serve_all(args) -> int:
     data_dir = args.data_dir or default_data_dir()
     engines = EmbeddedEngines(data_dir)
     env = dict(os.environ)
+    lock = InstanceLock(data_dir)
+    if not (env.get("DATABASE_URL") and env.get("REDIS_URL")):  # an embedded engine will run
+        try:
+            lock.acquire()
+        except AlreadyRunning as err:
+            print(f"entrepot: {err}", file=sys.stderr)
+            return 1
     if not env.get("ENTREPOT_SIGNING_KEY") and not env.get("ENTREPOT_SIGNING_KEY_FILE"):
         # every process signs receipts with the same key, kept (mode 0600) across restarts
         from service.signing import load_signing_key
@@ -106,16 +116,14 @@ def serve_all(args) -> int:
             env["REDIS_URL"] = engines.start_redis()
         for name in migrate(env["DATABASE_URL"]):
             log.info("applied migration %s", name)
-        gunicorn = [
-            sys.executable, "-m", "gunicorn", "api.wsgi:app",
-            "--bind", f"{args.host}:{args.port}",
+        env["ENTREPOT_THREADS"] = str(args.threads)
+        api = [
+            sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",
+            "--host", args.host, "--port", str(args.port),
             "--workers", str(args.workers),
-            "--threads", str(args.threads),
-            "--worker-class", "gthread",
-            "--access-logfile", "-",
-            "--graceful-timeout", "10",
+            "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
         ]
-        children = [subprocess.Popen(gunicorn, env=env)]
+        children = [subprocess.Popen(api, env=env)]
         # short jobs (clocks, mail) get a worker of their own: never behind a search
         children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
         for _ in range(args.rq_workers):
@@ -124,6 +132,7 @@ def serve_all(args) -> int:
         return _supervise(children)
     finally:
         engines.stop()
+        lock.release()
 
 
 def _supervise(children: list[subprocess.Popen]) -> int:

@@ -531,10 +531,7 @@ class GameService:
             game = self._game(tx, game_id)
             viewer = self._viewer(game, caller, seat)
             stored = tx.events(game_id, after=after, limit=limit)
-        title = title_of(game.title)
-        finished = game.status == "finished"  # an aborted game keeps its secrets
-        events = [self._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
-        return EventPage(events, stored[-1].seq if stored else after, game.status)
+        return event_page(game, stored, viewer, after)
 
     def state_at(self, game_id: str, caller: Player | None, at: int | None, seat=None) -> tuple[int, dict]:
         with self.store.read() as tx:
@@ -558,18 +555,13 @@ class GameService:
 
     # helpers ---------------------------------------------------------------------------
     def _game(self, tx: Tx, game_id: str, lock: bool = False) -> Game:
-        game = tx.game(game_id, lock=lock) if _is_uuid(game_id) else None
+        game = tx.game(game_id, lock=lock) if is_game_id(game_id) else None
         if game is None:
             raise NotFound(f"no game {game_id}")
         return game
 
     def _viewer(self, game: Game, caller: Player | None, seat: int | None) -> int | None:
-        mine = game.seats_of(caller.id) if caller else []
-        if seat is not None:
-            if seat not in mine:
-                raise NotYourSeat(f"seat {seat} is not yours")
-            return seat
-        return mine[0] if mine else None
+        return viewer_of(game, caller, seat)
 
     def _snapshot(
         self, tx: Tx, game_id: str, caller: Player | None, seat: int | None = None, remember: bool = True
@@ -599,7 +591,26 @@ def sender_of(actor, game: Game, seat: int | None) -> dict:
     return {"kind": getattr(actor, "kind", "server")}
 
 
-def _is_uuid(value: str) -> bool:
+def viewer_of(game: Game, caller: Player | None, seat: int | None) -> int | None:
+    """The seat whose eyes the caller reads with: ``seat`` if it is theirs, else their
+    first seat, else None (a spectator)."""
+    mine = game.seats_of(caller.id) if caller else []
+    if seat is not None:
+        if seat not in mine:
+            raise NotYourSeat(f"seat {seat} is not yours")
+        return seat
+    return mine[0] if mine else None
+
+
+def event_page(game: Game, stored: list[StoredEvent], viewer: int | None, after: int) -> EventPage:
+    """Stored events as ``viewer`` may see them (all of them once the game is finished)."""
+    title = title_of(game.title)
+    finished = game.status == "finished"  # an aborted game keeps its secrets
+    events = [GameService._redacted(title, s, decode(title, s), viewer, finished) for s in stored]
+    return EventPage(events, stored[-1].seq if stored else after, game.status)
+
+
+def is_game_id(value: str) -> bool:
     try:
         uuid.UUID(value)
     except (ValueError, TypeError, AttributeError):

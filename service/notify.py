@@ -1,7 +1,7 @@
 """Telling listeners that a game moved on: Redis pub/sub, one channel per game.
 
-A wake-up call only: a listener always reads the events themselves from PostgreSQL, so a
-lost message costs at most one keep-alive interval of delay, never an event.
+A wake-up call only: a listener (service/streams.py) always reads the events themselves
+from PostgreSQL, so a lost message costs delay, never an event.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from typing import Protocol
 
 from redis import Redis
@@ -54,30 +53,8 @@ class RedisNotifier:
             game_id, version = self._outbox.get()
             try:
                 self.redis.publish(channel(game_id), str(version))
-            except Exception:  # Redis down: listeners fall back to their keep-alive polling
+            except Exception:  # Redis down: the streams' resync finds the move (service/streams.py)
                 log.warning("could not publish version %s of %s", version, game_id)
-
-    def listen(self, game_id: str) -> Listener:
-        return Listener(self.redis, game_id)
-
-
-class Listener:
-    """Waits for a game's wake-up calls. Close it when done (it holds a connection)."""
-
-    def __init__(self, redis: Redis, game_id: str):
-        self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
-        self._pubsub.subscribe(channel(game_id))
-
-    def wait(self, seconds: float) -> bool:
-        """True when woken by a move, False after ``seconds`` of silence."""
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            if self._pubsub.get_message(timeout=left) is not None:
-                return True
-        return False
-
-    def close(self) -> None:
-        self._pubsub.close()
 
 
 class SilentNotifier:

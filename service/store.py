@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
-from psycopg_pool import ConnectionPool
+from psycopg_pool import AsyncConnectionPool, ConnectionPool
 
 from service import chain
 from service.errors import VersionConflict
@@ -147,6 +147,26 @@ _SEATS_JSON = (
 )
 
 
+_GAME_BY_ID = f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s"
+
+
+def _events_query(game_id: str, after: int, limit: int | None, upto: int | None) -> tuple[str, tuple]:
+    sql = (
+        "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
+        " WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
+    )
+    params: tuple = (game_id, after, upto if upto is not None else 2**31 - 1)
+    if limit is not None:
+        sql += " LIMIT %s"
+        params = (*params, limit)
+    return sql, params
+
+
+def _stored_event(row: Sequence[Any]) -> StoredEvent:
+    seq, type_, ver, seat, at, data, prev, h = row
+    return StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
+
+
 def _game(row: dict) -> Game:
     seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"]) for s in row.pop("seats"))
     row["to_act"] = tuple(row["to_act"])
@@ -243,7 +263,7 @@ class Tx:
         seats must be read by a new statement once the lock is held."""
         if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
             return None
-        row = self._one(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = %s", (game_id,))
+        row = self._one(_GAME_BY_ID, (game_id,))
         return _game(row) if row else None
 
     def list_games(
@@ -362,19 +382,7 @@ class Tx:
         self, game_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
     ) -> list[StoredEvent]:
         """Events after ``after`` (and at most ``upto``), in order."""
-        sql = (
-            "SELECT seq, type, schema_version, seat, at, data, prev_hash, hash FROM events"
-            " WHERE game_id = %s AND seq > %s AND seq <= %s ORDER BY seq"
-        )
-        params: tuple = (game_id, after, upto if upto is not None else 2**31 - 1)
-        if limit is not None:
-            sql += " LIMIT %s"
-            params = (*params, limit)
-        rows = self.conn.execute(sql, params).fetchall()
-        return [
-            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
-            for seq, type_, ver, seat, at, data, prev, h in rows
-        ]
+        return [_stored_event(row) for row in self.conn.execute(*_events_query(game_id, after, limit, upto))]
 
     def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent]] | None:
         """(version, status, to_act, events after ``after``) in one round trip.
@@ -392,11 +400,7 @@ class Tx:
         if not rows:
             return None
         version, status, to_act = rows[0][0], rows[0][1], tuple(rows[0][2])
-        tail = [
-            StoredEvent(seq, type_, ver, seat, chain.format_time(at), data, prev, h)
-            for _, _, _, seq, type_, ver, seat, at, data, prev, h in rows
-            if seq is not None
-        ]
+        tail = [_stored_event(row[3:]) for row in rows if row[3] is not None]
         return version, status, to_act, tail
 
     def append(
@@ -565,3 +569,37 @@ class Store:
 
     def close(self) -> None:
         self.pool.close()
+
+
+class AsyncReader:
+    """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
+    server that waits on many streams without a thread each."""
+
+    def __init__(self, conninfo: str, max_size: int = 10):
+        self.pool = AsyncConnectionPool(
+            conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
+            kwargs={"autocommit": True},
+        )
+
+    async def open(self) -> None:
+        await self.pool.open()
+
+    async def game(self, game_id: str) -> Game | None:
+        async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(_GAME_BY_ID, (game_id,))
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def events(self, game_id: str, after: int, limit: int, upto: int) -> list[StoredEvent]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(*_events_query(game_id, after, limit, upto))
+            return [_stored_event(row) for row in await cur.fetchall()]
+
+    async def versions(self, game_ids: list[str]) -> dict[str, int]:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT id::text, version FROM games WHERE id = ANY(%s::uuid[])", (game_ids,))
+            return dict(await cur.fetchall())
+
+    async def close(self) -> None:
+        await self.pool.close()

@@ -1,11 +1,9 @@
 from __future__ import annotations
 
-import json
-import time
 import uuid
 from datetime import datetime
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response
 
 from api.auth import optional_player, required_player
 from api.cursors import decode_cursor, encode_cursor
@@ -26,11 +24,9 @@ from api.schemas import (
     MessagesQuery,
     SeatQuery,
     StateQuery,
-    StreamQuery,
 )
 from api.services import services
 from service.boards import board_picture
-from service.errors import Invalid
 from service.games import SeatRequest
 
 bp = Blueprint("games", __name__)
@@ -51,7 +47,6 @@ MESSAGE_PAGE_OUT = MessagePageOut()
 MESSAGES_QUERY = MessagesQuery()
 SEAT_QUERY = SeatQuery()
 STATE_QUERY = StateQuery()
-STREAM_QUERY = StreamQuery()
 
 
 def _game_out(snapshot) -> dict:
@@ -181,48 +176,6 @@ def board(game_id: str):
     query = load_query(STATE_QUERY)
     picture = board_picture(services().games, game_id, optional_player(), query["at"], query["seat"])
     return Response(picture, mimetype="image/svg+xml")
-
-
-@bp.get("/games/<game_id>/stream")
-def stream(game_id: str):
-    """Server-Sent Events: one per event after ``after`` (or Last-Event-ID), redacted for
-    the caller; a keep-alive comment every ``keepalive`` s; closed after ``timeout`` s
-    (reconnect with Last-Event-ID) or once a finished game has nothing more to send.
-    The generator holds what it needs, not the request context: it outlives the request."""
-    query = load_query(STREAM_QUERY)
-    last_id = request.headers.get("Last-Event-ID")
-    if last_id is not None and not last_id.isdigit():
-        raise Invalid("bad Last-Event-ID", {"Last-Event-ID": ["must be an event seq"]})
-    after = int(last_id) if last_id is not None else query["after"]
-    caller, games, notifier = optional_player(), services().games, services().notifier
-    games.events(game_id, caller, after, 1, query["seat"])  # 404 / 403 before streaming
-
-    def generate():
-        nonlocal after
-        deadline = time.monotonic() + query["timeout"]
-        listener = notifier.listen(game_id)
-        yield "retry: 2000\n\n"
-        try:
-            while True:
-                page = games.events(game_id, caller, after, 200, query["seat"])
-                for event in page.events:
-                    yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
-                after = page.next_after
-                if len(page.events) == 200:
-                    continue
-                if page.status in ("finished", "aborted"):
-                    yield "event: end\ndata: {}\n\n"
-                    return
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return
-                if not listener.wait(min(query["keepalive"], left)):
-                    yield ": keep-alive\n\n"
-        finally:
-            listener.close()
-
-    return Response(generate(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @bp.post("/games/<game_id>/messages")

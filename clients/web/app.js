@@ -164,8 +164,9 @@ function gamePage(id) {
     const offered = seat !== null && game.to_act.includes(seat) ? await api.legal(id, seat) : null;
     legal = offered ? offered.commands : [];
     legalVersion = offered ? offered.version : game.version;
+    const offeredAt = legalVersion;
     moves.replaceChildren(...legal.map((command, index) => el("li", {},
-      el("button", { class: "move", "data-index": index, onclick: () => play(command) },
+      el("button", { class: "move", "data-index": index, onclick: () => play(command, offeredAt) },
         `${index + 1}. ${describe(command)}`))));
     if (!legal.length) moves.replaceChildren(el("li", {}, game.status === "active" ? "Waiting for the other seats…" : "No move."));
     await drawBoard(watchingPast ? Number(history.value) : null);
@@ -175,6 +176,7 @@ function gamePage(id) {
   async function drawBoard(at) {
     boardBox.innerHTML = await api.board(id, seat, at);
     if (at) return;
+    const offeredAt = legalVersion;  // read with `legal` below, in the same turn
     // a board element names command fields in its data attributes (data-x/data-y, data-card,
     // data-block, data-to, data-column...): it plays the legal commands that agree with them
     for (const node of boardBox.querySelectorAll("[data-x], [data-card], [data-block], [data-to], [data-column]")) {
@@ -182,7 +184,7 @@ function gamePage(id) {
       const matching = legal.filter((c) => named.some(([k]) => k in c)
         && named.every(([k, v]) => !(k in c) || String(c[k]) === v));
       if (!matching.length) continue;
-      const act = () => (matching.length === 1 ? play(matching[0]) : offerOnly(matching));
+      const act = () => (matching.length === 1 ? play(matching[0], offeredAt) : offerOnly(matching, offeredAt));
       node.classList.add("clickable");
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
@@ -193,17 +195,19 @@ function gamePage(id) {
   }
 
   // several moves for one place on the board (say, ways to pay): the list shows just those
-  function offerOnly(commands) {
+  function offerOnly(commands, offeredAt) {
     moves.replaceChildren(...commands.map((command) => el("li", {},
-      el("button", { class: "move", onclick: () => play(command) }, describe(command)))),
+      el("button", { class: "move", onclick: () => play(command, offeredAt) }, describe(command)))),
     el("li", {}, el("button", { onclick: () => refresh() }, "Show every move")));
     moves.querySelector("button").focus();
   }
 
-  async function play(command) {
+  // each command is sent with the version its list was offered at: a button or board element
+  // still on screen from before a live update gets 409, never another version's verdict
+  async function play(command, offeredAt) {
     // after a refusal too (say, another seat moved first): show the game as it is now
     // the version the move was offered at: if anything happened since, the server says so
-    await guarded(() => api.play(id, seat, command, legalVersion));
+    await guarded(() => api.play(id, seat, command, offeredAt));
     await guarded(refresh);
   }
 

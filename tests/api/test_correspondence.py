@@ -116,13 +116,3 @@ def test_my_turn_lists_the_games_waiting_for_me_most_urgent_first(client, new_pl
     assert [g["id"] for g in found.json["games"]] == [fast, slow] and found.json["next_cursor"] is None
     assert client.get("/v1/games", query_string={"to_act": "me"}).status_code == 401
     assert client.get("/v1/games", token=red["token"], query_string={"to_act": "you"}).status_code == 422
-
-
-def test_the_stream_carries_the_table_events_and_ends_when_the_game_is_aborted(client, new_player):
-    red, black = two_players(new_player)
-    gid = create(client, red, black, {"per_move": "PT1H"}).json["id"]
-    client.post(f"/v1/games/{gid}/abort", token=black["token"])
-    response = client.client.get(f"/v1/games/{gid}/stream", query_string={"timeout": 5})
-    text = response.get_data(as_text=True)
-    assert "event: TimeControlSet" in text and "event: ClockStarted" in text and "event: Aborted" in text
-    assert text.rstrip().endswith("event: end\ndata: {}")  # over: the stream closes at once

@@ -1,4 +1,4 @@
-"""End to end: `entrepot serve` (gunicorn + an RQ worker) driven by the HTTP-only SDK."""
+"""End to end: `entrepot serve` (uvicorn + an RQ worker) driven by the HTTP-only SDK."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
 
     assert cli.main(["--url", server, "player", "Cli"]) == 0
     token = json.loads(capsys.readouterr().out)["token"]
-    assert cli.main(["--url", server, "--token", token, "new", "speicherstadt", "me", "ai:easy", "ai:normal"]) == 0
+    assert cli.main(["--url", server, f"--token={token}", "new", "speicherstadt", "me", "ai:easy", "ai:normal"]) == 0
     game_id = json.loads(capsys.readouterr().out)["id"]
     bot = Client(server, token)
     rng = random.Random(9)
@@ -71,8 +71,8 @@ def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
         assert time.monotonic() < deadline, "the game did not finish"
         if not play_round(bot, rng):
             time.sleep(0.05)
-    assert cli.main(["--url", server, "--token", token, "legal", game_id]) == 0
-    assert cli.main(["--url", server, "--token", token, "play", game_id, "0"]) == 1  # nothing to play: finished
+    assert cli.main(["--url", server, f"--token={token}", "legal", game_id]) == 0
+    assert cli.main(["--url", server, f"--token={token}", "play", game_id, "0"]) == 1  # nothing to play: finished
     assert "error" in capsys.readouterr().err
 
 

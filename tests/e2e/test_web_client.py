@@ -13,6 +13,7 @@ import time
 
 import pytest
 from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import ROOT
 
@@ -73,11 +74,24 @@ def play_to_the_end(page: Page, name: str, budget_seconds: float = 240) -> int:
             target = on_board.nth(chooser.randrange(on_board.count()))
         else:
             target = buttons.nth(chooser.randrange(buttons.count()))
-        target.click()
-        # the page moves on, or says why not (then it shows the game as it is and we go on)
-        page.wait_for_function(
-            "v => Number(document.querySelector('#status').dataset.version) > v"
-            " || document.querySelector('#notice').textContent !== ''", arg=before, timeout=20_000)
+        try:
+            target.click(timeout=5_000)
+        except PlaywrightTimeout:
+            continue  # a live update redrew the page under the click: look again
+        narrowed = page.locator("#moves button:not(.move)")  # "Show every move"
+        if narrowed.count():
+            # a board element with several moves (say, ways to pay) only narrowed the list
+            offered = page.locator("#moves button.move")
+            offered.nth(chooser.randrange(offered.count())).click()
+        # the page moves on, or says why not (then it shows the game as it is and we go on);
+        # a click that a live update's redraw swallowed did nothing: look again (the budget
+        # above still fails a page that never gets there)
+        try:
+            page.wait_for_function(
+                "v => Number(document.querySelector('#status').dataset.version) > v"
+                " || document.querySelector('#notice').textContent !== ''", arg=before, timeout=10_000)
+        except PlaywrightTimeout:
+            continue
         notice = page.locator("#notice").inner_text()
         # a move raced by the computer seat's (its move came first, or ended the game)
         assert not notice or "(version_conflict)" in notice or "(game_not_active)" in notice, notice

@@ -1,0 +1,50 @@
+"""The ASGI entry point `entrepot serve` runs: `uvicorn --factory api.asgi:create_asgi_app`
+(DATABASE_URL and REDIS_URL set).
+
+Live streams (api/live.py) are served natively async, so they take no request thread;
+every other route is the Flask app, run by a2wsgi in a pool of ENTREPOT_THREADS threads.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import asynccontextmanager
+
+from a2wsgi import WSGIMiddleware
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
+
+from api import create_app
+from api.live import GameStreams
+from service.config import Settings
+from service.container import Services, build
+from service.store import AsyncReader
+from service.streams import Fanout, LiveEvents
+
+
+def create_asgi_app(services: Services | None = None, threads: int | None = None) -> Starlette:
+    services = services or build(Settings.from_env())
+    threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
+    reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max)
+    fanout = Fanout(services.settings.redis_url, reader)
+    streams = GameStreams(services.players, LiveEvents(reader), fanout)
+
+    @asynccontextmanager
+    async def lifespan(_app):
+        await reader.open()
+        await fanout.start()
+        try:
+            yield
+        finally:
+            await fanout.stop()
+            await reader.close()
+
+    return Starlette(
+        routes=[
+            # every method, so that the others get a problem+json 405 rather than a 404
+            Route("/v1/games/{game_id}/stream", streams.endpoint,
+                  methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+            Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
+        ],
+        lifespan=lifespan,
+    )

@@ -1,0 +1,179 @@
+"""Live streams without a thread or a poll each.
+
+One Redis pattern subscription per process (``entrepot:game:*``, published after every
+commit by ``service/notify.py``) fans wake-up calls out to the streams watching that game;
+a woken stream reads its new events from PostgreSQL on an asyncio pool and redacts them for
+its reader. A quiet stream costs a coroutine and a queue entry, no thread and no query.
+
+Wake-ups are hints, never data. A wake-up can be lost (a publish while Redis is down, an
+API process dying between commit and publish), so after the subscription (re)connects every
+stream is woken once, and every ``resync_seconds`` one query per process compares the
+versions of all watched games with what their streams have sent, waking those behind: a lost
+wake-up costs that much delay, never an event, and quiet streams still cost no query each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+
+from redis import asyncio as aioredis
+
+from service.errors import NotFound
+from service.games import EventPage, event_page, is_game_id, viewer_of
+from service.notify import channel
+from service.store import AsyncReader, Game, Player, StoredEvent
+
+log = logging.getLogger(__name__)
+
+
+class Watch:
+    """One stream's doorbell for one game."""
+
+    def __init__(self, fanout: Fanout, game_id: str):
+        self._fanout, self.game_id = fanout, game_id
+        self._rung = asyncio.Event()
+        #: the last seq its stream has read (the resync rings it when the game is further on)
+        self.seen = 0
+
+    def ring(self) -> None:
+        self._rung.set()
+
+    async def wait(self, seconds: float) -> bool:
+        """True when rung (a move, or a reconnect), False after ``seconds`` of silence."""
+        try:
+            await asyncio.wait_for(self._rung.wait(), seconds)
+        except TimeoutError:
+            return False
+        self._rung.clear()
+        return True
+
+    def close(self) -> None:
+        self._fanout._forget(self)
+
+
+class Fanout:
+    """The process's one subscription, ringing the watches of each game it hears about."""
+
+    RETRY_SECONDS = 1.0
+
+    def __init__(self, redis_url: str, reader: AsyncReader, resync_seconds: float = 5.0):
+        self.redis_url, self.reader, self.resync_seconds = redis_url, reader, resync_seconds
+        self._watches: dict[str, set[Watch]] = defaultdict(set)
+        self._tasks: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._listen_forever(), name="entrepot-fanout"),
+                       asyncio.create_task(self._resync_forever(), name="entrepot-resync")]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def watch(self, game_id: str) -> Watch:
+        watch = Watch(self, game_id)
+        self._watches[game_id].add(watch)
+        return watch
+
+    def _forget(self, watch: Watch) -> None:
+        watches = self._watches.get(watch.game_id)
+        if watches is not None:
+            watches.discard(watch)
+            if not watches:
+                del self._watches[watch.game_id]
+
+    def _ring(self, game_id: str) -> None:
+        for watch in self._watches.get(game_id, ()):
+            watch.ring()
+
+    def _ring_all(self) -> None:
+        for watches in self._watches.values():
+            for watch in watches:
+                watch.ring()
+
+    async def _listen_forever(self) -> None:
+        prefix = channel("")
+        while True:
+            redis = aioredis.from_url(self.redis_url)
+            pubsub = redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(channel("*"))
+                self._ring_all()  # whatever was published before this subscription
+                async for message in pubsub.listen():
+                    if message["type"] == "pmessage":
+                        self._ring(message["channel"].decode()[len(prefix):])
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # Redis went away: the resync covers the gap
+                log.warning("stream fan-out lost Redis (%s); retrying", err)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                with contextlib.suppress(Exception):
+                    await redis.aclose()
+            await asyncio.sleep(self.RETRY_SECONDS)
+
+
+    async def _resync_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.resync_seconds)
+            watched = [game_id for game_id in self._watches if is_game_id(game_id)]
+            if not watched:
+                continue
+            try:
+                versions = await self.reader.versions(watched)
+            except Exception as err:
+                log.warning("stream resync failed (%s)", err)
+                continue
+            for game_id, version in versions.items():
+                for watch in self._watches.get(game_id, ()):
+                    if watch.seen < version:
+                        watch.ring()
+
+
+class LiveEvents:
+    """Pages of a game's events for a stream, read with asyncio and redacted per reader
+    exactly as ``GameService.events`` does.
+
+    The streams of one game are woken together and ask for the same rows: streams that ask
+    for the same page while its read is under way share that read (then each redacts the
+    rows for its own reader), so a move costs one read per process, not one per stream.
+    """
+
+    def __init__(self, reader: AsyncReader):
+        self.reader = reader
+        self._reading: dict[tuple[str, int, int], asyncio.Future] = {}
+
+    async def page(self, game_id: str, caller: Player | None, after: int, limit: int,
+                   seat: int | None) -> EventPage:
+        if not is_game_id(game_id):
+            raise NotFound(f"no game {game_id}")
+        game, stored = await self._shared_read(game_id, after, limit)
+        return event_page(game, stored, viewer_of(game, caller, seat), after)
+
+    async def _shared_read(self, game_id: str, after: int, limit: int) -> tuple[Game, list[StoredEvent]]:
+        key = (game_id, after, limit)
+        reading = self._reading.get(key)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read(game_id, after, limit))
+            self._reading[key] = reading
+            reading.add_done_callback(lambda done: self._done_reading(key, done))
+        # shielded: a stream that goes away does not cancel the read the others wait for
+        return await asyncio.shield(reading)
+
+    def _done_reading(self, key: tuple[str, int, int], done: asyncio.Future) -> None:
+        del self._reading[key]
+        if not done.cancelled():
+            done.exception()  # retrieved here too, in case every stream waiting went away
+
+    async def _read(self, game_id: str, after: int, limit: int) -> tuple[Game, list[StoredEvent]]:
+        game = await self.reader.game(game_id)
+        if game is None:
+            raise NotFound(f"no game {game_id}")
+        # bounded by the version read with the status, so redaction matches that status
+        return game, await self.reader.events(game_id, after, limit, game.version)
