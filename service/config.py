@@ -16,6 +16,9 @@ class Settings:
     #: A computer seat waiting longer than this is re-queued by the sweeper.
     sweep_after_seconds: float = 30.0
     max_body_bytes: int = 64 * 1024
+    #: "strong" computer seats: thinking time per move, and the search's iteration cap
+    ai_seconds: float = 1.0
+    ai_iterations: int = 20_000
     #: Vacation allowed per rolling year (correspondence play), in days.
     vacation_days_per_year: float = 30.0
     #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
@@ -43,6 +46,8 @@ class Settings:
             queue_name=os.environ.get("ENTREPOT_QUEUE", "entrepot"),
             pool_max=int(os.environ.get("ENTREPOT_POOL_MAX", "10")),
             sweep_after_seconds=float(os.environ.get("ENTREPOT_SWEEP_AFTER", "30")),
+            ai_seconds=float(os.environ.get("ENTREPOT_AI_SECONDS", "1.0")),
+            ai_iterations=int(os.environ.get("ENTREPOT_AI_ITERATIONS", "20000")),
             vacation_days_per_year=float(os.environ.get("ENTREPOT_VACATION_DAYS", "30")),
             timer_grace_seconds=float(os.environ.get("ENTREPOT_TIMER_GRACE", "2")),
             signing_key=os.environ.get("ENTREPOT_SIGNING_KEY") or None,
