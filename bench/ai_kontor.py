@@ -5,9 +5,10 @@ Run:  /work/venv/bin/python bench/ai_kontor.py [games] [level] [opponent] [varia
        variant: basic (default) | advanced | team | free_wheel | free_for_all | all, or
        a JSON object of options with "seats", e.g. '{"variant": "advanced",
        "scenario": "giant", "seats": 2}')
-Prints the policy's win rate (a shared win counts half) over games alternating seats
-(in the team game the policy plays both seats of one team, alternating teams), and the
-slowest policy move.
+Prints the policy's win rate (a win shared by k sides counts 1/k) over games rotating
+the policy over every side (every seat; in the team game both seats of one team, the
+teams in turn), and the slowest policy move.  bench/ai_levels.py compares every level
+of every title.
 """
 
 from __future__ import annotations
@@ -59,25 +60,27 @@ def play(
         state = GAME.fold(GAME.decide(state, Issued(seat, AT, command)), state)
         moves += 1
     result = GAME.result(state)
-    won = ai_seats & set(result.winners)
-    if won:
-        score = 1.0 if set(result.winners) <= ai_seats else 0.5
-    else:
-        score = 0.0
-    return score, slowest
+    if not ai_seats & set(result.winners):
+        return 0.0, slowest
+    sides = {w if not options.teams else next(i for i, t in enumerate(options.teams) if w in t)
+             for w in result.winners}
+    return 1.0 / len(sides), slowest
 
 
 def run(games: int, level: str, opponent: str, variant: str) -> None:
     total, slowest = 0.0, 0.0
     start = time.perf_counter()
+    raw, seats = options_of(variant)
+    options = GAME.parse_options(raw, seats)
+    sides = len(options.teams) if options.teams else seats
     for g in range(games):
-        score, slow = play(g, g % 2, level, opponent, variant)
+        score, slow = play(g, g % sides, level, opponent, variant)
         total += score
         slowest = max(slowest, slow)
     elapsed = time.perf_counter() - start
     print(
         f"kontor[{variant}] policy[{level}] vs {opponent}: {total / games:.1%} over {games} "
-        f"games (alternating seats); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
+        f"games (rotating sides); slowest move {slowest * 1000:.1f} ms; {elapsed:.1f} s"
     )
 
 

@@ -2,8 +2,9 @@
 
     PYTHONPATH=. python bench/ai_speicherstadt.py [games] [seats] [level]
 
-The policy sits at a rotating seat among ``seats - 1`` random players; a win is being
-among the winners (most points, then most coins).
+The policy sits at a rotating seat among ``seats - 1`` random players; a win shared by k
+seats (most points, then most coins) counts 1/k.  bench/ai_levels.py compares every
+level of every title.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from domain.speicherstadt import GAME
 AT = "2026-01-01T00:00:00Z"
 
 
-def play(seed: int, seats: int, ai_seat: int, level: str) -> tuple[bool, list[float]]:
+def play(seed: int, seats: int, ai_seat: int, level: str) -> tuple[float, list[float]]:
     seed_hex = f"{seed:064x}"
     chooser = Rng(f"{seed + 7_000_000:064x}")
     state = GAME.fold(GAME.start(GAME.parse_options({}, seats), seats, seed_hex))
@@ -32,7 +33,8 @@ def play(seed: int, seats: int, ai_seat: int, level: str) -> tuple[bool, list[fl
         state = GAME.fold(GAME.decide(state, Issued(seat, AT, command)), state)
         n += 1
     result = GAME.result(state)
-    return ai_seat in result.winners, list(result.scores)
+    share = 1.0 / len(result.winners) if ai_seat in result.winners else 0.0
+    return share, list(result.scores)
 
 
 def main(argv: list[str]) -> float:
@@ -40,7 +42,7 @@ def main(argv: list[str]) -> float:
     seats = int(argv[2]) if len(argv) > 2 else 3
     level = argv[3] if len(argv) > 3 else "normal"
     t0 = time.perf_counter()
-    wins = 0
+    wins = 0.0
     ai_points = other_points = 0.0
     for g in range(games):
         ai = g % seats
@@ -50,7 +52,7 @@ def main(argv: list[str]) -> float:
         other_points += (sum(scores) - scores[ai]) / (seats - 1)
     rate = wins / games
     print(f"speicherstadt {seats} seats, policy level {level!r} vs random: "
-          f"won {wins}/{games} = {rate:.1%}; mean points {ai_points / games:.1f} vs "
+          f"won {wins:g}/{games} = {rate:.1%}; mean points {ai_points / games:.1f} vs "
           f"{other_points / games:.1f}; {time.perf_counter() - t0:.1f}s")
     return rate
 

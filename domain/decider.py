@@ -98,6 +98,9 @@ class GameDefinition:
       redetermine(state, observer: int | None, rng) -> state      hidden info re-dealt
       policy(state, seat, rng, level: str) -> Command             the computer player
       component_data() -> dict                                    cards/board for clients
+      evaluate(state, seat) -> float in [0, 1]   optional: the seat's winning chances, for
+                                                 the search's rollouts cut after
+                                                 ``rollout_depth`` decisions
     """
 
     id: str
@@ -133,6 +136,11 @@ class GameDefinition:
     #: may_confer(state, seat) -> whether partners may talk now (a rulebook may allow
     #: discussion only at certain moments, e.g. Kontor's team game after the reveal).
     may_confer: Callable[[Any, int], bool] = field(default=lambda state, seat: True)
+    #: evaluate(state, seat) -> the seat's chances in [0, 1]; None: the search's rollouts
+    #: play to the end (domain/common/search.py)
+    evaluate: Callable[[Any, int], float] | None = None
+    #: rollout decisions before ``evaluate`` is asked
+    rollout_depth: int | None = None
     #: rules_version_of(options) -> the rules version a game with these options is played
     #: under (recorded in its first event), where it depends on the options; else
     #: ``rules_version``.

@@ -38,9 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=_workers_default(), help="API processes (uvicorn)")
     serve.add_argument("--threads", type=int, default=8,
                        help="threads per API process for the non-stream routes (streams need none)")
-    serve.add_argument("--rq-workers", type=int, default=1, help="RQ worker processes")
+    serve.add_argument("--rq-workers", type=int, default=1,
+                       help="RQ worker processes for computer moves (plus one for short jobs)")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    worker.add_argument("--queues", default="main,ai",
+                        help="comma-separated: main (short jobs), ai (computer moves)")
     worker.add_argument("--sweep-every", type=float, default=None,
                         help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
@@ -61,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "worker":
         _require("DATABASE_URL")
         _require("REDIS_URL")
-        cmd = [sys.executable, "-m", "workers"] + (["--burst"] if args.burst else [])
+        cmd = [sys.executable, "-m", "workers", "--queues", args.queues]
+        cmd += ["--burst"] if args.burst else []
         if args.sweep_every is not None:
             cmd += ["--sweep-every", str(args.sweep_every)]
         os.execv(sys.executable, cmd)
@@ -123,8 +127,10 @@ def serve_all(args) -> int:
             "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
         ]
         children = [subprocess.Popen(api, env=env)]
+        # short jobs (clocks, mail) get a worker of their own: never behind a search
+        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
         for _ in range(args.rq_workers):
-            children.append(subprocess.Popen([sys.executable, "-m", "workers"], env=env))
+            children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
         log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
         return _supervise(children)
     finally:

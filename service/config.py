@@ -30,6 +30,9 @@ class Settings:
     worker_seen_within_seconds: float = 60.0
     #: How long /health waits for PostgreSQL and Redis to answer.
     health_timeout_seconds: float = 2.0
+    #: "strong" computer seats: thinking time per move, and the search's iteration cap
+    ai_seconds: float = 1.0
+    ai_iterations: int = 20_000
     #: Vacation allowed per rolling year (correspondence play), in days.
     vacation_days_per_year: float = 30.0
     #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
@@ -69,6 +72,8 @@ class Settings:
             trusted_proxies=int(env("ENTREPOT_TRUSTED_PROXIES", "0")),
             worker_seen_within_seconds=float(
                 env("ENTREPOT_WORKER_SEEN_WITHIN", str(cls.worker_seen_within_seconds))),
+            ai_seconds=float(env("ENTREPOT_AI_SECONDS", "1.0")),
+            ai_iterations=int(env("ENTREPOT_AI_ITERATIONS", "20000")),
             vacation_days_per_year=float(env("ENTREPOT_VACATION_DAYS", "30")),
             timer_grace_seconds=float(env("ENTREPOT_TIMER_GRACE", "2")),
             signing_key=env("ENTREPOT_SIGNING_KEY") or None,

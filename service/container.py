@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from redis import Redis
 
+from domain.common.search import Budget
 from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.clocks import ClockService
@@ -52,7 +54,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     signer = Signer(load_signing_key(settings.signing_key, settings.signing_key_file))
     keys = KeyRing(store, signer)
     keys.register()
-    games = GameService(store, StateCache(), clock, jobs, notifier, signer)
+    budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget)
     return Services(
         settings=settings,
         store=store,

@@ -9,13 +9,16 @@ side effects (computer moves) follow the commit.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.common.codec import CodecError
+from domain.common.computer import computer_command
 from domain.common.envelope import decode_command, encode_command, encode_event
+from domain.common.search import Budget
 from domain.common.table import TABLE_COMMANDS, StandIn, table_command_json
 from domain.decider import GameDefinition, GameOver, Issued, OptionsError, RuleViolation
 from domain.decider import NotYourTurn as DomainNotYourTurn
@@ -123,8 +126,11 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
-                 notifier: Notifier | None = None, signer: Signer | None = None):
+                 notifier: Notifier | None = None, signer: Signer | None = None,
+                 ai_budget: Budget | None = None):
         self.store = store
+        #: how long a "strong" computer seat searches (Settings.ai_seconds / ai_iterations)
+        self.ai_budget = ai_budget or Budget(iterations=20_000, seconds=1.0, clock=time.monotonic)
         self.notifier = notifier or SilentNotifier()
         self.states = states
         self.clock = clock
@@ -467,7 +473,9 @@ class GameService:
 
     # computer seats ------------------------------------------------------------------
     def play_computer(self, game_id: str, version: int, seat: int) -> str:
-        """Play a computer seat's move if the game still waits for it at ``version``."""
+        """Play a computer seat's move (or a stand-in's for a seat that is out) if the
+        game still waits for it at ``version``.  The computer sees only what the seat may
+        know (domain/common/computer.py)."""
         with self.store.read() as tx:
             try:
                 game, folded = self.live(tx, game_id)
@@ -479,7 +487,10 @@ class GameService:
             stand_in = seat in title.played_by_computer(folded.state)
             if seat not in game.to_act or (game.seats[seat].ai is None and not stand_in):
                 return "stale"
-        command = title.policy(folded.state, seat, Rng(new_seed()), game.seats[seat].ai or STAND_IN_LEVEL)
+        # the title's own game inside the table: the computer searches the rules, not the
+        # correspondence timers, and sees only what the seat may know
+        command = computer_command(title.inner, folded.state.game, seat, Rng(new_seed()),
+                                   game.seats[seat].ai or STAND_IN_LEVEL, self.ai_budget)
         raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
             self.execute(COMPUTER, game_id, seat, raw, expected_version=version)

@@ -27,6 +27,12 @@ SCHEDULED_PATIENCE = 5.0
 VACATION_START = "workers.clock_jobs.start_vacation"
 
 
+def ai_queue(queue_name: str) -> str:
+    """The queue of computer moves: a search may think for a second or more, so clocks,
+    mail and other short jobs keep their own queue and never wait behind one."""
+    return f"{queue_name}-ai"
+
+
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
 
@@ -41,11 +47,12 @@ class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str):
         self.redis = redis
         self.queue = Queue(queue_name, connection=redis)
+        self.ai_queue = Queue(ai_queue(queue_name), connection=redis)
         self.scheduled_key = ScheduledJobRegistry(queue=self.queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
-            self.queue.enqueue(
+            self.ai_queue.enqueue(
                 COMPUTER_MOVE,
                 game_id,
                 version,

@@ -1,4 +1,10 @@
-"""`python -m workers`: an RQ worker on the Entrepot queue, plus the periodic sweeper."""
+"""`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
+
+Two queues: "main" (short jobs: clocks, mail, the sweeper's work) and "ai" (computer
+moves, which may search for a second or more).  A worker listens to both by default,
+main first; ``--queues main`` and ``--queues ai`` split them over processes, so short
+jobs never wait behind a search (``entrepot serve`` does that).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import logging
 import threading
 
 from service.health import beat
+from service.jobs import ai_queue
 from service.migrate import migrate
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
@@ -50,6 +57,15 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
             return
 
 
+def queue_names(base: str, kinds: str) -> list[str]:
+    names = {"main": base, "ai": ai_queue(base)}
+    chosen = [k.strip() for k in kinds.split(",") if k.strip()]
+    unknown = [k for k in chosen if k not in names]
+    if unknown or not chosen:
+        raise SystemExit(f"--queues: expected main and/or ai, got {kinds!r}")
+    return [names[k] for k in chosen]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m workers")
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
@@ -57,6 +73,8 @@ def main() -> int:
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
     parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
                         help="seconds between polls of RQ's scheduler for due timer jobs")
+    parser.add_argument("--queues", default="main,ai",
+                        help="comma-separated: main (short jobs), ai (computer moves)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     svc = services()
@@ -67,7 +85,7 @@ def main() -> int:
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker([svc.settings.queue_name], connection=svc.redis)
+    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
     threading.Thread(target=_watch_scheduler, args=(stop, worker), daemon=True).start()

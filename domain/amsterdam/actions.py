@@ -326,6 +326,11 @@ def buy_prestige(tx, seat: int, command: BuyPrestige) -> None:
     tx.advance(seat, tile.amstel, "market")
     tx.choices(seat, tile.choices, "market")
     market_tiles.apply(tx, seat, tile, command)
+    if tile.special == "barge_anywhere":                      # CB 21: the barge arrives
+        arrive(tx, seat, command.node)
+    elif tile.special == "free_block":                        # CB 22 (B13: beside the limit)
+        acquire_block(tx, seat, command.block, command.sale, command.bailiff_to,
+                      command.pawn_to, counted=False)
 
 
 def end_turn(tx, seat: int, command: EndTurn) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from math import ceil
 
 from domain.amsterdam import data
+from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order, blocks_of
 from domain.amsterdam.commands import Convert, UseCard
 from domain.amsterdam.payments import affordable, any_colours, less_one, normal
@@ -163,8 +164,6 @@ def use_commands(state: State, seat_index: int) -> list[UseCard]:
 
 
 def apply_use(tx, seat: int, command: UseCard) -> None:
-    from domain.amsterdam import events as ev
-
     effect = CARDS[command.card].effect
     me = tx.seat(seat)
     if effect.kind == "plan":
@@ -249,7 +248,6 @@ def on_barge_steps(tx, seat: int) -> None:
     for source, effect in list(effects(me, "trigger")):
         if effect.name == "on_barge_two_steps" and me.turn.barge_steps >= 2 \
                 and not me.turn.barge_point:               # 016
-            from domain.amsterdam import events as ev
             tx.emit(ev.OnceSpent(seat, "016"))
             tx.points(seat, effect.params[0], source, by_card=True)
 

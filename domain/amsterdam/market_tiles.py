@@ -41,8 +41,9 @@ def exchange_commands(state: State, seat_index: int) -> list[BuyPrestige]:
 
 
 def apply(tx, seat: int, tile: data.MarketTile, command: BuyPrestige) -> None:
-    from domain.amsterdam import actions
-
+    """The tile's own effect. The two tiles that grant an ordinary action (CB 21: the barge
+    to any node; CB 22: a free block) only record it here; ``actions.buy_prestige`` then
+    runs that action's usual steps."""
     state = tx.state
     if tile.special == "barge_three":                         # CA 17 (B31: up to 3)
         tx.emit(ev.BargeCreditGained(seat, 3))
@@ -57,9 +58,5 @@ def apply(tx, seat: int, tile: data.MarketTile, command: BuyPrestige) -> None:
         tx.emit(ev.FreeActivationsGained(seat, int(tile.special[-1])))
     elif tile.special == "barge_anywhere":                    # CB 21
         tx.emit(ev.BargeMoved(seat, command.node, tx.seat(seat).turn.barge_credit))
-        actions.arrive(tx, seat, command.node)
-    elif tile.special == "free_block":                        # CB 22 (B13: beside the limit)
-        actions.acquire_block(tx, seat, command.block, command.sale, command.bailiff_to,
-                              command.pawn_to, counted=False)
     elif tile.special == "one_of_each":                       # CB 23
         tx.resources(seat, data.COLOURS, "CB23")

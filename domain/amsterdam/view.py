@@ -11,7 +11,7 @@ from __future__ import annotations
 from domain.amsterdam import data
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order
-from domain.amsterdam.rounds import legal_commands, to_act
+from domain.amsterdam.rounds import dice_commands, legal_commands, to_act
 from domain.amsterdam.scoring import surplus_items
 from domain.amsterdam.state import FINISHED, State
 from domain.common.codec import to_data
@@ -127,7 +127,6 @@ def redact_event(event, viewer: int | None) -> dict:
 
 
 def _any_dice_choice(state: State, seat: int, rng) -> tuple:
-    from domain.amsterdam.rounds import dice_commands
 
     command = rng.choice(dice_commands(state, seat))
     return command.dice, command.slots
@@ -138,21 +137,23 @@ def redetermine(state: State, observer: int | None, rng) -> State:
     tiles with that half's removed tiles, the unscored districts, and the seed."""
     if state.phase == FINISHED:
         return state
-    piles = {name: rng.shuffle(getattr(state, name)) for name in ("craftsmen", "buildings", "plans")}
+    # every shuffle starts from a sorted order: the deal depends on what is hidden, never
+    # on where it lies (tests/domain/common/test_computer_hidden_information.py)
+    piles = {name: rng.shuffle(sorted(getattr(state, name))) for name in ("craftsmen", "buildings", "plans")}
     stack: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     for half in ("A", "B"):
         unseen = [t for t in state.market_stack + state.market_removed
                   if data.MARKET_TILES[t].half == half]
         in_stack = sum(1 for t in state.market_stack if data.MARKET_TILES[t].half == half)
-        dealt = rng.shuffle(unseen)
+        dealt = rng.shuffle(sorted(unseen))
         stack += dealt[:in_stack]
         removed += dealt[in_stack:]
     tasks = state.tasks
-    task_pile = rng.shuffle(state.task_pile)
+    task_pile = rng.shuffle(sorted(state.task_pile))
     if tasks and data.TASK_DEAL[state.options.tasks][1]:
         others = [i for i in range(state.seat_count) if i != observer]
-        pool = rng.shuffle(state.task_pile + tuple(t for i in others for t in tasks[i]))
+        pool = rng.shuffle(sorted(state.task_pile + tuple(t for i in others for t in tasks[i])))
         hands = list(tasks)
         for i in others:
             hands[i], pool = tuple(sorted(pool[:len(tasks[i])])), pool[len(tasks[i]):]
@@ -161,4 +162,4 @@ def redetermine(state: State, observer: int | None, rng) -> State:
                     else (seat, dice, slots) for seat, dice, slots in state.dice_choices)
     seed = "".join(f"{rng.u64():016x}" for _ in range(4))
     return replace(state, **piles, tasks=tasks, task_pile=task_pile, dice_choices=choices, market_stack=stack, market_removed=removed,
-                   districts_hidden=rng.shuffle(state.districts_hidden), seed=seed)
+                   districts_hidden=rng.shuffle(sorted(state.districts_hidden)), seed=seed)

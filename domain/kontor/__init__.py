@@ -13,7 +13,7 @@ from domain.kontor.core.options import Options, options_schema, parse_options
 from domain.kontor.core.setup import RULES_VERSIONS
 from domain.kontor.core.sides import team_name as team_of
 from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
-from domain.kontor.policy import policy
+from domain.kontor.policy import evaluate, policy
 from domain.kontor.registry import register_all
 
 register_all()
@@ -52,6 +52,8 @@ GAME = GameDefinition(
     component_data=component_data,
     team_of=team_of,
     may_confer=may_confer,
+    evaluate=evaluate,
+    rollout_depth=3,
     rules_version_of=lambda options: RULES_VERSIONS.get(options.variant, RULES_VERSION),
     released_versions=tuple(RULES_VERSIONS.values()),
 )

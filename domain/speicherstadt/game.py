@@ -14,7 +14,7 @@ from domain.speicherstadt.options import (
     options_schema,
     parse_options,
 )
-from domain.speicherstadt.policy import policy
+from domain.speicherstadt.policy import evaluate, policy
 from domain.speicherstadt.rules import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.speicherstadt.state import FINISHED, State
 from domain.speicherstadt.view import redact_event, redetermine, view
@@ -94,4 +94,6 @@ GAME = GameDefinition(
     redetermine=redetermine,
     policy=policy,
     component_data=component_data,
+    evaluate=evaluate,
+    rollout_depth=24,
 )

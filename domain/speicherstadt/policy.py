@@ -9,6 +9,9 @@ one time in three, otherwise as "normal"; "normal" and "strong" use the same val
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 from domain.speicherstadt import commands as cmd
 from domain.speicherstadt import goods as gd
 from domain.speicherstadt.data import (
@@ -35,8 +38,13 @@ from domain.speicherstadt.state import DEMAND, PURCHASE, SeatState, State
 
 
 def rounds_left(state: State) -> float:
-    non_fire = sum(1 for c in state.deck if CARD[c].kind != FIRE)
-    return non_fire / (state.seat_count + 1)
+    return _non_fire(state.deck) / (state.seat_count + 1)
+
+
+@lru_cache(maxsize=1024)
+def _non_fire(deck: tuple[str, ...]) -> int:
+    """Cached: the search asks it thousands of times per move for a few decks."""
+    return sum(1 for c in deck if CARD[c].kind != FIRE)
 
 
 def coin_value(state: State, seat: SeatState) -> float:
@@ -246,3 +254,20 @@ def policy(state: State, seat: int, rng, level: str = "normal"):
     else:
         choice = _shipping(state, seat, legal)
     return choice if choice in legal else legal[-1]
+
+
+#: points of lead that make a win about three times as likely as a loss
+EVALUATION_SCALE = 6.0
+
+
+def evaluate(state: State, seat: int) -> float:
+    """The search's cut-off estimate of ``seat``'s chances: the points each seat would
+    score now, with a coin as a small tie-break, against the best other seat."""
+    from domain.speicherstadt.scoring import score_seat
+
+    def worth(s: SeatState) -> float:
+        return score_seat(s).total + 0.05 * s.coins
+
+    mine = worth(state.seats[seat])
+    best_other = max(worth(s) for i, s in enumerate(state.seats) if i != seat)
+    return 1.0 / (1.0 + math.exp(-(mine - best_other) / EVALUATION_SCALE))

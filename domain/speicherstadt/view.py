@@ -83,11 +83,13 @@ def redact_event(event, viewer: int | None) -> dict:
 
 
 def redetermine(state: State, observer: int | None, rng) -> State:
-    """Re-deal the stack within each season and replace the seed: same public facts."""
+    """Re-deal the stack within each season and replace the seed: same public facts.
+    Each season's cards are sorted before the shuffle, so the deal depends on which cards
+    are hidden, never on where they lie."""
     if state.phase == FINISHED:
         return state
     deck: tuple[str, ...] = ()
     for season in SEASONS:
-        deck += rng.shuffle([c for c in state.deck if CARD[c].season == season])
+        deck += rng.shuffle(sorted(c for c in state.deck if CARD[c].season == season))
     seed = "".join(f"{rng.u64():016x}" for _ in range(4))
     return replace(state, deck=deck, seed=seed)

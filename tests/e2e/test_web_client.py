@@ -106,6 +106,7 @@ def play_to_the_end(page: Page, name: str, budget_seconds: float = 240) -> int:
 @pytest.mark.parametrize("title,options,opponents", [
     ("kontor", '{"variant": "basic"}', 1),
     ("speicherstadt", "{}", 1),
+    ("amsterdam", '{"rounds": 10}', 1),
 ])
 def test_a_person_plays_a_whole_game_in_the_browser(server, browser, title, options, opponents):
     page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()

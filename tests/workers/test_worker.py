@@ -12,12 +12,13 @@ from dataclasses import replace
 
 import pytest
 from redis import Redis
+from rq.registry import FinishedJobRegistry
 
 from api import create_app
 from api.routes.players import _render_new
 from service.container import build
 from service.idempotency import idempotency_key
-from service.jobs import RecordingJobQueue
+from service.jobs import RecordingJobQueue, ai_queue
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 
@@ -35,6 +36,8 @@ def worker(worker_settings):
         "REDIS_URL": worker_settings.redis_url,
         "ENTREPOT_QUEUE": worker_settings.queue_name,
         "ENTREPOT_SWEEP_AFTER": "1",
+        # "strong" seats search a handful of iterations: a quick game, same code path
+        "ENTREPOT_AI_ITERATIONS": "4",
         "ENTREPOT_INVITATION_TTL": "1",  # the worker's sweeper lapses invitations after 1 s
     }
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env)
@@ -101,7 +104,7 @@ def test_the_sweeper_heals_lost_jobs(worker_settings, worker):
         })
         assert created.status_code == 201
         gid = created.json["id"]
-        Redis.from_url(worker_settings.redis_url).delete(f"rq:queue:{worker_settings.queue_name}")
+        Redis.from_url(worker_settings.redis_url).delete(f"rq:queue:{ai_queue(worker_settings.queue_name)}")
         final = wait_for(lambda: (g := client.get(f"/v1/games/{gid}").json)["status"] == "finished" and g,
                          timeout=120)
         assert final["result"]["winners"]
@@ -136,6 +139,34 @@ def _seat_turn_or_over(client, gid, token, seat):
     return game if game["status"] == "finished" or seat in game["to_act"] else None
 
 
+def test_a_strong_computer_seat_plays_a_whole_game_on_the_ai_queue(client, worker, worker_settings):
+    """Strong against normal, both computers, through the real worker: every move is a
+    job of the computer-move queue, none of the queue kept for short jobs."""
+    me = client.post("/v1/players", json={"name": "Spectator"}).json
+    created = client.post("/v1/games", token=me["token"], json={
+        "title": "kontor", "options": {"variant": "basic"}, "seats": [{"ai": "strong"}, {"ai": "normal"}],
+    })
+    assert created.status_code == 201
+    gid = created.json["id"]
+    final = wait_for(lambda: (g := client.get(f"/v1/games/{gid}").json)["status"] == "finished" and g,
+                     timeout=120)
+    assert final["result"]["winners"]
+    events = client.get(f"/v1/games/{gid}/events", query_string={"limit": 1000}).json["events"]
+    assert any(e["seat"] == 0 for e in events)
+    redis = Redis.from_url(worker_settings.redis_url)
+    ai_jobs = FinishedJobRegistry(ai_queue(worker_settings.queue_name), connection=redis).get_job_ids()
+    main_jobs = FinishedJobRegistry(worker_settings.queue_name, connection=redis).get_job_ids()
+    assert any(gid in job for job in ai_jobs)
+    assert not any(gid in job for job in main_jobs)
+
+
+def test_a_worker_chooses_its_queues():
+    from workers.__main__ import queue_names
+
+    assert queue_names("entrepot", "main,ai") == ["entrepot", "entrepot-ai"]
+    assert queue_names("entrepot", "ai") == ["entrepot-ai"]
+    with pytest.raises(SystemExit):
+        queue_names("entrepot", "mail")
 def test_the_sweeper_lapses_invitations_and_purges_expired_keys(worker_settings, worker, client):
     host = client.post("/v1/players", json={"name": "Host"}).json
     silent = client.post("/v1/players", json={"name": "Silent"}).json

@@ -71,7 +71,7 @@ def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int],
     return supremacy(counts)[0]
 
 
-def _evaluate(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
+def evaluate_board(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
     if state.options.final_selection == "largest":
         return _evaluate_largest(state, seat, cells, warehouses)
     size = state.options.board_dims
@@ -178,7 +178,7 @@ def placement_value(
     cells = occupancy(state) if cells is None else cells
     warehouses = state.warehouses if warehouses is None else warehouses
     after, wh = _after(cells, warehouses, card, pos)
-    value = _evaluate(_supplied(state, seat, card), seat, after, wh)
+    value = evaluate_board(_supplied(state, seat, card), seat, after, wh)
     if CARDS[card].kind == "water" and state.treasury > 0:
         value += _money(state)
     return value
@@ -208,10 +208,10 @@ def _reply_value(
     best = None
     for rpos in placement_cells(state, cells, reply, reply_seat):
         after, wh = _after(cells, warehouses, reply, rpos)
-        v = _evaluate(state, seat, after, wh)
+        v = evaluate_board(state, seat, after, wh)
         best = v if best is None else pick(best, v)
     if best is None:
-        best = _evaluate(state, seat, cells, warehouses)
+        best = evaluate_board(state, seat, cells, warehouses)
     if CARDS[card].kind == "water" and state.treasury > 0:
         best += _money(state)
     return best
@@ -235,7 +235,7 @@ def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noi
         wh = state.warehouses - {removed}
         _, v = best_cell(state, seat, card, rng, noise, after, wh)
         if v == float("-inf"):
-            v = _evaluate(state, seat, after, wh)
+            v = evaluate_board(state, seat, after, wh)
         if v > best_value:
             best, best_value = cmd, v
     if best is None and plain == float("-inf"):
@@ -251,7 +251,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
 
     def evaluate(cells, warehouses, goods):
         st = replace(state, goods_override=tuple(goods.items()))
-        return _evaluate(st, seat, cells, warehouses)
+        return evaluate_board(st, seat, cells, warehouses)
 
     pending = scenarios.policy_command(state, seat, rng, evaluate)
     if pending is not None:
@@ -265,7 +265,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
         return expansions.policy_event(state, seat, legal, rng)
     # --- special rules B: bribes, tavern decisions ---
     special = rules_b.policy_b(
-        state, seat, legal, lambda st: _evaluate(st, seat, occupancy(st), st.warehouses), rng
+        state, seat, legal, lambda st: evaluate_board(st, seat, occupancy(st), st.warehouses), rng
     )
     if special is not None:
         return special
@@ -293,7 +293,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = best_cell(state, seat, card, rng, noise)
         return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
-    base = _evaluate(state, seat, occupancy(state), state.warehouses)
+    base = evaluate_board(state, seat, occupancy(state), state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):
         pos, v = best_cell(state, seat, card, rng, noise)

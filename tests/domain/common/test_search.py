@@ -1,0 +1,135 @@
+"""The generic search on tiny games defined here, whose best moves are known."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import pytest
+
+from domain.common.search import Budget, Tuning, search
+from domain.decider import GameDefinition, Result
+from domain.rng import Rng
+
+
+def tiny_game(**functions) -> GameDefinition:
+    """A GameDefinition with only what the search uses."""
+    unused = lambda *args: None  # noqa: E731
+    defaults = dict(
+        id="tiny", name="tiny", rules_version="1", min_players=2, max_players=2, variants=(),
+        options_type=dict, command_types=(), event_types=(), parse_options=unused,
+        options_schema=unused, start=unused, view=unused, redact_event=unused,
+        component_data=unused, redetermine=lambda state, seat, rng: state,
+    )
+    return GameDefinition(**{**defaults, **functions})
+
+
+# --- Nim: take 1 to 3 stones, who takes the last one wins -------------------------------
+@dataclass(frozen=True)
+class Nim:
+    stones: int
+    mover: int = 0
+    winner: int | None = None
+
+
+def nim_decide(state: Nim, issued):
+    return [issued.command]
+
+
+def nim_evolve(state: Nim, take: int) -> Nim:
+    left = state.stones - take
+    return Nim(left, 1 - state.mover, state.mover if left == 0 else None)
+
+
+NIM = tiny_game(
+    decide=nim_decide,
+    evolve=nim_evolve,
+    to_act=lambda s: () if s.winner is not None else (s.mover,),
+    legal_commands=lambda s, seat: [t for t in (1, 2, 3) if t <= s.stones] if seat == s.mover else [],
+    is_finished=lambda s: s.winner is not None,
+    result=lambda s: Result(scores=(0.0, 0.0), winners=(s.winner,)),
+    policy=lambda s, seat, rng, level: rng.choice([t for t in (1, 2, 3) if t <= s.stones]),
+)
+
+
+@pytest.mark.parametrize("stones, best", [(5, 1), (6, 2), (7, 3)])
+def test_nim_leaves_a_multiple_of_four(stones, best):
+    """Leaving four wins against any reply; every other move can lose to the random one."""
+    assert search(NIM, Nim(stones), 0, Rng(f"{stones:064x}"), Budget(iterations=600)) == best
+
+
+def test_the_same_random_stream_gives_the_same_choice_and_statistics_matter():
+    choices = {search(NIM, Nim(6), 0, Rng(f"{s:064x}"), Budget(iterations=600)) for s in range(3)}
+    assert choices == {2}
+    again = [search(NIM, Nim(11), 0, Rng("ab" * 32), Budget(iterations=40)) for _ in range(3)]
+    assert len(set(again)) == 1
+
+
+def test_a_time_budget_stops_at_the_deadline_with_the_clock_passed_in():
+    ticks = iter(range(1000))
+    budget = Budget(iterations=10_000, seconds=5, clock=lambda: next(ticks))
+    search(NIM, Nim(21), 0, Rng("cd" * 32), budget)
+    assert next(ticks) < 20  # started at 0, stopped once the clock read 5
+
+
+# --- simultaneous moves over a hidden choice ---------------------------------------------
+@dataclass(frozen=True)
+class Guess:
+    """Seat 1 hides a card (0, 1 or 2); seat 0 names one at the same time.  Seat 0 wins
+    if it names the hidden card, or names 2 while the card is 1 ("2 covers 1")."""
+
+    hidden: int | None = None
+    named: int | None = None
+
+
+def guess_evolve(state: Guess, event):
+    seat, value = event
+    return replace(state, hidden=value) if seat == 1 else replace(state, named=value)
+
+
+def guess_result(state: Guess) -> Result:
+    won = state.named == state.hidden or (state.named, state.hidden) == (2, 1)
+    return Result(scores=(0.0, 0.0), winners=(0,) if won else (1,))
+
+
+def guess_redetermine(state: Guess, seat, rng):
+    """Seat 0 never sees the hidden card: re-deal it."""
+    if seat == 0 and state.hidden is not None:
+        return replace(state, hidden=rng.below(3))
+    return state
+
+
+def guess_to_act(state: Guess):
+    return tuple(s for s, v in ((0, state.named), (1, state.hidden)) if v is None)
+
+
+GUESS = tiny_game(
+    decide=lambda s, issued: [(issued.seat, issued.command)],
+    evolve=guess_evolve,
+    to_act=guess_to_act,
+    legal_commands=lambda s, seat: [0, 1, 2] if seat in guess_to_act(s) else [],
+    is_finished=lambda s: not guess_to_act(s),
+    result=guess_result,
+    redetermine=guess_redetermine,
+    policy=lambda s, seat, rng, level: rng.below(3),  # seat 1 hides uniformly
+)
+
+
+@pytest.mark.parametrize("hidden", [None, 0, 1, 2])
+def test_a_hidden_or_pending_choice_is_sampled_not_read(hidden):
+    """Naming 2 wins two times in three whatever seat 1 does; had the search read the
+    hidden card it would name that card instead (0 when seat 1 hid a 0)."""
+    seen = guess_redetermine(Guess(hidden=hidden), 0, Rng("01" * 32))
+    assert search(GUESS, seen, 0, Rng("02" * 32), Budget(iterations=600)) == 2
+
+
+def test_a_cut_off_asks_the_titles_evaluation():
+    """Rollouts cut at depth 0: the evaluation alone tells which move is best."""
+    calls = []
+
+    def evaluate(state: Nim, seat: int) -> float:
+        calls.append(state.stones)
+        return 1.0 if state.stones % 4 == 0 else 0.0
+
+    game = replace(NIM, evaluate=evaluate, rollout_depth=0)
+    assert search(game, Nim(7), 0, Rng("03" * 32), Budget(iterations=60), Tuning(rollout_depth=0)) == 3
+    assert calls
