@@ -10,7 +10,7 @@ from domain.kontor import GAME
 from domain.kontor.core.board import occupancy, supremacy_lead
 from domain.kontor.core.commands import Pass
 from domain.kontor.core.data import CARDS
-from domain.kontor.policy.basic import _evaluate, _supplied, placement_value
+from domain.kontor.policy.basic import _supplied, evaluate_board, placement_value
 from domain.kontor.scenarios.mechanics import supply
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for
@@ -61,7 +61,7 @@ def test_embargo_policy_counts_only_the_supplied_warehouses():
     for pos in [(1, 1), (-1, 1)]:
         bare = dict(cells)
         bare[pos] = tea
-        without = _evaluate(_supplied(spent, RED, tea), RED, bare, spent.warehouses | {tea})
+        without = evaluate_board(_supplied(spent, RED, tea), RED, bare, spent.warehouses | {tea})
         assert placement_value(spent, RED, tea, pos) == without
 
 

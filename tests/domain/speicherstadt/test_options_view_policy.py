@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from domain.common.envelope import decode_command, encode_command
-from domain.decider import OptionsError
+from domain.decider import Issued, OptionsError
 from domain.rng import Rng
 from domain.speicherstadt import GAME
 from domain.speicherstadt.commands import MarketConvert, PlaceWorker
@@ -72,19 +71,15 @@ def test_component_data_is_json_with_provenance():
 
 
 @pytest.mark.parametrize("level", ["easy", "normal", "strong"])
-def test_policy_plays_legal_fast_moves_to_the_end(level):
+def test_policy_plays_legal_moves_to_the_end(level):
+    """Speed is measured by bench/ai_levels.py, not here."""
     state = new_game(3, 4)
     rng = Rng(seed(5))
-    slowest = 0.0
     while not GAME.is_finished(state):
         seat = GAME.to_act(state)[0]
-        t = time.perf_counter()
         command = GAME.policy(state, seat, rng, level)
-        slowest = max(slowest, time.perf_counter() - t)
         assert command in GAME.legal_commands(state, seat)
-        from domain.decider import Issued
         state = GAME.fold(GAME.decide(state, Issued(seat, "t", command)), state)
-    assert slowest < 0.5
 
 
 @pytest.mark.parametrize("seats", [2, 5])
