@@ -70,19 +70,26 @@ def play_to_the_end(page: Page, name: str, budget_seconds: float = 240) -> int:
             continue
         before = version_of(page)
         on_board = page.locator("#board .clickable")
-        if moves % 2 and on_board.count():
-            target = on_board.nth(chooser.randrange(on_board.count()))
+        board_count, button_count = on_board.count(), buttons.count()
+        if moves % 2 and board_count:
+            target = on_board.nth(chooser.randrange(board_count))
+        elif button_count:
+            target = buttons.nth(chooser.randrange(button_count))
         else:
-            target = buttons.nth(chooser.randrange(buttons.count()))
+            continue  # the list was redrawn between two looks
         try:
             target.click(timeout=5_000)
         except PlaywrightTimeout:
             continue  # a live update redrew the page under the click: look again
         narrowed = page.locator("#moves button:not(.move)")  # "Show every move"
-        if narrowed.count():
+        offered = page.locator("#moves button.move")
+        offered_count = offered.count()
+        if narrowed.count() and offered_count:
             # a board element with several moves (say, ways to pay) only narrowed the list
-            offered = page.locator("#moves button.move")
-            offered.nth(chooser.randrange(offered.count())).click()
+            try:
+                offered.nth(chooser.randrange(offered_count)).click(timeout=5_000)
+            except PlaywrightTimeout:
+                continue  # a live update redrew the list under the click: look again
         # the page moves on, or says why not (then it shows the game as it is and we go on);
         # a click that a live update's redraw swallowed did nothing: look again (the budget
         # above still fails a page that never gets there)
