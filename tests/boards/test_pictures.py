@@ -13,10 +13,14 @@ from pathlib import Path
 
 import pytest
 
+from domain.amsterdam import data as amsterdam_data
+from domain.amsterdam.commands import TakeBlock
+from domain.amsterdam.state import ACTIONS
 from domain.decider import SPECTATOR, Issued
 from domain.registry import titles
 from domain.rng import Rng
 from service.boards import render
+from tests.domain.amsterdam.helpers import acting, at_phase, play, vector, with_seat
 from tests.domain.kontor.helpers import RED, cross_layout, dock, take_turn, water, with_warehouses
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "boards"
@@ -57,6 +61,17 @@ def rulebook_sector_example():
     return titles()["kontor"], state
 
 
+def rulebook_block_example():
+    """Amsterdam L504-506: « Mareike achète un bloc de maisons pour un coût de deux
+    ressources roses ... pose la tuile Marchandise sur son entrepôt provisoire ... une de
+    ses Armoiries »: the pink block of cost 2 shows her coat of arms."""
+    state = at_phase(ACTIONS)
+    seat = acting(state)
+    block = next(b for b in amsterdam_data.BLOCKS.values() if b.colour == "pink" and b.cost == 2)
+    state = with_seat(state, seat, reserve=vector("pink", "pink"))
+    return titles()["amsterdam"], play(state, TakeBlock(block.id, ("pink", "pink"))), block.id
+
+
 def picture(game, state, viewer) -> str:
     return render(game.id, game.view(state, viewer), game.component_data())
 
@@ -85,6 +100,17 @@ def test_golden_rulebook_example():
 
 
 HIDDEN = [p for p in POSITIONS if p[4]]  # positions after some play: something is hidden
+
+
+def test_golden_amsterdam_rulebook_example():
+    game, state, block = rulebook_block_example()
+    drawn = picture(game, state, SPECTATOR)
+    golden = GOLDEN / "amsterdam-rulebook-block.svg"
+    if os.environ.get("ENTREPOT_UPDATE_GOLDEN"):
+        golden.write_text(drawn, encoding="utf-8")
+    assert drawn == golden.read_text(encoding="utf-8"), f"{golden.name} changed"
+    owned = [g for g in ET.fromstring(drawn).iter(f"{SVG}g") if g.get("data-block") == block]
+    assert "owned by seat" in "".join(owned[0].itertext())
 
 
 @pytest.mark.parametrize("name,title_id,options,seats,moves", HIDDEN, ids=[p[0] for p in HIDDEN])
