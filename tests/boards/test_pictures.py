@@ -22,6 +22,7 @@ from domain.rng import Rng
 from service.boards import render
 from tests.domain.amsterdam.helpers import acting, at_phase, play, vector, with_seat
 from tests.domain.kontor.helpers import RED, cross_layout, dock, take_turn, water, with_warehouses
+from tests.domain.speicherstadt.test_purchase import BEIGE, ORANGE, VIOLET, Column, _purchase
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "boards"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -72,6 +73,14 @@ def rulebook_block_example():
     return titles()["amsterdam"], play(state, TakeBlock(block.id, ("pink", "pink"))), block.id
 
 
+def speicherstadt_rulebook_offer():
+    """Speicherstadt, Achat: « Exemple: Beige peut acheter la carte pour 4 pièces ... »: the
+    office card's column holds the workers beige, orange, beige, violet (in that order)."""
+    state = _purchase([Column("A-office", workers=(BEIGE, ORANGE, BEIGE, VIOLET)),
+                       Column("A-warehouse", workers=(ORANGE,))])
+    return titles()["speicherstadt"], state
+
+
 def picture(game, state, viewer) -> str:
     return render(game.id, game.view(state, viewer), game.component_data())
 
@@ -100,6 +109,18 @@ def test_golden_rulebook_example():
 
 
 HIDDEN = [p for p in POSITIONS if p[4]]  # positions after some play: something is hidden
+
+
+def test_golden_speicherstadt_rulebook_example():
+    game, state = speicherstadt_rulebook_offer()
+    drawn = picture(game, state, SPECTATOR)
+    golden = GOLDEN / "speicherstadt-rulebook-offer.svg"
+    if os.environ.get("ENTREPOT_UPDATE_GOLDEN"):
+        golden.write_text(drawn, encoding="utf-8")
+    assert drawn == golden.read_text(encoding="utf-8"), f"{golden.name} changed"
+    column = next(g for g in ET.fromstring(drawn).iter(f"{SVG}g") if g.get("data-column") == "0")
+    workers = [c for c in column.iter(f"{SVG}circle")]
+    assert len(workers) == 4  # beige, orange, beige, violet
 
 
 def test_golden_amsterdam_rulebook_example():
