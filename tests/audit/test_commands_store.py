@@ -43,9 +43,10 @@ def test_a_command_that_loses_the_race_leaves_no_row(services, game_id):
     "UPDATE commands SET command = '{}' WHERE game_id = %s",
     "DELETE FROM commands WHERE game_id = %s",
 ])
-def test_commands_can_never_be_updated_or_deleted(services, settings, game_id, sql):
+def test_commands_can_never_be_updated_or_deleted(services, owner_database_url, game_id, sql):
+    """Even the schema's owner (the application's role may not even try: test_roles.py)."""
     append(services.store, game_id, 0, chain.genesis(game_id), "kept")
-    with psycopg.connect(settings.database_url, autocommit=True) as conn:
+    with psycopg.connect(owner_database_url, autocommit=True) as conn:
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="commands rows are append-only"):
             conn.execute(sql, (game_id,))
         with pytest.raises(psycopg.errors.InsufficientPrivilege):

@@ -43,7 +43,11 @@ def worker(worker_settings):
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env)
     yield process
     process.terminate()
-    process.wait(timeout=20)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:  # a warm shutdown waits for the job at hand: not forever
+        process.kill()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")
