@@ -16,11 +16,14 @@ from service.games import GameService
 from service.health import HealthCheck
 from service.jobs import JobQueue, RQJobQueue
 from service.messages import MessageService
+from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.sealing import webhook_sealer
 from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
 from service.store import Store
+from service.webhooks import WebhookService
 
 
 @dataclass
@@ -37,6 +40,8 @@ class Services:
     clocks: ClockService
     audit: AuditService
     keys: KeyRing
+    notifications: NotificationService
+    webhooks: WebhookService
 
     def close(self) -> None:
         self.health.close()
@@ -51,11 +56,17 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
-    signer = Signer(load_signing_key(settings.signing_key, settings.signing_key_file))
+    signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
+    signer = Signer(signing_key)
     keys = KeyRing(store, signer)
     keys.register()
+    webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
+                              settings.webhook_allow_private, settings.webhook_retry_schedule,
+                              settings.webhook_timeout_seconds)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
-    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget)
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
+                        notifications=notifications)
     return Services(
         settings=settings,
         store=store,
@@ -64,10 +75,12 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         notifier=notifier,
         players=PlayerService(store),
         games=games,
-        messages=MessageService(store, games),
+        messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
         clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
                             settings.timer_grace_seconds),
         audit=AuditService(store, games, keys),
         keys=keys,
+        notifications=notifications,
+        webhooks=webhooks,
     )

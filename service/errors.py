@@ -99,3 +99,12 @@ class VacationAllowanceExceeded(Invalid):
 
 class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"
+
+
+class WebhookUrlRefused(Invalid):
+    """A webhook URL that is not http(s), or whose host is not public (no SSRF)."""
+
+    code = "webhook_url_refused"
+
+    def __init__(self, detail: str):
+        super().__init__(detail, {"url": [detail]})
