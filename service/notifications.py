@@ -28,6 +28,7 @@ from domain.common.table import ReminderSent
 from service import chain
 from service.games import is_game_id
 from service.jobs import FANOUT, MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
+from service.notify import player_channel
 from service.states import Folded, Lru, fold_stored
 from service.store import Game, Store, StoredEvent, Tx
 from service.titles import title as title_of
@@ -39,11 +40,6 @@ TYPES = ("your_turn", "reminder", "finished", "message")
 ENDED = ("finished", "aborted")
 #: games (and messages, mails) the sweeper re-queues at most per sweep
 SWEEP_BATCH = 500
-
-
-def player_channel(player_id: str) -> str:
-    """The Redis channel that wakes a player's stream (GET /v1/players/me/stream)."""
-    return f"entrepot:player:{player_id}"
 
 
 def fanout_job_id(game_id: str, version: int) -> str:
