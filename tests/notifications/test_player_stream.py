@@ -16,7 +16,14 @@ from api.asgi import create_asgi_app
 from api.live import watching_key
 from tests.e2e.live import free_port
 from tests.e2e.test_stream import parse
-from tests.notifications.conftest import fanned_out, new_player, notifications, play, two_player_game, wait_for
+from tests.notifications.conftest import (
+    fanned_out,
+    new_player,
+    notifications,
+    play,
+    two_player_game,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
