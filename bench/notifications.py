@@ -15,7 +15,7 @@ If workers/mail_jobs.py exists (the mail side of issue 11), an aiosmtpd sink is 
 and ENTREPOT_SMTP_URL points the workers at it: the mail lag (commit to the sink's receipt)
 is printed too.
 
-    python bench/notifications.py [--players 1000] [--games 200] [--moves 20] [--workers 2]
+    python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 8] [--workers 2]
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_notify)
 and REDIS_URL's server with database index 11 (flushed at start), else 127.0.0.1.
@@ -121,7 +121,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--moves", type=int, default=20, help="moves per game")
+    parser.add_argument("--moves", type=int, default=5, help="moves per game")
+    parser.add_argument("--rate", type=float, default=8.0,
+                        help="moves per second in all (0: as fast as the movers go); the lag of a queue"
+                             " the workers cannot drain measures only the backlog")
     parser.add_argument("--movers", type=int, default=8, help="threads playing moves")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--drain", type=float, default=120.0, help="seconds to wait for deliveries after the last move")
@@ -179,6 +182,14 @@ def main() -> int:
         pending = list(games)
         lock = threading.Lock()
 
+        slots = iter(range(10**9))
+
+        def paced() -> None:
+            if args.rate:
+                with lock:
+                    n = next(slots)
+                time.sleep(max(0.0, move_start + n / args.rate - time.monotonic()))
+
         def mover(seed: int) -> None:
             rng = random.Random(seed)
             while True:
@@ -192,6 +203,7 @@ def main() -> int:
                         break
                     seat = rng.choice(game.to_act)
                     legal = services.games.legal_commands(game_id, seats[seat], seat)
+                    paced()
                     try:
                         services.games.execute(seats[seat], game_id, seat, rng.choice(legal.commands),
                                                expected_version=legal.version)
@@ -251,7 +263,7 @@ def main() -> int:
     lost = len(committed) - len(per_id)
     p50, p99, worst = quantiles(lags)
     print(f"command: python bench/notifications.py --players {args.players} --games {args.games} "
-          f"--moves {args.moves} --movers {args.movers} --workers {args.workers}")
+          f"--moves {args.moves} --rate {args.rate:g} --movers {args.movers} --workers {args.workers}")
     print(f"layout: moves through the service from {args.movers} threads of this process; {args.workers} "
           f"`python -m workers --queues main`; one PostgreSQL, one Redis, one receiver; {os.cpu_count()} cores, loopback")
     print(f"moves: {moves} in {moved_in:.1f} s ({moves / moved_in:.0f}/s), {len(errors)} errors"
