@@ -99,3 +99,17 @@ class VacationAllowanceExceeded(Invalid):
 
 class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"
+
+
+class InvalidToken(Invalid):
+    """A verification or unsubscribe token that is not one of ours (or not the caller's)."""
+
+    code = "invalid_token"
+
+
+class TokenUsed(Conflict):
+    code = "token_used"
+
+
+class TokenExpired(Conflict):
+    code = "token_expired"
