@@ -42,7 +42,12 @@ def position_text(view: dict | None) -> str:
             lines += [f"  - {_flat(p) if isinstance(p, dict) else _short(p)}" for p in value]
         elif key == "you" and isinstance(value, dict):
             lines.append("you:")
-            lines += [f"  {k}: {_short(v)}" for k, v in value.items()]
+            for k, v in value.items():
+                if isinstance(v, list) and v and all(isinstance(item, dict) for item in v):
+                    lines.append(f"  {k}:")
+                    lines += [f"    - {_flat(item)}" for item in v]
+                else:
+                    lines.append(f"  {k}: {_short(v)}")
         elif isinstance(value, dict) and any(_scalar(v) for v in value.values()):
             lines.append(f"{key}: {_flat(value)}")
         elif isinstance(value, (list, dict)) and not value:
