@@ -104,7 +104,8 @@ class Mailer:
                 fresh = content.your_turn(tx, self.games, self.tokens, self.settings.links, player,
                                           ref["game_id"], ref["seat"], ref["current_version"],
                                           intro=made.text + "\n\n")
-                made = fresh or made
+                if fresh is not None:
+                    made = Content(made.subject, fresh.text, fresh.html, fresh.reply_to)
             if ref.get("in_reply_to_subject"):
                 made = Content(f"Re: {ref['in_reply_to_subject']} ({made.subject})", made.text, made.html,
                                made.reply_to)

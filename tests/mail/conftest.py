@@ -74,7 +74,7 @@ def sink():
 def mail_settings(settings, sink):
     return replace(settings, smtp_url=f"smtp://127.0.0.1:{sink[1]}", queue_name=f"entrepot-mail-{uuid.uuid4().hex[:8]}",
                    mail_from="Entrepot <entrepot@games.test>", public_url="http://entrepot.test",
-                   mail_window_seconds=0.0)
+                   mail_window_seconds=0.0, mail_secret="the tests' mail key")
 
 
 @pytest.fixture(scope="module")
