@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+#: Seconds before each attempt: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+WEBHOOK_RETRY_SCHEDULE = (0.0, 5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -60,6 +63,18 @@ class Settings:
     #: the key of reply, unsubscribe and verification tokens; None: derived from the
     #: signing key (service/mail/tokens.py)
     mail_secret: str | None = None
+    #: Webhooks may point at private, loopback or link-local addresses (tests, one machine).
+    webhook_allow_private: bool = False
+    #: Seconds before each delivery attempt of a webhook (the Standard Webhooks schedule:
+    #: about a day in all); after the last one fails the delivery is failed.
+    webhook_retry_schedule: tuple[float, ...] = WEBHOOK_RETRY_SCHEDULE
+    #: A delivery attempt waits this long for the receiver's answer.
+    webhook_timeout_seconds: float = 10.0
+    #: The key that seals webhook secrets (32 bytes, standard base64); None: derived from
+    #: the signing key (service/sealing.py).
+    webhook_key: str | None = None
+    #: A game whose notifications lag its version this long is fanned out by the sweeper.
+    fanout_patience_seconds: float = 5.0
 
     @property
     def owner_database_url(self) -> str:
@@ -106,4 +121,16 @@ class Settings:
             email_verification_ttl_seconds=float(
                 env("ENTREPOT_EMAIL_VERIFICATION_TTL", str(cls.email_verification_ttl_seconds))),
             mail_secret=env("ENTREPOT_MAIL_SECRET") or None,
+            webhook_allow_private=env("ENTREPOT_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "yes"),
+            webhook_retry_schedule=_seconds_list(env("ENTREPOT_WEBHOOK_RETRY_SCHEDULE"), WEBHOOK_RETRY_SCHEDULE),
+            webhook_timeout_seconds=float(env("ENTREPOT_WEBHOOK_TIMEOUT", "10")),
+            webhook_key=env("ENTREPOT_WEBHOOK_KEY") or None,
+            fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
         )
+
+
+def _seconds_list(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
+    """"0,5,300": seconds before each attempt."""
+    if not text:
+        return default
+    return tuple(float(part) for part in text.split(",") if part.strip())

@@ -25,11 +25,14 @@ from service.mail.mailer import Mailer, MailSettings
 from service.mail.tokens import Tokens, mail_key
 from service.mail.transport import transport_for
 from service.messages import MessageService
+from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.sealing import webhook_sealer
 from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
 from service.store import Store
+from service.webhooks import WebhookService
 
 
 @dataclass
@@ -47,6 +50,8 @@ class Services:
     audit: AuditService
     keys: KeyRing
     mailer: Mailer
+    notifications: NotificationService
+    webhooks: WebhookService
 
     def close(self) -> None:
         self.health.close()
@@ -65,8 +70,13 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     signer = Signer(signing_key)
     keys = KeyRing(store, signer)
     keys.register()
+    webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
+                              settings.webhook_allow_private, settings.webhook_retry_schedule,
+                              settings.webhook_timeout_seconds)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
-    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget)
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
+                        notifications=notifications)
     tokens = Tokens(mail_key(settings.mail_secret, bytes(signing_key)))
     mail_queue = RQMailQueue(redis, settings.queue_name)
     mail_dir = Path(settings.mail_dir) if settings.mail_dir else default_data_dir() / "mail"
@@ -83,11 +93,13 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         notifier=notifier,
         players=PlayerService(store, MailAccounts(tokens, mail_queue, settings.email_verification_ttl_seconds)),
         games=games,
-        messages=MessageService(store, games),
+        messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
         clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
                             settings.timer_grace_seconds),
         audit=AuditService(store, games, keys),
         keys=keys,
         mailer=mailer,
+        notifications=notifications,
+        webhooks=webhooks,
     )

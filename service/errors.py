@@ -113,3 +113,12 @@ class TokenUsed(Conflict):
 
 class TokenExpired(Conflict):
     code = "token_expired"
+
+
+class WebhookUrlRefused(Invalid):
+    """A webhook URL that is not http(s), or whose host is not public (no SSRF)."""
+
+    code = "webhook_url_refused"
+
+    def __init__(self, detail: str):
+        super().__init__(detail, {"url": [detail]})

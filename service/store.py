@@ -630,5 +630,21 @@ class AsyncReader:
                 "SELECT id::text, version FROM games WHERE id = ANY(%s::uuid[])", (game_ids,))
             return dict(await cur.fetchall())
 
+    async def last_notifications(self, player_ids: list[str]) -> dict[str, int]:
+        """The id of each player's latest notification (players with none are left out)."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT p.id::text, (SELECT max(n.id) FROM notifications n WHERE n.player_id = p.id)"
+                " FROM unnest(%s::uuid[]) AS p(id)", (player_ids,))
+            return {player: last for player, last in await cur.fetchall() if last is not None}
+
+    async def notifications(self, player_id: str, after: int, limit: int) -> list[dict]:
+        """A player's notifications after the id ``after``, oldest first."""
+        async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(
+                "SELECT id, type, game_id::text AS game_id, seat, version, at, data FROM notifications"
+                " WHERE player_id = %s AND id > %s ORDER BY id LIMIT %s", (player_id, after, limit))
+            return await cur.fetchall()
+
     async def close(self) -> None:
         await self.pool.close()

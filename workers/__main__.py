@@ -18,6 +18,7 @@ from service.migrate import migrate
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.mail_jobs import sweep_mail
+from workers.notification_jobs import sweep_notifications
 from workers.runtime import services
 from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
 
@@ -46,6 +47,10 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             resent, digests = sweep_mail()
             if resent or digests:
                 log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
+            fanouts, mails, deliveries = sweep_notifications()
+            if fanouts or mails or deliveries:
+                log.info("sweeper re-queued %s notification fan-outs, %s mail jobs, %s webhook deliveries",
+                         fanouts, mails, deliveries)
         except Exception:  # the database may be restarting; try again next time
             log.exception("sweep failed")
 
@@ -88,6 +93,7 @@ def main() -> int:
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
+    sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll

@@ -48,17 +48,20 @@ def game_label(game: Game) -> str:
     return f"{title_of(game.title).name} game {game.id[:8]}"
 
 
-def is_their_turn(game: Game, seat: int | None, version: int) -> bool:
-    return game.status == "active" and game.version == version and seat is not None and seat in game.to_act
+def is_their_turn(game: Game, seat: int | None, since_version: int) -> bool:
+    """The seat is (still, or again) to act, at ``since_version`` or later."""
+    return game.status == "active" and game.version >= since_version and seat is not None and seat in game.to_act
 
 
 def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-              seat: int, version: int, intro: str = "") -> Content | None:
-    """The position, the legal commands numbered, and a Reply-To that plays one: None if
-    it is no longer this seat's turn at ``version``."""
+              seat: int, since_version: int, intro: str = "") -> Content | None:
+    """The position now, the legal commands numbered, and a Reply-To that plays one at the
+    current version: None if it is no longer this seat's turn. (A mail that waited, in a
+    coalescing window or a simultaneous choice, shows the latest state, never an old one.)"""
     game, folded = games.live(tx, game_id)
-    if not is_their_turn(game, seat, version):
+    if not is_their_turn(game, seat, since_version):
         return None
+    version = game.version
     title = title_of(game.title)
     commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
     token_id = records.reply_token_row(tx, player.id, game_id, seat, version)
@@ -88,7 +91,7 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
     game = games.game_row(tx, n.game_id)
     label = game_label(game)
     if n.type == "reminder":
-        if not is_their_turn(game, n.seat, game.version) or game.version < n.version:
+        if not is_their_turn(game, n.seat, n.version):
             return None
         deadline = n.data.get("deadline") if isinstance(n.data, dict) else None
         text = f"{note}Reminder: {label} is waiting for your move" + (f" (deadline {deadline})" if deadline else "")
@@ -98,9 +101,9 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
         text = f"{note}{label} is over.\n\nResult:\n{json.dumps(result, indent=2)}"
         subject = f"Finished: {label}"
     else:
-        said = n.data.get("text", "") if isinstance(n.data, dict) else ""
-        who = n.data.get("seat") if isinstance(n.data, dict) else None
-        text = f"{note}New message in {label}" + (f" from seat {who}" if who is not None else "") + f":\n\n{said}"
+        message = n.data.get("message", {}) if isinstance(n.data, dict) else {}
+        said, who = message.get("text", ""), n.data.get("from") or message.get("seat")
+        text = f"{note}New message in {label}" + (f" from {who}" if who is not None else "") + f":\n\n{said}"
         subject = f"Message: {label}"
     text += f"\n\n{links.game(n.game_id)}\n"
     return Content(subject, text, _html(*text.strip().split("\n\n")[:-1], link=(links.game(n.game_id), "Open the game")))
