@@ -20,7 +20,6 @@ from service.jobs import JobQueue, RQJobQueue
 from service.mail.accounts import MailAccounts
 from service.mail.compose import domain_of
 from service.mail.content import Links
-from service.mail.jobs import RQMailQueue
 from service.mail.mailer import Mailer, MailSettings
 from service.mail.tokens import Tokens, mail_key
 from service.mail.transport import transport_for
@@ -78,9 +77,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
                         notifications=notifications)
     tokens = Tokens(mail_key(settings.mail_secret, bytes(signing_key)))
-    mail_queue = RQMailQueue(redis, settings.queue_name)
     mail_dir = Path(settings.mail_dir) if settings.mail_dir else default_data_dir() / "mail"
-    mailer = Mailer(store, games, redis, mail_queue, transport_for(settings.smtp_url, mail_dir), tokens,
+    mailer = Mailer(store, games, redis, jobs, transport_for(settings.smtp_url, mail_dir), tokens,
                     MailSettings(settings.mail_from,
                                  Links(settings.public_url,
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
@@ -91,7 +89,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         redis=redis,
         jobs=jobs,
         notifier=notifier,
-        players=PlayerService(store, MailAccounts(tokens, mail_queue, settings.email_verification_ttl_seconds)),
+        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds)),
         games=games,
         messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from service.mail.jobs import MAIL_DIGEST
 from workers.runtime import services
 
 log = logging.getLogger(__name__)
@@ -47,5 +48,5 @@ def sweep_mail() -> tuple[int, int]:
     resent = svc.mailer.resend_lost()
     due = svc.mailer.digests_due()
     for player_id in due:
-        svc.mailer.queue.enqueue("workers.mail_jobs.send_digest", (player_id,), f"mail-digest-{player_id}")
+        svc.mailer.queue.enqueue_job(MAIL_DIGEST, (player_id,), f"mail-digest-{player_id}")
     return resent, len(due)

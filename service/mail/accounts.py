@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from service.errors import InvalidToken, TokenExpired, TokenUsed
 from service.mail import records
-from service.mail.jobs import MAIL_VERIFICATION, MailQueue
+from service.jobs import JobQueue
+from service.mail.jobs import MAIL_VERIFICATION
 from service.mail.tokens import Tokens, token_hash
 from service.store import Tx
 
@@ -20,7 +21,7 @@ class Unsubscribed:
 
 
 class MailAccounts:
-    def __init__(self, tokens: Tokens, queue: MailQueue, verification_ttl_seconds: float):
+    def __init__(self, tokens: Tokens, queue: JobQueue, verification_ttl_seconds: float):
         self.tokens = tokens
         self.queue = queue
         self.ttl = verification_ttl_seconds
@@ -45,7 +46,7 @@ class MailAccounts:
 
     def send_verification(self, verification_id: int | None) -> None:
         if verification_id is not None:
-            self.queue.enqueue(MAIL_VERIFICATION, (verification_id,), f"mail-verify-{verification_id}")
+            self.queue.enqueue_job(MAIL_VERIFICATION, (verification_id,), f"mail-verify-{verification_id}")
 
     def verify(self, tx: Tx, token: str, player_id: str | None) -> str:
         """Confirm the address the token was mailed to; the player's id. ``player_id``:

@@ -40,6 +40,7 @@ from service.errors import (
 )
 from service.mail import records
 from service.mail.mailer import Mailer
+from service.mail.position import command_label
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
 from service.store import Player
 from service.titles import title as title_of
@@ -112,6 +113,8 @@ class Inbound:
         outcome, row = self._play(message, token)
         if not outcome.played:
             self._answer(raw, message, outcome, row)
+        else:
+            self._next_if_still_theirs(row, outcome)
         log.info("inbound mail: %s %s", outcome.reason, outcome.detail)
         return outcome
 
@@ -139,6 +142,7 @@ class Inbound:
             if not 1 <= number <= len(legal):
                 return Outcome(False, "illegal", f"There is no move {number} (1 to {len(legal)})."), row
             command = legal[number - 1]
+            label = command_label(command)
         else:
             try:
                 command = json.loads(line)
@@ -147,9 +151,10 @@ class Inbound:
             if not isinstance(command, dict):
                 return Outcome(False, "illegal", f"The first line {line[:80]!r} is neither a move's number"
                                " nor a command's JSON."), row
-        return self._execute(player, row, command), row
+            label = command_label(command)
+        return self._execute(player, row, command, label), row
 
-    def _execute(self, player: Player, row: dict, command: dict) -> Outcome:
+    def _execute(self, player: Player, row: dict, command: dict, label: str) -> Outcome:
         try:
             self.games.execute(player, row["game_id"], row["seat"], command, expected_version=row["version"])
         except VersionConflict as err:
@@ -162,7 +167,20 @@ class Inbound:
             raise RuntimeError(err.detail) from err
         with self.store.tx() as tx:
             records.use_reply_token(tx, row["id"])
-        return Outcome(True, "played")
+        return Outcome(True, "played", f"Played: {label}.")
+
+    def _next_if_still_theirs(self, row: dict, outcome: Outcome) -> None:
+        """The fan-out tells no one of their own move; a player who plays by mail and is
+        to act again (several moves in a row) gets the new position at once."""
+        with self.store.read() as tx:
+            player = records.recipient(tx, row["player_id"])
+            game = self.games.game_row(tx, row["game_id"])
+        if player is None or not player.verified or row["seat"] not in game.to_act or game.status != "active":
+            return
+        ref = {"reason": "", "detail": outcome.detail, "game_id": row["game_id"], "seat": row["seat"],
+               "current_version": game.version}
+        self.mailer.claim_and_deliver(f"played:{row['id']}", player.id, row["game_id"], "played", ref,
+                                      player.email)
 
     def _answer(self, raw: bytes, message: EmailMessage, outcome: Outcome, row: dict | None) -> None:
         player = None

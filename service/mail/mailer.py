@@ -25,7 +25,8 @@ from service.games import GameService
 from service.mail import content, records
 from service.mail.compose import Content, Unsubscribe, build, mailbox
 from service.mail.content import KIND_OF_TYPE, Links
-from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND, MailQueue
+from service.jobs import JobQueue
+from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens
 from service.mail.transport import Transport
@@ -52,7 +53,7 @@ class MailSettings:
 
 
 class Mailer:
-    def __init__(self, store: Store, games: GameService, redis: Redis, queue: MailQueue, transport: Transport,
+    def __init__(self, store: Store, games: GameService, redis: Redis, queue: JobQueue, transport: Transport,
                  tokens: Tokens, settings: MailSettings):
         self.store = store
         self.games = games
@@ -97,6 +98,9 @@ class Mailer:
             made = content.digest(tx, self.games, self.settings.links, notes)
         elif claim.kind == "webhook_disabled":
             made = content.webhook_disabled(ref["url"])
+        elif claim.kind == "played":
+            made = content.your_turn(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
+                                     ref["seat"], ref["current_version"], intro=f"{ref['detail']}\n\n")
         elif claim.kind == "answer":
             made = content.answer(ref["reason"], ref["detail"])
             if ref.get("seat") is not None and player is not None and player.verified:
@@ -179,7 +183,7 @@ class Mailer:
         return self.deliver(key)
 
     def _follow_up(self, player_id: str, game_id: str, at: datetime) -> None:
-        self.queue.enqueue(MAIL_FOLLOWUP, (player_id, game_id),
+        self.queue.enqueue_job(MAIL_FOLLOWUP, (player_id, game_id),
                            f"mail-followup-{player_id}-{game_id}-{int(at.timestamp())}", at=at)
 
     def mail_followup(self, player_id: str, game_id: str) -> str:
@@ -245,5 +249,5 @@ class Mailer:
             keys = records.reclaim_unsent(tx, older_than_seconds, MAX_ATTEMPTS)
         for key in keys:
             digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-            self.queue.enqueue(MAIL_RESEND, (key,), f"mail-resend-{digest}-{int(time.time())}")
+            self.queue.enqueue_job(MAIL_RESEND, (key,), f"mail-resend-{digest}-{int(time.time())}")
         return len(keys)

@@ -93,11 +93,16 @@ def client(mail_services):
 
 @pytest.fixture
 def run_jobs(mail_services, monkeypatch):
-    """Run what is queued on the mail services' queue with a real RQ worker (burst)."""
+    """Run the mail jobs queued on the mail services' queue with a real RQ worker (burst).
+    The notification fan-out's jobs (queued after every commit) are dropped: these tests
+    insert the notifications they need; tests/mail/test_play_by_email.py runs it all."""
     monkeypatch.setattr(workers.mail_jobs, "services", lambda: mail_services)
 
     def run() -> None:
         queue = Queue(mail_services.settings.queue_name, connection=mail_services.redis)
+        for job in queue.jobs:
+            if not job.func_name.startswith("workers.mail_jobs."):
+                job.delete()
         SimpleWorker([queue], connection=mail_services.redis).work(burst=True, logging_level="WARNING")
 
     return run

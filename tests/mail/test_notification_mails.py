@@ -4,12 +4,13 @@ sweeper's re-send, the daily digest, and no mail while the player watches the ga
 from __future__ import annotations
 
 import time
+import uuid
 from dataclasses import replace
 
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
-from service.games import COMPUTER
+from service.jobs import WEBHOOK_DISABLED
 from service.mail.mailer import Mailer, watching_key
 from tests.mail.conftest import insert_notification, text_of
 
@@ -167,14 +168,28 @@ def test_daily_digest_one_mail_with_what_came_since_the_last(client, sink, mail_
     assert len(mails.to(ada["email"])) == count + 1
 
 
-def test_the_owner_of_a_disabled_webhook_is_told(client, sink, mail_services, verified_player):
+def _webhook(mail_services, player_id: str, url: str) -> str:
+    """A webhook row as the webhooks' service writes it (its secret sealed: not needed here)."""
+    hook_id = str(uuid.uuid4())
+    with mail_services.store.tx() as tx:
+        tx.conn.execute("INSERT INTO webhooks (id, player_id, url, events, secret_sealed, disabled_at,"
+                        " disabled_reason) VALUES (%s, %s, %s, %s, %s, now(), 'failing')",
+                        (hook_id, player_id, url, ["your_turn"], b"sealed"))
+    return hook_id
+
+
+def test_the_owner_of_a_disabled_webhook_is_told_if_verified(client, sink, mail_services, run_jobs,
+                                                             verified_player):
     mails, _ = sink
     ada = verified_player("Ada")
-    with mail_services.store.read() as tx:
-        exists = tx.conn.execute("SELECT to_regclass('webhooks') IS NOT NULL").fetchone()[0]
-    assert exists, "the webhooks table (notify-core) is not on this branch yet"
-    with mail_services.store.tx() as tx:
-        columns = [r[0] for r in tx.conn.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = 'webhooks'").fetchall()]
-    assert "player_id" in columns and "url" in columns
-    assert COMPUTER is not None and mails is not None
+    hook = _webhook(mail_services, ada["id"], "https://hooks.example/ada")
+    before = len(mails.to(ada["email"]))
+    for _ in range(2):  # as the webhooks queue it (job id webhook-disabled-<id>), twice
+        mail_services.jobs.enqueue_job(WEBHOOK_DISABLED, (hook,), f"webhook-disabled-{hook}")
+        run_jobs()
+    told = mails.to(ada["email"])
+    assert len(told) == before + 1
+    assert "Webhook disabled" in str(told[-1]["Subject"]) and "https://hooks.example/ada" in text_of(told[-1])
+    unverified = client.post("/v1/players", json={"name": "Uma"}).json
+    assert mail_services.mailer.webhook_disabled(_webhook(mail_services, unverified["id"], "https://x.example")) \
+        == "unverified"
