@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 from redis import Redis
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from service.errors import InvalidToken, TokenExpired, TokenUsed
-from service.mail import records
 from service.jobs import JobQueue
+from service.mail import records
 from service.mail.jobs import MAIL_VERIFICATION
 from service.mail.tokens import Tokens, token_hash
 from service.store import Tx

@@ -22,10 +22,10 @@ from datetime import datetime
 from redis import Redis
 
 from service.games import GameService
+from service.jobs import JobQueue
 from service.mail import content, records
 from service.mail.compose import Content, Unsubscribe, build, mailbox
 from service.mail.content import KIND_OF_TYPE, Links
-from service.jobs import JobQueue
 from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens

@@ -16,7 +16,7 @@ import re
 #: reply tokens live in an address's local part (64 characters at most): 80 bits of MAC
 REPLY_MAC_CHARS = 16
 LINK_MAC_CHARS = 26
-REPLY_LOCAL = re.compile(r"play\+(\d{1,18}-[a-z2-7]{%d})@" % REPLY_MAC_CHARS, re.I)
+REPLY_LOCAL = re.compile(rf"play\+(\d{{1,18}}-[a-z2-7]{{{REPLY_MAC_CHARS}}})@", re.I)
 UNSUBSCRIBE_KINDS = ("your_turn", "reminder", "finished", "messages", "all")
 
 
