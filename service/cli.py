@@ -152,7 +152,7 @@ def serve_all(args) -> int:
             log.info("applied migration %s", name)
         env["ENTREPOT_THREADS"] = str(args.threads)
         # every process writes mails (without SMTP) to the same folder, and links to this server
-        env.setdefault("ENTREPOT_DATA_DIR", str(data_dir))
+        env["ENTREPOT_DATA_DIR"] = str(data_dir)
         env.setdefault("ENTREPOT_PUBLIC_URL", f"http://{args.host}:{args.port}")
         api = [
             sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",

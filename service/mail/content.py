@@ -111,9 +111,10 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
 
 def verification(links: Links, token: str, email: str) -> Content:
     url = links.verify(token)
-    text = (f"Confirm that {email} is your address for Entrepot: open {url}\n\n"
-            f"Or send POST /v1/players/me/email/verify with {{\"token\": \"{token}\"}}.\n"
-            "Nothing else is mailed to this address before it is confirmed.")
+    # short lines: the text part stays 7bit, so the link can be read (and grepped) as is
+    text = (f"Confirm that {email} is your address for Entrepot:\n\n{url}\n\n"
+            "Or send POST /v1/players/me/email/verify with this token:\n\n"
+            f"{token}\n\nNothing else is mailed to this address before it is confirmed.")
     return Content("Confirm your email address", text,
                    _html(f"Confirm that {email} is your address for Entrepot.", link=(url, "Confirm my address")))
 
