@@ -62,7 +62,7 @@ def receiver():
     receiver.stop()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def owner_db(owner_database_url):
     with psycopg.connect(owner_database_url, autocommit=True) as conn:
         yield conn

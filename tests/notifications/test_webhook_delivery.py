@@ -48,8 +48,12 @@ def test_deliveries_are_signed_and_carry_the_notification(client, worker, receiv
     play(client, game["id"], [a, b], 6)
     client.post(f"/v1/games/{game['id']}/messages", token=a["token"], json={"text": "hello Bob"})
     wait_for(lambda: fanned_out(owner_db, game["id"]))
-    told = wait_for(lambda: any(x["type"] == "message" for x in (
-        n := [x for x in notifications(owner_db, game["id"]) if x["player_id"] == b["id"]])) and n)
+
+    def bobs():
+        mine = [x for x in notifications(owner_db, game["id"]) if x["player_id"] == b["id"]]
+        return mine if any(x["type"] == "message" for x in mine) else None
+
+    told = wait_for(bobs)
     log = wait_for(lambda: settled(client, b, webhook, len(told)))
     assert {d["notification_id"] for d in log} == {n["id"] for n in told}
     assert all(d["state"] == "delivered" and d["attempts"] == 1 and d["last_status"] == 200 for d in log)
