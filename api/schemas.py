@@ -21,9 +21,26 @@ class PlayerCreate(Strict):
     email = fields.Email(load_default=None, allow_none=True)
 
 
+class NotifySettings(Strict):
+    """Partial: the keys given replace the stored ones."""
+
+    your_turn = StrictBool()
+    reminder = StrictBool()
+    finished = StrictBool()
+    messages = StrictBool()
+    digest = fields.Str(validate=validate.OneOf(("off", "daily")))
+
+
 class PlayerSettings(Strict):
+    #: every mail off (true keeps the choices of ``notify``)
     notify_by_email = StrictBool()
     vacation_until = UtcDateTime(allow_none=True)
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    notify = fields.Nested(NotifySettings)
+
+
+class EmailVerification(Strict):
+    token = fields.Str(required=True, validate=validate.Length(min=1, max=200))
 
 
 class SeatSpec(Strict):
@@ -132,6 +149,8 @@ class NewPlayerOut(PlayerOut):
 
 class MeOut(PlayerOut):
     notify_by_email = fields.Bool()
+    email_verified = fields.Function(lambda p: p.email is not None and p.email_verified_at is not None)
+    notify = fields.Dict()
     vacation_until = fields.AwareDateTime(allow_none=True)
     created_at = fields.AwareDateTime()
 

@@ -101,6 +101,20 @@ class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"
 
 
+class InvalidToken(Invalid):
+    """A verification or unsubscribe token that is not one of ours (or not the caller's)."""
+
+    code = "invalid_token"
+
+
+class TokenUsed(Conflict):
+    code = "token_used"
+
+
+class TokenExpired(Conflict):
+    code = "token_expired"
+
+
 class WebhookUrlRefused(Invalid):
     """A webhook URL that is not http(s), or whose host is not public (no SSRF)."""
 

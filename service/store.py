@@ -132,6 +132,9 @@ class Player:
     notify_by_email: bool
     vacation_until: datetime | None
     created_at: datetime
+    email_verified_at: datetime | None = None
+    #: what they want by mail (migration 0060): your_turn, reminder, finished, messages, digest
+    notify: dict | None = None
 
 
 _GAME_COLUMNS = (
@@ -198,7 +201,8 @@ class Tx:
 
     def player_by_token_hash(self, token_hash: str) -> Player | None:
         row = self._one(
-            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
+            " email_verified_at, notify"
             " FROM players WHERE token_hash = %s",
             (token_hash,),
         )
@@ -206,7 +210,8 @@ class Tx:
 
     def player(self, player_id: str) -> Player | None:
         row = self._one(
-            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
+            " email_verified_at, notify"
             " FROM players WHERE id = %s",
             (player_id,),
         )

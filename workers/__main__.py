@@ -17,6 +17,7 @@ from service.jobs import ai_queue
 from service.migrate import migrate
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
+from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
 from workers.runtime import services
 from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
@@ -43,6 +44,9 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             if timers or stand_ins or vacations:
                 log.info("sweeper re-queued %s timers, %s stand-in moves, %s vacation starts",
                          timers, stand_ins, vacations)
+            resent, digests = sweep_mail()
+            if resent or digests:
+                log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
             fanouts, mails, deliveries = sweep_notifications()
             if fanouts or mails or deliveries:
                 log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",
