@@ -15,7 +15,7 @@ If workers/mail_jobs.py exists (the mail side of issue 11), an aiosmtpd sink is 
 and ENTREPOT_SMTP_URL points the workers at it: the mail lag (commit to the sink's receipt)
 is printed too.
 
-    python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 8] [--workers 2]
+    python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 4] [--workers 2]
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_notify)
 and REDIS_URL's server with database index 11 (flushed at start), else 127.0.0.1.
@@ -116,11 +116,15 @@ class MailSink:
         self.controller.stop()
 
 
-def drain(database_url: str, seconds: float) -> bool:
-    """Wait until every game is fanned out and every delivery settled; False on timeout."""
+def drain(database_url: str, queue: Queue, seconds: float) -> bool:
+    """Wait until every game is fanned out, every delivery settled and the workers' queue
+    empty (mails included); False on timeout."""
     end = time.monotonic() + seconds
     with psycopg.connect(database_url, autocommit=True) as conn:
         while time.monotonic() < end:
+            if queue.count or queue.started_job_registry.count:
+                time.sleep(0.5)
+                continue
             behind = conn.execute(
                 "SELECT count(*) FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
                 " WHERE g.version > coalesce(f.notified_version, 0)").fetchone()[0]
@@ -151,7 +155,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=5, help="moves per game")
-    parser.add_argument("--rate", type=float, default=8.0,
+    parser.add_argument("--rate", type=float, default=4.0,
                         help="moves per second in all (0: as fast as the movers go); the lag of a queue"
                              " the workers cannot drain measures only the backlog")
     parser.add_argument("--movers", type=int, default=8, help="threads playing moves")
@@ -200,7 +204,8 @@ def main() -> int:
             players = list(pool.map(sign_up, range(args.players)))
         print(f"{args.players} players with a webhook and an email in {time.monotonic() - started:.1f} s")
         ready = time.monotonic() + 60
-        while Worker.count(queue=Queue(queue, connection=Redis.from_url(redis_url))) < args.workers:
+        rq_queue = Queue(queue, connection=Redis.from_url(redis_url))
+        while Worker.count(queue=rq_queue) < args.workers:
             if time.monotonic() > ready:
                 raise SystemExit("the workers did not start")
             time.sleep(0.2)
@@ -213,7 +218,7 @@ def main() -> int:
             games.append((snapshot.game.id, [a, b]))
         with psycopg.connect(database_url, autocommit=True) as conn:  # the bench's players own their addresses
             conn.execute("UPDATE players SET email_verified_at = now()")
-        setup_drained = drain(database_url, args.drain)
+        setup_drained = drain(database_url, rq_queue, 600)
         with psycopg.connect(database_url, autocommit=True) as conn:
             watermark = conn.execute("SELECT coalesce(max(id), 0) FROM notifications").fetchone()[0]
         print(f"{args.games} games started; their {watermark} start notifications"
@@ -258,7 +263,7 @@ def main() -> int:
         for t in threads:
             t.join()
         moved_in = time.monotonic() - move_start
-        drained = not drain(database_url, args.drain)
+        drained = not drain(database_url, rq_queue, args.drain)
         if sink is not None:  # the mails of the last moves may still be on their way
             time.sleep(2)
         with psycopg.connect(database_url, autocommit=True) as conn:
