@@ -50,9 +50,9 @@ def free_port() -> int:
 
 
 def start_api(port: int, env: dict) -> subprocess.Popen:
-    """One API machine: gunicorn with one process (gthread), as deploy/ runs it."""
-    cmd = [sys.executable, "-m", "gunicorn", "api.wsgi:app", "--worker-class", "gthread",
-           "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{port}"]
+    """One API machine: uvicorn with one process (8 request threads), as deploy/ runs it."""
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app", "--workers", "1",
+           "--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "5"]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 
@@ -206,7 +206,7 @@ def main() -> int:
     doubled = sum(1 for n in per_game.values() if n > 1)
     lost = len(ids) - len(per_game)
     q = statistics.quantiles(late, n=100) if len(late) >= 2 else [late[0]] * 99
-    print(f"layout: 2 API processes (gunicorn gthread, 1 x 8 threads each), 3 `entrepot worker` processes "
+    print(f"layout: 2 API processes (uvicorn, 1 process x 8 request threads each), 3 `entrepot worker` processes "
           f"(sweep every {args.sweep_every:g} s, grace 0.5 s), one PostgreSQL, one Redis; "
           f"{os.cpu_count()} cores, loopback")
     print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs"

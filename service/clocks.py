@@ -34,8 +34,10 @@ from service.table_store import (
     anyone_moved,
     due_timers,
     stand_ins_waiting,
+    timers_between,
     vacations_to_apply,
 )
+from service.timer_slots import slot_bounds
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
@@ -96,6 +98,17 @@ class ClockService:
         except (VersionConflict, IllegalCommand, GameNotActive):
             return "stale"  # the game moved on meanwhile; that commit scheduled what is next
         return type(command).__name__
+
+    def run_timers(self, slot: int) -> dict[str, int]:
+        """Run the timer of every game whose table time falls in ``slot`` (the job of the
+        slot, service/timer_slots.py); returns how many games had each outcome."""
+        with self.store.read() as tx:
+            games = timers_between(tx, *slot_bounds(slot))
+        outcomes: dict[str, int] = {}
+        for game_id, version in games:
+            outcome = self.run_timer(game_id, version)
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        return outcomes
 
     def sweep(self) -> tuple[int, int, int]:
         """Heal what lost jobs left undone: timers overdue by more than the grace, seats out
