@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
 TABLE_TIMERS = "workers.clock_jobs.run_table_timers"
+TABLE_TIMER = "workers.clock_jobs.run_table_timer"
 #: A timer job still in the scheduled registry this long after its time waits for a dead
 #: scheduler (workers take over from one within ~1 s), and one still "started" was running
 #: on a worker that died (a slot's job takes a fraction of a second): the sweeper queues it
@@ -79,10 +80,18 @@ class RQJobQueue:
         its time slot (service/timer_slots.py), shared with every game whose timer falls in
         the slot and scheduled at the slot's end; it re-checks each game's premise, so it
         does nothing for a game that moved on meanwhile. ``again``: a timer job that ran
-        early schedules its slot anew under another id (its own is deleted when it ends)."""
+        early schedules its slot anew under another id (its own is deleted when it ends).
+        A timer whose slot has ended already gets a job of its own, queued now."""
         slot = slot_of(at)
+        ends = slot_bounds(slot)[1]
+        if ends <= datetime.now(UTC):
+            # the slot's job may have run or be running without this game (its commit was
+            # not visible yet), and a job id queued while its job runs is deleted when that
+            # run ends: the game's own job, now
+            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}")
+            return
         job_id = timers_job_id(slot) + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
-        self._schedule(slot_bounds(slot)[1], TABLE_TIMERS, (slot,), job_id)
+        self._schedule(ends, TABLE_TIMERS, (slot,), job_id)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")

@@ -24,8 +24,7 @@ def run_table_timers(slot: int) -> dict[str, int]:
 
 def run_table_timer(game_id: str, version: int) -> str:
     """Send the reminder, time out the seat or end the vacation due in this game now (the
-    job of one game's timer, as scheduled before timers were grouped by slot: jobs
-    still in Redis from then run as they were meant to)."""
+    job of a timer already due when its commit scheduled it)."""
     outcome = services().clocks.run_timer(game_id, version)
     log.info("table timer of %s at v%s: %s", game_id, version, outcome)
     return outcome

@@ -21,6 +21,8 @@ def jobs(redis_url):
     queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}")
     yield queue
     Queue(queue.queue.name, connection=queue.redis).empty()
+    for job_id in queue.redis.zrange(queue.scheduled_key, 0, -1):
+        queue.redis.delete(b"rq:job:" + job_id)
     queue.redis.delete(queue.scheduled_key)
 
 
@@ -35,9 +37,8 @@ def test_a_timer_goes_to_the_job_of_its_slot_scored_with_the_slots_exact_end(job
         (f"timers-{slot}".encode(), pytest.approx(at.replace(microsecond=800_000).timestamp())),
         (f"timers-{slot + 1}".encode(), pytest.approx(at.replace(microsecond=900_000).timestamp())),
     ]
-    past = datetime.now(UTC) - timedelta(seconds=1)
-    jobs.schedule_timer("g", 4, past)  # already due: queued now
-    assert jobs.queue.job_ids == [f"timers-{slot_of(past)}"]
+    jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # its slot is over:
+    assert jobs.queue.job_ids == ["timer-g-4"]  # its own job, queued now
 
 
 def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs, redis_url):
@@ -45,7 +46,7 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
     queued, running, dead, orphaned, lost = (slot_of(base) + n for n in range(5))
     alive = f"alive-{uuid.uuid4().hex[:8]}"
     presence = announce(redis_url, alive)  # a worker process that holds its connection
-    jobs.schedule_timer("queued", 1, slot_bounds(queued)[1])
+    jobs.redis.hset(f"rq:job:timers-{queued}", "status", "queued")
     for slot, worker in ((running, alive), (dead, alive), (orphaned, f"gone-{uuid.uuid4().hex[:8]}")):
         jobs.redis.hset(f"rq:job:timers-{slot}", mapping={"status": "started", "worker_name": worker})
     try:
@@ -60,9 +61,9 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
         ])
     finally:
         presence.close()
-        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (running, dead, orphaned)))
+        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned)))
     assert requeued == 3
-    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (queued, dead, orphaned, lost))
+    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (dead, orphaned, lost))
     deadline = time.monotonic() + 5  # Redis forgets a closed connection's name at once
     while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
         time.sleep(0.01)
