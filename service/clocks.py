@@ -74,11 +74,14 @@ class ClockService:
     # timers ----------------------------------------------------------------------------
     def run_timer(self, game_id: str, version: int) -> str:
         """Do what the game's table has due now, if the game is still at ``version``."""
-        with self.store.read() as tx:
-            try:
-                game, folded = self.games.live(tx, game_id)
-            except NotFound:
-                return "stale"
+        seen = self.games.seen(game_id, version)  # execute re-checks the version below
+        if seen is None:
+            with self.store.read() as tx:
+                try:
+                    seen = self.games.live(tx, game_id)
+                except NotFound:
+                    return "stale"
+        game, folded = seen
         if game.status != "active" or game.version != version:
             return "stale"
         title = title_of(game.title)
@@ -104,6 +107,7 @@ class ClockService:
         slot, service/timer_slots.py); returns how many games had each outcome."""
         with self.store.read() as tx:
             games = timers_between(tx, *slot_bounds(slot))
+        self.games.warm([game_id for game_id, _ in games])
         outcomes: dict[str, int] = {}
         for game_id, version in games:
             outcome = self.run_timer(game_id, version)
