@@ -11,6 +11,7 @@ exact time. ``interval`` also sets the lock's time to live in whole seconds, so 
 
 from __future__ import annotations
 
+import threading
 import time
 
 from rq.registry import ScheduledJobRegistry
@@ -59,6 +60,28 @@ class TimerWorker(SimpleWorker):
 
     poll_seconds: float = SCHEDULER_POLL_SECONDS
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: set once the worker stops: from then on no takeover may start a scheduler,
+        #: which would outlive the worker's own stop of its scheduler (and keep the
+        #: process from exiting). Taken with ``takeover`` held, so a takeover under way
+        #: ends (its scheduler then stopped with the worker's) before the worker stops.
+        self.stopping = threading.Event()
+        self.takeover = threading.Lock()
+
+    def _stop_takeovers(self) -> None:
+        self.stopping.set()
+        with self.takeover:
+            pass
+
+    def request_stop(self, signum, frame):
+        self._stop_takeovers()
+        super().request_stop(signum, frame)
+
+    def teardown(self):
+        self._stop_takeovers()
+        super().teardown()
+
     def _start_scheduler(self, burst: bool = False, logging_level="INFO", date_format=None, log_format=None):
         # RQ's own method, with the scheduler class swapped
         extra = {k: v for k, v in (("date_format", date_format), ("log_format", log_format)) if v}
@@ -99,8 +122,13 @@ def take_over_dead_scheduler(worker: TimerWorker) -> bool:
     holder has not beaten for ``STALE_SCHEDULER_SECONDS`` is released (only if it still
     names that holder) and taken.
     """
+    with worker.takeover:
+        return _take_over(worker)
+
+
+def _take_over(worker: TimerWorker) -> bool:
     scheduler = worker.scheduler
-    if worker._stop_requested or scheduler is None or (
+    if worker.stopping.is_set() or worker._stop_requested or scheduler is None or (
             scheduler._process is not None and scheduler._process.is_alive()):
         return False  # shutting down, or our own scheduler runs
     conn = worker.connection
