@@ -18,6 +18,7 @@ from redis import Redis
 log = logging.getLogger(__name__)
 
 PREFIX = "entrepot-worker:"
+_refused: list[bool] = []  # said once per process
 
 
 def announce(redis_url: str, worker_name: str) -> Redis:
@@ -37,6 +38,8 @@ def workers_present(redis: Redis) -> set[str] | None:
     try:
         clients = redis.client_list()
     except Exception:
-        log.warning("CLIENT LIST refused: dead workers are found by the sweeper's patience only")
+        if not _refused:
+            log.warning("CLIENT LIST refused: dead workers are found by the sweeper's patience only")
+            _refused.append(True)
         return None
     return {c["name"][len(PREFIX):] for c in clients if c.get("name", "").startswith(PREFIX)}
