@@ -648,6 +648,7 @@ def event_page(game: Game, stored: list[StoredEvent], viewer: int | None, after:
 
 
 def is_game_id(value: str) -> bool:
+    """Whether the text is a UUID (games are named by one; so are webhooks and deliveries)."""
     try:
         uuid.UUID(value)
     except (ValueError, TypeError, AttributeError):

@@ -27,6 +27,7 @@ from standardwebhooks.webhooks import Webhook as Signing
 
 from service import url_guard
 from service.errors import Invalid, NotFound, WebhookUrlRefused
+from service.games import is_game_id
 from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import notification_body
 from service.sealing import Sealer
@@ -145,7 +146,7 @@ class WebhookService:
 
     def _webhook(self, tx: Tx, player_id: str, webhook_id: str) -> Webhook:
         row = None
-        if _is_uuid(webhook_id):
+        if is_game_id(webhook_id):
             row = tx.conn.execute(
                 "SELECT id::text, url, events, created_at, disabled_at, disabled_reason FROM webhooks"
                 " WHERE id = %s AND player_id = %s AND deleted_at IS NULL", (webhook_id, player_id),
@@ -180,7 +181,7 @@ class WebhookService:
     # sending -------------------------------------------------------------------------
     def deliver(self, delivery_id: str) -> str:
         """One attempt at a delivery, if it is due and nobody else is sending it."""
-        if not _is_uuid(delivery_id):
+        if not is_game_id(delivery_id):
             return "stale"
         with self.store.tx() as tx:
             claimed = tx.conn.execute(
@@ -311,11 +312,3 @@ class WebhookService:
 
 def body_json(body: dict) -> str:
     return json.dumps(body, separators=(",", ":"))
-
-
-def _is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(value)
-    except (ValueError, TypeError, AttributeError):
-        return False
-    return True
