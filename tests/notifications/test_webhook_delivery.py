@@ -136,3 +136,28 @@ def test_the_address_is_checked_again_at_delivery_time(notify_settings, receiver
         assert not receiver.at("/rebind")
     finally:
         services.close()
+
+
+def test_a_delivery_whose_job_was_lost_is_sent_by_the_workers_sweeper(notify_settings, worker, receiver, owner_db):
+    """The fan-out commits its deliveries, then its queue loses their jobs (here: a queue
+    that only records): the running worker's sweeper finds them due and sends them."""
+    jobs = RecordingJobQueue()
+    services = build(notify_settings, jobs=jobs)
+    try:
+        a = services.players.create("Lossy", None).player
+        b = services.players.create("Patient", None).player
+        receiver.secrets["/lost"] = services.webhooks.register(b, receiver.url + "/lost", ["your_turn"]).secret
+        game = services.games.create(a, "kontor", {"variant": "basic"},
+                                     [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
+        services.games.accept(b, game.game.id, 1)
+        assert services.notifications.fan_out_game(game.game.id, 1) >= 1
+        queued = [job for job in jobs.jobs if job[0] == "workers.notification_jobs.deliver_webhook"]
+        assert queued  # ...and lost: never in Redis
+        got = wait_for(lambda: receiver.at("/lost"), 15)
+        assert len(got) == 1 and got[0].verified and got[0].body["type"] == "your_turn"
+        state = owner_db.execute(
+            "SELECT d.state, d.attempts FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
+            " WHERE w.player_id = %s", (b.id,)).fetchone()
+        assert state == ("delivered", 1)
+    finally:
+        services.close()
