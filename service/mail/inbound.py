@@ -11,8 +11,9 @@ in between leaves it unmarked, but the game has moved past its version by then, 
 replay is refused as stale all the same.
 
 A refused reply (forged, replayed, stale, illegal, game over) is answered by mail with the
-reason, and nothing is played: to the token's player when the token is genuine, else to
-the From address (a forged token names nobody else to tell).
+reason, and nothing is played: to the token's player when the token is genuine; for a
+forged one (which names nobody) to the From address only if it is a verified player's, so
+the listener never mails strangers (no backscatter for anyone who forges a From).
 """
 
 from __future__ import annotations
@@ -183,16 +184,16 @@ class Inbound:
                                       player.email)
 
     def _answer(self, raw: bytes, message: EmailMessage, outcome: Outcome, row: dict | None) -> None:
-        player = None
-        if row is not None:
-            with self.store.read() as tx:
+        sender = parseaddr(str(message.get("From", "")))[1]
+        with self.store.read() as tx:
+            if row is not None:
                 player = records.recipient(tx, row["player_id"])
-        if player is not None and player.verified:
-            to, player_id = player.email, player.id
-        else:
-            to, player_id = parseaddr(str(message.get("From", "")))[1], None
-        if not to:
+            else:  # a forged token names nobody: answer only a sender who is a verified player
+                player = records.verified_recipient_by_email(tx, sender) if sender else None
+        if player is None or not player.verified:
+            log.info("a %s reply from %r is not answered: no verified player to tell", outcome.reason, sender)
             return
+        to, player_id = player.email, player.id
         ref = {"reason": outcome.reason.replace("_", " "), "detail": outcome.detail,
                "in_reply_to_subject": str(message.get("Subject", ""))[:120]}
         if outcome.reason == "stale" and player_id is not None:

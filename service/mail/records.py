@@ -67,6 +67,13 @@ def recipient(tx: Tx, player_id: str) -> Recipient | None:
     return Recipient(**row) if row else None
 
 
+def verified_recipient_by_email(tx: Tx, address: str) -> Recipient | None:
+    row = _one(tx, "SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
+                   " FROM players WHERE lower(email) = lower(%s) AND email_verified_at IS NOT NULL"
+                   " ORDER BY email_verified_at LIMIT 1", (address,))
+    return Recipient(**row) if row else None
+
+
 def notification(tx: Tx, notification_id: int) -> Notification | None:
     row = _one(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
                    " data, at FROM notifications WHERE id = %s", (notification_id,))
