@@ -33,6 +33,7 @@ from domain.common.envelope import encode_command
 from service.errors import (
     GameNotActive,
     Invalid,
+    InvalidToken,
     NotFound,
     NotYourSeat,
     NotYourTurn,
@@ -40,6 +41,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.mail import records
+from service.mail.accounts import unsubscribe
 from service.mail.mailer import Mailer
 from service.mail.position import command_label
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
@@ -111,6 +113,8 @@ class Inbound:
                                                  for v in (message.get_all(h) or [])])]
         addresses += recipients or []
         token = find_reply_token(addresses)
+        if token is None and any(a.lower().startswith("unsubscribe@") for a in addresses):
+            return self._unsubscribe(message)
         outcome, row = self._play(message, token)
         if not outcome.played:
             self._answer(raw, message, outcome, row)
@@ -118,6 +122,17 @@ class Inbound:
             self._next_if_still_theirs(row, outcome)
         log.info("inbound mail: %s %s", outcome.reason, outcome.detail)
         return outcome
+
+    def _unsubscribe(self, message: EmailMessage) -> Outcome:
+        """The mailto: of List-Unsubscribe: the token is the subject (RFC 2369)."""
+        subject = str(message.get("Subject", "")).strip()
+        subject = subject.split(":", 1)[1].strip() if subject.lower().startswith("re:") else subject
+        try:
+            with self.store.tx() as tx:
+                done = unsubscribe(tx, self.tokens, subject)
+        except InvalidToken:
+            return Outcome(False, "not_unsubscribed", "the subject is no unsubscribe token of ours")
+        return Outcome(False, "unsubscribed", f"{done.kind} off for player {done.player_id}")
 
     def _play(self, message: EmailMessage, token: str | None) -> tuple[Outcome, dict | None]:
         token_id = reply_token_id(token) if token else None

@@ -225,7 +225,7 @@ class Mailer:
                 return "unverified"
             if player.notify.get("digest") != "daily":
                 return "off"
-            due = [p for p in records.digests_due(tx, self.settings.digest_every_seconds) if p[0] == player_id]
+            due = records.digests_due(tx, self.settings.digest_every_seconds, player_id=player_id)
             if not due:
                 return "not due"
             records.start_digest(tx, player_id)

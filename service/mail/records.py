@@ -229,14 +229,10 @@ def start_digest(tx: Tx, player_id: str) -> None:
         " ON CONFLICT (player_id) DO NOTHING", (player_id, player_id))
 
 
-def digest_state(tx: Tx, player_id: str) -> dict | None:
-    return _one(tx, "SELECT last_notification_id, last_sent_at,"
-                    " last_sent_at IS NULL OR last_sent_at <= now() - make_interval(secs => %s) AS due"
-                    " FROM mail_digests WHERE player_id = %s FOR UPDATE", (0, player_id))
-
-
-def digests_due(tx: Tx, every_seconds: float, limit: int = 500) -> list[tuple[str, int]]:
-    """(player id, newest notification id) of daily-digest players owed a digest."""
+def digests_due(tx: Tx, every_seconds: float, limit: int = 500,
+                player_id: str | None = None) -> list[tuple[str, int]]:
+    """(player id, newest notification id) of daily-digest players owed a digest (of one
+    player, if given)."""
     rows = tx.conn.execute(
         "SELECT p.id::text, (SELECT max(n.id) FROM notifications n WHERE n.player_id = p.id) AS newest"
         " FROM players p LEFT JOIN mail_digests d ON d.player_id = p.id"
@@ -244,7 +240,8 @@ def digests_due(tx: Tx, every_seconds: float, limit: int = 500) -> list[tuple[st
         " AND (d.last_sent_at IS NULL OR d.last_sent_at <= now() - make_interval(secs => %s))"
         " AND EXISTS (SELECT 1 FROM notifications n WHERE n.player_id = p.id"
         "   AND n.id > coalesce(d.last_notification_id, 0))"
-        " LIMIT %s", (every_seconds, limit)).fetchall()
+        " AND (%s::uuid IS NULL OR p.id = %s::uuid) LIMIT %s",
+        (every_seconds, player_id, player_id, limit)).fetchall()
     return [(r[0], r[1]) for r in rows]
 
 

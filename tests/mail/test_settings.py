@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import smtplib
 import uuid
+from email.message import EmailMessage
 
 from tests.mail.conftest import insert_notification, text_of
 
@@ -115,3 +117,22 @@ def test_every_mail_carries_one_click_unsubscribe_and_the_post_turns_that_kind_o
     assert forged.status_code == 422 and forged.json["code"] == "invalid_token"
     other_kind = path.replace(".your_turn.", ".all.")
     assert client.post(other_kind).status_code == 422  # the signature binds the kind
+
+
+def test_the_mailto_of_list_unsubscribe_works_through_the_inbound_listener(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    mails, _ = sink
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    nid = insert_notification(mail_services, ada["id"], game["id"], 0, "finished", game["version"])
+    assert mail_services.mailer.mail_notification(nid) == "sent"
+    mailto = str(mails.to(ada["email"])[-1]["List-Unsubscribe"]).split("<mailto:")[1].rstrip(">")
+    address, _, query = mailto.partition("?subject=")
+    assert address == "unsubscribe@games.test" and ".finished." in query
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = ada["email"], address, query
+    message.set_content("unsubscribe\n")
+    with smtplib.SMTP("127.0.0.1", inbox, timeout=30) as smtp:
+        smtp.send_message(message)
+    notify = client.get("/v1/players/me", token=ada["token"]).json["notify"]
+    assert notify["finished"] is False and notify["your_turn"] is True
