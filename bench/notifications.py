@@ -15,7 +15,7 @@ If workers/mail_jobs.py exists (the mail side of issue 11), an aiosmtpd sink is 
 and ENTREPOT_SMTP_URL points the workers at it: the mail lag (commit to the sink's receipt)
 is printed too.
 
-    python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 8] [--workers 2]
+    python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 4] [--workers 2]
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_notify)
 and REDIS_URL's server with database index 11 (flushed at start), else 127.0.0.1.
@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import base64
+import hashlib
 import json
 import os
 import random
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -36,6 +38,8 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from email.parser import BytesParser
+from email.policy import default
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -101,12 +105,41 @@ class MailSink:
                 sink.got.append((time.time(), envelope.content))
                 return "250 OK"
 
-        self.controller = Controller(Handler(), hostname="127.0.0.1", port=0)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.controller = Controller(Handler(), hostname="127.0.0.1", port=port)
         self.controller.start()
-        self.url = f"smtp://127.0.0.1:{self.controller.server.sockets[0].getsockname()[1]}"
+        self.url = f"smtp://127.0.0.1:{port}"
 
     def stop(self):
         self.controller.stop()
+
+
+def drain(database_url: str, queue: Queue, seconds: float) -> bool:
+    """Wait until every game is fanned out, every delivery settled and the workers' queue
+    empty (mails included); False on timeout."""
+    end = time.monotonic() + seconds
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        while time.monotonic() < end:
+            if queue.count or queue.started_job_registry.count:
+                time.sleep(0.5)
+                continue
+            behind = conn.execute(
+                "SELECT count(*) FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
+                " WHERE g.version > coalesce(f.notified_version, 0)").fetchone()[0]
+            undelivered = conn.execute(
+                "SELECT count(*) FROM webhook_deliveries WHERE state NOT IN ('delivered', 'failed')").fetchone()[0]
+            if not behind and not undelivered:
+                return True
+            time.sleep(0.5)
+    return False
+
+
+def message_id_of(notification_id: int) -> str:
+    """The Message-ID the mail side gives the mail of a notification (its claim key,
+    ``notification:<id>``, hashed: service/mail/compose.py)."""
+    return hashlib.sha256(f"notification:{notification_id}".encode()).hexdigest()[:40]
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:
@@ -122,11 +155,14 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=5, help="moves per game")
-    parser.add_argument("--rate", type=float, default=8.0,
+    parser.add_argument("--rate", type=float, default=4.0,
                         help="moves per second in all (0: as fast as the movers go); the lag of a queue"
                              " the workers cannot drain measures only the backlog")
     parser.add_argument("--movers", type=int, default=8, help="threads playing moves")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--mail-window", type=float, default=0.0,
+                        help="the mail side's coalescing window (ENTREPOT_MAIL_WINDOW); 0: every notification"
+                             " is mailed, so that each one's mail lag is measured")
     parser.add_argument("--drain", type=float, default=120.0, help="seconds to wait for deliveries after the last move")
     args = parser.parse_args()
     admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -144,6 +180,7 @@ def main() -> int:
            "ENTREPOT_POOL_MAX": "6"}
     if sink:
         env["ENTREPOT_SMTP_URL"] = sink.url
+        env["ENTREPOT_MAIL_WINDOW"] = str(args.mail_window)
     subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     receiver = Receiver()
@@ -167,7 +204,8 @@ def main() -> int:
             players = list(pool.map(sign_up, range(args.players)))
         print(f"{args.players} players with a webhook and an email in {time.monotonic() - started:.1f} s")
         ready = time.monotonic() + 60
-        while Worker.count(queue=Queue(queue, connection=Redis.from_url(redis_url))) < args.workers:
+        rq_queue = Queue(queue, connection=Redis.from_url(redis_url))
+        while Worker.count(queue=rq_queue) < args.workers:
             if time.monotonic() > ready:
                 raise SystemExit("the workers did not start")
             time.sleep(0.2)
@@ -178,6 +216,13 @@ def main() -> int:
                                              [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
             services.games.accept(b, snapshot.game.id, 1)
             games.append((snapshot.game.id, [a, b]))
+        with psycopg.connect(database_url, autocommit=True) as conn:  # the bench's players own their addresses
+            conn.execute("UPDATE players SET email_verified_at = now()")
+        setup_drained = drain(database_url, rq_queue, 600)
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            watermark = conn.execute("SELECT coalesce(max(id), 0) FROM notifications").fetchone()[0]
+        print(f"{args.games} games started; their {watermark} start notifications"
+              f" {'delivered' if setup_drained else 'NOT drained'} before the moves (not counted below)")
         errors: list[str] = []
         pending = list(games)
         lock = threading.Lock()
@@ -218,23 +263,17 @@ def main() -> int:
         for t in threads:
             t.join()
         moved_in = time.monotonic() - move_start
+        drained = not drain(database_url, rq_queue, args.drain)
+        if sink is not None:  # the mails of the last moves may still be on their way
+            time.sleep(2)
         with psycopg.connect(database_url, autocommit=True) as conn:
             moves = conn.execute("SELECT count(*) FROM commands WHERE sender ->> 'kind' = 'player'").fetchone()[0]
-            drain_end = time.monotonic() + args.drain
-            while time.monotonic() < drain_end:
-                behind = conn.execute(
-                    "SELECT count(*) FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
-                    " WHERE g.version > coalesce(f.notified_version, 0)").fetchone()[0]
-                undelivered = conn.execute(
-                    "SELECT count(*) FROM webhook_deliveries WHERE state <> 'delivered'").fetchone()[0]
-                if not behind and not undelivered:
-                    break
-                time.sleep(0.5)
-            rows = conn.execute("SELECT id, at FROM notifications").fetchall()
+            rows = conn.execute("SELECT id, at FROM notifications WHERE id > %s", (watermark,)).fetchall()
+            mails_sent = dict(conn.execute("SELECT kind, count(*) FROM mails_sent WHERE sent_at IS NOT NULL"
+                                           " GROUP BY kind").fetchall()) if sink else {}
             states = dict(conn.execute("SELECT state, count(*) FROM webhook_deliveries GROUP BY state").fetchall())
             delivery_of = dict(conn.execute(
                 "SELECT replace(id::text, '-', ''), notification_id FROM webhook_deliveries").fetchall())
-        drained = time.monotonic() > drain_end
     finally:
         for w in workers:
             try:
@@ -254,36 +293,42 @@ def main() -> int:
     per_id: dict[str, int] = {}
     lags = []
     for msg_id, received, _body, _ok in receiver.got:
-        per_id[msg_id] = per_id.get(msg_id, 0) + 1
         notification = delivery_of.get(msg_id.removeprefix("msg_"))
-        if notification is not None and per_id[msg_id] == 1:
+        if notification not in committed:
+            continue  # a start notification
+        per_id[msg_id] = per_id.get(msg_id, 0) + 1
+        if per_id[msg_id] == 1:
             lags.append(received - committed[notification])
     doubled = sum(1 for n in per_id.values() if n > 1)
-    unverified = sum(1 for *_, ok in receiver.got if not ok)
+    unverified = sum(1 for *_, ok in receiver.got if not ok)  # start notifications included
     lost = len(committed) - len(per_id)
     p50, p99, worst = quantiles(lags)
     print(f"command: python bench/notifications.py --players {args.players} --games {args.games} "
-          f"--moves {args.moves} --rate {args.rate:g} --movers {args.movers} --workers {args.workers}")
+          f"--moves {args.moves} --rate {args.rate:g} --movers {args.movers} --workers {args.workers}"
+          + (f" --mail-window {args.mail_window:g}" if sink else ""))
     print(f"layout: moves through the service from {args.movers} threads of this process; {args.workers} "
           f"`python -m workers --queues main`; one PostgreSQL, one Redis, one receiver; {os.cpu_count()} cores, loopback")
     print(f"moves: {moves} in {moved_in:.1f} s ({moves / moved_in:.0f}/s), {len(errors)} errors"
           f"{': ' + errors[0] if errors else ''}")
-    print(f"notifications: {len(committed)}; deliveries by state: {states}; received {len(receiver.got)}"
+    print(f"notifications of the moves: {len(committed)}; deliveries (start included) by state: {states};"
+          f" received {len(receiver.got)}"
           f" (unverified {unverified}, doubled webhook-ids {doubled}, never arrived {lost})")
     print(f"webhook lag, commit -> received: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
           + ("  (drain timed out: lag of what arrived)" if drained else ""))
     if sink is not None:
+        of_message_id = {message_id_of(nid): nid for nid in committed}
         mail_lags = []
         for received, content in sink.got:
-            header = next((line for line in content.decode(errors="replace").splitlines()
-                           if line.lower().startswith("x-entrepot-notification:")), None)
-            if header:
-                nid = int(header.split(":", 1)[1].strip())
-                if nid in committed:
-                    mail_lags.append(received - committed[nid])
+            message = BytesParser(policy=default).parsebytes(content)
+            nid = of_message_id.get((message["Message-ID"] or "").strip("<>").split("@")[0])
+            if nid is not None:
+                mail_lags.append(received - committed[nid])
         m50, m99, mworst = quantiles(mail_lags)
-        print(f"mail: {len(sink.got)} messages received by the sink; lag (for {len(mail_lags)} with an"
-              f" X-Entrepot-Notification header): p50 {m50 * 1000:.0f} ms, p99 {m99 * 1000:.0f} ms, max {mworst * 1000:.0f} ms")
+        print(f"mail: {len(sink.got)} messages received by the SMTP sink (sent by kind: {mails_sent}); "
+              f"one per notification not folded into an earlier mail of the same game (window"
+              f" {args.mail_window:g} s)")
+        print(f"mail lag, commit -> SMTP sink, for the {len(mail_lags)} mails of a move's notification:"
+              f" p50 {m50 * 1000:.0f} ms, p99 {m99 * 1000:.0f} ms, max {mworst * 1000:.0f} ms")
         sink.stop()
     else:
         print("mail: workers/mail_jobs.py is not on this branch: mail jobs were queued (one per notification"

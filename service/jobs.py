@@ -143,8 +143,8 @@ class RQJobQueue:
         """A short job on the main queue, now or at ``at``, keyed by ``job_id`` (what it
         does): the job re-checks its premise, so a second copy does nothing. False when
         Redis refused it (the sweeper queues it again)."""
-        # kept 10 minutes: a short job's outcome ("sent", "coalesced", ...) is worth a look
-        return self._schedule(at or datetime.now(UTC), func, args, job_id, result_ttl=600)
+        # its outcome kept a minute: `rq info` (and tests) can see that it ran
+        return self._schedule(at or datetime.now(UTC), func, args, job_id, result_ttl=60)
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
         """For sweepers: queue now each (func, args, job_id) whose job is neither waiting
@@ -168,7 +168,7 @@ class RQJobQueue:
         return queued
 
     def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, result_ttl: int = 0) -> bool:
-        # result_ttl=0: a timer's outcome is in the game's stream, not worth a Redis write
+        # result_ttl=0 by default: a timer's outcome is in the game's stream, not worth a Redis write
         options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600}
         try:
             # A time already past goes to the queue at once: the scheduler would only add

@@ -17,6 +17,7 @@ hand, a face-down choice or anything else only another seat may see.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -160,10 +161,13 @@ class NotificationService:
             return []
 
     # the sweeper ---------------------------------------------------------------------
-    def sweep(self) -> tuple[int, int, int]:
-        """Re-queue the fan-outs of games (and messages) left behind for longer than the
-        patience, and the mail jobs a crash between commit and enqueue lost. Returns the
-        counts queued."""
+    def sweep(self, budget_seconds: float = 2.0) -> tuple[int, int]:
+        """Fan out, here and now, the games (and messages) left behind for longer than the
+        patience, and re-queue the mail jobs a crash between commit and enqueue lost.
+        Done in the sweeper rather than queued: a lost fan-out is rare, and a burst of them
+        (after an outage) must not push the queue's other short jobs back. Bounded by
+        ``budget_seconds``; the next sweep goes on. Returns (games or messages fanned out,
+        mail jobs queued)."""
         with self.store.read() as tx:
             games = tx.conn.execute(
                 "SELECT g.id::text, g.version FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
@@ -185,11 +189,19 @@ class NotificationService:
                 " AND created_at > now() - interval '1 day' ORDER BY id LIMIT %s",
                 (self.patience, SWEEP_BATCH),
             )]
-        queued = self.jobs.enqueue_missing(
-            [(FANOUT, (g, v), fanout_job_id(g, v)) for g, v in games]
-            + [(MESSAGE_FANOUT, (g, s), message_fanout_job_id(g, s)) for g, s in messages])
+        until = time.monotonic() + budget_seconds
+        healed = 0
+        for fan_out, rows in ((self.fan_out_game, games), (self.fan_out_messages, messages)):
+            for game_id, upto in rows:
+                if time.monotonic() > until:
+                    break
+                try:
+                    fan_out(game_id, upto)
+                    healed += 1
+                except Exception:  # the database may be restarting: the next sweep tries again
+                    log.exception("sweeper could not fan out %s", game_id)
         self._queue_mail(mails)
-        return queued, len(mails), 0
+        return healed, len(mails)
 
     # what versions mean --------------------------------------------------------------
     def _lock_progress(self, tx: Tx, game_id: str) -> tuple[int, int]:

@@ -56,7 +56,7 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
                 log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
             fanouts, mails, deliveries = sweep_notifications()
             if fanouts or mails or deliveries:
-                log.info("sweeper re-queued %s notification fan-outs, %s mail jobs, %s webhook deliveries",
+                log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",
                          fanouts, mails, deliveries)
         except Exception:  # the database may be restarting; try again next time
             log.exception("sweep failed")

@@ -32,9 +32,9 @@ def deliver_webhook(delivery_id: str) -> str:
 
 
 def sweep_notifications() -> tuple[int, int, int]:
-    """Re-queue fan-outs left behind, lost mail jobs, and webhook deliveries whose job or
-    sender was lost."""
+    """Fan out games left behind; re-queue lost mail jobs, and webhook deliveries whose job
+    or sender was lost."""
     svc = services()
-    fanouts, mails, _ = svc.notifications.sweep()
+    fanouts, mails = svc.notifications.sweep()
     deliveries = svc.webhooks.sweep(svc.settings.fanout_patience_seconds)
     return fanouts, mails, deliveries
