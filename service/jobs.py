@@ -55,13 +55,13 @@ class JobQueue(Protocol):
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
 
-
-def timers_job_id(slot: int) -> str:
-    return f"timers-{slot}"
-
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
+
+
+def timers_job_id(slot: int) -> str:
+    return f"timers-{slot}"
 
 
 class RQJobQueue:
