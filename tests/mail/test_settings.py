@@ -101,6 +101,8 @@ def test_every_mail_carries_one_click_unsubscribe_and_the_post_turns_that_kind_o
     header = str(mail["List-Unsubscribe"])
     url = header.split("<")[1].split(">")[0]
     assert url.startswith("http://entrepot.test/v1/unsubscribe/") and "<mailto:" in header
+    wire = mail.raw.decode()
+    assert f"List-Unsubscribe: <{url}>, <mailto:" in wire  # raw URLs (no encoded words), as clients read them
     assert url in text_of(mail) and url in mail.get_body(("html",)).get_content()
     path = url.removeprefix("http://entrepot.test")
     assert "Unsubscribe" in client.get(path).text  # the page: a button, nothing changed
