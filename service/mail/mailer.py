@@ -70,6 +70,8 @@ class Mailer:
             claim = records.claimed(tx, key)
             if claim is None:
                 return "unclaimed"
+            if claim.done:  # a re-send queued by the sweeper while the first attempt finished
+                return "already sent"
             made = self._render(tx, claim)
             if made is None:
                 records.mark_dropped(tx, key, "no longer relevant")

@@ -47,6 +47,7 @@ class Claim:
     kind: str
     ref: dict
     to_address: str
+    done: bool = False  # sent, or dropped
 
 
 def _one(tx: Tx, sql: str, params: tuple = ()) -> dict | None:
@@ -113,8 +114,8 @@ def claim(tx: Tx, key: str, player_id: str | None, game_id: str | None, kind: st
 
 
 def claimed(tx: Tx, key: str) -> Claim | None:
-    row = _one(tx, "SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address"
-                   " FROM mails_sent WHERE key = %s", (key,))
+    row = _one(tx, "SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address,"
+                   " sent_at IS NOT NULL OR dropped IS NOT NULL AS done FROM mails_sent WHERE key = %s", (key,))
     return Claim(**row) if row else None
 
 
