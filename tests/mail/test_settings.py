@@ -65,6 +65,8 @@ def test_changing_the_address_unverifies_it_and_an_expired_token_is_refused(clie
                         " WHERE player_id = %s", (ada["id"],))
     expired = client.post("/v1/players/me/email/verify", token=ada["token"], json={"token": token})
     assert expired.status_code == 409 and expired.json["code"] == "token_expired"
+    cleared = client.patch("/v1/players/me", token=ada["token"], json={"email": None})
+    assert cleared.json["email"] is None and cleared.json["email_verified"] is False
 
 
 def test_notify_settings_merge_and_are_validated(client, new_mail_player=None):
