@@ -66,12 +66,17 @@ class MailAccounts:
         return row["player_id"]
 
     def unsubscribe(self, tx: Tx, token: str) -> Unsubscribed:
-        target = self.tokens.unsubscribe_target(token)
-        if target is None:
-            raise InvalidToken("this unsubscribe link is not valid", {"token": ["is not a valid token"]})
-        player_id, kind = target
-        if kind == "all":
-            records.set_notify_by_email(tx, player_id, False)
-        else:
-            records.merge_notify(tx, player_id, {kind: False})
-        return Unsubscribed(player_id, kind)
+        return unsubscribe(tx, self.tokens, token)
+
+
+def unsubscribe(tx: Tx, tokens: Tokens, token: str) -> Unsubscribed:
+    """Turn off the kind of mail the token names (``all``: every mail) for its player."""
+    target = tokens.unsubscribe_target(token.strip())
+    if target is None:
+        raise InvalidToken("this unsubscribe link is not valid", {"token": ["is not a valid token"]})
+    player_id, kind = target
+    if kind == "all":
+        records.set_notify_by_email(tx, player_id, False)
+    else:
+        records.merge_notify(tx, player_id, {kind: False})
+    return Unsubscribed(player_id, kind)

@@ -9,7 +9,13 @@ import html
 from dataclasses import dataclass
 from email.headerregistry import Address
 from email.message import EmailMessage
+from email.policy import SMTP
 from email.utils import formatdate, parseaddr
+
+#: RFC 5322's limit (998), not the 78 of SMTP's policy: folding at 78 would turn the
+#: List-Unsubscribe URLs (longer than a line) into RFC 2047 encoded words, which no mail
+#: client reads as a URL
+POLICY = SMTP.clone(max_line_length=998)
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,7 @@ def domain_of(address: str) -> str:
 
 
 def build(sender: str, to: str, key: str, content: Content, unsubscribe: Unsubscribe | None) -> EmailMessage:
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = sender
     message["To"] = to
     message["Subject"] = content.subject

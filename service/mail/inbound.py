@@ -11,8 +11,9 @@ in between leaves it unmarked, but the game has moved past its version by then, 
 replay is refused as stale all the same.
 
 A refused reply (forged, replayed, stale, illegal, game over) is answered by mail with the
-reason, and nothing is played: to the token's player when the token is genuine, else to
-the From address (a forged token names nobody else to tell).
+reason, and nothing is played: to the token's player when the token is genuine; for a
+forged one (which names nobody) to the From address only if it is a verified player's, so
+the listener never mails strangers (no backscatter for anyone who forges a From).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from domain.common.envelope import encode_command
 from service.errors import (
     GameNotActive,
     Invalid,
+    InvalidToken,
     NotFound,
     NotYourSeat,
     NotYourTurn,
@@ -39,6 +41,7 @@ from service.errors import (
     VersionConflict,
 )
 from service.mail import records
+from service.mail.accounts import unsubscribe
 from service.mail.mailer import Mailer
 from service.mail.position import command_label
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
@@ -110,6 +113,8 @@ class Inbound:
                                                  for v in (message.get_all(h) or [])])]
         addresses += recipients or []
         token = find_reply_token(addresses)
+        if token is None and any(a.lower().startswith("unsubscribe@") for a in addresses):
+            return self._unsubscribe(message)
         outcome, row = self._play(message, token)
         if not outcome.played:
             self._answer(raw, message, outcome, row)
@@ -117,6 +122,17 @@ class Inbound:
             self._next_if_still_theirs(row, outcome)
         log.info("inbound mail: %s %s", outcome.reason, outcome.detail)
         return outcome
+
+    def _unsubscribe(self, message: EmailMessage) -> Outcome:
+        """The mailto: of List-Unsubscribe: the token is the subject (RFC 2369)."""
+        subject = str(message.get("Subject", "")).strip()
+        subject = subject.split(":", 1)[1].strip() if subject.lower().startswith("re:") else subject
+        try:
+            with self.store.tx() as tx:
+                done = unsubscribe(tx, self.tokens, subject)
+        except InvalidToken:
+            return Outcome(False, "not_unsubscribed", "the subject is no unsubscribe token of ours")
+        return Outcome(False, "unsubscribed", f"{done.kind} off for player {done.player_id}")
 
     def _play(self, message: EmailMessage, token: str | None) -> tuple[Outcome, dict | None]:
         token_id = reply_token_id(token) if token else None
@@ -183,16 +199,16 @@ class Inbound:
                                       player.email)
 
     def _answer(self, raw: bytes, message: EmailMessage, outcome: Outcome, row: dict | None) -> None:
-        player = None
-        if row is not None:
-            with self.store.read() as tx:
+        sender = parseaddr(str(message.get("From", "")))[1]
+        with self.store.read() as tx:
+            if row is not None:
                 player = records.recipient(tx, row["player_id"])
-        if player is not None and player.verified:
-            to, player_id = player.email, player.id
-        else:
-            to, player_id = parseaddr(str(message.get("From", "")))[1], None
-        if not to:
+            else:  # a forged token names nobody: answer only a sender who is a verified player
+                player = records.verified_recipient_by_email(tx, sender) if sender else None
+        if player is None or not player.verified:
+            log.info("a %s reply from %r is not answered: no verified player to tell", outcome.reason, sender)
             return
+        to, player_id = player.email, player.id
         ref = {"reason": outcome.reason.replace("_", " "), "detail": outcome.detail,
                "in_reply_to_subject": str(message.get("Subject", ""))[:120]}
         if outcome.reason == "stale" and player_id is not None:

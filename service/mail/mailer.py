@@ -70,6 +70,8 @@ class Mailer:
             claim = records.claimed(tx, key)
             if claim is None:
                 return "unclaimed"
+            if claim.done:  # a re-send queued by the sweeper while the first attempt finished
+                return "already sent"
             made = self._render(tx, claim)
             if made is None:
                 records.mark_dropped(tx, key, "no longer relevant")
@@ -225,7 +227,7 @@ class Mailer:
                 return "unverified"
             if player.notify.get("digest") != "daily":
                 return "off"
-            due = [p for p in records.digests_due(tx, self.settings.digest_every_seconds) if p[0] == player_id]
+            due = records.digests_due(tx, self.settings.digest_every_seconds, player_id=player_id)
             if not due:
                 return "not due"
             records.start_digest(tx, player_id)

@@ -36,7 +36,7 @@ def position_text(view: dict | None) -> str:
         if key in ("options", "rules_version"):
             continue
         if _scalar(value):
-            lines.append(f"{key}: {value}")
+            lines.append(f"{key}: {_short(value)}")
         elif key == "players" and isinstance(value, list):
             lines.append("players:")
             lines += [f"  - {_flat(p) if isinstance(p, dict) else _short(p)}" for p in value]

@@ -47,6 +47,7 @@ class Claim:
     kind: str
     ref: dict
     to_address: str
+    done: bool = False  # sent, or dropped
 
 
 def _one(tx: Tx, sql: str, params: tuple = ()) -> dict | None:
@@ -64,6 +65,13 @@ def _all(tx: Tx, sql: str, params: tuple = ()) -> list[dict]:
 def recipient(tx: Tx, player_id: str) -> Recipient | None:
     row = _one(tx, "SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
                    " FROM players WHERE id = %s", (player_id,))
+    return Recipient(**row) if row else None
+
+
+def verified_recipient_by_email(tx: Tx, address: str) -> Recipient | None:
+    row = _one(tx, "SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
+                   " FROM players WHERE lower(email) = lower(%s) AND email_verified_at IS NOT NULL"
+                   " ORDER BY email_verified_at LIMIT 1", (address,))
     return Recipient(**row) if row else None
 
 
@@ -106,8 +114,8 @@ def claim(tx: Tx, key: str, player_id: str | None, game_id: str | None, kind: st
 
 
 def claimed(tx: Tx, key: str) -> Claim | None:
-    row = _one(tx, "SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address"
-                   " FROM mails_sent WHERE key = %s", (key,))
+    row = _one(tx, "SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address,"
+                   " sent_at IS NOT NULL OR dropped IS NOT NULL AS done FROM mails_sent WHERE key = %s", (key,))
     return Claim(**row) if row else None
 
 
@@ -222,14 +230,10 @@ def start_digest(tx: Tx, player_id: str) -> None:
         " ON CONFLICT (player_id) DO NOTHING", (player_id, player_id))
 
 
-def digest_state(tx: Tx, player_id: str) -> dict | None:
-    return _one(tx, "SELECT last_notification_id, last_sent_at,"
-                    " last_sent_at IS NULL OR last_sent_at <= now() - make_interval(secs => %s) AS due"
-                    " FROM mail_digests WHERE player_id = %s FOR UPDATE", (0, player_id))
-
-
-def digests_due(tx: Tx, every_seconds: float, limit: int = 500) -> list[tuple[str, int]]:
-    """(player id, newest notification id) of daily-digest players owed a digest."""
+def digests_due(tx: Tx, every_seconds: float, limit: int = 500,
+                player_id: str | None = None) -> list[tuple[str, int]]:
+    """(player id, newest notification id) of daily-digest players owed a digest (of one
+    player, if given)."""
     rows = tx.conn.execute(
         "SELECT p.id::text, (SELECT max(n.id) FROM notifications n WHERE n.player_id = p.id) AS newest"
         " FROM players p LEFT JOIN mail_digests d ON d.player_id = p.id"
@@ -237,7 +241,8 @@ def digests_due(tx: Tx, every_seconds: float, limit: int = 500) -> list[tuple[st
         " AND (d.last_sent_at IS NULL OR d.last_sent_at <= now() - make_interval(secs => %s))"
         " AND EXISTS (SELECT 1 FROM notifications n WHERE n.player_id = p.id"
         "   AND n.id > coalesce(d.last_notification_id, 0))"
-        " LIMIT %s", (every_seconds, limit)).fetchall()
+        " AND (%s::uuid IS NULL OR p.id = %s::uuid) LIMIT %s",
+        (every_seconds, player_id, player_id, limit)).fetchall()
     return [(r[0], r[1]) for r in rows]
 
 

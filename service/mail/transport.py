@@ -14,7 +14,6 @@ import threading
 import uuid
 from dataclasses import dataclass
 from email.message import EmailMessage
-from email.policy import SMTP
 from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -95,7 +94,7 @@ class FolderTransport:
                 FolderTransport._announced = True
         name = self.folder / f"{uuid.uuid1().hex}.eml"
         partial = name.with_suffix(".part")
-        partial.write_bytes(message.as_bytes(policy=SMTP))
+        partial.write_bytes(message.as_bytes())  # its own policy (service/mail/compose.py)
         partial.rename(name)  # a reader never sees half a mail
 
 

@@ -37,7 +37,9 @@ class Sink:
         self._lock = threading.Condition()
 
     async def handle_DATA(self, server, session, envelope):
-        message = BytesParser(policy=policy.default).parsebytes(envelope.original_content or envelope.content)
+        raw = envelope.original_content or envelope.content
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+        message.raw = raw  # as it came over the wire
         with self._lock:
             self.messages.append(message)
             self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))

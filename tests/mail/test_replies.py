@@ -97,14 +97,18 @@ def test_forged_and_illegal_replies_are_refused_and_nothing_is_played(client, si
     version = _version(client, game, ada)
     token = str(mail["Reply-To"]).split("+")[1].split("@")[0]
     number, mac = token.split("-")
-    # a forged token: right id, wrong MAC; answered to the From address (it names nobody else)
-    forger = "mallory@forgers.test"
-    reply(inbox, mail, "1", sender=forger, to=f"play+{number}-{'a' * len(mac)}@games.test")
-    forged = sink[0].wait(lambda m: forger in str(m["To"]))
+    # a forged token: right id, wrong MAC; answered to the From address, a verified player's
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1", sender=ada["email"].upper(), to=f"play+{number}-{'a' * len(mac)}@games.test")
+    forged = _answer(sink, ada, before)
     assert "forged" in str(forged["Subject"]) and forged["Reply-To"] is None
     # no token at all
-    reply(inbox, mail, "1", sender=forger, to="play@games.test")
-    assert len(sink[0].to(forger)) == 2
+    reply(inbox, mail, "1", sender=ada["email"], to="play@games.test")
+    assert "forged" in str(_answer(sink, ada, before + 1)["Subject"])
+    # a stranger's forgery is not answered: the listener mails no one who is not a player
+    stranger = "mallory@forgers.test"
+    reply(inbox, mail, "1", sender=stranger, to=f"play+{number}-{'b' * len(mac)}@games.test")
+    assert sink[0].to(stranger) == []
     # illegal: a number out of range, words, a command the rules refuse
     for line, says in (("99", "no move 99"), ("yes please", "neither a move's number"),
                        (json.dumps({"type": "ChooseCard", "card": 9999}), "")):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import smtplib
 import uuid
+from email.message import EmailMessage
 
 from tests.mail.conftest import insert_notification, text_of
 
@@ -63,6 +65,8 @@ def test_changing_the_address_unverifies_it_and_an_expired_token_is_refused(clie
                         " WHERE player_id = %s", (ada["id"],))
     expired = client.post("/v1/players/me/email/verify", token=ada["token"], json={"token": token})
     assert expired.status_code == 409 and expired.json["code"] == "token_expired"
+    cleared = client.patch("/v1/players/me", token=ada["token"], json={"email": None})
+    assert cleared.json["email"] is None and cleared.json["email_verified"] is False
 
 
 def test_notify_settings_merge_and_are_validated(client, new_mail_player=None):
@@ -99,6 +103,8 @@ def test_every_mail_carries_one_click_unsubscribe_and_the_post_turns_that_kind_o
     header = str(mail["List-Unsubscribe"])
     url = header.split("<")[1].split(">")[0]
     assert url.startswith("http://entrepot.test/v1/unsubscribe/") and "<mailto:" in header
+    wire = mail.raw.decode()
+    assert f"List-Unsubscribe: <{url}>, <mailto:" in wire  # raw URLs (no encoded words), as clients read them
     assert url in text_of(mail) and url in mail.get_body(("html",)).get_content()
     path = url.removeprefix("http://entrepot.test")
     assert "Unsubscribe" in client.get(path).text  # the page: a button, nothing changed
@@ -115,3 +121,22 @@ def test_every_mail_carries_one_click_unsubscribe_and_the_post_turns_that_kind_o
     assert forged.status_code == 422 and forged.json["code"] == "invalid_token"
     other_kind = path.replace(".your_turn.", ".all.")
     assert client.post(other_kind).status_code == 422  # the signature binds the kind
+
+
+def test_the_mailto_of_list_unsubscribe_works_through_the_inbound_listener(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    mails, _ = sink
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    nid = insert_notification(mail_services, ada["id"], game["id"], 0, "finished", game["version"])
+    assert mail_services.mailer.mail_notification(nid) == "sent"
+    mailto = str(mails.to(ada["email"])[-1]["List-Unsubscribe"]).split("<mailto:")[1].rstrip(">")
+    address, _, query = mailto.partition("?subject=")
+    assert address == "unsubscribe@games.test" and ".finished." in query
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = ada["email"], address, query
+    message.set_content("unsubscribe\n")
+    with smtplib.SMTP("127.0.0.1", inbox, timeout=30) as smtp:
+        smtp.send_message(message)
+    notify = client.get("/v1/players/me", token=ada["token"]).json["notify"]
+    assert notify["finished"] is False and notify["your_turn"] is True
