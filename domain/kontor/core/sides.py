@@ -9,13 +9,9 @@ variant name.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.options import Options
-
-if TYPE_CHECKING:
-    from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState
 
 
 def side_count(options: Options, seat_count: int) -> int:

@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core.board import (
     is_closed,
     neighbours,
@@ -25,7 +26,8 @@ from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions import dispatch as expansions
 from domain.kontor.rules import special_b as rules_b
-from domain.kontor.scenarios.mechanics import sector_weight
+from domain.kontor.scenarios import mechanics as scenarios
+from domain.kontor.scenarios.mechanics import placed_goods, sector_weight
 
 WIN = 10.0
 LEAD = 1.5
@@ -165,8 +167,6 @@ def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
     supply still holds (scenarios.placed_goods); other games: ``state`` itself."""
     if not state.options.warehouse_supply or not CARDS[card].goods:
         return state
-    from domain.common.frozen import replace
-    from domain.kontor.scenarios.mechanics import placed_goods
 
     brought = placed_goods(state, seat, card)
     return replace(state, goods_override=state.goods_override + ((card, brought),))
@@ -246,8 +246,6 @@ def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noi
 def choose(state: KontorState, seat: int, rng, level: str, legal: list):
     """The basic and advanced game's choice (after the special rules' own phases)."""
     # --- scenarios: pending decisions, bribes ---
-    from domain.common.frozen import replace
-    from domain.kontor.scenarios import mechanics as scenarios
 
     def evaluate(cells, warehouses, goods):
         st = replace(state, goods_override=tuple(goods.items()))

@@ -15,6 +15,7 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
+    neighbours,
     occupancy,
     possible,
     sectors,
@@ -31,13 +32,16 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, GOODS, SETUP, special_cards
 from domain.kontor.core.free_draw import free_draw_piles
-from domain.kontor.core.scoring import goods_of
+from domain.kontor.core.placement import box_of, placement_cells, placement_error
+from domain.kontor.core.scoring import (
+    distribution_centre,
+    goods_of,
+    score_closed_sectors,
+    sector_points,
+)
 from domain.kontor.core.sides import seats_of, side_count, side_of
-from domain.kontor.core.state import Cell, KontorState
-
-#: Marins ivres morts: the value of ``state.chosen[seat]`` for a seat that laid its secret
-#: "I pass" card
-PASS_CHOICE = -1
+from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState
+from domain.kontor.rules.settings import special_rule_errors, special_rule_settings
 
 RULE_COMMANDS = (ChooseStartingDock, BuySpecialCard, ChooseGood, DrawCard, TakeFromPile, PlaceWater)
 RULE_EVENTS = (
@@ -274,8 +278,6 @@ def may_use_flood_as_water(state: KontorState, seat: int) -> bool:
 
 
 def water_commands(state: KontorState, seat: int) -> list:
-    from domain.kontor.core.placement import placement_cells
-
     cells = occupancy(state)
     out = []
     canals = sorted(c for c in state.hands[seat] if CARDS[c].kind == "water")
@@ -512,8 +514,6 @@ def open_round(log) -> None:
 def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     """Choix d'inondation: « on peut choisir de l'utiliser pour jouer deux cartes d'eau.
     Après quoi, elle est défaussée et le joueur tire deux nouvelles cartes d'eau »."""
-    from domain.kontor.core.placement import placement_cells
-    from domain.kontor.core.scoring import score_closed_sectors
 
     st = log.state
     first = st.pending == "" and st.phase == "place" and st.order and st.order[0] == seat
@@ -526,8 +526,6 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
         raise RuleViolation("kontor.card_not_in_hand", "Play a canal from your hand.")
     cells = occupancy(st)
     if (cmd.x, cmd.y) not in placement_cells(st, cells, cmd.card, seat):
-        from domain.kontor.core.placement import placement_error
-
         raise placement_error(st, cells, cmd.card, seat, (cmd.x, cmd.y))
     flood = st.revealed[seat]
     if st.pending == "flood_water":
@@ -562,8 +560,6 @@ def alternative_play(state: KontorState, seat: int) -> bool:
 
 def _fill(log, start_cells: list, reason: str) -> None:
     """Fill free cells (inside the port's limit) with the top water cards, one by one."""
-    from domain.kontor.core.placement import box_of
-
     st = log.state
     size = st.options.board_size
     cells = dict(occupancy(st))
@@ -622,8 +618,6 @@ def end_of_round(log) -> bool:
 
 
 def _free_cells(state: KontorState, cells) -> list:
-    from domain.kontor.core.board import neighbours
-    from domain.kontor.core.placement import box_of
 
     size = state.options.board_size
     box = box_of(state, cells)
@@ -641,8 +635,6 @@ def _final_sprint(log) -> None:
     carte spéciale "douane" a été jouée lors du dernier tour, elle n'est pas prise en
     compte. » Free cells fill wave after wave while the water pile lasts; every sector
     not yet scored is then scored (the free cells count as water: reading R-A11)."""
-    from domain.kontor.core.scoring import distribution_centre, sector_points
-
     while log.state.water_pile:
         free = _free_cells(log.state, occupancy(log.state))
         if not free:
@@ -875,3 +867,48 @@ def redetermine_extra(original: KontorState, state: KontorState, observer, rng, 
 def register(hooks) -> None:
     hooks.to_act.append(rule_to_act)
     hooks.legal_commands.append(rule_legal)
+    hooks.command.append(_decide)
+    hooks.after_command.append(check_early_end)
+    hooks.after_ship_commands.append(extra_place_commands)
+    hooks.pass_turn.append(secret_pass)
+    hooks.revealed_cards.append(revealed_cards)
+    hooks.after_reveal.append(after_reveal)
+    hooks.alternative_play.append(alternative_play)
+    hooks.end_of_round.append(end_of_round)
+    hooks.round_started.append(open_round)
+    hooks.after_card_placed.append(after_card_placed)
+    hooks.good_step.append(open_good_step)
+    hooks.draw_step.append(open_draw_step)
+    hooks.deal.append(special_setup)
+    hooks.started.append(lambda event, state: evolve_started(state, event))
+    hooks.evolve_event.append(_evolve_event)
+    hooks.warehouses_added.append(lambda event, state: record_goods(state, event))
+    hooks.view.append(lambda state, out, cells, viewer: view_keys(state, out, viewer))
+    hooks.view_hidden.append(view_hidden)
+    hooks.redact.append(redact)
+    hooks.slot.append(slot_of)
+    hooks.redetermine.append(
+        lambda original, observer, rng, slot, state: redetermine_extra(
+            original, state, observer, rng, slot
+        )
+    )
+    hooks.rule_settings.append(_settings)
+
+
+def _decide(log, seat: int, command) -> bool:
+    if not isinstance(command, RULE_COMMANDS):
+        return False
+    rule_decide(log, seat, command)
+    check_early_end(log)
+    return True
+
+
+def _evolve_event(state: KontorState, event) -> KontorState | None:
+    return evolve_rule(state, event) if type(event) in RULE_EVENTS else None
+
+
+def _settings(rules: set[str], seat_count: int, settings: dict, variant: str | None):
+    return (
+        special_rule_settings(rules, seat_count, settings),
+        special_rule_errors(rules, variant),
+    )

@@ -12,20 +12,20 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
+from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import Pos, grow, is_closed, occupancy, sector_of
-from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, FINAL_POINT_BONUS
-from domain.kontor.core.placement import placement_cells, scored_cells
-from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.sides import seats_of, side_of
-from domain.kontor.core.state import Cell, KontorState
-from domain.kontor.rules import special_b_events as evb
-from domain.kontor.rules.special_b_commands import (
+from domain.kontor.core.commands_b import (
     COMMANDS_B,
     ChooseFaceDown,
     DecideTavernSector,
     EndBribe,
     PlaceBribeWarehouse,
 )
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, FINAL_POINT_BONUS
+from domain.kontor.core.placement import placement_cells, scored_cells
+from domain.kontor.core.scoring import score_closed_sectors
+from domain.kontor.core.sides import seats_of, side_of
+from domain.kontor.core.state import Cell, KontorState
 from domain.kontor.rules.special_b_filters import without_blockade
 
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
@@ -492,3 +492,42 @@ def smuggle_choice(state: KontorState, seat: int, card: int) -> ChooseFaceDown |
 def register(hooks) -> None:
     hooks.to_act.append(to_act_b)
     hooks.legal_commands.append(commands_b)
+    hooks.command.append(_decide)
+    hooks.choose_commands.append(choose_commands)
+    hooks.revealed_cards.append(_shown)
+    hooks.order_key.append(lambda state, seat: order_key(state, seat) if state.options.smuggling else None)
+    hooks.ship_may_unblock.append(ship_may_unblock)
+    hooks.no_cell_reason.append(no_cell_reason)
+    hooks.game_ends.append(lambda state: "blockade" if blockade_ends(state) else None)
+    hooks.before_end.append(before_end)
+    hooks.draw_pile.append(_draw_pile)
+    hooks.after_warehouses.append(offer_bribe)
+    hooks.evolve_own.append(
+        lambda state, event: evolve_b(state, event) if type(event) in evb.EVENTS_B else None
+    )
+    hooks.evolved.append(lambda old, event, new: after_evolve(old, new, event))
+
+
+def _decide(log, seat: int, command) -> bool:
+    """While a bribe or a tavern decision waits, only its commands; then the rules' own."""
+    guard(log.state, command)
+    if not isinstance(command, COMMANDS_B):
+        return False
+    decide_b(log, seat, command)
+    log.after_command()
+    return True
+
+
+def _shown(state: KontorState, shown: tuple) -> tuple:
+    """A face-down card shows only its back at the reveal."""
+    if not state.options.smuggling:
+        return shown
+    fd = _face_down(state)
+    return tuple(
+        FACE_DOWN_IDS[side_of(state.options, s)] if fd[s] is not None else shown[s]
+        for s in range(state.seat_count)
+    )
+
+
+def _draw_pile(state: KontorState, seat: int, card: int, draw: str | None) -> str | None:
+    return draw_pile(state, seat, card) if CARDS[card].kind == "face_down" else draw

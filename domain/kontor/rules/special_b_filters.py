@@ -23,9 +23,9 @@ from domain.kontor.core.board import (
     sectors,
 )
 from domain.kontor.core.data import CARDS
+from domain.kontor.core.events_b import LastSectorsClosed
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules.special_b_events import LastSectorsClosed
 
 
 def _box(state: KontorState, cells: Mapping[Pos, int]):

@@ -8,6 +8,7 @@ face-down pseudo card; the owner sees the real card under ``you.face_down``.
 from __future__ import annotations
 
 from domain.common.frozen import replace
+from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.sides import side_of
@@ -180,3 +181,17 @@ def redetermine_b(old: KontorState, new: KontorState, observer: int | None, rng)
 
 
 __all__ = ["redact", "redetermine_b", "view_keys", "occupancy"]
+
+
+def _redact(event, viewer: int | None, data: dict) -> dict:
+    if type(event) is ev.CardChosen and event.seat != viewer:
+        return redact(data)
+    return data
+
+
+def register(hooks) -> None:
+    hooks.view.append(view_keys)
+    hooks.redact.append(_redact)
+    hooks.redetermine.append(
+        lambda original, observer, rng, slot, state: redetermine_b(original, state, observer, rng)
+    )

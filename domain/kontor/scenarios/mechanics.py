@@ -26,6 +26,12 @@ from domain.kontor.core.board import Pos, neighbours, occupancy, possible, secto
 from domain.kontor.core.commands import Bribe, PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.options import Options
+from domain.kontor.core.placement import box_of, placement_cells, placement_error, scored_cells
+from domain.kontor.core.scoring import (
+    distribution_centre,
+    fill_slots,  # scoring imports this module
+    score_closed_sectors,
+)
 from domain.kontor.core.sides import seats_of, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import (
@@ -34,6 +40,8 @@ from domain.kontor.scenarios.data import (
     RULES_NEEDING_TAVERNS,
     RULES_WITH_OWN_PORT,
     RULES_WITH_SPECIAL_CARDS,
+    SCENARIO_SEAT_SETTINGS,
+    SCENARIO_SETTINGS,
     WAREHOUSES_PER_GOOD,
 )
 
@@ -233,7 +241,6 @@ def select_final(state: KontorState, sizes, dists) -> tuple[tuple[int, ...], tup
         def key(i: int) -> tuple[int, int]:
             return (-sizes[i], dist(i))
 
-    from domain.kontor.core.scoring import fill_slots  # scoring imports this module
 
     return fill_slots(eligible, key, opts.final_count)
 
@@ -349,8 +356,6 @@ def after_scoring(log) -> bool:
 def surrounded(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
     """« entouré de tous côtés, horizontalement et verticalement »: each side holds a card
     or lies beyond the port's fixed edge (as a sector is closed by the edge)."""
-    from domain.kontor.core.placement import box_of
-
     box = box_of(state, cells)
     dims = state.options.board_dims
     return all(n in cells or not possible(n, box, dims) for n in neighbours(pos))
@@ -358,8 +363,6 @@ def surrounded(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
 
 def sunken_centres(state: KontorState, seat: int) -> list[Pos]:
     """The seat's (its colour's) distribution centres in unfinished sectors."""
-    from domain.kontor.core.scoring import distribution_centre
-
     cells = occupancy(state)
     done = {frozenset(s.cells) for s in state.scored}
     side = side_of(state.options, seat)
@@ -395,8 +398,6 @@ def _hand_water(state: KontorState, seat: int) -> list[int]:
 
 
 def second_canal_cells(state: KontorState, seat: int, card: int) -> list[Pos]:
-    from domain.kontor.core.placement import placement_cells
-
     return placement_cells(state, occupancy(state), card, seat)
 
 
@@ -441,8 +442,6 @@ def bribe_cost(card: int) -> int:
 
 def bribable(state: KontorState, seat: int) -> list[Pos]:
     """The opponent's goods docks outside finished sectors that the seat can pay for."""
-    from domain.kontor.core.placement import scored_cells
-
     if not state.options.bribes or state.phase != "choose" or state.bribed[seat]:
         return []
     if state.chosen[seat] is not None or state.passed[seat]:
@@ -521,8 +520,6 @@ def decide_command(log, seat: int, command) -> bool:
                 "kontor.second_canal_card", "Grande marée: the second canal comes from your hand."
             )
         if (command.x, command.y) not in second_canal_cells(st, seat, card):
-            from domain.kontor.core.placement import placement_error
-
             raise placement_error(st, occupancy(st), card, seat, (command.x, command.y))
         place_second_canal(log, seat, card, (command.x, command.y))
         log.advance()
@@ -533,8 +530,6 @@ def decide_command(log, seat: int, command) -> bool:
 def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
     """« Le deuxième canal ne rapporte cependant aucun florin. »  It is placed like any
     canal (no ship move, no tax), may close sectors, and is replaced from the pile."""
-    from domain.kontor.core.scoring import score_closed_sectors
-
     cost = log.state.options.second_canal_cost
     log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
     score_closed_sectors(log)
@@ -680,3 +675,31 @@ def register(hooks) -> None:
     hooks.sector_worth.append(sector_worth)
     hooks.final_selection.append(_final_selection)
     hooks.returned_warehouses.append(kept_warehouses)
+    hooks.command.append(_decide)
+    hooks.choose_commands.append(extra_commands)
+    hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
+    hooks.take_goods.append(take_goods)
+    hooks.after_turn.append(after_turn)
+    hooks.layout.append(layout_cells)
+    hooks.dock_deck.append(deck_filter)
+    hooks.start_fields.append(extra_start)
+    hooks.variant_view.append(view_keys)
+    hooks.scenario_settings.append(scenario_settings)
+
+
+def _decide(log, seat: int, command) -> bool:
+    """While a scenario's decision waits (second canal, raised warehouse), only its
+    commands; then the scenario commands."""
+    if pending_seat(log.state) is not None and not isinstance(command, SCENARIO_COMMANDS):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    return decide_command(log, seat, command)
+
+
+def scenario_settings(scenario: str, seat_count: int) -> dict | None:
+    """The scenario's switches (scenarios/data.py), after the variant's."""
+    if scenario not in SCENARIO_SETTINGS:
+        return None
+    return {**SCENARIO_SETTINGS[scenario], **SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {})}

@@ -138,3 +138,21 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
                 dock_owners=tuple(o for o in state.dock_owners if o[0] != event.card),
             )
     return None
+
+
+def _started(event: ev.GameStarted, state: KontorState) -> KontorState:
+    return started(state, event) if event.options.sequential_turns else state
+
+
+def _evolve(state: KontorState, event) -> KontorState | None:
+    return evolve_free_wheel(state, event) if state.options.sequential_turns else None
+
+
+def _placed(event: ev.CardPlaced, state: KontorState) -> KontorState:
+    return placed(state, event) if state.options.sequential_turns else state
+
+
+def register(hooks) -> None:
+    hooks.started.append(_started)
+    hooks.evolve_event.append(_evolve)
+    hooks.card_placed.append(_placed)

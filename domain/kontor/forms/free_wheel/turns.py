@@ -39,7 +39,7 @@ from domain.kontor.core.free_draw import free_draw_piles
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import box_of, placement_cells, placement_error
 from domain.kontor.core.scoring import winners
-from domain.kontor.core.ship import any_removal, ship_commands
+from domain.kontor.core.ship import any_removal, may_move_ship, ship_commands
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
 from domain.kontor.forms.free_wheel import alliances
@@ -279,7 +279,6 @@ def _check_cell(log, seat: int) -> None:
     card = st.revealed[seat]
     if placement_cells(st, occupancy(st), card, seat):
         return
-    from domain.kontor.core.ship import may_move_ship
 
     if may_move_ship(st, seat) and any_removal(st):
         return
