@@ -15,14 +15,13 @@ from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
-from domain.kontor.core.setup import RULES_VERSION, cross_positions, start
+from domain.kontor.core.setup import cross_positions, start
 from domain.kontor.core.ship import any_removal, may_move_ship, pile_seats, removable, ship_commands
 from domain.kontor.core.ship import targets as ship_targets
 from domain.kontor.core.state import KontorState
 from domain.kontor.core.taxes import collect_taxes
 
 __all__ = [
-    "RULES_VERSION",
     "cross_positions",
     "decide",
     "legal_commands",

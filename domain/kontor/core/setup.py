@@ -6,23 +6,15 @@ Extension point: a scenario's starting layout is a new ``Options.layout`` value 
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
 from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
+from domain.kontor.core.versions import rules_version_of
 from domain.rng import Rng
-
-RULES_VERSION = "kontor-basic-1"
-#: variant -> rules version recorded in GameStarted (the basic game keeps its own)
-RULES_VERSIONS: dict[str, str] = {
-    "basic": RULES_VERSION,
-    "advanced": "kontor-advanced-1",
-    "team": "kontor-team-1",
-    "free_wheel": "kontor-free-wheel-1",
-    "free_for_all": "kontor-free-for-all-1",
-}
 
 
 def cross_positions(arm: int) -> list[tuple[int, int]]:
@@ -43,6 +35,13 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
     if scenario_cells is not None:
         return scenario_cells
     raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def start_version(options: Options, seat_count: int, seed_hex: str, rules_version: str) -> list:
+    """The setup of a game played under ``rules_version``: the released versions differ
+    only in what decide decides (versions.py), so the same deal, recording that version."""
+    started, *rest = start(options, seat_count, seed_hex)
+    return [replace(started, rules_version=rules_version), *rest]
 
 
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
@@ -99,7 +98,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             options=options,
             seat_count=seat_count,
             seed=seed_hex,
-            rules_version=RULES_VERSIONS.get(options.variant, RULES_VERSION),
+            rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
             cross=tuple(cross),
             hands=tuple(hands),

@@ -41,6 +41,7 @@ from domain.kontor.core.scoring import (
 )
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState
+from domain.kontor.core.versions import FREE_DRAW_BY_PRINTED_KIND
 from domain.kontor.rules.settings import special_rule_errors, special_rule_settings
 
 RULE_COMMANDS = (ChooseStartingDock, BuySpecialCard, ChooseGood, DrawCard, TakeFromPile, PlaceWater)
@@ -305,7 +306,11 @@ def draw_choices(state: KontorState, seat: int, card: int) -> list[str]:
     kinds = []
     if opts.free_draw:
         have = {"dock": bool(state.dock_piles[seat]), "water": bool(state.water_pile)}
-        kinds = free_draw_piles(state.hands[seat], [p for p in have if have[p]])
+        kinds = free_draw_piles(
+            state.hands[seat],
+            [p for p in have if have[p]],
+            by_printed_kind=state.rules_version in FREE_DRAW_BY_PRINTED_KIND,
+        )
     else:
         pile = "dock" if CARDS[card].is_dock else "water"
         has = state.dock_piles[seat] if pile == "dock" else state.water_pile

@@ -94,7 +94,7 @@ def test_advanced_setup():
     croix » ; « Au début de la partie, le bateau commence sur l'ancre »."""
     state = GAME.fold(GAME.start(ADV, 2, SEED))
     assert state.options.board_size == 7 and state.ship == (0, 0)
-    assert state.rules_version == "kontor-advanced-1"
+    assert state.rules_version == "kontor-advanced-2"
     assert len(state.board) == 9 and state.money == (4, 4) and state.treasury == 12
     in_game = set()
     for s in range(2):

@@ -42,15 +42,10 @@ from domain.kontor.core.scoring import winners
 from domain.kontor.core.ship import any_removal, may_move_ship, ship_commands
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
+from domain.kontor.core.versions import rules_version_of
 from domain.kontor.forms.free_wheel import alliances
 from domain.kontor.forms.free_wheel.scoring import counted_sectors, sector_result
 from domain.rng import Rng
-
-RULES_VERSIONS: dict[str, str] = {
-    "free_wheel": "kontor-free-wheel-1",
-    "free_for_all": "kontor-free-for-all-1",
-}
-
 
 # ---------------------------------------------------------------------------------------
 # Set-up
@@ -94,7 +89,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             options=options,
             seat_count=seat_count,
             seed=seed_hex,
-            rules_version=RULES_VERSIONS.get(options.variant, "kontor-free-wheel-1"),
+            rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
             cross=(Cell(0, 0, 0),),
             hands=tuple(dock_hands[s] + water_hands[s] for s in range(seat_count)),
