@@ -84,3 +84,20 @@ def test_the_hidden_import_check_sees_each_kind():
     )
     kinds = [what for _line, what in _hidden_imports(ast.parse(source))]
     assert kinds == ["import under TYPE_CHECKING", "import inside f", "importlib.import_module"]
+
+
+def test_no_module_of_the_domain_takes_another_modules_private_helpers():
+    """Issue 13: « no module-level function takes another module's private helpers »: an
+    extension gets the decide context (its public steps), never a core function named
+    with an underscore, and no module imports one."""
+    taken = []
+    for path in sorted((ROOT / "domain").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                taken += [
+                    f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_")
+                ]
+    assert not taken, "\n".join(taken)

@@ -111,9 +111,9 @@ class DecideContext:
         """Place the seat's revealed card at (x, y) and carry on with the turn."""
         _place(self, seat, x, y, export)
 
-    def move_ship(self, seat: int, command: MoveShip, advance=None) -> None:
-        """Move the ship (and remove a dock); then ``advance(context)`` or the next placer."""
-        _move_ship(self, seat, command, advance)
+    def move_ship(self, seat: int, command: MoveShip) -> None:
+        """Move the ship (and remove a dock); the caller carries on with its turn."""
+        _move_ship(self, seat, command)
 
     def after_warehouses(self, seat: int, card: int) -> None:
         """Sectors scored, early ends, then the rest of the turn (draw, income, next)."""
@@ -193,6 +193,7 @@ def decide(state: KontorState, issued: Issued) -> list:
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
         _move_ship(log, seat, command)
+        _advance(log)
     else:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
     log.after_command()
@@ -314,7 +315,7 @@ def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
 
 
-def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> None:
+def _move_ship(log: DecideContext, seat: int, cmd: MoveShip) -> None:
     st = log.state
     if not may_move_ship(st, seat):
         raise RuleViolation(
@@ -359,7 +360,6 @@ def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> No
             for event in before(log.state, card):
                 log.emit(event)
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
-    (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
 def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:

@@ -340,7 +340,7 @@ def redact_event(event, viewer: int | None) -> dict:
     return filtered(HOOKS.redact, data, event, viewer)
 
 
-def _slot(card: int) -> tuple:
+def hidden_slot(card: int) -> tuple:
     """The kind of a hidden slot: what any observer knows about the card in it."""
     c = CARDS[card]
     if c.is_special:
@@ -378,7 +378,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     pools: dict[tuple, list[int]] = {}
     # the kind of each hidden slot, as the forms and rules tell it (free wheel: specials
     # hide among the canals; specials dealt by colour keep their identity)
-    slot_kind = filtered(HOOKS.slot, _slot, state)
+    slot_kind = filtered(HOOKS.slot, hidden_slot, state)
     common_cut = max(1, len(state.common_docks) - state.common_known)  # free for all
     # a secret pass is no card; a picking observer has seen its pile
     chosen = [None if c == PASS_CHOICE else c for c in chosen]

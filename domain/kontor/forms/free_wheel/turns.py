@@ -245,7 +245,8 @@ def decide_turn(log, seat: int, command) -> None:
             raise _violation("kontor.not_placing", "Play a card before placing it.")
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
-        log.move_ship(seat, command, advance=lambda lg: _after_ship(lg, seat))
+        log.move_ship(seat, command)
+        _after_ship(log, seat)
     elif isinstance(command, SetDrunkDock):
         _set_drunk(log, seat, command, cells)
     elif isinstance(command, DrawCard):
