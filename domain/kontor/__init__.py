@@ -11,7 +11,6 @@ from domain.kontor.core.events import EVENT_TYPES
 from domain.kontor.core.evolve import evolve
 from domain.kontor.core.options import Options, options_schema, parse_options
 from domain.kontor.core.setup import start_version
-from domain.kontor.core.sides import team_name as team_of
 from domain.kontor.core.versions import (
     EARLIER_VERSIONS,
     RELEASED_VERSIONS,
@@ -20,16 +19,9 @@ from domain.kontor.core.versions import (
 )
 from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
 from domain.kontor.policy import evaluate, policy
-from domain.kontor.registry import register_all
+from domain.kontor.registry import may_confer, register_all, team_of
 
 register_all()
-
-
-def may_confer(state, seat: int) -> bool:
-    """Team game: « Quand les cartes jouées ont été révélées, les joueurs d'une équipe
-    peuvent discuter sur la façon de jouer ces deux cartes. En dehors de cette phase, il
-    n'est pas autorisé de communication entre les partenaires. »"""
-    return state.phase == "place"
 
 
 GAME = GameDefinition(

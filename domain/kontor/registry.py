@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from domain.kontor.core.hooks import HOOKS
 from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.forms import team
 from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
@@ -26,6 +27,7 @@ from domain.kontor.scenarios import tic_tac_toe
 #: special rules B's filters first (their placement errors are named before a form's),
 #: then the forms, scenarios, special rules, expansions: who acts is asked in this order
 EXTENSIONS = (
+    team,
     special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
@@ -39,6 +41,10 @@ EXTENSIONS = (
     special_rules_b_view,
     expansions,
 )
+
+#: what the service asks of the team game (GameDefinition.team_of, may_confer)
+team_of = team.team_name
+may_confer = team.may_confer
 
 _registered = False
 

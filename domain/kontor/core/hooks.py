@@ -164,6 +164,10 @@ class Hooks:
     # --- view (view.py) --------------------------------------------------------------
     #: (state, out, cells, viewer) -> None: public keys a rule adds to the view
     view: list[Hook] = field(default_factory=list)
+    #: (state, out) -> None: the sides' keys (the team game's teams), before a form's
+    team_view: list[Hook] = field(default_factory=list)
+    #: (state, detail) -> None: keys a form adds to the result's detail
+    result: list[Hook] = field(default_factory=list)
     #: (state, out, cells, viewer) -> None: a form's keys, before the seat's own ("you")
     form_view: list[Hook] = field(default_factory=list)
     #: (state, out, viewer) -> None: keys a rule adds after the others (expansions)

@@ -22,7 +22,7 @@ from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import anchor_distance, current_points, goods_of, select_final
 from domain.kontor.core.ship import may_move_ship
-from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
+from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import PASS_CHOICE, KontorState
 
 
@@ -39,9 +39,8 @@ def result(state: KontorState) -> Result | None:
         "money": list(state.money),
         "tie_break": "money",
     }
-    if state.options.teams:
-        detail["teams"] = _teams(state)
-        detail["tie_break"] = "team money"
+    for add_keys in HOOKS.result:  # e.g. the team game's teams and tie-break
+        add_keys(state, detail)
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
         detail["eliminated_sectors"] = list(state.eliminated)
@@ -65,23 +64,6 @@ def result(state: KontorState) -> Result | None:
         winners=state.winners,
         detail=detail,
     )
-
-
-def _teams(state: KontorState) -> list[dict]:
-    opts = state.options
-    money = side_values(opts, state.money)
-    out = []
-    for side in range(side_count(opts, state.seat_count)):
-        seats = seats_of(opts, side, state.seat_count)
-        out.append(
-            {
-                "color": SEAT_COLORS[side],
-                "seats": list(seats),
-                "points": state.points[seats[0]] if seats else 0,
-                "money": money[side],
-            }
-        )
-    return out
 
 
 def _cell_card(state: KontorState, card: int) -> dict:
@@ -246,12 +228,6 @@ def view(state: KontorState, viewer: int | None) -> dict:
             "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
             "chosen": state.chosen[viewer],
         }
-        if opts.teams:
-            side = side_of(opts, viewer)
-            out["you"]["team"] = SEAT_COLORS[side]
-            out["you"]["partners"] = [
-                s for s in seats_of(opts, side, state.seat_count) if s != viewer
-            ]
     for add_keys in HOOKS.view:
         add_keys(state, out, cells, viewer)
     for add_keys in HOOKS.view_last:  # e.g. the expansions (they rewrite warehouses' goods)
@@ -288,10 +264,8 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
         out["board"]["covered"] = covered
     if opts.specials_dealt:
         out["specials_aside"] = len(state.specials_aside)
-    if opts.teams:
-        out["teams"] = _teams(state)
-        for t in out["teams"]:
-            t["points"] = out["players"][t["seats"][0]]["points"]
+    for add_keys in HOOKS.team_view:  # e.g. the team game's teams
+        add_keys(state, out)
     if opts.final_selection != "all":
         out["final_scoring"] = {
             "rule": opts.final_selection,
