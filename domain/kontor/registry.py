@@ -16,7 +16,7 @@ from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
 from domain.kontor.forms.free_wheel import view as free_wheel_view
-from domain.kontor.rules import protection
+from domain.kontor.rules import blockade, final_sprint, great_flood, poverty, protection
 from domain.kontor.rules import special_a as special_rules_a
 from domain.kontor.rules import special_b as special_rules_b
 from domain.kontor.rules import special_b_filters as special_rules_b_filters
@@ -28,6 +28,7 @@ from domain.kontor.scenarios import tic_tac_toe
 #: then the forms, scenarios, special rules, expansions: who acts is asked in this order
 EXTENSIONS = (
     team,
+    blockade,
     special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
@@ -37,6 +38,9 @@ EXTENSIONS = (
     tic_tac_toe,
     scenarios,
     special_rules_a,
+    poverty,
+    great_flood,
+    final_sprint,
     special_rules_b,
     special_rules_b_view,
     expansions,

@@ -15,12 +15,7 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
-    neighbours,
     occupancy,
-    possible,
-    sectors,
-    supremacy,
-    warehouse_counts,
 )
 from domain.kontor.core.commands import (
     BuySpecialCard,
@@ -32,14 +27,10 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, GOODS, SETUP, special_cards
 from domain.kontor.core.free_draw import free_draw_piles
-from domain.kontor.core.placement import box_of, placement_cells, placement_error
+from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import (
-    distribution_centre,
-    goods_of,
     score_closed_sectors,
-    sector_points,
 )
-from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState
 from domain.kontor.core.versions import FREE_DRAW_BY_PRINTED_KIND
 from domain.kontor.rules.settings import special_rule_errors, special_rule_settings
@@ -563,124 +554,6 @@ def alternative_play(state: KontorState, seat: int) -> bool:
     return may_use_flood_as_water(state, seat)
 
 
-def _fill(log, start_cells: list, reason: str) -> None:
-    """Fill free cells (inside the port's limit) with the top water cards, one by one."""
-    st = log.state
-    size = st.options.board_size
-    cells = dict(occupancy(st))
-    pile = list(st.water_pile)
-    box = box_of(st, cells)
-    out = []
-    for pos in start_cells:
-        if not pile:
-            break
-        if pos in cells or not possible(pos, box, size):
-            continue
-        card = pile.pop(0)
-        cells[pos] = card
-        box = (min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1]))
-        out.append((pos[0], pos[1], card))
-    if out:
-        log.emit(ev.WaterFilled(tuple(out), reason))
-
-
-def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
-    """Crue exceptionnelle: « Lorsqu'il la joue, les cases libres avoisinant cette
-    inondation, horizontalement et verticalement, sont remplies avec des cartes d'eau,
-    prises dans la pile de pioche »."""
-    if not log.state.options.flood_fills or CARDS[card].kind != "flood":
-        return
-    around = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
-    _fill(log, around, "great_flood")
-
-
-def check_early_end(log) -> None:
-    """Sprint final and Misère end the game between two moves."""
-
-    st = log.state
-    if st.phase in ("over", "starting_docks") or st.pending:
-        return
-    opts = st.options
-    if opts.poverty_end and st.treasury == 0 and any(m == 0 for m in st.money):
-        # « Si un joueur n'a plus d'argent, et qu'il n'y en a pas dans la trésorerie, la
-        # partie se termine prématurément et l'adversaire gagne »
-        broke_sides = {side_of(opts, s) for s in range(st.seat_count) if st.money[s] == 0}
-        sides = side_count(opts, st.seat_count)
-        winning = [side for side in range(sides) if side not in broke_sides]
-        winners = tuple(s for side in winning for s in seats_of(opts, side, st.seat_count))
-        log.end_game("poverty", winners or None)
-
-
-def end_of_round(log) -> bool:
-    """Sprint final, at the end of the round in which a player's dock pile ran out (the
-    round is finished, so a customs house « jouée lors du dernier tour » exists: reading
-    R-A11)."""
-    st = log.state
-    if st.options.sprint_end and any(not p for p in st.dock_piles):
-        _final_sprint(log)
-        return True
-    return False
-
-
-def _free_cells(state: KontorState, cells) -> list:
-
-    size = state.options.board_size
-    box = box_of(state, cells)
-    out = set()
-    for pos in cells:
-        for n in neighbours(pos):
-            if n not in cells and possible(n, box, size):
-                out.add(n)
-    return sorted(out, key=lambda p: (p[1], p[0]))
-
-
-def _final_sprint(log) -> None:
-    """« Si un joueur ne peut plus tirer que des cartes d'eau, la partie finit
-    immédiatement. Les cases encore libres sont remplies avec des cartes d'eau. Si la
-    carte spéciale "douane" a été jouée lors du dernier tour, elle n'est pas prise en
-    compte. » Free cells fill wave after wave while the water pile lasts; every sector
-    not yet scored is then scored (the free cells count as water: reading R-A11)."""
-    while log.state.water_pile:
-        free = _free_cells(log.state, occupancy(log.state))
-        if not free:
-            break
-        before = len(log.state.board)
-        _fill(log, free, "final_sprint")
-        if len(log.state.board) == before:
-            break
-    st = log.state
-    cells = occupancy(st)
-    done = {frozenset(s.cells) for s in st.scored}
-    sides = side_count(st.options, st.seat_count)
-    late_customs = {c for c in st.round_cards if CARDS[c].kind == "customs"}
-    for sector in sectors(cells):
-        if sector in done:
-            continue
-        st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st))
-        winner, rule = supremacy(counts)
-        guardian = distribution_centre(st, sector, winner) if winner is not None else None
-        points = 0
-        if winner is not None:
-            points = sector_points(cells, sector) - sum(
-                1 for p in sector if cells[p] in late_customs
-            )
-        log.emit(
-            ev.SectorScored(
-                cells=tuple(sorted(sector, key=lambda p: (p[1], p[0]))),
-                warehouses=counts,
-                winner=winner,
-                rule=rule,
-                guardian=guardian,
-                points=points,
-                warehouses_returned=tuple(
-                    sorted(cells[p] for p in sector if cells[p] in st.warehouses)
-                ),
-            )
-        )
-    log.end_game("final_sprint")
-
-
 # ---------------------------------------------------------------------------------------
 # view, redaction, redetermination
 
@@ -873,15 +746,12 @@ def register(hooks) -> None:
     hooks.to_act.append(rule_to_act)
     hooks.legal_commands.append(rule_legal)
     hooks.command.append(_decide)
-    hooks.after_command.append(check_early_end)
     hooks.after_ship_commands.append(extra_place_commands)
     hooks.pass_turn.append(secret_pass)
     hooks.revealed_cards.append(revealed_cards)
     hooks.after_reveal.append(after_reveal)
     hooks.alternative_play.append(alternative_play)
-    hooks.end_of_round.append(end_of_round)
     hooks.round_started.append(open_round)
-    hooks.after_card_placed.append(after_card_placed)
     hooks.good_step.append(open_good_step)
     hooks.draw_step.append(open_draw_step)
     hooks.deal.append(special_setup)
@@ -904,7 +774,7 @@ def _decide(log, seat: int, command) -> bool:
     if not isinstance(command, RULE_COMMANDS):
         return False
     rule_decide(log, seat, command)
-    check_early_end(log)
+    log.after_command()
     return True
 
 

@@ -22,11 +22,10 @@ from domain.kontor.core.commands_b import (
     PlaceBribeWarehouse,
 )
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, FINAL_POINT_BONUS
-from domain.kontor.core.placement import placement_cells, scored_cells
+from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import seats_of, side_of
 from domain.kontor.core.state import Cell, KontorState
-from domain.kontor.rules.special_b_filters import without_blockade
 
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
 
@@ -285,34 +284,6 @@ def decide_b(log, seat: int, command) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Blocus
-
-
-def ship_may_unblock(state: KontorState) -> bool:
-    """With the blockade, moving the ship may free the cells next to it."""
-    return state.options.blockade
-
-
-def no_cell_reason(state: KontorState, seat: int, card: int) -> str:
-    """« Si à cause du bateau, aucun joueur ne peut plus placer de carte »: a card with no
-    cell only because of the ship is returned for the blockade."""
-    if state.options.blockade and state.ship is not None:
-        free = without_blockade(state)
-        if placement_cells(free, occupancy(free), card, seat):
-            return "blockade"
-    return "no_legal_cell"
-
-
-def blockade_ends(state: KontorState) -> bool:
-    """The round is over, nobody placed a card, and the ship stopped someone."""
-    return (
-        state.options.blockade
-        and not state.placed_this_round
-        and any(r[2] == "blockade" for r in state.returned)
-    )
-
-
-# ---------------------------------------------------------------------------------------
 # The end: reveal (Contrebande), last sector (Point final), tavern decisions
 
 
@@ -496,9 +467,6 @@ def register(hooks) -> None:
     hooks.choose_commands.append(choose_commands)
     hooks.revealed_cards.append(_shown)
     hooks.order_key.append(lambda state, seat: order_key(state, seat) if state.options.smuggling else None)
-    hooks.ship_may_unblock.append(ship_may_unblock)
-    hooks.no_cell_reason.append(no_cell_reason)
-    hooks.game_ends.append(lambda state: "blockade" if blockade_ends(state) else None)
     hooks.before_end.append(before_end)
     hooks.draw_pile.append(_draw_pile)
     hooks.after_warehouses.append(offer_bribe)

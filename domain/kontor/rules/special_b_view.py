@@ -50,13 +50,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
             if card in state.warehouses
             for _ in range(state.bribes.count(card))
         ]
-    if opts.blockade and state.ship is not None:
-        sx, sy = state.ship
-        out["board"]["blockaded_cells"] = [
-            _xy(p)
-            for p in ((sx + 1, sy), (sx - 1, sy), (sx, sy + 1), (sx, sy - 1))
-            if p not in cells
-        ]
     if opts.final_point:
         out["final_point"] = {
             "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in state.last_closed],
