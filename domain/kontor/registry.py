@@ -21,8 +21,8 @@ from domain.kontor.rules import special_a as special_rules_a
 from domain.kontor.rules import special_b as special_rules_b
 from domain.kontor.rules import special_b_filters as special_rules_b_filters
 from domain.kontor.rules import special_b_view as special_rules_b_view
+from domain.kontor.scenarios import baksheesh, tic_tac_toe
 from domain.kontor.scenarios import mechanics as scenarios
-from domain.kontor.scenarios import tic_tac_toe
 
 #: special rules B's filters first (their placement errors are named before a form's),
 #: then the forms, scenarios, special rules, expansions: who acts is asked in this order
@@ -36,6 +36,7 @@ EXTENSIONS = (
     free_wheel_view,
     protection,
     tic_tac_toe,
+    baksheesh,
     scenarios,
     special_rules_a,
     poverty,

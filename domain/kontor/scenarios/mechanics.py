@@ -23,16 +23,16 @@ from collections.abc import Mapping
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, neighbours, occupancy, possible, sectors
-from domain.kontor.core.commands import Bribe, PlaceSunkenWarehouse, SecondCanal
+from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.options import Options
-from domain.kontor.core.placement import box_of, placement_cells, placement_error, scored_cells
+from domain.kontor.core.placement import box_of, placement_cells, placement_error
 from domain.kontor.core.scoring import (
     distribution_centre,
     fill_slots,  # scoring imports this module
     score_closed_sectors,
 )
-from domain.kontor.core.sides import seats_of, side_of
+from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import (
     ISLAND_CELLS,
@@ -81,12 +81,9 @@ def extra_start(options: Options, rng, cross, water: list[int]) -> dict:
     """GameStarted fields of the scenarios, drawn after everything else (the basic game's
     draws are unchanged).  ``water`` is the canal pile after the deal (changed in place).
 
-    « Avant de commencer, mettez de côté 10 canaux sans les regarder » ; « On place 1
-    entrepôt de type différent sur 3 canaux de la croix de départ »."""
+    « On place 1 entrepôt de type différent sur 3 canaux de la croix de départ » (Bakchich's
+    canals set aside: scenarios/baksheesh.py)."""
     out: dict = {}
-    if options.water_aside:
-        out["water_aside"] = tuple(water[: options.water_aside])
-        del water[: options.water_aside]
     if options.sunken_warehouses:
         canals = [c for c in cross if CARDS[c.card].kind == "water"]
         chosen = list(rng.shuffle(canals))[: options.sunken_warehouses]
@@ -431,36 +428,8 @@ def pending_seat(state: KontorState) -> int | None:
 # ---------------------------------------------------------------------------------------
 # Commands
 
-SCENARIO_COMMANDS: tuple[type, ...] = (Bribe, SecondCanal, PlaceSunkenWarehouse)
-
-
-def bribe_cost(card: int) -> int:
-    """« Un dock contenant une marchandise coûte une pièce de monnaie, avec deux
-    marchandises 2 florins et avec trois 3 florins »."""
-    return len(CARDS[card].goods)
-
-
-def bribable(state: KontorState, seat: int) -> list[Pos]:
-    """The opponent's goods docks outside finished sectors that the seat can pay for."""
-    if not state.options.bribes or state.phase != "choose" or state.bribed[seat]:
-        return []
-    if state.chosen[seat] is not None or state.passed[seat]:
-        return []
-    closed = scored_cells(state)
-    side = side_of(state.options, seat)
-    out = []
-    for pos, card in occupancy(state).items():
-        c = CARDS[card]
-        if c.kind != "dock" or not c.goods or c.owner == side or pos in closed:
-            continue
-        if bribe_cost(card) <= state.money[seat]:
-            out.append(pos)
-    return sorted(out, key=lambda p: (p[1], p[0]))
-
-
-def extra_commands(state: KontorState, seat: int) -> list:
-    """Scenario commands legal now for ``seat`` (bribes during the choice)."""
-    return [Bribe(x, y) for x, y in bribable(state, seat)]
+#: the commands of a pending decision (Grande marée, Euphrate)
+SCENARIO_COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
 
 
 def pending_commands(state: KontorState, seat: int) -> list:
@@ -478,18 +447,6 @@ def pending_commands(state: KontorState, seat: int) -> list:
 def decide_command(log, seat: int, command) -> bool:
     """Scenario commands; False if ``command`` is not one of them."""
     st = log.state
-    if isinstance(command, Bribe):
-        if (command.x, command.y) not in bribable(st, seat):
-            raise RuleViolation(
-                "kontor.not_bribable",
-                "Bakchich: before choosing, once a round, buy back an opponent's dock with "
-                "goods, outside finished sectors, paying 1 florin per good (« Les secteurs "
-                "terminés restent intouchables »).",
-            )
-        card = occupancy(st)[(command.x, command.y)]
-        owner = seats_of(st.options, CARDS[card].owner, st.seat_count)[0]
-        log.emit(ev.DockBribed(seat, card, command.x, command.y, bribe_cost(card), owner))
-        return True
     if isinstance(command, PlaceSunkenWarehouse):
         if not st.sunken_pending or st.sunken_pending[0][0] != seat:
             raise RuleViolation("kontor.no_sunken_warehouse", "No raised warehouse to place.")
@@ -554,10 +511,6 @@ def view_keys(state: KontorState, out: dict) -> None:
     if opts.board_height:
         out["board"]["width_size"], out["board"]["height_size"] = opts.board_dims
     info: dict = {}
-    if opts.water_aside:
-        info["water_aside"] = len(state.water_aside)
-    if opts.bribes:
-        info["bribed"] = list(state.bribed)
     if opts.warehouse_supply:
         info["supply"] = {["red", "black"][side]: supply(state, side) for side in range(2)}
     if opts.sunken_warehouses:
@@ -631,25 +584,6 @@ def sector_weight(options: Options, sector, closed: bool) -> float:
     return 1.0
 
 
-def policy_bribe(state: KontorState, seat: int, evaluate):
-    """A bribe when removing the dock gains more than its price is worth."""
-    spots = bribable(state, seat)
-    if not spots:
-        return None
-    cells = occupancy(state)
-    base = evaluate(cells, state.warehouses, state.goods_map())
-    best, best_gain = None, 0.0
-    for pos in spots:
-        card = cells[pos]
-        after = dict(cells)
-        del after[pos]
-        gain = evaluate(after, state.warehouses - {card}, state.goods_map()) - base
-        gain -= 2.0 * bribe_cost(card) + 2.0
-        if gain > best_gain:
-            best, best_gain = Bribe(*pos), gain
-    return best
-
-
 def _final_selection(state: KontorState, sizes, dists):
     return select_final(state, sizes, dists) if own_selection(state.options) else None
 
@@ -676,7 +610,6 @@ def register(hooks) -> None:
     hooks.final_selection.append(_final_selection)
     hooks.returned_warehouses.append(kept_warehouses)
     hooks.command.append(_decide)
-    hooks.choose_commands.append(extra_commands)
     hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
     hooks.take_goods.append(take_goods)
     hooks.after_turn.append(after_turn)
