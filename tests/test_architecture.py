@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import sys
+from pathlib import Path
 
 from domain.decider import GameDefinition
+from domain.kontor.registry import EXTENSIONS
 from domain.registry import titles
 from tests.conftest import ROOT
 
@@ -101,3 +103,14 @@ def test_no_module_of_the_domain_takes_another_modules_private_helpers():
                     if alias.name.startswith("_")
                 ]
     assert not taken, "\n".join(taken)
+
+
+def test_every_kontor_extension_quotes_its_rulebook_passage_at_the_top():
+    """Issue 13: each form, scenario, special rule and expansion module « with its rulebook
+    passage at the top »: its docstring quotes the French text (« ... »)."""
+    missing = [
+        module.__name__
+        for module in EXTENSIONS
+        if "«" not in (ast.get_docstring(ast.parse(Path(module.__file__).read_text("utf-8"))) or "")
+    ]
+    assert not missing, missing

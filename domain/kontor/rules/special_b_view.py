@@ -1,4 +1,6 @@
-"""View, redaction and redetermination of the special rules B (special_rules_b.py).
+"""View, redaction and redetermination of the special rules B (rules/special_b.py): what
+« Corruption », « Point final », « Vieilles rancunes » and « Contrebande » (« Elle n'est
+révélée qu'à la fin de la partie ») show, and what they hide.
 
 Public keys appear only when their rule is on (the basic view is unchanged).  Secrets:
 the face-down cards (Contrebande) -- on the board every viewer sees the colour's

@@ -1,5 +1,7 @@
-"""evolve for the free wheel events (and the free-wheel effects of shared events).
-Applies facts, decides nothing.  Called from evolve.py."""
+"""evolve for the free wheel events (« Roue libre », « Roue libre individuelle ») and the
+free-wheel effects of shared events (« Il place ensuite un marqueur à sa couleur sur le
+numéro »: who owns a dock in free for all). Applies facts, decides nothing; registered at
+the core's evolve hook points."""
 
 from __future__ import annotations
 
