@@ -11,7 +11,7 @@ from tests.conformance.harness import check_game, play_random_game, sampled, see
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
 
-pytestmark = pytest.mark.slow(seconds=120)  # started first: tests/conftest.py
+pytestmark = pytest.mark.slow(seconds=90)  # started first: tests/conftest.py
 
 OPTIONS = GAME.parse_options({"variant": "basic"}, 2)
 RANDOM_GAMES = 300

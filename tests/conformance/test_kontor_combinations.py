@@ -13,7 +13,7 @@ from domain.kontor.core.data import EXPANSION_SEATS, SCENARIO_SEATS, SPECIAL_RUL
 from domain.rng import Rng
 from tests.conformance.harness import check_game, sampled, seed_for
 
-pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
+pytestmark = pytest.mark.slow(seconds=15)  # started first: tests/conftest.py
 
 
 def combinations(seats: int, count: int, salt: int) -> list[dict]:

@@ -17,7 +17,7 @@ from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
 
-pytestmark = pytest.mark.slow(seconds=90)  # started first: tests/conftest.py
+pytestmark = pytest.mark.slow(seconds=80)  # started first: tests/conftest.py
 
 CASES = [(sc, n) for sc, seats in SCENARIO_SEATS.items() for n in seats]
 GAMES = 20

@@ -12,7 +12,7 @@ import pytest
 from domain.speicherstadt import GAME
 from tests.conformance.harness import check_game, sampled, seed_for
 
-pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
+pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
 
 SEEDS_PER_COUNT = 60
 
