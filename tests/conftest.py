@@ -97,3 +97,17 @@ def settings(database_url, owner_database_url, redis_url) -> Settings:
         rate_limit_per_ip=UNTHROTTLED,
         rate_limit_per_token=UNTHROTTLED,
     )
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first. CI runs two processes that each take a whole file
+    (`--dist loadfile`, files handed out in collection order: `--no-loadscope-reorder`);
+    a long file handed out last keeps one process busy while the other idles. Files
+    marked `slow(seconds=...)` (their time on two idle cores) start first, longest first;
+    the many short files then fill in, so both processes finish together."""
+    def seconds(item) -> float:
+        mark = item.get_closest_marker("slow")
+        return mark.kwargs.get("seconds", 0) if mark else 0
+
+    order = {item: (-seconds(item), i) for i, item in enumerate(items)}
+    items.sort(key=order.__getitem__)

@@ -17,6 +17,8 @@ from redis import Redis
 from tests.conftest import ROOT
 from tests.mail.conftest import reply
 
+pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
+
 SEED = "5e" * 32
 
 

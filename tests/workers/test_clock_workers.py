@@ -25,6 +25,8 @@ from service.container import build
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 
+pytestmark = pytest.mark.slow(seconds=55)  # started first: tests/conftest.py
+
 #: The Redis database index these tests own (they FLUSHDB it).
 FLUSHED_DB = 9
 

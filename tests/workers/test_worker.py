@@ -22,6 +22,8 @@ from service.jobs import RecordingJobQueue, ai_queue
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 
+pytestmark = pytest.mark.slow(seconds=40)  # started first: tests/conftest.py
+
 
 @pytest.fixture(scope="module")
 def worker_settings(settings):
