@@ -25,6 +25,8 @@ from tests.notifications.conftest import (
     wait_for,
 )
 
+pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
+
 
 @pytest.fixture(scope="module")
 def server(services):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from rq.job import Job
 
 from service.container import build
@@ -20,6 +21,8 @@ from tests.notifications.conftest import (
     two_player_game,
     wait_for,
 )
+
+pytestmark = pytest.mark.slow(seconds=15)  # started first: tests/conftest.py
 
 
 def hook(client, receiver, player, path, events=("your_turn", "finished", "message")) -> dict:

@@ -21,6 +21,8 @@ from tests.notifications.conftest import (
 )
 from tests.notifications.test_webhook_delivery import hook
 
+pytestmark = pytest.mark.slow(seconds=25)  # started first: tests/conftest.py
+
 
 @pytest.fixture(scope="module")
 def kill_settings(notify_settings):
