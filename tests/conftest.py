@@ -15,6 +15,7 @@ import os
 import secrets
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -75,9 +76,23 @@ def database_url(databases) -> str:
     return databases[1]
 
 
+def with_db(url: str, db: int) -> str:
+    """The same Redis server at another database index (redis:// or unix:// URLs)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url(engine_urls):
     url = engine_urls[1]
+    xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if xdist_worker.startswith("gw"):
+        # one Redis database per test process: job ids (a timer slot's, a notification's
+        # mail) are unique within one deployment's database, not across the processes'
+        url = with_db(url, 1 + int(xdist_worker[2:]) % 8)
     Redis.from_url(url).ping()  # named but unreachable: fail, never skip
     return url
 
