@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import ssl
+import subprocess
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -95,3 +97,54 @@ def test_the_first_line_of_a_reply():
         parse(b"")
     with pytest.raises(Unparseable):
         parse(b"just some words\n")
+
+
+@pytest.fixture
+def tls_files(tmp_path, monkeypatch):
+    """A self-signed certificate for localhost, trusted by this process's default context
+    (SSL_CERT_FILE), as a real mail provider's certificate is trusted through the system's."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def _login_as_ada(server, session, envelope, mechanism, auth_data):
+    ok = isinstance(auth_data, LoginPassword) and auth_data.login == b"ada" and auth_data.password == b"pw"
+    return AuthResult(success=ok, handled=False)
+
+
+def test_starttls_then_login_on_a_server_that_requires_both(tls_files):
+    collect = Collect()
+    controller = Controller(collect, hostname="127.0.0.1", port=free_port(), tls_context=tls_files,
+                            require_starttls=True, authenticator=_login_as_ada, auth_required=True)
+    controller.start()
+    try:
+        SmtpTransport(f"smtp://ada:pw@localhost:{controller.port}?starttls=1").send(_mail())
+        with pytest.raises(smtplib.SMTPAuthenticationError):  # the login really is checked
+            SmtpTransport(f"smtp://ada:nope@localhost:{controller.port}?starttls=1").send(_mail())
+        with pytest.raises(smtplib.SMTPException):  # without STARTTLS the server refuses to go on
+            SmtpTransport(f"smtp://ada:pw@localhost:{controller.port}").send(_mail())
+    finally:
+        controller.stop()
+    assert len(collect.got) == 1
+
+
+def test_implicit_tls_checks_the_servers_certificate(tls_files, monkeypatch):
+    collect = Collect()
+    # aiosmtpd counts only STARTTLS as TLS for AUTH: on an implicit-TLS port that check is moot
+    controller = Controller(collect, hostname="127.0.0.1", port=free_port(), ssl_context=tls_files,
+                            authenticator=_login_as_ada, auth_required=True, auth_require_tls=False)
+    controller.start()
+    try:
+        SmtpTransport(f"smtps://ada:pw@localhost:{controller.port}").send(_mail())
+        monkeypatch.delenv("SSL_CERT_FILE")  # a certificate nobody vouches for is refused
+        with pytest.raises(ssl.SSLCertVerificationError):
+            SmtpTransport(f"smtps://ada:pw@localhost:{controller.port}").send(_mail())
+    finally:
+        controller.stop()
+    assert len(collect.got) == 1
