@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import smtplib
 import ssl
-import subprocess
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -19,6 +18,7 @@ from service.mail.compose import Content, Unsubscribe, build
 from service.mail.inbound import Unparseable, first_line, parse
 from service.mail.transport import FolderTransport, SmtpTransport, parse_smtp_url
 from tests.e2e.live import free_port
+from tests.tls import localhost_server_context
 
 
 def test_smtp_urls():
@@ -101,15 +101,10 @@ def test_the_first_line_of_a_reply():
 
 @pytest.fixture
 def tls_files(tmp_path, monkeypatch):
-    """A self-signed certificate for localhost, trusted by this process's default context
-    (SSL_CERT_FILE), as a real mail provider's certificate is trusted through the system's."""
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost"], check=True, capture_output=True)
+    """A server context for localhost whose certificate this process's default context trusts
+    (SSL_CERT_FILE), as a real mail provider's is trusted through the system's."""
+    context, cert = localhost_server_context(tmp_path)
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(cert, key)
     return context
 
 

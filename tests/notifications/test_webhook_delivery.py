@@ -21,6 +21,8 @@ from tests.notifications.conftest import (
     two_player_game,
     wait_for,
 )
+from tests.notifications.receiver import Receiver
+from tests.tls import localhost_server_context
 
 pytestmark = pytest.mark.slow(seconds=15)  # started first: tests/conftest.py
 
@@ -164,3 +166,36 @@ def test_a_delivery_whose_job_was_lost_is_sent_by_the_workers_sweeper(notify_set
         assert state == ("delivered", 1)
     finally:
         services.close()
+
+
+def test_https_deliveries_check_the_receivers_certificate(notify_settings, owner_db, tmp_path, monkeypatch):
+    """Over https the delivery connects to the address it checked, yet verifies the
+    certificate under the URL's host name: a trusted certificate is delivered to, an
+    untrusted one is a failed attempt (retried), never a silent plain-text fallback."""
+    context, cert = localhost_server_context(tmp_path)
+    receiver = Receiver(tls=context).start()
+    jobs = RecordingJobQueue()
+    services = build(replace(notify_settings, queue_name=notify_settings.queue_name + "-tls"), jobs=jobs)
+    try:
+        a = services.players.create("Sender", None).player
+        b = services.players.create("Secure", None).player
+        receiver.secrets["/tls"] = services.webhooks.register(b, receiver.url + "/tls", ["your_turn"]).secret
+        for _ in range(2):
+            game = services.games.create(a, "kontor", {"variant": "basic"},
+                                         [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
+            services.games.accept(b, game.game.id, 1)
+            services.notifications.fan_out_game(game.game.id, 1)
+        first, second = (row[0] for row in owner_db.execute(
+            "SELECT d.id::text FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
+            " WHERE w.player_id = %s ORDER BY d.created_at", (b.id,)).fetchall())
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        assert services.webhooks.deliver(first) == "delivered"
+        [got] = receiver.at("/tls")
+        assert got.verified and got.body["type"] == "your_turn"
+        monkeypatch.delenv("SSL_CERT_FILE")
+        assert services.webhooks.deliver(second) == "retry"
+        error = owner_db.execute("SELECT last_error FROM webhook_deliveries WHERE id = %s", (second,)).fetchone()[0]
+        assert "certificate" in error.lower() and len(receiver.at("/tls")) == 1
+    finally:
+        services.close()
+        receiver.stop()
