@@ -56,7 +56,8 @@ def _poverty_pass(state: KontorState, money: int, gain: float) -> bool:
     return money <= POVERTY_RESERVE and state.treasury > 0 and gain < WIN * POVERTY_GAIN
 
 
-def _money(state: KontorState) -> float:
+def money_worth(state: KontorState) -> float:
+    """What a florin is worth to the policy, in board-evaluation units."""
     if state.options.poverty_end:
         return MONEY * MONEY_POVERTY
     return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
@@ -237,7 +238,7 @@ def placement_value(
     after, wh = _after(cells, warehouses, card, pos)
     value = evaluate_board(_supplied(state, seat, card), seat, after, wh, _sectors_after(cells, card, pos))
     if CARDS[card].kind == "water" and state.treasury > 0:
-        value += _money(state)
+        value += money_worth(state)
     return value
 
 
@@ -270,7 +271,7 @@ def _reply_value(
     if best is None:
         best = evaluate_board(state, seat, cells, warehouses)
     if CARDS[card].kind == "water" and state.treasury > 0:
-        best += _money(state)
+        best += money_worth(state)
     return best
 
 
@@ -358,7 +359,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             continue
         gain = v - base
         if CARDS[card].florin:
-            gain += _money(state)  # the opponent pays tax
+            gain += money_worth(state)  # the opponent pays tax
         choices.append((gain, card))
     money = state.money[seat]
     if not choices:
