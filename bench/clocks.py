@@ -7,9 +7,10 @@ Each game is a two-seat Kontor game with {"per_move": "PT1S", "on_timeout": "for
 nobody ever moves, so each game ends by exactly one timeout (the first seat to time out
 forfeits; the other seat's simultaneous deadline is then moot).
 
-Prints the lateness of every timeout (TimedOut's time minus its deadline: p50, p99, max),
-and checks: every game finished (nothing lost), exactly one TimedOut per game (nothing
-doubled), every timeout within 2 s of its deadline.
+Prints the lateness of every timeout (TimedOut's time minus its deadline: p50, p99, max)
+and the machine's load average before and after (it may be shared), and checks: every
+game finished (nothing lost), exactly one TimedOut per game (nothing doubled), every
+timeout within 2 s of its deadline. Figures: docs/correspondence.md, "Measured".
 
     python bench/clocks.py [--games 1000] [--clients 8] [--rate GAMES_PER_S] [--sweep-every 1]
 
@@ -50,9 +51,9 @@ def free_port() -> int:
 
 
 def start_api(port: int, env: dict) -> subprocess.Popen:
-    """One API machine: gunicorn with one process (gthread), as deploy/ runs it."""
-    cmd = [sys.executable, "-m", "gunicorn", "api.wsgi:app", "--worker-class", "gthread",
-           "--workers", "1", "--threads", "8", "--bind", f"127.0.0.1:{port}"]
+    """One API machine: uvicorn with one process (8 request threads), as deploy/ runs it."""
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app", "--workers", "1",
+           "--host", "127.0.0.1", "--port", str(port), "--no-access-log", "--timeout-graceful-shutdown", "5"]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 
@@ -113,6 +114,7 @@ def main() -> int:
     subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    load_before = os.getloadavg()  # the machine may be shared: the figures depend on it
     ports = [free_port(), free_port()]
     apis = [start_api(port, env) for port in ports]
     log = open(ROOT / "bench" / "clocks-workers.log", "w")  # noqa: SIM115 - closed at the end
@@ -199,6 +201,7 @@ def main() -> int:
                 os.killpg(process.pid, signal.SIGKILL)
         log.close()
 
+    load_after = os.getloadavg()
     late = sorted(float(seconds) for _, seconds in rows)
     per_game: dict[str, int] = {}
     for game_id, _ in rows:
@@ -206,9 +209,10 @@ def main() -> int:
     doubled = sum(1 for n in per_game.values() if n > 1)
     lost = len(ids) - len(per_game)
     q = statistics.quantiles(late, n=100) if len(late) >= 2 else [late[0]] * 99
-    print(f"layout: 2 API processes (gunicorn gthread, 1 x 8 threads each), 3 `entrepot worker` processes "
+    print(f"layout: 2 API processes (uvicorn, 1 process x 8 request threads each), 3 `entrepot worker` processes "
           f"(sweep every {args.sweep_every:g} s, grace 0.5 s), one PostgreSQL, one Redis; "
-          f"{os.cpu_count()} cores, loopback")
+          f"{os.cpu_count()} cores, loopback; load average {' '.join(f'{x:.2f}' for x in load_before)} before, "
+          f"{' '.join(f'{x:.2f}' for x in load_after)} after")
     print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs"
           f"{f' at {args.rate:g}/s' if args.rate else ''} "
           f"({len(errors)} errors{': ' + errors[0] if errors else ''}); clocks PT1S, forfeit")

@@ -33,9 +33,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int) -> subprocess.Popen:
+def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int,
+                 queue: str = "entrepot-bench") -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": "entrepot-bench",
+           "ENTREPOT_QUEUE": queue,
            # one loopback client drives the load: the rate limits are not what is measured
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
     cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
@@ -52,14 +53,22 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
     raise SystemExit("the server did not start")
 
 
+def admin_url() -> str:
+    return os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
 def fresh_database(name: str) -> tuple[str, str]:
     """(a new empty database ``name``, the Redis URL): DATABASE_URL / REDIS_URL when set,
     else the machine's servers at 127.0.0.1."""
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    drop_database(name)
+    with psycopg.connect(admin_url(), autocommit=True) as conn:
         conn.execute(f"CREATE DATABASE {name}")
-    return make_conninfo(admin, dbname=name), os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    return make_conninfo(admin_url(), dbname=name), os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def drop_database(name: str) -> None:
+    with psycopg.connect(admin_url(), autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def run_clients(clients: int, run) -> float:

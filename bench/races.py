@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 import threading
 import time
@@ -33,12 +32,10 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import psycopg
 import requests
-from psycopg.conninfo import make_conninfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from http_games import ROOT, free_port  # noqa: E402
+from http_games import drop_database, free_port, fresh_database, start_server  # noqa: E402
 
 SEATS = 4
 JOINERS = 6
@@ -224,25 +221,6 @@ def audit(base: str, game_ids, holders, wins, tally: Tally) -> dict:
     return {"lost": lost, "doubled": doubled, "stuck": stuck}
 
 
-def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int) -> subprocess.Popen:
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": "entrepot-bench-races",
-           # one loopback client drives the load: the rate limits are not what is measured
-           "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
-    cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-           "--workers", str(workers), "--threads", str(threads)]
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).ok:
-                return server
-        except requests.RequestException:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit("the server did not start")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=10_000, help="racing joins and commands to send")
@@ -251,14 +229,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=3, help="gunicorn processes")
     parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS entrepot_bench_races WITH (FORCE)")
-        conn.execute("CREATE DATABASE entrepot_bench_races")
-    database_url = make_conninfo(admin, dbname="entrepot_bench_races")
+    database_url, redis_url = fresh_database("entrepot_bench_races")
     port = free_port()
-    server = start_server(port, database_url, redis_url, args.workers, args.threads)
+    server = start_server(port, database_url, redis_url, args.workers, args.threads, queue="entrepot-bench-races")
     base = f"http://127.0.0.1:{port}"
     tally = Tally()
     try:
@@ -272,8 +245,7 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(timeout=30)
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute("DROP DATABASE IF EXISTS entrepot_bench_races WITH (FORCE)")
+        drop_database("entrepot_bench_races")
     print(f"server: entrepot serve, gunicorn {args.workers} x {args.threads} threads, loopback; "
           f"{os.cpu_count()} cores")
     print(f"joins: {join_requests} racing requests (accepts + joins, each sent {COPIES}x at once with one key) "

@@ -35,8 +35,10 @@ from service.table_store import (
     anyone_moved,
     due_timers,
     stand_ins_waiting,
+    timers_between,
     vacations_to_apply,
 )
+from service.timer_slots import slot_bounds
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
@@ -71,11 +73,14 @@ class ClockService:
     # timers ----------------------------------------------------------------------------
     def run_timer(self, game_id: str, version: int) -> str:
         """Do what the game's table has due now, if the game is still at ``version``."""
-        with self.store.read() as tx:
-            try:
-                game, folded = self.games.live(tx, game_id)
-            except NotFound:
-                return "stale"
+        seen = self.games.seen(game_id, version)  # execute re-checks the version below
+        if seen is None:
+            with self.store.read() as tx:
+                try:
+                    seen = self.games.live(tx, game_id)
+                except NotFound:
+                    return "stale"
+        game, folded = seen
         if game.status != "active" or game.version != version:
             return "stale"
         title = title_of(game.title)
@@ -97,6 +102,18 @@ class ClockService:
         except (VersionConflict, IllegalCommand, GameNotActive):
             return "stale"  # the game moved on meanwhile; that commit scheduled what is next
         return type(command).__name__
+
+    def run_timers(self, slot: int) -> dict[str, int]:
+        """Run the timer of every game whose table time falls in ``slot`` (the job of the
+        slot, service/timer_slots.py); returns how many games had each outcome."""
+        with self.store.read() as tx:
+            games = timers_between(tx, *slot_bounds(slot))
+        self.games.warm([game_id for game_id, _ in games])
+        outcomes: dict[str, int] = {}
+        for game_id, version in games:
+            outcome = self.run_timer(game_id, version)
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        return outcomes
 
     def sweep(self) -> tuple[int, int, int]:
         """Heal what lost jobs left undone: timers overdue by more than the grace, seats out

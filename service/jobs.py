@@ -16,13 +16,19 @@ from redis import Redis
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
+from service.presence import workers_present
+from service.timer_slots import slot_bounds, slot_of
+
 log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
+TABLE_TIMERS = "workers.clock_jobs.run_table_timers"
 TABLE_TIMER = "workers.clock_jobs.run_table_timer"
 #: A timer job still in the scheduled registry this long after its time waits for a dead
-#: scheduler (workers take over from one within ~2 s), and one still "started" was running
-#: on a worker that died (a timer job takes milliseconds): the sweeper queues it again.
+#: scheduler (workers take over from one within ~1 s), and one still "started" was running
+#: on a worker that died (a slot's job takes a fraction of a second): the sweeper queues it
+#: again. A "started" job whose worker's connection is gone (service/presence.py) is
+#: queued again at once.
 SCHEDULED_PATIENCE = 5.0
 VACATION_START = "workers.clock_jobs.start_vacation"
 
@@ -40,7 +46,11 @@ class JobQueue(Protocol):
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
-    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int: ...
+    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
+
+
+def timers_job_id(slot: int) -> str:
+    return f"timers-{slot}"
 
 
 class RQJobQueue:
@@ -66,35 +76,55 @@ class RQJobQueue:
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
-        """The game's table timer (reminder, deadline, vacation end) at ``at``: one job per
-        version, which does nothing if the game moved on meanwhile. ``again``: a timer job
-        that ran early schedules itself anew under another id (its own is deleted when it
-        ends)."""
-        job_id = f"timer-{game_id}-{version}" + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
-        self._schedule(at, TABLE_TIMER, (game_id, version), job_id)
+        """The game's table timer (reminder, deadline, vacation end) at ``at``: the job of
+        its time slot (service/timer_slots.py), shared with every game whose timer falls in
+        the slot and scheduled at the slot's end; it re-checks each game's premise, so it
+        does nothing for a game that moved on meanwhile. ``again``: a timer job that ran
+        early schedules its slot anew under another id (its own is deleted when it ends).
+        A timer whose slot has ended already gets a job of its own, queued now."""
+        slot = slot_of(at)
+        ends = slot_bounds(slot)[1]
+        if ends <= datetime.now(UTC):
+            # the slot's job may have run or be running without this game (its commit was
+            # not visible yet), and a job id queued while its job runs is deleted when that
+            # run ends: the game's own job, now
+            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}")
+            return
+        job_id = timers_job_id(slot) + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
+        self._schedule(ends, TABLE_TIMERS, (slot,), job_id)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")
 
-    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
-        """For the sweeper: queue now each overdue timer (game id, version, seconds overdue)
-        whose job was lost (a flushed Redis, a crash between commit and enqueue), waits in
-        the registry of a dead scheduler, or died with its worker. A job queued, or running
-        for less than SCHEDULED_PATIENCE, is left alone. Returns how many were queued."""
-        ids = [f"timer-{game_id}-{version}" for game_id, version, _ in overdue]
+    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
+        """For the sweeper: queue now the job of each overdue timer (game id, version, its
+        time, seconds overdue) whose slot's job was lost (a flushed Redis, a crash between
+        commit and enqueue), waits in the registry of a dead scheduler, or died with its
+        worker. A job queued, or running for less than SCHEDULED_PATIENCE, is left alone.
+        Returns how many slot jobs were queued."""
+        late_by_slot: dict[int, float] = {}
+        for _game_id, _version, at, late in overdue:
+            slot = slot_of(at)
+            late_by_slot[slot] = max(late, late_by_slot.get(slot, 0.0))
+        slots = sorted(late_by_slot)
         try:
             with self.redis.pipeline(transaction=False) as pipe:
-                for job_id in ids:
-                    pipe.hget(f"rq:job:{job_id}", "status")
-                statuses = pipe.execute()
+                for slot in slots:
+                    pipe.hmget(f"rq:job:{timers_job_id(slot)}", "status", "worker_name")
+                jobs = pipe.execute()
+            started = any(status == b"started" for status, _ in jobs)
+            present = workers_present(self.redis) if started else None
         except Exception:
             log.exception("could not read the timer jobs")
             return 0
         queued = 0
-        for (game_id, version, late), job_id, status in zip(overdue, ids, statuses):
-            if status == b"queued" or (status in (b"started", b"scheduled") and late < SCHEDULED_PATIENCE):
+        for slot, (status, worker) in zip(slots, jobs):
+            patient = late_by_slot[slot] < SCHEDULED_PATIENCE
+            if status == b"started" and present is not None and (worker or b"").decode() not in present:
+                patient = False  # its worker is gone: it will never finish
+            if status == b"queued" or (status in (b"started", b"scheduled") and patient):
                 continue  # on its way; "started" or "scheduled" that long after is a dead worker's
-            self._schedule(datetime.now(UTC), TABLE_TIMER, (game_id, version), job_id)
+            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot))
             queued += 1
         return queued
 
@@ -133,6 +163,6 @@ class RecordingJobQueue:
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self.vacations.append((vacation_id, at))
 
-    def requeue_timers(self, overdue: list[tuple[str, int, float]]) -> int:
-        self.timers.extend((game_id, version, None) for game_id, version, _ in overdue)
+    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
+        self.timers.extend((game_id, version, None) for game_id, version, _, _ in overdue)
         return len(overdue)

@@ -352,6 +352,20 @@ class Tx:
         ).fetchall()
         return [tuple(r) for r in rows]
 
+    def games(self, game_ids: Sequence[str]) -> list[Game]:
+        """Several games and their seats, in one round trip (in no particular order)."""
+        rows = self._all(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = ANY(%s::uuid[])",
+                         (list(game_ids),))
+        return [_game(row) for row in rows]
+
+    def chain_keys(self, game_ids: Sequence[str]) -> dict[str, str | None]:
+        """The chain keys of several games (None for a game on the v1 chain)."""
+        rows = self.conn.execute(
+            "SELECT game_id::text, chain_key FROM game_secrets WHERE game_id = ANY(%s::uuid[])",
+            (list(game_ids),),
+        ).fetchall()
+        return dict(rows)
+
     def seed(self, game_id: str) -> str:
         return self.secrets(game_id)[0]
 
@@ -383,6 +397,19 @@ class Tx:
     ) -> list[StoredEvent]:
         """Events after ``after`` (and at most ``upto``), in order."""
         return [_stored_event(row) for row in self.conn.execute(*_events_query(game_id, after, limit, upto))]
+
+    def events_upto(self, versions: dict[str, int]) -> dict[str, list[StoredEvent]]:
+        """The events of several games, each up to its version, in one round trip."""
+        rows = self.conn.execute(
+            "SELECT e.game_id::text, e.seq, e.type, e.schema_version, e.seat, e.at, e.data, e.prev_hash,"
+            " e.hash FROM unnest(%s::uuid[], %s::int[]) AS w(id, upto)"
+            " JOIN events e ON e.game_id = w.id AND e.seq <= w.upto ORDER BY e.game_id, e.seq",
+            (list(versions), list(versions.values())),
+        ).fetchall()
+        found: dict[str, list[StoredEvent]] = {game_id: [] for game_id in versions}
+        for row in rows:
+            found[row[0]].append(_stored_event(row[1:]))
+        return found
 
     def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent]] | None:
         """(version, status, to_act, events after ``after``) in one round trip.

@@ -53,13 +53,22 @@ def anyone_moved(tx: Tx, game_id: str) -> bool:
     return bool(row[0])
 
 
-def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list[tuple[str, int, float]]:
-    """(game_id, version, seconds overdue) of active games whose timer is due since
-    ``late_by`` seconds."""
-    return [(g, v, float(late)) for g, v, late in tx.conn.execute(
-        "SELECT id::text, version, extract(epoch FROM %s - timer_at) FROM games"
+def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list[tuple[str, int, datetime, float]]:
+    """(game_id, version, timer_at, seconds overdue) of active games whose timer is due
+    since ``late_by`` seconds."""
+    return [(g, v, at, float(late)) for g, v, at, late in tx.conn.execute(
+        "SELECT id::text, version, timer_at, extract(epoch FROM %s - timer_at) FROM games"
         " WHERE status = 'active' AND timer_at IS NOT NULL AND timer_at <= %s ORDER BY timer_at LIMIT %s",
         (now, now - timedelta(seconds=late_by), limit),
+    ).fetchall()]
+
+
+def timers_between(tx: Tx, after: datetime, upto: datetime) -> list[tuple[str, int]]:
+    """(game_id, version) of active games whose timer is in (after, upto], earliest first."""
+    return [(g, v) for g, v in tx.conn.execute(
+        "SELECT id::text, version FROM games WHERE status = 'active' AND timer_at IS NOT NULL"
+        " AND timer_at > %s AND timer_at <= %s ORDER BY timer_at",
+        (after, upto),
     ).fetchall()]
 
 

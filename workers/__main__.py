@@ -15,19 +15,26 @@ import threading
 from service.health import beat
 from service.jobs import ai_queue
 from service.migrate import migrate
+from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.runtime import services
-from workers.timer_worker import SCHEDULER_POLL_SECONDS, TimerWorker, take_over_dead_scheduler
+from workers.timer_worker import (
+    SCHEDULER_POLL_SECONDS,
+    WATCH_SECONDS,
+    TimerWorker,
+    take_over_dead_scheduler,
+)
 
 log = logging.getLogger("entrepot.worker")
 
 
-def _watch_scheduler(stop: threading.Event, worker: TimerWorker) -> None:
-    while not stop.wait(0.5):
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence) -> None:
+    while not stop.wait(WATCH_SECONDS):
         try:
             if take_over_dead_scheduler(worker):
                 log.info("took over the scheduler of a dead worker")
+            keep(presence)
         except Exception:  # Redis may be restarting; try again next time
             log.exception("scheduler watch failed")
 
@@ -87,8 +94,11 @@ def main() -> int:
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll
+    # held open while this process lives: the sweepers tell by it that a job it started
+    # is still running (service/presence.py)
+    presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch_scheduler, args=(stop, worker), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence), daemon=True).start()
     try:
         # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
         # one worker per queue holds RQ's scheduler lock and moves them to the queue.

@@ -11,6 +11,7 @@ exact time. ``interval`` also sets the lock's time to live in whole seconds, so 
 
 from __future__ import annotations
 
+import threading
 import time
 
 from rq.registry import ScheduledJobRegistry
@@ -59,6 +60,28 @@ class TimerWorker(SimpleWorker):
 
     poll_seconds: float = SCHEDULER_POLL_SECONDS
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: set once the worker stops: from then on no takeover may start a scheduler,
+        #: which would outlive the worker's own stop of its scheduler (and keep the
+        #: process from exiting). Taken with ``takeover`` held, so a takeover under way
+        #: ends (its scheduler then stopped with the worker's) before the worker stops.
+        self.stopping = threading.Event()
+        self.takeover = threading.Lock()
+
+    def _stop_takeovers(self) -> None:
+        self.stopping.set()
+        with self.takeover:
+            pass
+
+    def request_stop(self, signum, frame):
+        self._stop_takeovers()
+        super().request_stop(signum, frame)
+
+    def teardown(self):
+        self._stop_takeovers()
+        super().teardown()
+
     def _start_scheduler(self, burst: bool = False, logging_level="INFO", date_format=None, log_format=None):
         # RQ's own method, with the scheduler class swapped
         extra = {k: v for k, v in (("date_format", date_format), ("log_format", log_format)) if v}
@@ -81,9 +104,13 @@ class TimerWorker(SimpleWorker):
 
 
 #: A scheduler that has not beaten for this long is dead (it beats every poll, 0.2 s).
-#: Taking over from one only slow costs nothing worse than two schedulers for a moment:
-#: a job moved twice re-checks its premise and does nothing the second time.
-STALE_SCHEDULER_SECONDS = 1.5
+#: Taking over from one only slow costs nothing worse than two schedulers for a moment
+#: (the slow one drops the lock at its next beat): a job moved twice re-checks its
+#: premise and does nothing the second time. Short, because every timer due meanwhile
+#: waits: with 1-second clocks, a timeout must fire within 2 s of its deadline.
+STALE_SCHEDULER_SECONDS = 0.8
+#: How often each worker looks at the scheduler lock's holder.
+WATCH_SECONDS = 0.2
 
 
 def take_over_dead_scheduler(worker: TimerWorker) -> bool:
@@ -91,11 +118,17 @@ def take_over_dead_scheduler(worker: TimerWorker) -> bool:
 
     RQ keeps a dead scheduler's lock for 61 s and lets other workers retry only every
     10 minutes; until then no scheduled job would move and every timer would wait for
-    the sweeper. Called every half second by the worker's watch thread: a lock whose holder has not beaten for
-    ``STALE_SCHEDULER_SECONDS`` is released (only if it still names that holder) and taken.
+    the sweeper. Called every ``WATCH_SECONDS`` by the worker's watch thread: a lock whose
+    holder has not beaten for ``STALE_SCHEDULER_SECONDS`` is released (only if it still
+    names that holder) and taken.
     """
+    with worker.takeover:
+        return _take_over(worker)
+
+
+def _take_over(worker: TimerWorker) -> bool:
     scheduler = worker.scheduler
-    if worker._stop_requested or scheduler is None or (
+    if worker.stopping.is_set() or worker._stop_requested or scheduler is None or (
             scheduler._process is not None and scheduler._process.is_alive()):
         return False  # shutting down, or our own scheduler runs
     conn = worker.connection
@@ -107,6 +140,10 @@ def take_over_dead_scheduler(worker: TimerWorker) -> bool:
         holder = holder.decode()
         beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder, "last_heartbeat")
         if beat is not None and (now() - utcparse(beat.decode())).total_seconds() < STALE_SCHEDULER_SECONDS:
+            return False
+        # a lock just taken (its scheduler process has not beaten yet) has its whole time
+        # to live, which RQ sets to interval + 60 s when it takes or refreshes the lock
+        if conn.pttl(key) > (scheduler.interval + 60 - STALE_SCHEDULER_SECONDS) * 1000:
             return False
         release_lock(conn, key, holder)
     scheduler.acquire_locks(auto_start=True)

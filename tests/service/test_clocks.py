@@ -29,6 +29,7 @@ from service.errors import (
 )
 from service.games import COMPUTER, SeatRequest
 from service.jobs import RecordingJobQueue
+from service.timer_slots import slot_of
 from service.titles import title as title_of
 
 START = datetime(2030, 1, 7, 9, 0, tzinfo=UTC)
@@ -529,3 +530,30 @@ def test_the_sweeper_fires_overdue_timers_whose_jobs_were_lost(svc, clock):
     before = len(svc.jobs.timers)
     timers, _, _ = svc.clocks.sweep()
     assert timers >= 1 and (gid, game(svc, gid).version, None) in svc.jobs.timers[before:]
+
+
+def timer_at(svc, game_id):
+    with svc.store.read() as tx:
+        return tx.conn.execute("SELECT timer_at FROM games WHERE id = %s", (game_id,)).fetchone()[0]
+
+
+def test_a_slots_job_fires_the_timers_of_its_slot_only_once_from_a_worker_that_never_saw_them(settings, svc, clock):
+    a, b, c, d = players(svc, 4)
+    forfeit = {"per_move": "PT1H", "on_timeout": "forfeit"}
+    first = new_game(svc, "kontor", [a, b], time_control=forfeit)
+    clock.at += timedelta(seconds=1)
+    second = new_game(svc, "kontor", [c, d], time_control=forfeit)
+    slot, later = slot_of(timer_at(svc, first)), slot_of(timer_at(svc, second))
+    assert slot < later
+    clock.at += timedelta(hours=2)  # both deadlines past: their reminders' slots time them out
+    worker = build(replace(settings, timer_grace_seconds=0.0), clock=clock, jobs=RecordingJobQueue())
+    try:  # another process: its caches are cold, a slot's games are read in one go
+        version = game(svc, first).version
+        assert worker.clocks.run_timers(slot) == {"TimeOut": 1}
+        assert game(svc, first).status == "finished" and game(svc, second).status == "active"
+        assert worker.clocks.run_timers(slot) == {}  # run twice: nothing due in it any more
+        assert worker.clocks.run_timer(first, version) == "stale"
+        assert svc.clocks.run_timers(later) == {"TimeOut": 1}
+    finally:
+        worker.close()
+    assert [len(events(svc, g, {"TimedOut"})) for g in (first, second)] == [1, 1]

@@ -1,7 +1,9 @@
-"""The RQ adapter's timer jobs on real Redis: exact times, and the sweeper's re-queueing."""
+"""The RQ adapter's timer jobs on real Redis: one job per time slot at its exact end, and the
+sweeper's re-queueing."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import UTC, datetime, timedelta
 
@@ -10,6 +12,8 @@ from redis import Redis
 from rq import Queue
 
 from service.jobs import RQJobQueue
+from service.presence import announce, workers_present
+from service.timer_slots import slot_bounds, slot_of
 
 
 @pytest.fixture
@@ -17,26 +21,50 @@ def jobs(redis_url):
     queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}")
     yield queue
     Queue(queue.queue.name, connection=queue.redis).empty()
+    for job_id in queue.redis.zrange(queue.scheduled_key, 0, -1):
+        queue.redis.delete(b"rq:job:" + job_id)
     queue.redis.delete(queue.scheduled_key)
 
 
-def test_a_timer_is_scored_with_its_exact_time_not_rqs_whole_second(jobs):
-    at = datetime.now(UTC).replace(microsecond=700_000) + timedelta(seconds=30)
+def test_a_timer_goes_to_the_job_of_its_slot_scored_with_the_slots_exact_end(jobs):
+    at = datetime.now(UTC).replace(microsecond=730_000) + timedelta(seconds=30)
     jobs.schedule_timer("g", 3, at)
-    assert jobs.redis.zscore(jobs.scheduled_key, "timer-g-3") == pytest.approx(at.timestamp())
-    jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # already due: queued now
-    assert jobs.queue.job_ids == ["timer-g-4"]
+    jobs.schedule_timer("h", 7, at + timedelta(milliseconds=50))  # the same slot: the same job
+    jobs.schedule_timer("k", 2, at + timedelta(milliseconds=80))  # the next slot
+    slot = slot_of(at)
+    assert slot_bounds(slot)[0] < at <= slot_bounds(slot)[1]
+    assert jobs.redis.zrange(jobs.scheduled_key, 0, -1, withscores=True) == [
+        (f"timers-{slot}".encode(), pytest.approx(at.replace(microsecond=800_000).timestamp())),
+        (f"timers-{slot + 1}".encode(), pytest.approx(at.replace(microsecond=900_000).timestamp())),
+    ]
+    jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # its slot is over:
+    assert jobs.queue.job_ids == ["timer-g-4"]  # its own job, queued now
 
 
-def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs):
-    jobs.schedule_timer("queued", 1, datetime.now(UTC) - timedelta(seconds=1))
-    jobs.redis.hset("rq:job:timer-running-1", "status", "started")
-    jobs.redis.hset("rq:job:timer-dead-1", "status", "started")
-    queued = jobs.requeue_timers([
-        ("queued", 1, 30.0),   # in the queue: left alone however late
-        ("running", 1, 1.0),   # started a moment ago: left alone
-        ("dead", 1, 30.0),     # "started" 30 s after its time: its worker died
-        ("lost", 1, 0.6),      # no job at all (a flushed Redis)
-    ])
-    assert queued == 2
-    assert sorted(jobs.queue.job_ids) == ["timer-dead-1", "timer-lost-1", "timer-queued-1"]
+def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs, redis_url):
+    base = datetime.now(UTC) - timedelta(minutes=1)
+    queued, running, dead, orphaned, lost = (slot_of(base) + n for n in range(5))
+    alive = f"alive-{uuid.uuid4().hex[:8]}"
+    presence = announce(redis_url, alive)  # a worker process that holds its connection
+    jobs.redis.hset(f"rq:job:timers-{queued}", "status", "queued")
+    for slot, worker in ((running, alive), (dead, alive), (orphaned, f"gone-{uuid.uuid4().hex[:8]}")):
+        jobs.redis.hset(f"rq:job:timers-{slot}", mapping={"status": "started", "worker_name": worker})
+    try:
+        assert alive in workers_present(jobs.redis)
+        requeued = jobs.requeue_timers([
+            ("queued", 1, slot_bounds(queued)[1], 30.0),  # in the queue: left alone however late
+            ("running", 1, slot_bounds(running)[1], 1.0),  # started a moment ago, its worker alive
+            ("dead", 1, slot_bounds(dead)[1], 30.0),  # "started" 30 s after its time: a lost machine
+            ("orphaned", 1, slot_bounds(orphaned)[1], 1.0),  # its worker's connection is gone
+            ("lost", 1, slot_bounds(lost)[1], 0.6),  # no job at all (a flushed Redis)
+            ("lost-too", 1, slot_bounds(lost)[1] - timedelta(milliseconds=1), 0.6),  # the same slot
+        ])
+    finally:
+        presence.close()
+        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned)))
+    assert requeued == 3
+    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (dead, orphaned, lost))
+    deadline = time.monotonic() + 5  # Redis forgets a closed connection's name at once
+    while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert alive not in workers_present(jobs.redis)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from domain.amsterdam import GAME
@@ -47,3 +51,13 @@ def test_the_api_shape_of_the_expansions():
     with pytest.raises(OptionsError) as err:
         GAME.parse_options({"tasks": "open1"}, 2)  # a task mode without the expansion
     assert set(err.value.errors) == {"tasks"}
+
+
+def test_the_rules_page_lists_every_option_and_its_example_is_accepted():
+    page = (Path(__file__).resolve().parents[3] / "docs" / "rules" / "amsterdam.md").read_text()
+    table = page.split("### Options in the API", 1)[1]
+    listed = set(re.findall(r"^\| `(\w+)` \|", table, flags=re.MULTILINE))
+    assert listed == set(GAME.options_schema()["properties"])
+    example = json.loads(re.search(r"Example: `(\{.*\})`", table).group(1))
+    options = GAME.parse_options(example, 3)
+    assert options.rounds == 10 and options.tasks == "open2" and options.black_market_pawn
