@@ -7,7 +7,7 @@ from pathlib import Path
 from flask import Flask, Response, send_from_directory
 
 from api import ids, limits, problems
-from api.routes import correspondence, exports, games, health, keys, players, titles
+from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from service.config import Settings
 from service.container import Services, build
 
@@ -25,7 +25,8 @@ def create_app(services: Services | None = None) -> Flask:
     problems.install(app)
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
-    for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp):
+    for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
+                      mail.bp, webhooks.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
 
     @app.get("/")

@@ -11,11 +11,12 @@ import os
 from contextlib import asynccontextmanager
 
 from a2wsgi import WSGIMiddleware
+from redis import asyncio as aioredis
 from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 
 from api import create_app
-from api.live import GameStreams
+from api.live import GameStreams, PlayerStreams
 from service.config import Settings
 from service.container import Services, build
 from service.store import AsyncReader
@@ -27,7 +28,9 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
     reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max)
     fanout = Fanout(services.settings.redis_url, reader)
-    streams = GameStreams(services.players, LiveEvents(reader), fanout)
+    redis = aioredis.from_url(services.settings.redis_url)
+    streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
+    player_streams = PlayerStreams(services.players, reader, fanout)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -37,12 +40,15 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
             yield
         finally:
             await fanout.stop()
+            await redis.aclose()
             await reader.close()
 
     return Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
             Route("/v1/games/{game_id}/stream", streams.endpoint,
+                  methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+            Route("/v1/players/me/stream", player_streams.endpoint,
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],

@@ -21,9 +21,26 @@ class PlayerCreate(Strict):
     email = fields.Email(load_default=None, allow_none=True)
 
 
+class NotifySettings(Strict):
+    """Partial: the keys given replace the stored ones."""
+
+    your_turn = StrictBool()
+    reminder = StrictBool()
+    finished = StrictBool()
+    messages = StrictBool()
+    digest = fields.Str(validate=validate.OneOf(("off", "daily")))
+
+
 class PlayerSettings(Strict):
+    #: every mail off (true keeps the choices of ``notify``)
     notify_by_email = StrictBool()
     vacation_until = UtcDateTime(allow_none=True)
+    email = fields.Email(allow_none=True, validate=validate.Length(max=254))
+    notify = fields.Nested(NotifySettings)
+
+
+class EmailVerification(Strict):
+    token = fields.Str(required=True, validate=validate.Length(min=1, max=200))
 
 
 class SeatSpec(Strict):
@@ -132,6 +149,8 @@ class NewPlayerOut(PlayerOut):
 
 class MeOut(PlayerOut):
     notify_by_email = fields.Bool()
+    email_verified = fields.Function(lambda p: p.email is not None and p.email_verified_at is not None)
+    notify = fields.Dict()
     vacation_until = fields.AwareDateTime(allow_none=True)
     created_at = fields.AwareDateTime()
 
@@ -246,3 +265,58 @@ class VacationOut(Schema):
     current = fields.Nested(VacationPeriodOut, allow_none=True)
     used_days = fields.Float()
     allowance_days = fields.Float()
+
+
+# notifications: webhooks and the player's stream ---------------------------------------
+NOTIFICATION_TYPES = ("your_turn", "reminder", "finished", "message")
+
+
+class WebhookCreate(Strict):
+    url = fields.Str(required=True, validate=validate.Length(min=1, max=2000))
+    events = fields.List(fields.Str(validate=validate.OneOf(NOTIFICATION_TYPES)), required=True,
+                         validate=validate.Length(min=1, max=len(NOTIFICATION_TYPES)))
+
+
+class DeliveriesQuery(Strict):
+    limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class PlayerStreamQuery(Strict):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    keepalive = fields.Float(load_default=15.0, validate=validate.Range(min=0.05, max=60))
+    timeout = fields.Float(load_default=300.0, validate=validate.Range(min=0.1, max=3600))
+
+
+class WebhookOut(Schema):
+    id = fields.Str()
+    url = fields.Str()
+    events = fields.List(fields.Str())
+    active = fields.Bool()
+    created_at = fields.AwareDateTime()
+    disabled_at = fields.AwareDateTime(allow_none=True)
+    disabled_reason = fields.Str(allow_none=True)
+
+
+class NewWebhookOut(WebhookOut):
+    secret = fields.Str()
+
+
+class WebhookListOut(Schema):
+    webhooks = fields.List(fields.Nested(WebhookOut))
+
+
+class DeliveryOut(Schema):
+    id = fields.Str()
+    notification_id = fields.Int()
+    type = fields.Str()
+    state = fields.Str()
+    attempts = fields.Int()
+    last_status = fields.Int(allow_none=True)
+    last_error = fields.Str(allow_none=True)
+    delivered_at = fields.AwareDateTime(allow_none=True)
+    next_attempt_at = fields.AwareDateTime(allow_none=True)
+    created_at = fields.AwareDateTime()
+
+
+class DeliveryListOut(Schema):
+    deliveries = fields.List(fields.Nested(DeliveryOut))

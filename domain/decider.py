@@ -148,6 +148,13 @@ class GameDefinition:
     #: Every rules version this code still decides exactly as released (an audit replays a
     #: finished game under the version it was played with, or refuses clearly).
     released_versions: tuple[str, ...] = ()
+    #: earlier_versions_of(options) -> released versions before the current one that games
+    #: with these options were played under (still decided as played: the rules ask
+    #: ``state.rules_version`` where a later version changed them)
+    earlier_versions_of: Callable[[Any], tuple[str, ...]] = field(default=lambda options: ())
+    #: start_version(options, seat_count, seed_hex, rules_version) -> the setup events of a
+    #: game played under that version (an earlier one too); None: ``start``
+    start_version: Callable[[Any, int, str, str], list[Any]] | None = None
 
     def fold(self, events: Sequence[Any], state: Any = None) -> Any:
         for event in events:
@@ -156,6 +163,12 @@ class GameDefinition:
 
     def rules_version_for(self, options: Any) -> str:
         return self.rules_version_of(options) if self.rules_version_of else self.rules_version
+
+    def plays_version(self, options: Any, rules_version: str) -> bool:
+        """Whether a game with these options may have been played under that version."""
+        return rules_version == self.rules_version_for(options) or rules_version in (
+            self.earlier_versions_of(options)
+        )
 
     def decides_version(self, rules_version: str) -> bool:
         """Whether this code decides games of that rules version as released."""

@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="threads per API process for the non-stream routes (streams need none)")
     serve.add_argument("--rq-workers", type=int, default=1,
                        help="RQ worker processes for computer moves (plus one for short jobs)")
+    serve.add_argument("--smtp-in-port", type=int, default=None,
+                       help="also listen for reply mails (moves by email) by SMTP on this port")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--queues", default="main,ai",
@@ -47,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--sweep-every", type=float, default=None,
                         help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
+    sub.add_parser("mail-in", help="handle one reply mail (RFC 5322) from standard input, for an MTA's pipe")
     # dispatched by service.entry before this parser (the verifier needs no server)
     sub.add_parser("verify", help="check a game's audit record offline (entrepot verify --help)")
     keys = sub.add_parser("retire-key", help="end the validity of a signing key (after a rotation)")
@@ -61,6 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "retire-key":
         return _retire_key(args.key_id)
+    if args.command == "mail-in":
+        return _mail_in()
     if args.command == "worker":
         _require("DATABASE_URL")
         _require("REDIS_URL")
@@ -83,6 +88,32 @@ def _retire_key(key_id: str) -> int:
         store.close()
     print(f"key {key_id} retired" if retired else f"no signing key {key_id} in service")
     return 0 if retired else 1
+
+
+def _mail_in() -> int:
+    """0 once the message is handled (played, or refused with an answer mail); 1 for
+    input that is no mail message; 75 (EX_TEMPFAIL: the MTA retries) when a backing
+    service is down."""
+    from service.config import Settings
+    from service.container import build
+    from service.mail.inbound import Inbound, Unparseable
+
+    _require("DATABASE_URL")
+    _require("REDIS_URL")
+    raw = sys.stdin.buffer.read()
+    services = build(Settings.from_env())
+    try:
+        outcome = Inbound(services.mailer).handle(raw)
+    except Unparseable as err:
+        print(f"entrepot mail-in: {err}", file=sys.stderr)
+        return 1
+    except Exception:
+        log.exception("entrepot mail-in: could not handle the message")
+        return 75
+    finally:
+        services.close()
+    print(outcome.reason)
+    return 0
 
 
 def _require(name: str) -> str:
@@ -120,6 +151,9 @@ def serve_all(args) -> int:
         for name in migrate(env.get("ENTREPOT_MIGRATE_DATABASE_URL") or env["DATABASE_URL"], env["DATABASE_URL"]):
             log.info("applied migration %s", name)
         env["ENTREPOT_THREADS"] = str(args.threads)
+        # every process writes mails (without SMTP) to the same folder, and links to this server
+        env["ENTREPOT_DATA_DIR"] = str(data_dir)
+        env.setdefault("ENTREPOT_PUBLIC_URL", f"http://{args.host}:{args.port}")
         api = [
             sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",
             "--host", args.host, "--port", str(args.port),
@@ -131,6 +165,10 @@ def serve_all(args) -> int:
         children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
         for _ in range(args.rq_workers):
             children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
+        if args.smtp_in_port is not None:
+            children.append(subprocess.Popen([sys.executable, "-m", "service.mail.listener", "--host",
+                                              args.host, "--port", str(args.smtp_in_port)], env=env))
+            log.info("reply mails by SMTP on %s:%s", args.host, args.smtp_in_port)
         log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
         return _supervise(children)
     finally:

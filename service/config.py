@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+#: Seconds before each attempt: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+WEBHOOK_RETRY_SCHEDULE = (0.0, 5.0, 300.0, 1800.0, 7200.0, 18000.0, 36000.0, 36000.0)
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -44,6 +47,34 @@ class Settings:
     idempotency_ttl_seconds: float = 24 * 3600.0
     #: An invitation to a seat not accepted within this lapses (the seat opens).
     invitation_ttl_seconds: float = 7 * 24 * 3600.0
+    #: outbound mail (service/mail/): smtp://user:pass@host:port (?starttls=1),
+    #: smtp+starttls://, smtps://; None: mails are written as .eml files to ``mail_dir``
+    smtp_url: str | None = None
+    mail_from: str = "Entrepot <entrepot@localhost>"
+    #: the domain of reply addresses (play+TOKEN@domain); None: the domain of ``mail_from``
+    mail_reply_domain: str | None = None
+    mail_dir: str | None = None
+    #: links in mails (the web client, verification, unsubscribe) start with this
+    public_url: str = "http://localhost:8000"
+    #: at most one mail per player and game within this many seconds (later ones are folded)
+    mail_window_seconds: float = 300.0
+    digest_every_seconds: float = 24 * 3600.0
+    email_verification_ttl_seconds: float = 2 * 24 * 3600.0
+    #: the key of reply, unsubscribe and verification tokens; None: derived from the
+    #: signing key (service/mail/tokens.py)
+    mail_secret: str | None = None
+    #: Webhooks may point at private, loopback or link-local addresses (tests, one machine).
+    webhook_allow_private: bool = False
+    #: Seconds before each delivery attempt of a webhook (the Standard Webhooks schedule:
+    #: about a day in all); after the last one fails the delivery is failed.
+    webhook_retry_schedule: tuple[float, ...] = WEBHOOK_RETRY_SCHEDULE
+    #: A delivery attempt waits this long for the receiver's answer.
+    webhook_timeout_seconds: float = 10.0
+    #: The key that seals webhook secrets (32 bytes, standard base64); None: derived from
+    #: the signing key (service/sealing.py).
+    webhook_key: str | None = None
+    #: A game whose notifications lag its version this long is fanned out by the sweeper.
+    fanout_patience_seconds: float = 5.0
 
     @property
     def owner_database_url(self) -> str:
@@ -80,4 +111,26 @@ class Settings:
             signing_key_file=env("ENTREPOT_SIGNING_KEY_FILE") or None,
             idempotency_ttl_seconds=float(env("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
             invitation_ttl_seconds=float(env("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
+            smtp_url=env("ENTREPOT_SMTP_URL") or None,
+            mail_from=env("ENTREPOT_MAIL_FROM") or cls.mail_from,
+            mail_reply_domain=env("ENTREPOT_MAIL_REPLY_DOMAIN") or None,
+            mail_dir=env("ENTREPOT_MAIL_DIR") or None,
+            public_url=(env("ENTREPOT_PUBLIC_URL") or cls.public_url).rstrip("/"),
+            mail_window_seconds=float(env("ENTREPOT_MAIL_WINDOW", str(cls.mail_window_seconds))),
+            digest_every_seconds=float(env("ENTREPOT_DIGEST_EVERY", str(cls.digest_every_seconds))),
+            email_verification_ttl_seconds=float(
+                env("ENTREPOT_EMAIL_VERIFICATION_TTL", str(cls.email_verification_ttl_seconds))),
+            mail_secret=env("ENTREPOT_MAIL_SECRET") or None,
+            webhook_allow_private=env("ENTREPOT_WEBHOOK_ALLOW_PRIVATE", "") in ("1", "true", "yes"),
+            webhook_retry_schedule=_seconds_list(env("ENTREPOT_WEBHOOK_RETRY_SCHEDULE"), WEBHOOK_RETRY_SCHEDULE),
+            webhook_timeout_seconds=float(env("ENTREPOT_WEBHOOK_TIMEOUT", "10")),
+            webhook_key=env("ENTREPOT_WEBHOOK_KEY") or None,
+            fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
         )
+
+
+def _seconds_list(text: str | None, default: tuple[float, ...]) -> tuple[float, ...]:
+    """"0,5,300": seconds before each attempt."""
+    if not text:
+        return default
+    return tuple(float(part) for part in text.split(",") if part.strip())

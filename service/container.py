@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from redis import Redis
 
@@ -12,15 +13,25 @@ from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.clocks import ClockService
 from service.config import Settings
+from service.embedded import default_data_dir
 from service.games import GameService
 from service.health import HealthCheck
 from service.jobs import JobQueue, RQJobQueue
+from service.mail.accounts import MailAccounts
+from service.mail.compose import domain_of
+from service.mail.content import Links
+from service.mail.mailer import Mailer, MailSettings
+from service.mail.tokens import Tokens, mail_key
+from service.mail.transport import transport_for
 from service.messages import MessageService
+from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.sealing import webhook_sealer
 from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
 from service.store import Store
+from service.webhooks import WebhookService
 
 
 @dataclass
@@ -37,6 +48,9 @@ class Services:
     clocks: ClockService
     audit: AuditService
     keys: KeyRing
+    mailer: Mailer
+    notifications: NotificationService
+    webhooks: WebhookService
 
     def close(self) -> None:
         self.health.close()
@@ -51,23 +65,39 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
     notifier = RedisNotifier(redis)
-    signer = Signer(load_signing_key(settings.signing_key, settings.signing_key_file))
+    signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
+    signer = Signer(signing_key)
     keys = KeyRing(store, signer)
     keys.register()
+    webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
+                              settings.webhook_allow_private, settings.webhook_retry_schedule,
+                              settings.webhook_timeout_seconds)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
-    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget)
+    games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
+                        notifications=notifications)
+    tokens = Tokens(mail_key(settings.mail_secret, bytes(signing_key)))
+    mail_dir = Path(settings.mail_dir) if settings.mail_dir else default_data_dir() / "mail"
+    mailer = Mailer(store, games, redis, jobs, transport_for(settings.smtp_url, mail_dir), tokens,
+                    MailSettings(settings.mail_from,
+                                 Links(settings.public_url,
+                                       settings.mail_reply_domain or domain_of(settings.mail_from)),
+                                 settings.mail_window_seconds, settings.digest_every_seconds))
     return Services(
         settings=settings,
         store=store,
         redis=redis,
         jobs=jobs,
         notifier=notifier,
-        players=PlayerService(store),
+        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds)),
         games=games,
-        messages=MessageService(store, games),
+        messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
         clocks=ClockService(store, games, clock, jobs, settings.vacation_days_per_year,
                             settings.timer_grace_seconds),
         audit=AuditService(store, games, keys),
         keys=keys,
+        mailer=mailer,
+        notifications=notifications,
+        webhooks=webhooks,
     )

@@ -99,3 +99,26 @@ class VacationAllowanceExceeded(Invalid):
 
 class WeakIdempotencyKey(Invalid):
     code = "idempotency_key_too_weak"
+
+
+class InvalidToken(Invalid):
+    """A verification or unsubscribe token that is not one of ours (or not the caller's)."""
+
+    code = "invalid_token"
+
+
+class TokenUsed(Conflict):
+    code = "token_used"
+
+
+class TokenExpired(Conflict):
+    code = "token_expired"
+
+
+class WebhookUrlRefused(Invalid):
+    """A webhook URL that is not http(s), or whose host is not public (no SSRF)."""
+
+    code = "webhook_url_refused"
+
+    def __init__(self, detail: str):
+        super().__init__(detail, {"url": [detail]})

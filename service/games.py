@@ -124,8 +124,10 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
                  notifier: Notifier | None = None, signer: Signer | None = None,
-                 ai_budget: Budget | None = None):
+                 ai_budget: Budget | None = None, notifications: Notifier | None = None):
         self.store = store
+        #: queues the fan-out of players' notifications after each commit (service/notifications.py)
+        self.notifications = notifications or SilentNotifier()
         #: how long a "strong" computer seat searches (Settings.ai_seconds / ai_iterations)
         self.ai_budget = ai_budget or Budget(iterations=20_000, seconds=1.0, clock=time.monotonic)
         self.notifier = notifier or SilentNotifier()
@@ -483,11 +485,13 @@ class GameService:
         return seat
 
     def _after_commit(self, game: Game, folded: Folded | None = None) -> None:
-        """Side effects of a committed append: cache the state, wake computer seats."""
+        """Side effects of a committed append: cache the state, wake streams, queue the
+        notifications' fan-out, the table's timer and computer seats."""
         stand_ins: frozenset[int] = frozenset()
         if folded is not None:
             self.states.put(game.id, folded)
             self.notifier.appended(game.id, folded.version)
+            self.notifications.appended(game.id, folded.version)
             title = title_of(game.title)
             stand_ins = title.played_by_computer(folded.state)
             timer_at = title.next_timer(folded.state)
@@ -641,6 +645,7 @@ def event_page(game: Game, stored: list[StoredEvent], viewer: int | None, after:
 
 
 def is_game_id(value: str) -> bool:
+    """Whether the text is a UUID (games are named by one; so are webhooks and deliveries)."""
     try:
         uuid.UUID(value)
     except (ValueError, TypeError, AttributeError):

@@ -31,6 +31,13 @@ TABLE_TIMER = "workers.clock_jobs.run_table_timer"
 #: queued again at once.
 SCHEDULED_PATIENCE = 5.0
 VACATION_START = "workers.clock_jobs.start_vacation"
+#: Notifications (service/notifications.py, service/webhooks.py); the mail jobs are the
+#: mail side's (workers/mail_jobs.py), named here only to be queued.
+FANOUT = "workers.notification_jobs.fan_out_game"
+MESSAGE_FANOUT = "workers.notification_jobs.fan_out_messages"
+WEBHOOK_DELIVERY = "workers.notification_jobs.deliver_webhook"
+MAIL_NOTIFICATION = "workers.mail_jobs.mail_notification"
+WEBHOOK_DISABLED = "workers.mail_jobs.webhook_disabled"
 
 
 def ai_queue(queue_name: str) -> str:
@@ -47,6 +54,10 @@ class JobQueue(Protocol):
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
+
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
 
 
 def timers_job_id(slot: int) -> str:
@@ -128,9 +139,37 @@ class RQJobQueue:
             queued += 1
         return queued
 
-    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str) -> None:
-        # result_ttl=0: a timer's outcome is in the game's stream, not worth a Redis write
-        options = {"job_id": job_id, "result_ttl": 0, "failure_ttl": 24 * 3600}
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
+        """A short job on the main queue, now or at ``at``, keyed by ``job_id`` (what it
+        does): the job re-checks its premise, so a second copy does nothing. False when
+        Redis refused it (the sweeper queues it again)."""
+        # its outcome kept a minute: `rq info` (and tests) can see that it ran
+        return self._schedule(at or datetime.now(UTC), func, args, job_id, result_ttl=60)
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
+        """For sweepers: queue now each (func, args, job_id) whose job is neither waiting
+        in the queue, scheduled, nor running (a lost job, or one that died with its
+        worker is queued again; a busy queue is not flooded with copies)."""
+        if not jobs:
+            return 0
+        try:
+            with self.redis.pipeline(transaction=False) as pipe:
+                for _, _, job_id in jobs:
+                    pipe.hget(f"rq:job:{job_id}", "status")
+                statuses = pipe.execute()
+        except Exception:
+            log.exception("could not read the jobs to sweep")
+            return 0
+        queued = 0
+        for (func, args, job_id), status in zip(jobs, statuses):
+            if status in (b"queued", b"scheduled", b"started", b"deferred"):
+                continue
+            queued += self.enqueue_job(func, args, job_id)
+        return queued
+
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, result_ttl: int = 0) -> bool:
+        # result_ttl=0 by default: a timer's outcome is in the game's stream, not worth a Redis write
+        options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600}
         try:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.
@@ -144,6 +183,8 @@ class RQJobQueue:
                 self.redis.zadd(self.scheduled_key, {job_id: at.timestamp()})
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
+            return False
+        return True
 
 
 class RecordingJobQueue:
@@ -153,6 +194,8 @@ class RecordingJobQueue:
         self.computer_moves: list[tuple[str, int, int]] = []
         self.timers: list[tuple[str, int, datetime]] = []
         self.vacations: list[tuple[str, datetime]] = []
+        #: (func, args, job_id, at) of every other job
+        self.jobs: list[tuple[str, tuple, str, datetime | None]] = []
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         self.computer_moves.append((game_id, version, seat))
@@ -166,3 +209,12 @@ class RecordingJobQueue:
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
         self.timers.extend((game_id, version, None) for game_id, version, _, _ in overdue)
         return len(overdue)
+
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
+        self.jobs.append((func, args, job_id, at))
+        return True
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
+        for func, args, job_id in jobs:
+            self.enqueue_job(func, args, job_id)
+        return len(jobs)

@@ -41,16 +41,21 @@ class MessagePage:
 
 
 class MessageService:
-    def __init__(self, store: Store, games: GameService):
+    def __init__(self, store: Store, games: GameService, notifications=None):
         self.store = store
         self.games = games
+        #: service/notifications.py: tells the other players after the commit
+        self.notifications = notifications
 
     def post(self, caller: Player, game_id: str, seat: int | None, channel: str, text: str) -> Message:
         for _ in range(5):
             try:
-                return self._post_once(caller, game_id, seat, channel, text)
+                message = self._post_once(caller, game_id, seat, channel, text)
             except psycopg.errors.UniqueViolation:
                 continue  # another message took this seq: number it again
+            if self.notifications is not None:
+                self.notifications.message_posted(game_id, message.seq)
+            return message
         raise Conflict("too many messages at once; try again")
 
     def _post_once(self, caller, game_id, seat, channel, text) -> Message:

@@ -20,6 +20,12 @@ def channel(game_id: str) -> str:
     return f"entrepot:game:{game_id}"
 
 
+def player_channel(player_id: str) -> str:
+    """The channel that wakes a player's stream of notifications (service/notifications.py
+    publishes after each fan-out that told them something)."""
+    return f"entrepot:player:{player_id}"
+
+
 class Notifier(Protocol):
     def appended(self, game_id: str, version: int) -> None: ...
 

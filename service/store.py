@@ -132,6 +132,9 @@ class Player:
     notify_by_email: bool
     vacation_until: datetime | None
     created_at: datetime
+    email_verified_at: datetime | None = None
+    #: what they want by mail (migration 0060): your_turn, reminder, finished, messages, digest
+    notify: dict | None = None
 
 
 _GAME_COLUMNS = (
@@ -198,7 +201,8 @@ class Tx:
 
     def player_by_token_hash(self, token_hash: str) -> Player | None:
         row = self._one(
-            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
+            " email_verified_at, notify"
             " FROM players WHERE token_hash = %s",
             (token_hash,),
         )
@@ -206,7 +210,8 @@ class Tx:
 
     def player(self, player_id: str) -> Player | None:
         row = self._one(
-            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at"
+            "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
+            " email_verified_at, notify"
             " FROM players WHERE id = %s",
             (player_id,),
         )
@@ -651,6 +656,22 @@ class AsyncReader:
             cur = await conn.execute(
                 "SELECT id::text, version FROM games WHERE id = ANY(%s::uuid[])", (game_ids,))
             return dict(await cur.fetchall())
+
+    async def last_notifications(self, player_ids: list[str]) -> dict[str, int]:
+        """The id of each player's latest notification (players with none are left out)."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT p.id::text, (SELECT max(n.id) FROM notifications n WHERE n.player_id = p.id)"
+                " FROM unnest(%s::uuid[]) AS p(id)", (player_ids,))
+            return {player: last for player, last in await cur.fetchall() if last is not None}
+
+    async def notifications(self, player_id: str, after: int, limit: int) -> list[dict]:
+        """A player's notifications after the id ``after``, oldest first."""
+        async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:
+            await cur.execute(
+                "SELECT id, type, game_id::text AS game_id, seat, version, at, data FROM notifications"
+                " WHERE player_id = %s AND id > %s ORDER BY id LIMIT %s", (player_id, after, limit))
+            return await cur.fetchall()
 
     async def close(self) -> None:
         await self.pool.close()

@@ -23,19 +23,20 @@ from redis import asyncio as aioredis
 
 from service.errors import NotFound
 from service.games import EventPage, event_page, is_game_id, viewer_of
-from service.notify import channel
+from service.notify import channel, player_channel
 from service.store import AsyncReader, Game, Player, StoredEvent
 
 log = logging.getLogger(__name__)
 
 
 class Watch:
-    """One stream's doorbell for one game."""
+    """One stream's doorbell for one channel (a game's, or a player's notifications)."""
 
-    def __init__(self, fanout: Fanout, game_id: str):
-        self._fanout, self.game_id = fanout, game_id
+    def __init__(self, fanout: Fanout, key: str):
+        self._fanout, self.key = fanout, key
         self._rung = asyncio.Event()
-        #: the last seq its stream has read (the resync rings it when the game is further on)
+        #: the last seq (or notification id) its stream has read (the resync rings it when
+        #: the game, or the player's notifications, are further on)
         self.seen = 0
 
     def ring(self) -> None:
@@ -76,19 +77,26 @@ class Fanout:
                 await task
 
     def watch(self, game_id: str) -> Watch:
-        watch = Watch(self, game_id)
-        self._watches[game_id].add(watch)
+        return self._watch(channel(game_id))
+
+    def watch_player(self, player_id: str) -> Watch:
+        """The doorbell of a player's notifications (GET /v1/players/me/stream)."""
+        return self._watch(player_channel(player_id))
+
+    def _watch(self, key: str) -> Watch:
+        watch = Watch(self, key)
+        self._watches[key].add(watch)
         return watch
 
     def _forget(self, watch: Watch) -> None:
-        watches = self._watches.get(watch.game_id)
+        watches = self._watches.get(watch.key)
         if watches is not None:
             watches.discard(watch)
             if not watches:
-                del self._watches[watch.game_id]
+                del self._watches[watch.key]
 
-    def _ring(self, game_id: str) -> None:
-        for watch in self._watches.get(game_id, ()):
+    def _ring(self, key: str) -> None:
+        for watch in self._watches.get(key, ()):
             watch.ring()
 
     def _ring_all(self) -> None:
@@ -97,16 +105,15 @@ class Fanout:
                 watch.ring()
 
     async def _listen_forever(self) -> None:
-        prefix = channel("")
         while True:
             redis = aioredis.from_url(self.redis_url)
             pubsub = redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(channel("*"))
+                await pubsub.psubscribe(channel("*"), player_channel("*"))
                 self._ring_all()  # whatever was published before this subscription
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":
-                        self._ring(message["channel"].decode()[len(prefix):])
+                        self._ring(message["channel"].decode())
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # Redis went away: the resync covers the gap
@@ -120,20 +127,23 @@ class Fanout:
 
 
     async def _resync_forever(self) -> None:
+        games, players = channel(""), player_channel("")
         while True:
             await asyncio.sleep(self.resync_seconds)
-            watched = [game_id for game_id in self._watches if is_game_id(game_id)]
-            if not watched:
-                continue
+            watched = {prefix: [key[len(prefix):] for key in self._watches
+                                if key.startswith(prefix) and is_game_id(key[len(prefix):])]
+                       for prefix in (games, players)}
             try:
-                versions = await self.reader.versions(watched)
+                heads = {games: await self.reader.versions(watched[games]) if watched[games] else {},
+                         players: await self.reader.last_notifications(watched[players]) if watched[players] else {}}
             except Exception as err:
                 log.warning("stream resync failed (%s)", err)
                 continue
-            for game_id, version in versions.items():
-                for watch in self._watches.get(game_id, ()):
-                    if watch.seen < version:
-                        watch.ring()
+            for prefix, found in heads.items():
+                for key, head in found.items():
+                    for watch in self._watches.get(prefix + key, ()):
+                        if watch.seen < head:
+                            watch.ring()
 
 
 class LiveEvents:

@@ -15,6 +15,7 @@ import os
 import secrets
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -75,9 +76,23 @@ def database_url(databases) -> str:
     return databases[1]
 
 
+def with_db(url: str, db: int) -> str:
+    """The same Redis server at another database index (redis:// or unix:// URLs)."""
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
+        return f"unix://{parts.path}?{urlencode(query)}"
+    return urlunsplit(parts._replace(path=f"/{db}"))
+
+
 @pytest.fixture(scope="session")
 def redis_url(engine_urls):
     url = engine_urls[1]
+    xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if xdist_worker.startswith("gw"):
+        # one Redis database per test process: job ids (a timer slot's, a notification's
+        # mail) are unique within one deployment's database, not across the processes'
+        url = with_db(url, 1 + int(xdist_worker[2:]) % 8)
     Redis.from_url(url).ping()  # named but unreachable: fail, never skip
     return url
 
@@ -97,3 +112,17 @@ def settings(database_url, owner_database_url, redis_url) -> Settings:
         rate_limit_per_ip=UNTHROTTLED,
         rate_limit_per_token=UNTHROTTLED,
     )
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first. CI runs two processes that each take a whole file
+    (`--dist loadfile`, files handed out in collection order: `--no-loadscope-reorder`);
+    a long file handed out last keeps one process busy while the other idles. Files
+    marked `slow(seconds=...)` (their time on two idle cores) start first, longest first;
+    the many short files then fill in, so both processes finish together."""
+    def seconds(item) -> float:
+        mark = item.get_closest_marker("slow")
+        return mark.kwargs.get("seconds", 0) if mark else 0
+
+    order = {item: (-seconds(item), i) for i, item in enumerate(items)}
+    items.sort(key=order.__getitem__)

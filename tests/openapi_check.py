@@ -21,6 +21,7 @@ def spec() -> OpenAPI:
         "application/x-ndjson": lambda raw: [json.loads(line) for line in raw.splitlines() if line.strip()],
         "application/yaml": yaml.safe_load,
         "image/svg+xml": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
+        "text/html": lambda raw: raw.decode("utf-8") if isinstance(raw, bytes) else raw,
     })
     return OpenAPI.from_file_path(str(ROOT / "openapi.yaml"), config=config)
 

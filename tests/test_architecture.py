@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import sys
+from pathlib import Path
 
 from domain.decider import GameDefinition
+from domain.kontor.registry import EXTENSIONS
 from domain.registry import titles
 from tests.conftest import ROOT
 
@@ -46,3 +48,69 @@ def test_every_title_exports_one_game_with_explicit_event_names():
         assert all(isinstance(getattr(cls, "SCHEMA_VERSION", None), int) for cls in game.event_types)
         commands = [cls.TYPE for cls in game.command_types]
         assert len(commands) == len(set(commands))
+
+
+def _hidden_imports(tree: ast.AST) -> list[tuple[int, str]]:
+    """Imports inside a function, or under ``if TYPE_CHECKING``: both hide a cycle."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            for inner in ast.walk(node):
+                if isinstance(inner, (ast.Import, ast.ImportFrom)):
+                    found.append((inner.lineno, f"import inside {getattr(node, 'name', 'lambda')}"))
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            found.append((node.lineno, "import under TYPE_CHECKING"))
+        elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith("import_module"):
+            found.append((node.lineno, "importlib.import_module"))
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "__import__":
+            found.append((node.lineno, "__import__"))
+    return found
+
+
+def test_the_domain_hides_no_import_inside_a_function():
+    """DESIGN: « No imports hidden inside functions to dodge cycles »: every module of
+    domain/ imports at its top, so import-linter sees every dependency."""
+    hidden = []
+    for path in sorted((ROOT / "domain").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        hidden += [f"{path.relative_to(ROOT)}:{line}: {what}" for line, what in _hidden_imports(tree)]
+    assert not hidden, "\n".join(hidden)
+
+
+def test_the_hidden_import_check_sees_each_kind():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    import os\n"
+        "def f():\n    from os import path\n    return path\n"
+        "def g():\n    return importlib.import_module('os')\n"
+    )
+    kinds = [what for _line, what in _hidden_imports(ast.parse(source))]
+    assert kinds == ["import under TYPE_CHECKING", "import inside f", "importlib.import_module"]
+
+
+def test_no_module_of_the_domain_takes_another_modules_private_helpers():
+    """Issue 13: « no module-level function takes another module's private helpers »: an
+    extension gets the decide context (its public steps), never a core function named
+    with an underscore, and no module imports one."""
+    taken = []
+    for path in sorted((ROOT / "domain").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                taken += [
+                    f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_")
+                ]
+    assert not taken, "\n".join(taken)
+
+
+def test_every_kontor_extension_quotes_its_rulebook_passage_at_the_top():
+    """Issue 13: each form, scenario, special rule and expansion module « with its rulebook
+    passage at the top »: its docstring quotes the French text (« ... »)."""
+    missing = [
+        module.__name__
+        for module in EXTENSIONS
+        if "«" not in (ast.get_docstring(ast.parse(Path(module.__file__).read_text("utf-8"))) or "")
+    ]
+    assert not missing, missing

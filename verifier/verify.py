@@ -139,7 +139,7 @@ def _header(record: Mapping[str, Any]) -> tuple[TableGame, Any, int]:
     except OptionsError as err:
         _fail("format", f"the options do not describe a game of {game.name}: {err}")
     expected = game.rules_version_for(options)
-    if expected != record["rules_version"]:
+    if not game.plays_version(options, record["rules_version"]):
         _fail("rules_version", f"these options are played under {expected!r}, the record says"
               f" {record['rules_version']!r}")
     return game, options, record["seat_count"]
@@ -243,7 +243,10 @@ def _setup(game: TableGame, options: Any, seat_count: int, record: Mapping[str, 
     """The title's start, then the table's opening: its recorded command or, in records
     written before the opening was recorded, rebuilt from the setup's TimeControlSet and
     VacationStarted events (which only copy it; the clocks it starts are re-derived)."""
-    events = game.start(options, seat_count, record["seed"])
+    if game.start_version is not None:  # the setup of the version the game was played under
+        events = game.start_version(options, seat_count, record["seed"], record["rules_version"])
+    else:
+        events = game.start(options, seat_count, record["seed"])
     opening = step.get("command") or _opening_of(recorded)
     if opening is None:  # a game from before the table: its setup is the start alone
         return events

@@ -18,6 +18,8 @@ from service.migrate import migrate
 from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
+from workers.mail_jobs import sweep_mail
+from workers.notification_jobs import sweep_notifications
 from workers.runtime import services
 from workers.timer_worker import (
     SCHEDULER_POLL_SECONDS,
@@ -49,6 +51,13 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             if timers or stand_ins or vacations:
                 log.info("sweeper re-queued %s timers, %s stand-in moves, %s vacation starts",
                          timers, stand_ins, vacations)
+            resent, digests = sweep_mail()
+            if resent or digests:
+                log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
+            fanouts, mails, deliveries = sweep_notifications()
+            if fanouts or mails or deliveries:
+                log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",
+                         fanouts, mails, deliveries)
         except Exception:  # the database may be restarting; try again next time
             log.exception("sweep failed")
 
@@ -91,6 +100,7 @@ def main() -> int:
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
+    sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll

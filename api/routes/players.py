@@ -37,6 +37,7 @@ def update_me():
     player = required_player()
     data = load_body(PLAYER_SETTINGS)
     updated = services().players.update_settings(
-        player, data.get("notify_by_email"), data.get("vacation_until", ...)
+        player, data.get("notify_by_email"), data.get("vacation_until", ...),
+        email=data.get("email", ...), notify=data.get("notify"),
     )
     return send(ME_OUT, updated)

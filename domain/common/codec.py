@@ -31,21 +31,38 @@ def _hints(cls: type) -> dict[str, Any]:
     return {k: v for k, v in typing.get_type_hints(cls).items() if k in names}
 
 
+_SCALARS = frozenset({type(None), bool, int, float, str})
+
+
 def to_data(value: Any) -> Any:
     """Encode a value (dataclass, tuple, frozenset, enum, primitive) as JSON data."""
-    if value is None or isinstance(value, (bool, int, float, str)):
+    cls = type(value)
+    if cls in _SCALARS:
         return value
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [to_data(v) for v in value]
-    if isinstance(value, (frozenset, set)):
-        return sorted((to_data(v) for v in value), key=_sort_key)
-    if isinstance(value, Mapping):
-        return {str(k): to_data(v) for k, v in value.items()}
-    raise TypeError(f"cannot encode {type(value).__name__}")
+    return _encoder(cls)(value)
+
+
+@cache
+def _encoder(cls: type) -> Any:
+    """How to encode instances of ``cls``, worked out once per class: views encode
+    thousands of small values, and the checks below cost more than the encoding."""
+    if issubclass(cls, (bool, int, float, str)):  # also an enum that is an int or a str
+        return lambda value: value
+    if issubclass(cls, enum.Enum):
+        return lambda value: value.value
+    if hasattr(cls, "__dataclass_fields__"):
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        return lambda value: {name: to_data(getattr(value, name)) for name in names}
+    if issubclass(cls, (tuple, list)):
+        return lambda value: [to_data(v) for v in value]
+    if issubclass(cls, (frozenset, set)):
+        return lambda value: sorted((to_data(v) for v in value), key=_sort_key)
+    if issubclass(cls, Mapping):
+        return lambda value: {str(k): to_data(v) for k, v in value.items()}
+
+    def refuse(value: Any) -> Any:
+        raise TypeError(f"cannot encode {cls.__name__}")
+    return refuse
 
 
 def _sort_key(v: Any) -> tuple[str, str]:

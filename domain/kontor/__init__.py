@@ -6,24 +6,22 @@ from __future__ import annotations
 from domain.decider import GameDefinition
 from domain.kontor.core.commands import COMMAND_TYPES
 from domain.kontor.core.data import component_data
-from domain.kontor.core.decide import RULES_VERSION, decide, legal_commands, start, to_act
+from domain.kontor.core.decide import decide, legal_commands, start, to_act
 from domain.kontor.core.events import EVENT_TYPES
 from domain.kontor.core.evolve import evolve
 from domain.kontor.core.options import Options, options_schema, parse_options
-from domain.kontor.core.setup import RULES_VERSIONS
-from domain.kontor.core.sides import team_name as team_of
+from domain.kontor.core.setup import start_version
+from domain.kontor.core.versions import (
+    EARLIER_VERSIONS,
+    RELEASED_VERSIONS,
+    RULES_VERSION,
+    rules_version_of,
+)
 from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
 from domain.kontor.policy import evaluate, policy
-from domain.kontor.registry import register_all
+from domain.kontor.registry import may_confer, register_all, team_of
 
 register_all()
-
-
-def may_confer(state, seat: int) -> bool:
-    """Team game: « Quand les cartes jouées ont été révélées, les joueurs d'une équipe
-    peuvent discuter sur la façon de jouer ces deux cartes. En dehors de cette phase, il
-    n'est pas autorisé de communication entre les partenaires. »"""
-    return state.phase == "place"
 
 
 GAME = GameDefinition(
@@ -54,8 +52,10 @@ GAME = GameDefinition(
     may_confer=may_confer,
     evaluate=evaluate,
     rollout_depth=3,
-    rules_version_of=lambda options: RULES_VERSIONS.get(options.variant, RULES_VERSION),
-    released_versions=tuple(RULES_VERSIONS.values()),
+    rules_version_of=lambda options: rules_version_of(options.variant),
+    earlier_versions_of=lambda options: EARLIER_VERSIONS.get(options.variant or "basic", ()),
+    released_versions=RELEASED_VERSIONS,
+    start_version=start_version,
 )
 
 __all__ = ["GAME", "team_of"]

@@ -11,28 +11,45 @@ from __future__ import annotations
 
 from domain.kontor.core.hooks import HOOKS
 from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.forms import team
+from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
-from domain.kontor.rules import protection
+from domain.kontor.forms.free_wheel import view as free_wheel_view
+from domain.kontor.rules import blockade, final_sprint, great_flood, poverty, protection
 from domain.kontor.rules import special_a as special_rules_a
 from domain.kontor.rules import special_b as special_rules_b
 from domain.kontor.rules import special_b_filters as special_rules_b_filters
+from domain.kontor.rules import special_b_view as special_rules_b_view
+from domain.kontor.scenarios import baksheesh, tic_tac_toe
 from domain.kontor.scenarios import mechanics as scenarios
-from domain.kontor.scenarios import tic_tac_toe
 
 #: special rules B's filters first (their placement errors are named before a form's),
 #: then the forms, scenarios, special rules, expansions: who acts is asked in this order
 EXTENSIONS = (
+    team,
+    blockade,
     special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
+    free_wheel_evolve,
+    free_wheel_view,
     protection,
     tic_tac_toe,
+    baksheesh,
     scenarios,
     special_rules_a,
+    poverty,
+    great_flood,
+    final_sprint,
     special_rules_b,
+    special_rules_b_view,
     expansions,
 )
+
+#: what the service asks of the team game (GameDefinition.team_of, may_confer)
+team_of = team.team_name
+may_confer = team.may_confer
 
 _registered = False
 

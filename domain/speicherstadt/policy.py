@@ -34,6 +34,7 @@ from domain.speicherstadt.data import (
     contract_points,
 )
 from domain.speicherstadt.rules import contract_needs, legal_commands, owned_kinds, trader_goods
+from domain.speicherstadt.scoring import score_seat
 from domain.speicherstadt.state import DEMAND, PURCHASE, SeatState, State
 
 
@@ -263,8 +264,6 @@ EVALUATION_SCALE = 6.0
 def evaluate(state: State, seat: int) -> float:
     """The search's cut-off estimate of ``seat``'s chances: the points each seat would
     score now, with a coin as a small tie-break, against the best other seat."""
-    from domain.speicherstadt.scoring import score_seat
-
     def worth(s: SeatState) -> float:
         return score_seat(s).total + 0.05 * s.coins
 

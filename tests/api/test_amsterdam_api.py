@@ -13,6 +13,8 @@ from tests.api.test_games import play_to_the_end
 from tests.workers.test_worker import _seat_turn_or_over, wait_for, worker, worker_settings  # noqa: F401
 from tests.workers.test_worker import client as worker_client  # noqa: F401
 
+pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
+
 
 def test_the_title_lists_its_options_and_components(client):
     titles = {t["id"]: t for t in client.get("/v1/titles").json}

@@ -17,10 +17,10 @@ def test_an_advanced_game_reports_its_own_rules_version(client, new_player):
         "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json, [black])
     started = client.get(f"/v1/games/{game['id']}/events").json["events"][0]
     export = client.get(f"/v1/games/{game['id']}/export").json
-    assert game["rules_version"] == export["rules_version"] == "kontor-advanced-1"
-    assert started["data"]["rules_version"] == "kontor-advanced-1"
+    assert game["rules_version"] == export["rules_version"] == "kontor-advanced-2"
+    assert started["data"]["rules_version"] == "kontor-advanced-2"
     summary = client.get("/v1/games", token=red["token"], query_string={"player": "me"}).json["games"]
-    assert {g["rules_version"] for g in summary if g["id"] == game["id"]} == {"kontor-advanced-1"}
+    assert {g["rules_version"] for g in summary if g["id"] == game["id"]} == {"kontor-advanced-2"}
 
 
 def test_the_game_reveals_its_seed_once_it_is_over(client, new_player):

@@ -13,6 +13,8 @@ import pytest
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
+pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
+
 
 def problem_of(response, status: int, code: str) -> dict:
     assert response.status_code == status, (response.status_code, response.data[:500])

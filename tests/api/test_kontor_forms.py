@@ -9,6 +9,8 @@ import pytest
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
+pytestmark = pytest.mark.slow(seconds=40)  # started first: tests/conftest.py
+
 
 @pytest.mark.parametrize(("variant", "seats"), [("advanced", 2), ("team", 4)])
 def test_a_whole_game(client, new_player, variant, seats):

@@ -9,6 +9,8 @@ import pytest
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 
+pytestmark = pytest.mark.slow(seconds=35)  # started first: tests/conftest.py
+
 
 @pytest.mark.parametrize("seats", [2, 3, 5])
 def test_a_whole_game(client, new_player, seats):

@@ -16,6 +16,8 @@ from service.entry import main as entrepot
 from tests.api.seating import accept_invitations
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow(seconds=35)  # started first: tests/conftest.py
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, app):

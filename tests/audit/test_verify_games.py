@@ -10,6 +10,8 @@ import pytest
 from tests.audit.play import every_form, play_finished_game
 from verifier.verify import verify_record
 
+pytestmark = pytest.mark.slow(seconds=40)  # started first: tests/conftest.py
+
 FORMS = every_form()
 #: forms whose last seat is a computer (its policy is slow; once per title is enough; never a
 #: solo game, whose one seat is the person playing it)

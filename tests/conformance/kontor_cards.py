@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from domain.kontor.rules.special_a import PASS_CHOICE
+from domain.kontor.core.state import PASS_CHOICE
 
 
 def card_places(state, *extra: Iterable[int]) -> list[int]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import pytest
 
 from domain.amsterdam import GAME
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
+
+pytestmark = pytest.mark.slow(seconds=60)  # started first: tests/conftest.py
 
 EXPANSIONS = {
     "none": {},
@@ -36,7 +38,7 @@ def test_random_games(expansions, seats, rounds):
     options = GAME.parse_options({**EXPANSIONS[expansions], "rounds": rounds}, seats)
     for n in range(SEEDS):
         seed = seed_for(30_000 + 1000 * sorted(EXPANSIONS).index(expansions) + 100 * seats + rounds + n)
-        played = check_game(GAME, options, seats, seed, n, leak_samples=3)
+        played = check_game(GAME, options, seats, seed, n, leak_samples=3, every_version=sampled(n))
         assert GAME.is_finished(played.final) and played.final.round == 12
 
 
@@ -45,7 +47,8 @@ def test_solo_games_against_tom(rounds):
     """L886-972: one seat; no expansion is allowed in the solo game."""
     options = GAME.parse_options({"rounds": rounds}, 1)
     for n in range(2 * SEEDS):
-        played = check_game(GAME, options, 1, seed_for(32_000 + rounds + n), n, leak_samples=3)
+        played = check_game(GAME, options, 1, seed_for(32_000 + rounds + n), n, leak_samples=3,
+                            every_version=sampled(n))
         assert GAME.is_finished(played.final) and played.final.tom_score is not None
 
 

@@ -7,9 +7,11 @@ import pytest
 
 from domain.kontor import GAME
 from domain.rng import Rng
-from tests.conformance.harness import check_game, play_random_game, seed_for
+from tests.conformance.harness import check_game, play_random_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
+
+pytestmark = pytest.mark.slow(seconds=90)  # started first: tests/conftest.py
 
 OPTIONS = GAME.parse_options({"variant": "basic"}, 2)
 RANDOM_GAMES = 300
@@ -35,7 +37,7 @@ def _check_invariants(state) -> None:
 @pytest.mark.parametrize("batch", range(RANDOM_GAMES // BATCH))
 def test_random_basic_games(batch):
     for n in range(batch * BATCH, (batch + 1) * BATCH):
-        played = check_game(GAME, OPTIONS, 2, seed_for(n), n, leak_samples=12)
+        played = check_game(GAME, OPTIONS, 2, seed_for(n), n, leak_samples=12, every_version=sampled(n))
         check_rule_properties(played)
         assert played.final.end_reason in ("board_full", "stalled", "idle")
         for state in played.states[::5] + [played.final]:
@@ -63,7 +65,7 @@ def _check_variant_invariants(state) -> None:
 @pytest.mark.parametrize(("options", "seats"), [(ADVANCED, 2), (TEAM, 4)], ids=["advanced", "team"])
 def test_random_variant_games(options, seats, batch):
     for n in range(batch * VARIANT_BATCH, (batch + 1) * VARIANT_BATCH):
-        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=4)
+        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=4, every_version=sampled(n))
         check_rule_properties(played)
         final = played.final
         assert final.end_reason in ("board_full", "stalled", "idle")

@@ -11,7 +11,9 @@ from domain.decider import OptionsError
 from domain.kontor import GAME
 from domain.kontor.core.data import EXPANSION_SEATS, SCENARIO_SEATS, SPECIAL_RULE_SEATS
 from domain.rng import Rng
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
+
+pytestmark = pytest.mark.slow(seconds=15)  # started first: tests/conftest.py
 
 
 def combinations(seats: int, count: int, salt: int) -> list[dict]:
@@ -45,7 +47,8 @@ CASES = [(2, raw) for raw in combinations(2, 24, 1)] + [(4, raw) for raw in comb
 def test_combined_games(seats, raw):
     options = GAME.parse_options(raw, seats)
     for n in range(2):
-        check_game(GAME, options, seats, seed_for(9000 + n), 9100 + n, leak_samples=4)
+        check_game(GAME, options, seats, seed_for(9000 + n), 9100 + n, leak_samples=4,
+                   every_version=sampled(n))
 
 
 def test_combined_games_with_the_computer():

@@ -9,9 +9,11 @@ import pytest
 
 from domain.kontor import GAME
 from domain.kontor.core.data import GOODS
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
+
+pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
 
 SEEDS = 40
 FORMS = [
@@ -38,7 +40,7 @@ def test_random_expansion_games(variant, expansions):
     turned = 0
     exported = 0
     for n in range(SEEDS):
-        played = check_game(GAME, options, 2, seed_for(n), n, leak_samples=3)
+        played = check_game(GAME, options, 2, seed_for(n), n, leak_samples=3, every_version=sampled(n))
         check_rule_properties(played)
         final = played.final
         assert final.end_reason in ("board_full", "stalled", "idle")

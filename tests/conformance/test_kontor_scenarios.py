@@ -13,9 +13,11 @@ from domain.kontor.core.data import CARDS, SCENARIO_SEATS
 from domain.kontor.scenarios.data import ISLAND_CELLS
 from domain.kontor.scenarios.mechanics import supply
 from domain.kontor.scenarios.tic_tac_toe import tic_tac_toe_case
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
+
+pytestmark = pytest.mark.slow(seconds=80)  # started first: tests/conftest.py
 
 CASES = [(sc, n) for sc, seats in SCENARIO_SEATS.items() for n in seats]
 GAMES = 20
@@ -85,7 +87,7 @@ def check_invariants(state) -> None:
 def test_random_scenario_games(scenario, seats):
     options = options_for(scenario, seats)
     for n in range(GAMES):
-        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=2)
+        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=2, every_version=sampled(n))
         check_rule_properties(played)
         final = played.final
         assert final.end_reason in END_REASONS

@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
+
+pytestmark = pytest.mark.slow(seconds=60)  # started first: tests/conftest.py
 
 GAMES = 20
 TWO = ("justice", "buy_special_cards", "bridge_and_flood", "great_flood")
@@ -65,7 +67,8 @@ def test_random_special_rule_games(rules, seats):
     ends = set()
     for n in range(GAMES):
         options = _options(rules, seats, n)
-        played = check_game(GAME, options, seats, seed_for(n), 3000 + n, leak_samples=3)
+        played = check_game(GAME, options, seats, seed_for(n), 3000 + n, leak_samples=3,
+                            every_version=sampled(n))
         check_rule_properties(played)
         final = played.final
         ends.add(final.end_reason)

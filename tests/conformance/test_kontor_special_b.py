@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_properties import check_rule_properties
+
+pytestmark = pytest.mark.slow(seconds=60)  # started first: tests/conftest.py
 
 SEEDS = 20
 ENDS = ("board_full", "stalled", "idle", "blockade")
@@ -56,7 +58,7 @@ def _invariants(state) -> None:
 def test_random_games(rule, variant, seats):
     options = _options(variant, [rule], seats)
     for n in range(SEEDS):
-        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3)
+        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3, every_version=sampled(n))
         check_rule_properties(played)
         assert played.final.end_reason in ENDS
         for state in played.states[::10] + [played.final]:
@@ -71,7 +73,7 @@ def test_random_games(rule, variant, seats):
 def test_random_games_with_every_rule(variant, rules, seats):
     options = _options(variant, rules, seats)
     for n in range(100, 100 + SEEDS):
-        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3)
+        played = check_game(GAME, options, seats, seed_for(n), n, leak_samples=3, every_version=sampled(n))
         check_rule_properties(played)
         assert played.final.end_reason in ENDS
         _invariants(played.final)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from domain.speicherstadt import GAME
-from tests.conformance.harness import check_game, seed_for
+from tests.conformance.harness import check_game, sampled, seed_for
+
+pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
 
 SEEDS_PER_COUNT = 60
 
@@ -20,7 +22,7 @@ SEEDS_PER_COUNT = 60
 def test_random_games(seats, variant):
     options = GAME.parse_options({"variant": variant}, seats)
     for n in range(SEEDS_PER_COUNT):
-        played = check_game(GAME, options, seats, seed_for(10_000 * seats + n), n)
+        played = check_game(GAME, options, seats, seed_for(10_000 * seats + n), n, every_version=sampled(n))
         assert GAME.is_finished(played.final)
 
 

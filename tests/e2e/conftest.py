@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.live import Served, engine_env
+from tests.e2e.live import Served, engine_env, free_port
+
+#: the session server's mail folder and inbound SMTP port (README "Play by email")
+SERVER_MAIL: dict = {}
 
 
 @pytest.fixture(scope="session")
@@ -11,6 +14,9 @@ def server(settings, tmp_path_factory):
     env = {**engine_env(settings, "-e2e"),
            "ENTREPOT_AI_SECONDS": "0.2",  # strong seats: the same search, a quick game
            "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path_factory.mktemp("keys") / "signing-key")}
-    served = Served(["--workers", "2"], env, tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
+    data_dir = tmp_path_factory.mktemp("serve-data")
+    SERVER_MAIL.update(dir=data_dir / "mail", port=free_port())
+    served = Served(["--workers", "2", "--data-dir", str(data_dir), "--smtp-in-port", str(SERVER_MAIL["port"])],
+                    env, tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
     yield served.base
     served.stop()

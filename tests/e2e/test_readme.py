@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import tomllib
@@ -19,6 +20,7 @@ from pathlib import Path
 import requests
 
 from tests.conftest import ROOT
+from tests.e2e.conftest import SERVER_MAIL
 
 BLOCK = re.compile(r"(?:<!-- readme-test: (?P<marker>[\w-]+) -->\s*\n)?```sh\n(?P<code>.*?)```", re.S)
 
@@ -60,6 +62,8 @@ def test_every_runnable_readme_snippet_succeeds_against_a_live_server(server, tm
     path = f"{console_scripts(tmp_path / 'bin')}:{sys.prefix}/bin:{env.get('PATH', '/usr/bin:/bin')}"
     # run in a folder of its own (snippets write files); the project importable, as installed
     env.update(ENTREPOT_URL=server, PATH=path, PYTHONPATH=str(ROOT))
+    # where this server writes its mails and listens for replies ("Play by email")
+    env.update(ENTREPOT_MAIL_DIR=str(SERVER_MAIL["dir"]), ENTREPOT_SMTP_IN=f"smtp://127.0.0.1:{SERVER_MAIL['port']}")
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True,
                           text=True, timeout=300)
     failed_in = re.findall(r">>> README sh block (\d+)", done.stderr)
@@ -92,7 +96,18 @@ def check_pytest(code: str, server: str, scripts: Path) -> None:
     assert (ROOT / ".ci" / "run").read_text().count("pytest") >= 1
 
 
-CHECKS = {"quick-start": check_quick_start, "pytest": check_pytest}
+def check_smtp_in(code: str, server: str, scripts: Path) -> None:
+    """`entrepot serve --smtp-in-port 2525`: the option exists, and the session's server runs
+    with it (the "Play by email" blocks reply through it)."""
+    assert code.strip() == "entrepot serve --smtp-in-port 2525"
+    entrepot = console_scripts(scripts) / "entrepot"
+    done = subprocess.run([str(entrepot), "serve", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--smtp-in-port" in done.stdout, done.stderr
+    with socket.create_connection(("127.0.0.1", SERVER_MAIL["port"]), timeout=10) as listener:
+        assert listener.recv(200).startswith(b"220")
+
+
+CHECKS = {"quick-start": check_quick_start, "pytest": check_pytest, "smtp-in": check_smtp_in}
 
 
 def test_every_readme_snippet_not_run_as_is_has_its_check(server, tmp_path):

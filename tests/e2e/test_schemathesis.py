@@ -14,10 +14,13 @@ import re
 import subprocess
 import sys
 
+import pytest
 import requests
 
 from tests.conftest import ROOT
 from tests.e2e.live import Served, engine_env
+
+pytestmark = pytest.mark.slow(seconds=60)  # started first: tests/conftest.py
 
 #: Cases per operation in the fuzzing phase, and stateful scenarios: bounded so that the
 #: run stays near a minute on 2 idle cores.

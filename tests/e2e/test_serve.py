@@ -16,6 +16,8 @@ from clients.sdk import ApiError, Client
 from tests.conftest import ROOT
 from verifier.verify import verify_record
 
+pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
+
 
 def test_a_person_plays_kontor_against_the_computer_to_the_end(server):
     me = Client(server)

@@ -16,6 +16,8 @@ from redis import Redis
 from tests.conftest import ROOT
 from tests.e2e.live import Served, embedded_env, free_port
 
+pytestmark = pytest.mark.slow(seconds=25)  # started first: tests/conftest.py
+
 
 @pytest.fixture
 def data_dir():

@@ -17,6 +17,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow(seconds=120)  # started first: tests/conftest.py
+
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # the flags a closed network needs (no background connections to the outside)

@@ -33,6 +33,12 @@ RECORDS = {
     "kontor-team-1": ("kontor", {"variant": "team"}, 4, 33),
     "kontor-free-wheel-1": ("kontor", {"variant": "free_wheel"}, 2, 34),
     "kontor-free-for-all-1": ("kontor", {"variant": "free_for_all"}, 3, 35),
+    # the second versions (core/versions.py): Libre choix judges a card by what it is; free
+    # for all's removed dock goes to whoever placed it
+    "kontor-basic-2": ("kontor", {"variant": "basic", "special_rules": ["free_choice", "bridge_and_flood"]}, 2, 38),
+    "kontor-advanced-2": ("kontor", {"variant": "advanced", "special_rules": ["free_choice"]}, 2, 39),
+    "kontor-team-2": ("kontor", {"variant": "team", "special_rules": ["free_choice"]}, 4, 40),
+    "kontor-free-for-all-2": ("kontor", {"variant": "free_for_all"}, 3, 41),
     "speicherstadt-1": ("speicherstadt", {}, 3, 36),
     "amsterdam-1": ("amsterdam", {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"],
                                   "tasks": "secret3"}, 3, 37),

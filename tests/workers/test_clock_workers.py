@@ -15,27 +15,19 @@ import time
 import uuid
 from dataclasses import replace
 from datetime import datetime
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
 from redis import Redis
 
 from api import create_app
 from service.container import build
-from tests.conftest import ROOT
+from tests.conftest import ROOT, with_db
 from tests.openapi_check import ValidatingClient
+
+pytestmark = pytest.mark.slow(seconds=55)  # started first: tests/conftest.py
 
 #: The Redis database index these tests own (they FLUSHDB it).
 FLUSHED_DB = 9
-
-
-def with_db(url: str, db: int) -> str:
-    """The same Redis server at another database index (redis:// or unix:// URLs)."""
-    parts = urlsplit(url)
-    if parts.scheme == "unix":
-        query = [(k, v) for k, v in parse_qsl(parts.query) if k != "db"] + [("db", str(db))]
-        return f"unix://{parts.path}?{urlencode(query)}"
-    return urlunsplit(parts._replace(path=f"/{db}"))
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +171,8 @@ def test_kill_9_of_the_worker_and_a_flushed_redis_lose_no_timeout(client, clock_
     finally:
         stop(first, signal.SIGKILL)  # the worker and its scheduler, mid-flight
     redis = Redis.from_url(clock_settings.redis_url)
-    assert redis.zcard(f"rq:scheduled:{clock_settings.queue_name}") >= 3  # the pending deadline jobs
+    # the pending deadline jobs: one per 0.1 s slot, so games created together may share one
+    assert redis.zcard(f"rq:scheduled:{clock_settings.queue_name}") >= 1
     redis.flushdb()  # ... and every job and the scheduler lock with them
     time.sleep(2.5)  # the deadlines pass with no worker at all
     second = start_worker(clock_settings)

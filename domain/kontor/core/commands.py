@@ -172,7 +172,7 @@ COMMAND_TYPES += tuple(c for c in FREE_WHEEL_COMMAND_TYPES if c not in COMMAND_T
 # --- end free wheel ---
 
 # --- special rules B ---
-from domain.kontor.rules.special_b_commands import COMMANDS_B  # noqa: E402
+from domain.kontor.core.commands_b import COMMANDS_B  # noqa: E402
 
 COMMAND_TYPES += COMMANDS_B
 # --- end special rules B ---

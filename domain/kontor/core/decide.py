@@ -11,22 +11,17 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import HOOKS, answer
+from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
-from domain.kontor.core.setup import RULES_VERSION, cross_positions, start
+from domain.kontor.core.setup import cross_positions, start
 from domain.kontor.core.ship import any_removal, may_move_ship, pile_seats, removable, ship_commands
 from domain.kontor.core.ship import targets as ship_targets
 from domain.kontor.core.state import KontorState
 from domain.kontor.core.taxes import collect_taxes
-from domain.kontor.expansions import dispatch as expansions
-from domain.kontor.rules import special_a as special_rules
-from domain.kontor.rules import special_b as rules_b
-from domain.kontor.scenarios import mechanics as scenarios
 
 __all__ = [
-    "RULES_VERSION",
     "cross_positions",
     "decide",
     "legal_commands",
@@ -76,17 +71,16 @@ def legal_commands(state: KontorState, seat: int) -> list:
         return (
             [ChooseCard(c) for c in sorted(state.hands[seat])]
             + [Pass()]
-            + rules_b.choose_commands(state, seat)  # special rules B: Contrebande
-            + scenarios.extra_commands(state, seat)  # scenarios: bribes
+            + [c for more in HOOKS.choose_commands for c in more(state, seat)]
         )
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     places = [PlaceCard(x, y) for x, y in cells]
     return (
         places
-        + expansions.place_commands(state, seat, places)
+        + [c for more in HOOKS.place_commands for c in more(state, seat, places)]
         + ship_commands(state, seat)
-        + special_rules.extra_place_commands(state, seat)  # special rules A
+        + [c for more in HOOKS.after_ship_commands for c in more(state, seat)]
     )
 
 
@@ -117,9 +111,9 @@ class DecideContext:
         """Place the seat's revealed card at (x, y) and carry on with the turn."""
         _place(self, seat, x, y, export)
 
-    def move_ship(self, seat: int, command: MoveShip, advance=None) -> None:
-        """Move the ship (and remove a dock); then ``advance(context)`` or the next placer."""
-        _move_ship(self, seat, command, advance)
+    def move_ship(self, seat: int, command: MoveShip) -> None:
+        """Move the ship (and remove a dock); the caller carries on with its turn."""
+        _move_ship(self, seat, command)
 
     def after_warehouses(self, seat: int, card: int) -> None:
         """Sectors scored, early ends, then the rest of the turn (draw, income, next)."""
@@ -143,6 +137,11 @@ class DecideContext:
     def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
         _end_game(self, reason, winners)
 
+    def after_command(self) -> None:
+        """The checks after every command (a rule's early end between two moves)."""
+        for check in HOOKS.after_command:
+            check(self)
+
     def ends_early(self) -> bool:
         """Does a rule end the game now (scenarios' early ends)? True if it ended."""
         return any(end(self) for end in HOOKS.early_end)
@@ -162,27 +161,9 @@ def decide(state: KontorState, issued: Issued) -> list:
     log = DecideContext(state)
     if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
         return log.events
-    # --- scenarios: bribes, second canal, raised warehouses ---
-    if scenarios.pending_seat(state) is not None and not isinstance(
-        command, scenarios.SCENARIO_COMMANDS
-    ):
-        raise RuleViolation(
-            "kontor.decision_pending",
-            "Finish the pending decision first (second canal or raised warehouse).",
-        )
-    if scenarios.decide_command(log, seat, command):
+    if any(decides(log, seat, command) for decides in HOOKS.command):  # a rule's commands
         return log.events
-    # --- end scenarios ---
-    if isinstance(command, special_rules.RULE_COMMANDS):  # special rules A
-        special_rules.rule_decide(log, seat, command)
-        special_rules.check_early_end(log)
-        return log.events
-    rules_b.guard(state, command)  # special rules B
-    if isinstance(command, rules_b.COMMANDS_B):
-        rules_b.decide_b(log, seat, command)
-    elif expansions.handles(command) and not state.pending:  # expansions: events, export
-        expansions.decide_command(log, seat, command)
-    elif state.pending or state.phase not in ("choose", "place"):
+    if state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
         if state.phase != "choose":
@@ -202,7 +183,7 @@ def decide(state: KontorState, issued: Issued) -> list:
                 "kontor.pass_too_late",
                 "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
             )
-        if not special_rules.secret_pass(log, seat):  # special rules A
+        if not any(passes(log, seat) for passes in HOOKS.pass_turn):
             florins = min(SETUP["pass_income"], state.treasury)
             log.emit(ev.Passed(seat, florins))
         _after_choice(log)
@@ -212,9 +193,10 @@ def decide(state: KontorState, issued: Issued) -> list:
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
         _move_ship(log, seat, command)
+        _advance(log)
     else:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
-    special_rules.check_early_end(log)  # special rules A: Sprint final, Misère
+    log.after_command()
     return log.events
 
 
@@ -222,17 +204,23 @@ def _after_choice(log: DecideContext) -> None:
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
-    shown = rules_b.shown_cards(st)  # special rules B: a face-down card shows its back
-    log.emit(ev.CardsRevealed(special_rules.revealed_cards(st, shown)))  # A: secret passes
-    special_rules.after_reveal(log, st.chosen)  # special rules A: secret passes
+    log.emit(ev.CardsRevealed(filtered(HOOKS.revealed_cards, st.chosen, st)))
+    for after in HOOKS.after_reveal:
+        after(log, st.chosen)
     collect_taxes(log)
     st = log.state
     playing = [
         s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
     ]
-    order = tuple(sorted(playing, key=lambda s: rules_b.order_key(st, s)))
+    order = tuple(sorted(playing, key=lambda s: _order_key(st, s)))
     log.emit(ev.TurnOrderSet(order))
     _advance(log)
+
+
+def _order_key(st: KontorState, seat: int):
+    """« Le joueur qui a joué la carte avec le plus grand nombre commence »."""
+    own = answer(HOOKS.order_key, st, seat)
+    return own if own is not None else (0, -st.revealed[seat])
 
 
 def _returned(st: KontorState, seat: int) -> bool:
@@ -244,32 +232,34 @@ def _advance(log: DecideContext) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over" or scenarios.pending_seat(st) is not None:
+        if st.phase == "over" or any(pending(st) for pending in HOOKS.decision_pending):
             return
         if st.order:
             seat = st.order[0]
             card = st.revealed[seat]
             if legal_cells_now(st, seat, card):
                 return
-            if ship_commands(st, seat) and (any_removal(st) or rules_b.ship_may_unblock(st)):
+            if ship_commands(st, seat) and (
+                any_removal(st) or any(unblocks(st) for unblocks in HOOKS.ship_may_unblock)
+            ):
                 return  # moving the ship (somewhere) and removing a dock may free a cell
-            if special_rules.alternative_play(st, seat):
-                return  # special rules A: a flood played as two water cards
-            log.emit(ev.CardReturned(seat, card, rules_b.no_cell_reason(st, seat, card)))
+            if any(plays(st, seat) for plays in HOOKS.alternative_play):
+                return  # e.g. a flood played as two water cards
+            reason = answer(HOOKS.no_cell_reason, st, seat, card) or "no_legal_cell"
+            log.emit(ev.CardReturned(seat, card, reason))
             continue
         _end_round(log)
         return
 
 
 def _end_round(log: DecideContext) -> None:
-    if special_rules.end_of_round(log):  # special rules A: Sprint final
-        return
-    if expansions.before_next_round(log):
-        return  # an event card waits for players' choices; they resume the round's end
+    if any(takes_over(log) for takes_over in HOOKS.end_of_round):
+        return  # a rule's own end, or a step that resumes the round's end later
     st = log.state
     idle = 0 if st.placed_this_round else st.idle_rounds + 1
-    if rules_b.blockade_ends(st):  # special rules B: « la partie se termine prématurément »
-        _end_game(log, "blockade")
+    reason = answer(HOOKS.game_ends, st)
+    if reason is not None:
+        _end_game(log, reason)
         return
     if idle >= st.options.idle_round_limit:
         _end_game(log, "idle")
@@ -278,8 +268,8 @@ def _end_round(log: DecideContext) -> None:
         _end_game(log, "stalled")
         return
     log.emit(ev.RoundStarted(st.round + 1, idle))
-    special_rules.open_round(log)  # special rules A: buying special cards
-    expansions.after_round_started(log)
+    for started in HOOKS.round_started:
+        started(log)
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -302,7 +292,7 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
 
 
 def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
-    if rules_b.before_end(log, reason):  # special rules B: reveal, last sector, taverns
+    if any(waits(log, reason) for waits in HOOKS.before_end):
         return
     st = log.state
     points = st.points
@@ -311,7 +301,7 @@ def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None =
         points = final_points(st, counted)
         log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
         st = log.state
-    points = expansions.final_points(log, points)  # export majorities, event bonus points
+    points = filtered(HOOKS.final_points, points, log)
     st = log.state
     if winners is None:  # special rules A: Misère names the winners
         winners = _winners(st, points, st.money)
@@ -325,7 +315,7 @@ def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(s for s in range(len(points)) if (points[s], money[s]) == best)
 
 
-def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> None:
+def _move_ship(log: DecideContext, seat: int, cmd: MoveShip) -> None:
     st = log.state
     if not may_move_ship(st, seat):
         raise RuleViolation(
@@ -366,10 +356,10 @@ def _move_ship(log: DecideContext, seat: int, cmd: MoveShip, advance=None) -> No
     log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
     if removal is not None:
         card = cells[removal]
-        for event in expansions.before_dock_removed(log.state, card):
-            log.emit(event)  # export warehouse: the exported good of the removed dock
+        for before in HOOKS.before_dock_removed:
+            for event in before(log.state, card):
+                log.emit(event)
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
-    (advance or _advance)(log)  # free wheel passes its own turn flow
 
 
 def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:
@@ -378,22 +368,33 @@ def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = N
     cells = occupancy(st)
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
-    draw = rules_b.draw_pile(st, seat, card)  # special rules B: a face-down card's pile
+    draw = _draw_pile(st, seat, card)
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
-    special_rules.after_card_placed(log, seat, card, x, y)  # special rules A: great flood
+    for after in HOOKS.after_card_placed:
+        after(log, seat, card, x, y)
     c = CARDS[card]
-    if c.is_dock and c.goods and export is not None:  # expansions: export warehouse
-        for event in expansions.warehouse_events(seat, card, export):
+    if c.is_dock and c.goods and export is not None:
+        for event in answer(HOOKS.export_warehouses, seat, card, export):
             log.emit(event)
     elif c.is_dock and c.goods:
-        done = special_rules.open_good_step(log, seat, card)  # special rules A
+        done = answer(HOOKS.good_step, log, seat, card)
         if done == "step":
             return
         if done is None:
-            goods = scenarios.take_goods(log, seat, card)  # scenarios: supplies, reserve
+            goods = answer(HOOKS.take_goods, log, seat, card)
+            if goods is None:
+                goods = c.goods
             if goods:
                 log.emit(ev.WarehousesAdded(seat, card, goods))
     _after_warehouses(log, seat, card, (x, y), draw)
+
+
+def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
+    """The pile of the replacement draw: as the card's kind; None for a special card
+    (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
+    c = CARDS[card]
+    draw = None if c.is_special else ("dock" if c.is_dock else "water")
+    return filtered(HOOKS.draw_pile, draw, st, seat, card)
 
 
 def _after_warehouses(
@@ -406,8 +407,8 @@ def _after_warehouses(
     if log.ends_early():  # scenarios: early ends
         return
     if draw == "auto":
-        draw = rules_b.draw_pile(log.state, seat, card)
-    if at is not None and rules_b.offer_bribe(log, seat, card, at):  # special rules B
+        draw = _draw_pile(log.state, seat, card)
+    if at is not None and any(waits(log, seat, card, at) for waits in HOOKS.after_warehouses):
         return
     _finish_place(log, seat, card, draw)
 
@@ -421,7 +422,7 @@ def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) ->
         return
     if draw is None:
         pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
-    elif special_rules.open_draw_step(log, seat, card):  # special rules A
+    elif any(waits(log, seat, card) for waits in HOOKS.draw_step):
         return
     elif draw == "dock":
         pile = st.dock_piles[seat]
@@ -439,5 +440,6 @@ def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
         amount = min(SETUP["canal_income"], log.state.treasury)
         if amount:
             log.emit(ev.IncomePaid(seat, amount))
-    scenarios.after_turn(log, seat, card)  # scenarios: raised warehouses, second canal
+    for after in HOOKS.after_turn:
+        after(log, seat, card)
     _advance(log)

@@ -540,7 +540,7 @@ EVENT_TYPES = EVENT_TYPES + (
 )
 # --- end special rules A ------------------------------------------------------------------
 # --- special rules B ---
-from domain.kontor.rules.special_b_events import EVENTS_B  # noqa: E402
+from domain.kontor.core.events_b import EVENTS_B  # noqa: E402
 
 EVENT_TYPES += EVENTS_B
 # --- end special rules B ---

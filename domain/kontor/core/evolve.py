@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.core import events as ev
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.sides import seats_of
-from domain.kontor.core.state import Cell, KontorState, ScoredSector, without_cell
-from domain.kontor.expansions import dispatch as expansions
-from domain.kontor.forms.free_wheel import evolve as fw_evolve
-from domain.kontor.rules import special_a as special_rules
-from domain.kontor.rules import special_b as rules_b
-from domain.kontor.rules.special_b_events import EVENTS_B
+from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, ScoredSector, without_cell
 
 
 def _grow(span, x: int, y: int):
@@ -33,11 +30,10 @@ def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def evolve(state: KontorState | None, event) -> KontorState:
-    # --- special rules B: their events, and what shared events also do under them ---
-    if type(event) in EVENTS_B:
-        return rules_b.evolve_b(state, event)
-    new = rules_b.after_evolve(state, _evolve(state, event), event)
-    # --- end special rules B ---
+    own = answer(HOOKS.evolve_own, state, event)  # a rule's own events
+    if own is not None:
+        return own
+    new = filtered(HOOKS.evolved, _evolve(state, event), state, event)
     if type(event) in (ev.CardDrawn, ev.CardReturned):  # public: the card goes to a hand
         return replace(new, seen_in_hand=new.seen_in_hand | {(event.seat, event.card)})
     if new.seen_in_hand and state is not None and new.hands is not state.hands:
@@ -83,29 +79,18 @@ def _evolve(state: KontorState | None, event) -> KontorState:
             sunken=event.sunken,
             bribed=(False,) * n,
         )
-        # --- free wheel ---
-        if event.options.sequential_turns:
-            state = fw_evolve.started(state, event)
-        # --- end free wheel ---
-        return special_rules.evolve_started(state, event)  # special rules A
+        return filtered(HOOKS.started, state, event)
     assert state is not None
-    # --- free wheel ---
-    if state.options.sequential_turns:
-        fw = fw_evolve.evolve_free_wheel(state, event)
-        if fw is not None:
-            return fw
-        if t is ev.CardPlaced:
-            state = fw_evolve.placed(state, event)
-    # --- end free wheel ---
-    if t in special_rules.RULE_EVENTS:  # special rules A
-        return special_rules.evolve_rule(state, event)
+    own = answer(HOOKS.evolve_event, state, event)  # a form's or a rule's events
+    if own is not None:
+        return own
     if t is ev.CardChosen:
         # The seat's own copy carries the card; a redacted copy (None) is never folded.
         hand = state.hands[event.seat]
         if event.card is not None and event.card in hand:
             hand = _remove(hand, event.card)
-        # special rules A (Marins ivres morts): the secret "I pass" card
-        chosen = special_rules.PASS_CHOICE if event.passing else event.card
+        # special rule « Marins ivres morts »: the secret "I pass" card
+        chosen = PASS_CHOICE if event.passing else event.card
         return replace(
             state,
             hands=_set(state.hands, event.seat, hand),
@@ -151,7 +136,7 @@ def _evolve(state: KontorState | None, event) -> KontorState:
         warehouses = state.warehouses
         if event.covers is not None:
             warehouses = warehouses - {event.covers}
-        state = expansions.card_left_hand(state, event.seat, event.card)  # expansions
+        state = filtered(HOOKS.card_placed, state, event)
         return replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
@@ -165,14 +150,14 @@ def _evolve(state: KontorState | None, event) -> KontorState:
     if t is ev.ShipMoved:
         return replace(state, ship=(event.x, event.y), ship_moved=True)
     if t is ev.DockRemoved:
-        state = expansions.forget_dock(state, event.card)  # expansions: swapped warehouses
+        state = filtered(HOOKS.dock_removed, state, event)
         return _dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
     if t is ev.FinalSectorsCounted:
         return replace(
             state, counted=event.counted, eliminated=event.eliminated, points=event.points
         )
     if t is ev.WarehousesAdded:
-        state = special_rules.record_goods(state, event)  # special rules A
+        state = filtered(HOOKS.warehouses_added, state, event)
         # scenarios: Embargo's short supply, Euphrate's empty reserve
         if state.options.warehouse_supply or state.options.sunken_warehouses:
             state = _override(state, event.card, event.goods)
@@ -234,20 +219,18 @@ def _evolve(state: KontorState | None, event) -> KontorState:
         )
     out = _evolve_scenario(state, event)  # scenarios' events
     if out is None:
-        out = expansions.evolve(state, event)  # expansions' events
+        out = answer(HOOKS.evolve_unknown, state, event)  # e.g. the expansions' events
     if out is not None:
         return out
     raise TypeError(f"unknown event {event!r}")
 
 
-# --- scenarios (domain/kontor/scenarios/mechanics.py) ---
+# --- the scenarios' events (decided in domain/kontor/scenarios/) ---
 
 
 def _override(state: KontorState, card: int, goods) -> KontorState:
     """Record the goods of a dock's warehouses when they differ from the printed ones
     (None or the printed goods: no override)."""
-    from domain.kontor.core.data import CARDS
-
     rest = tuple(o for o in state.goods_override if o[0] != card)
     if goods is not None and tuple(goods) != CARDS[card].goods:
         rest = rest + ((card, tuple(goods)),)
@@ -303,8 +286,6 @@ def _evolve_scenario(state: KontorState, event) -> KontorState | None:
         sunken = tuple(s for s in state.sunken if (s[0], s[1]) != (event.x, event.y))
         return replace(state, sunken=sunken)
     if t is ev.SunkenWarehousePlaced:
-        from domain.kontor.core.data import CARDS
-
         pending = list(state.sunken_pending)
         if (event.seat, event.good) in pending:
             pending.remove((event.seat, event.good))

@@ -17,14 +17,21 @@ from domain.kontor.core.data import CARDS
 PILES = ("dock", "water")
 
 
-def free_draw_piles(hand: Iterable[int], available: Iterable[str]) -> list[str]:
+def free_draw_piles(
+    hand: Iterable[int], available: Iterable[str], by_printed_kind: bool = False
+) -> list[str]:
     """The piles (among ``available``, those with cards) a seat may draw from: those after
     which the hand holds a dock and a canal; when none achieves that, every available pile
-    (reading R-A4)."""
+    (reading R-A4). ``by_printed_kind``: only plain docks and canals count (games of the
+    versions played before this reading, versions.py)."""
     hand = tuple(hand)
     available = [p for p in PILES if p in set(available)]
-    has_dock = any(CARDS[c].is_dock for c in hand)
-    has_water = any(CARDS[c].is_water for c in hand)
+    if by_printed_kind:
+        has_dock = any(CARDS[c].kind == "dock" for c in hand)
+        has_water = any(CARDS[c].kind == "water" for c in hand)
+    else:
+        has_dock = any(CARDS[c].is_dock for c in hand)
+        has_water = any(CARDS[c].is_water for c in hand)
     keep = [
         pile
         for pile in available

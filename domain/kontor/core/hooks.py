@@ -9,7 +9,9 @@ and decides for itself whether its rule is active (by the options).
 
 Combination rules, per point:
 - ``answer``: the first function returning something other than None wins;
-- ``filtered``: each function gets the previous one's result and returns a new one.
+- ``filtered``: each function gets the previous one's result (its last argument) and
+  returns a new one;
+- otherwise every function runs (or, for a bool, the first True stops), in order.
 """
 
 from __future__ import annotations
@@ -32,7 +34,99 @@ class Hooks:
     legal_commands: list[Hook] = field(default_factory=list)
     #: (context, seat, command) -> bool: a form that decides its own turns did
     decide: list[Hook] = field(default_factory=list)
+    #: (context, seat, command) -> bool: a rule's own command was decided (after the
+    #: forms'); the function runs ``context.after_command()`` itself when it wants it
+    command: list[Hook] = field(default_factory=list)
+    #: (state, seat) -> [Command]: more commands while choosing (joined in order)
+    choose_commands: list[Hook] = field(default_factory=list)
+    #: (state, seat, places) -> [Command]: more commands while placing, listed before the
+    #: ship's (joined in order)
+    place_commands: list[Hook] = field(default_factory=list)
+    #: (state, seat) -> [Command]: more commands while placing, after the ship's
+    after_ship_commands: list[Hook] = field(default_factory=list)
+    #: (context) -> None: after every command of the round (early ends between moves)
+    after_command: list[Hook] = field(default_factory=list)
+    #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
+    decision_pending: list[Hook] = field(default_factory=list)
+    # --- the round's steps (decide.py), in their order ------------------------------------
+    #: (context, seat) -> bool: a rule recorded the seat's pass its own way
+    pass_turn: list[Hook] = field(default_factory=list)
+    #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
+    revealed_cards: list[Hook] = field(default_factory=list)
+    #: (context, chosen_before) -> None: right after the reveal, before the taxes
+    after_reveal: list[Hook] = field(default_factory=list)
+    #: (state, seat) -> sort key | None: the order of placement (default: highest first)
+    order_key: list[Hook] = field(default_factory=list)
+    #: (state, seat) -> bool: a card without a cell may still be played another way
+    alternative_play: list[Hook] = field(default_factory=list)
+    #: (state) -> bool: moving the ship may free a cell even without a removable dock
+    ship_may_unblock: list[Hook] = field(default_factory=list)
+    #: (state, seat, card) -> str | None: why a card without a cell goes back to the hand
+    no_cell_reason: list[Hook] = field(default_factory=list)
+    #: (context, seat, card, x, y) -> None: right after a card is placed
+    after_card_placed: list[Hook] = field(default_factory=list)
+    #: (seat, card, export) -> [Event] | None: a placed dock's warehouses, another way
+    export_warehouses: list[Hook] = field(default_factory=list)
+    #: (context, seat, card) -> "step" | "added" | None: a step opened for the warehouses
+    #: ("step": the turn waits) or they were laid ("added")
+    good_step: list[Hook] = field(default_factory=list)
+    #: (context, seat, card) -> goods | None: which warehouses a placed dock brings
+    take_goods: list[Hook] = field(default_factory=list)
+    #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
+    draw_pile: list[Hook] = field(default_factory=list)
+    #: (context, seat, card, at) -> bool: the turn waits for a rule's step after scoring
+    after_warehouses: list[Hook] = field(default_factory=list)
+    #: (context, seat, card) -> bool: the draw waits for a step (or a rule drew)
+    draw_step: list[Hook] = field(default_factory=list)
+    #: (context, seat, card) -> None: after the income, before the next placer
+    after_turn: list[Hook] = field(default_factory=list)
+    #: (state, card) -> [Event]: recorded before the ship's removal of a dock
+    before_dock_removed: list[Hook] = field(default_factory=list)
+    #: (context) -> bool: the round's end is taken over (a rule's step or its own end)
+    end_of_round: list[Hook] = field(default_factory=list)
+    #: (state) -> reason | None: the game ends at the end of this round
+    game_ends: list[Hook] = field(default_factory=list)
+    #: (context) -> None: a new round started
+    round_started: list[Hook] = field(default_factory=list)
+    #: (context, reason) -> bool: the game's end waits for a rule's step
+    before_end: list[Hook] = field(default_factory=list)
+    #: (context, points) -> points: the final points (filter)
+    final_points: list[Hook] = field(default_factory=list)
+    # --- setup (setup.py) -------------------------------------------------------------
+    #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
+    layout: list[Hook] = field(default_factory=list)
+    #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
+    dock_deck: list[Hook] = field(default_factory=list)
+    #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
+    #: GameStarted fields and following events (may change the lists it is given)
+    deal: list[Hook] = field(default_factory=list)
+    #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
+    start_fields: list[Hook] = field(default_factory=list)
+    #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
+    start_events: list[Hook] = field(default_factory=list)
+    # --- evolve (evolve.py) -----------------------------------------------------------
+    #: (state, event) -> state | None: a rule's own event (before the core's evolve)
+    evolve_own: list[Hook] = field(default_factory=list)
+    #: (old, event, new) -> new: what a core event also does under a rule (filter)
+    evolved: list[Hook] = field(default_factory=list)
+    #: (event, state) -> state: GameStarted's state under a rule (filter)
+    started: list[Hook] = field(default_factory=list)
+    #: (state, event) -> state | None: an event a rule applies instead of the core
+    evolve_event: list[Hook] = field(default_factory=list)
+    #: (state, event) -> state | None: an event the core does not know (asked last)
+    evolve_unknown: list[Hook] = field(default_factory=list)
+    #: (event, state) -> state: before the core applies CardPlaced (filter)
+    card_placed: list[Hook] = field(default_factory=list)
+    #: (event, state) -> state: before the core applies DockRemoved (filter)
+    dock_removed: list[Hook] = field(default_factory=list)
+    #: (event, state) -> state: before the core applies WarehousesAdded (filter)
+    warehouses_added: list[Hook] = field(default_factory=list)
     # --- options -------------------------------------------------------------------
+    #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
+    #: special rules' switches and their impossible combinations
+    rule_settings: list[Hook] = field(default_factory=list)
+    #: (scenario, seat_count) -> settings | None: a scenario's switches
+    scenario_settings: list[Hook] = field(default_factory=list)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Hook] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
@@ -70,6 +164,28 @@ class Hooks:
     # --- view (view.py) --------------------------------------------------------------
     #: (state, out, cells, viewer) -> None: public keys a rule adds to the view
     view: list[Hook] = field(default_factory=list)
+    #: (state, out) -> None: the sides' keys (the team game's teams), before a form's
+    team_view: list[Hook] = field(default_factory=list)
+    #: (state, detail) -> None: keys a form adds to the result's detail
+    result: list[Hook] = field(default_factory=list)
+    #: (state, out, cells, viewer) -> None: a form's keys, before the seat's own ("you")
+    form_view: list[Hook] = field(default_factory=list)
+    #: (state, out, viewer) -> None: keys a rule adds after the others (expansions)
+    view_last: list[Hook] = field(default_factory=list)
+    #: (state, out) -> None: keys of the variants' part of the view (scenarios)
+    variant_view: list[Hook] = field(default_factory=list)
+    #: (state, hidden) -> None: what the end reveals of a rule's hidden things
+    view_hidden: list[Hook] = field(default_factory=list)
+    #: (event, viewer, data) -> data: an event as that viewer may see it (filter)
+    redact: list[Hook] = field(default_factory=list)
+    # --- redetermine (view.py) ----------------------------------------------------------
+    #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
+    slot: list[Hook] = field(default_factory=list)
+    #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
+    hidden_kept: list[Hook] = field(default_factory=list)
+    #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
+    #: (filter)
+    redetermine: list[Hook] = field(default_factory=list)
 
 
 HOOKS = Hooks()

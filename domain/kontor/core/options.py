@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from domain.common.codec import to_data
 from domain.decider import OptionsError
 from domain.kontor.core.data import (
     EXPANSION_SEATS,
@@ -33,9 +34,7 @@ from domain.kontor.core.data import (
     VARIANT_SETTINGS,
     VARIANTS_AVAILABLE,
 )
-from domain.kontor.core.hooks import HOOKS
-from domain.kontor.rules.settings import special_rule_errors, special_rule_settings
-from domain.kontor.scenarios.data import SCENARIO_SEAT_SETTINGS, SCENARIO_SETTINGS
+from domain.kontor.core.hooks import HOOKS, answer
 
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
 #: kept for callers of the first version
@@ -265,10 +264,13 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if a in rules and b in rules:
             err("special_rules", f"{a} and {b} cannot be combined: {why}")
     settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
-    # special rules A: their switches and impossible combinations (rule_settings.py)
-    settings.update(special_rule_settings(rules, seat_count, settings))
-    for message in special_rule_errors(rules, variant):
-        err("special_rules", message)
+    # the special rules' switches and impossible combinations (rules/settings.py)
+    found = answer(HOOKS.rule_settings, rules, seat_count, settings, variant)
+    if found is not None:
+        more, messages = found
+        settings.update(more)
+        for message in messages:
+            err("special_rules", message)
     # --- free wheel: settings that depend on the seat count, and what it excludes ---
     if settings.pop("money_per_seat", False):
         # « Chaque joueur reçoit un nombre de florins égal au nombre de joueurs »
@@ -312,10 +314,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
     for rule in sorted(rules & SPECIAL_RULES_NEED_SHIP):
         if no_ship:
             err("special_rules", f"{rule} acts through the ship, and this game has no ship")
-    # --- scenarios: their settings after the variant's (scenario_data.py) ---
-    if scenario is not None and scenario in SCENARIO_SETTINGS:
-        settings.update(SCENARIO_SETTINGS[scenario])
-        settings.update(SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {}))
+    # --- scenarios: their settings after the variant's (scenarios/data.py) ---
+    scenario_settings = None if scenario is None else answer(HOOKS.scenario_settings, scenario, seat_count)
+    if scenario_settings is not None:
+        settings.update(scenario_settings)
         for conflicts in HOOKS.option_conflicts:
             for message in conflicts(settings, scenario, rules, seat_count):
                 err("scenario", message)
@@ -355,8 +357,6 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
 def view_options(options: Options) -> dict:
     """The options as the view shows them: the contract and the first version's fields,
     plus every other switch that differs from the basic game."""
-    from domain.common.codec import to_data
-
     data = to_data(options)
     defaults = Options()
     out = {}

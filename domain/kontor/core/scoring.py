@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
@@ -109,21 +110,42 @@ def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] |
 def anchor_distance(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int | None:
     """« le plus court itinéraire par des cartes orthogonales jusqu'à l'ancre »: the
     fewest orthogonal steps over cards from a card of the sector to the anchor."""
-    anchor = next((p for p, c in cells.items() if c == ANCHOR_ID), None)
+    steps = _steps_from_anchor(frozenset(cells.items()))
+    if steps is None:
+        return None
+    best = None
+    for pos in sector:
+        if pos in cells:
+            d = steps.get(pos)
+        else:  # a sector's cell that lost its card: one step onto a card next to it
+            near = [steps[n] for n in neighbours(pos) if n in steps]
+            d = min(near) + 1 if near else None
+        if d is not None and (best is None or d < best):
+            best = d
+    return best
+
+
+@lru_cache(maxsize=256)
+def _steps_from_anchor(cells: frozenset[tuple[Pos, int]]) -> dict[Pos, int] | None:
+    """The fewest orthogonal steps over cards from the anchor to every card it reaches, or
+    None without an anchor. One search per layout: every view asks it for every sector
+    (twice in the final selection), and most consecutive versions share their layout.
+    The answer is shared between callers: read it, never change it."""
+    anchor = next((p for p, c in cells if c == ANCHOR_ID), None)
     if anchor is None:
         return None
-    start = list(sector)
-    seen = set(start)
-    queue = deque((p, 0) for p in start)
+    occupied = {p for p, _ in cells}
+    steps = {anchor: 0}
+    queue = deque([anchor])
     while queue:
-        pos, d = queue.popleft()
-        if pos == anchor:
-            return d
-        for n in neighbours(pos):
-            if n in cells and n not in seen:
-                seen.add(n)
-                queue.append((n, d + 1))
-    return None
+        pos = queue.popleft()
+        d = steps[pos] + 1
+        x, y = pos
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n in occupied and n not in steps:
+                steps[n] = d
+                queue.append(n)
+    return steps
 
 
 def select_final(

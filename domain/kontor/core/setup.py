@@ -6,25 +6,15 @@ Extension point: a scenario's starting layout is a new ``Options.layout`` value 
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
-from domain.kontor.core.hooks import HOOKS, answer
+from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
-from domain.kontor.rules import special_a as special_rules
-from domain.kontor.scenarios.mechanics import deck_filter, extra_start
+from domain.kontor.core.versions import rules_version_of
 from domain.rng import Rng
-
-RULES_VERSION = "kontor-basic-1"
-#: variant -> rules version recorded in GameStarted (the basic game keeps its own)
-RULES_VERSIONS: dict[str, str] = {
-    "basic": RULES_VERSION,
-    "advanced": "kontor-advanced-1",
-    "team": "kontor-team-1",
-    "free_wheel": "kontor-free-wheel-1",
-    "free_for_all": "kontor-free-for-all-1",
-}
 
 
 def cross_positions(arm: int) -> list[tuple[int, int]]:
@@ -41,13 +31,17 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
         return cross_positions(SETUP["cross_arm"])
     if options.layout == "anchor":
         return []
-    # --- scenarios: reconstructed layouts (« selon le dessin ») ---
-    from domain.kontor.scenarios.mechanics import layout_cells
-
-    scenario_cells = layout_cells(options)
+    scenario_cells = answer(HOOKS.layout, options)  # e.g. a scenario's « selon le dessin »
     if scenario_cells is not None:
         return scenario_cells
     raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def start_version(options: Options, seat_count: int, seed_hex: str, rules_version: str) -> list:
+    """The setup of a game played under ``rules_version``: the released versions differ
+    only in what decide decides (versions.py), so the same deal, recording that version."""
+    started, *rest = start(options, seat_count, seed_hex)
+    return [replace(started, rules_version=rules_version), *rest]
 
 
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
@@ -67,7 +61,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     for side in range(side_count(options, seat_count)):
         # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
-        deck = rng.shuffle(deck_filter(options, dock_deck(side)))  # scenarios: removed cards
+        deck = rng.shuffle(filtered(HOOKS.dock_deck, dock_deck(side), options))
         members = seats_of(options, side, seat_count)
         share = len(deck) // len(members)
         for i, seat in enumerate(members):
@@ -86,21 +80,25 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         for seat in range(seat_count):
             specials[seat] = tuple(deal.pop(0) for _ in range(options.specials_dealt))
         aside = tuple(deal)
-    # special rules A: Justice's decks, specials in hand, the special-card pile
-    extra, follow = special_rules.special_setup(
-        options, seat_count, rng, dock_hands, piles, specials
-    )
+    # the rules' own deal (e.g. Justice's decks, specials in hand, the special-card pile)
+    extra: dict = {}
+    follow: list = []
+    for deal in HOOKS.deal:
+        fields, more = deal(options, seat_count, rng, dock_hands, piles, specials)
+        extra |= fields
+        follow += more
     for seat in range(seat_count):
         hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
     money = options.starting_money
-    extra |= extra_start(options, rng, cross, water)  # scenarios: canals aside, sunken goods
+    for start_fields in HOOKS.start_fields:  # e.g. a scenario's canals aside, sunken goods
+        extra |= start_fields(options, rng, cross, water)
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
     started = [
         ev.GameStarted(
             options=options,
             seat_count=seat_count,
             seed=seed_hex,
-            rules_version=RULES_VERSIONS.get(options.variant, RULES_VERSION),
+            rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
             cross=tuple(cross),
             hands=tuple(hands),
@@ -114,7 +112,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         ),
         *follow,
     ]
-    # expansions: the event deck is shuffled after everything else
-    from domain.kontor.expansions.dispatch import start_events
-
-    return started + start_events(options, seat_count, seed_hex, rng.counter)
+    # e.g. the expansions' event deck, shuffled after everything else
+    for more in HOOKS.start_events:
+        started += more(options, seat_count, seed_hex, rng.counter)
+    return started

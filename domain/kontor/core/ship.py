@@ -22,6 +22,7 @@ from domain.kontor.core.hooks import HOOKS
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import owner_side, seats_of
 from domain.kontor.core.state import KontorState
+from domain.kontor.core.versions import SHIP_REMOVAL_BY_PRINTED_COLOUR
 
 
 def may_move_ship(state: KontorState, seat: int) -> bool:
@@ -66,7 +67,10 @@ def pile_seats(state: KontorState, card: int) -> tuple[int, ...]:
     players (« il peut choisir lequel de ses adversaires mettra la carte sous sa pile »).
     In free for all the owner is whoever placed it (« Chaque joueur peut jouer n'importe
     quel dock. Il place ensuite un marqueur à sa couleur »), not its printed colour; the
-    dock goes under the one common pile."""
+    dock goes under the one common pile. (Games of a version before that reading keep
+    the printed colour: versions.py.)"""
+    if state.rules_version in SHIP_REMOVAL_BY_PRINTED_COLOUR:
+        return seats_of(state.options, CARDS[card].owner, state.seat_count)
     owner = owner_side(state, card)
     return () if owner is None else seats_of(state.options, owner, state.seat_count)
 

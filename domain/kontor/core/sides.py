@@ -2,20 +2,17 @@
 
 A *side* is a colour (0 red, 1 black) and owns docks, warehouses and points.  In the
 basic and advanced games seat s plays side s; in the team game two seats share a side
-(« Une équipe prend les cartes ... rouges, l'autre équipe prend les noirs »).  Free for
-all (phase B) will give each seat its own side.  Rules ask these functions, never the
-variant name.
+(« Une équipe prend les cartes ... rouges, l'autre équipe prend les noirs »; the options'
+``teams`` and ``tax_pairs``); in free for all each seat is its own side and owns the docks
+it placed.  Rules ask these functions, never the variant name.  What only the team game
+shows (teams in the view, partners, when they may talk) is the form forms/team.py.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from domain.kontor.core.data import CARDS, SEAT_COLORS
+from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import Options
-
-if TYPE_CHECKING:
-    from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState
 
 
 def side_count(options: Options, seat_count: int) -> int:
@@ -33,13 +30,6 @@ def seats_of(options: Options, side: int, seat_count: int) -> tuple[int, ...]:
     if options.teams:
         return tuple(options.teams[side])
     return (side,) if side < seat_count else ()
-
-
-def team_name(options: Options, seat: int) -> str | None:
-    """The team colour of a seat when seats share a side, else None."""
-    if not options.teams:
-        return None
-    return SEAT_COLORS[side_of(options, seat)]
 
 
 def tax_groups(options: Options, seat_count: int) -> tuple[tuple[int, ...], ...]:

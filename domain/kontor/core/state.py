@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from domain.kontor.core.options import Options
 
+#: ``chosen`` of a seat that passes in secret (special rule « Marins ivres morts »: CardChosen
+#: with ``passing``); never a card id
+PASS_CHOICE = -1
+
 
 @dataclass(frozen=True)
 class Cell:

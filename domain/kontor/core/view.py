@@ -17,17 +17,13 @@ from domain.kontor.core.board import (
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import anchor_distance, current_points, goods_of, select_final
 from domain.kontor.core.ship import may_move_ship
-from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
-from domain.kontor.core.state import KontorState
-from domain.kontor.expansions import dispatch as expansions
-from domain.kontor.rules import special_a as special_rules
-from domain.kontor.rules import special_b_view as rule_b_view
-from domain.kontor.scenarios.mechanics import view_keys
+from domain.kontor.core.sides import side_count, side_of
+from domain.kontor.core.state import PASS_CHOICE, KontorState
 
 
 def is_finished(state: KontorState) -> bool:
@@ -43,9 +39,8 @@ def result(state: KontorState) -> Result | None:
         "money": list(state.money),
         "tie_break": "money",
     }
-    if state.options.teams:
-        detail["teams"] = _teams(state)
-        detail["tie_break"] = "team money"
+    for add_keys in HOOKS.result:  # e.g. the team game's teams and tie-break
+        add_keys(state, detail)
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
         detail["eliminated_sectors"] = list(state.eliminated)
@@ -69,23 +64,6 @@ def result(state: KontorState) -> Result | None:
         winners=state.winners,
         detail=detail,
     )
-
-
-def _teams(state: KontorState) -> list[dict]:
-    opts = state.options
-    money = side_values(opts, state.money)
-    out = []
-    for side in range(side_count(opts, state.seat_count)):
-        seats = seats_of(opts, side, state.seat_count)
-        out.append(
-            {
-                "color": SEAT_COLORS[side],
-                "seats": list(seats),
-                "points": state.points[seats[0]] if seats else 0,
-                "money": money[side],
-            }
-        )
-    return out
 
 
 def _cell_card(state: KontorState, card: int) -> dict:
@@ -125,7 +103,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         s = scored.get(sector)
         counts = warehouse_counts(
             cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes,
-            adjust=expansions.adjust(state),
+            adjust=answer(HOOKS.count_adjust, state),
         )
         centres = {}
         for seat in range(sides):
@@ -141,7 +119,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        beats = expansions.goods_beats(state)
+        beats = answer(HOOKS.goods_beats, state)
         leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
@@ -241,12 +219,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "winners": list(state.winners) if finished else None,
     }
     _variant_keys(state, out, cells, viewer)
-    # --- free wheel ---
-    if opts.sequential_turns:
-        from domain.kontor.forms.free_wheel.view import free_wheel_keys
-
-        free_wheel_keys(state, out, cells, viewer)
-    # --- end free wheel ---
+    for add_keys in HOOKS.form_view:  # a form's keys (free wheel)
+        add_keys(state, out, cells, viewer)
     if viewer is not None:
         out["you"] = {
             "seat": viewer,
@@ -254,17 +228,10 @@ def view(state: KontorState, viewer: int | None) -> dict:
             "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
             "chosen": state.chosen[viewer],
         }
-        if opts.teams:
-            side = side_of(opts, viewer)
-            out["you"]["team"] = SEAT_COLORS[side]
-            out["you"]["partners"] = [
-                s for s in seats_of(opts, side, state.seat_count) if s != viewer
-            ]
-    special_rules.view_keys(state, out, viewer)  # special rules A
-    rule_b_view.view_keys(state, out, cells, viewer)  # special rules B
     for add_keys in HOOKS.view:
         add_keys(state, out, cells, viewer)
-    expansions.view_keys(state, out, viewer)  # expansions: export warehouse, event cards
+    for add_keys in HOOKS.view_last:  # e.g. the expansions (they rewrite warehouses' goods)
+        add_keys(state, out, viewer)
     if finished:
         out["hidden"] = {
             "hands": [list(h) for h in state.hands],
@@ -274,7 +241,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
         }
         if state.specials_aside:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
-        special_rules.view_hidden(state, out["hidden"])  # special rules A
+        for add_hidden in HOOKS.view_hidden:
+            add_hidden(state, out["hidden"])
         if state.water_aside:  # scenarios: Bakchich
             out["hidden"]["water_aside"] = list(state.water_aside)
     return out
@@ -296,10 +264,8 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
         out["board"]["covered"] = covered
     if opts.specials_dealt:
         out["specials_aside"] = len(state.specials_aside)
-    if opts.teams:
-        out["teams"] = _teams(state)
-        for t in out["teams"]:
-            t["points"] = out["players"][t["seats"][0]]["points"]
+    for add_keys in HOOKS.team_view:  # e.g. the team game's teams
+        add_keys(state, out)
     if opts.final_selection != "all":
         out["final_scoring"] = {
             "rule": opts.final_selection,
@@ -311,7 +277,8 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
                 [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
             ],
         }
-    view_keys(state, out)  # scenarios
+    for add_keys in HOOKS.variant_view:  # e.g. the scenarios' public facts
+        add_keys(state, out)
     if any(state.pile_known):
         for seat, p in enumerate(out["players"]):
             p["dock_pile"]["known_bottom"] = list(
@@ -344,12 +311,10 @@ def redact_event(event, viewer: int | None) -> dict:
         data["water_aside"] = {"size": len(event.water_aside)}  # scenarios: Bakchich
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
-        rule_b_view.redact(data)  # special rules B: a face-down choice is secret
-    data = special_rules.redact(event, viewer, data)  # special rules A
-    return expansions.redact(event, viewer, data)  # expansions
+    return filtered(HOOKS.redact, data, event, viewer)
 
 
-def _slot(card: int) -> tuple:
+def hidden_slot(card: int) -> tuple:
     """The kind of a hidden slot: what any observer knows about the card in it."""
     c = CARDS[card]
     if c.is_special:
@@ -385,26 +350,19 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hands = [list(h) for h in state.hands]
     chosen = list(state.chosen)
     pools: dict[tuple, list[int]] = {}
-    base_slot = _slot
-    # --- free wheel: specials hide among the canals; one dock pile in free for all ---
-    if state.options.sequential_turns:
-        from domain.kontor.forms.free_wheel.view import slot as fw_slot
-
-        def base_slot(card: int) -> tuple:
-            return fw_slot(state, card)
-
-    common_cut = max(1, len(state.common_docks) - state.common_known)
-    # --- end free wheel ---
-    # special rules A: slots by card when specials are dealt by colour; a secret pass is
-    # no card; a picking observer has seen its pile
-    slot_kind = special_rules.slot_of(state, base_slot)
-    chosen = [None if c == special_rules.PASS_CHOICE else c for c in chosen]
+    # the kind of each hidden slot, as the forms and rules tell it (free wheel: specials
+    # hide among the canals; specials dealt by colour keep their identity)
+    slot_kind = filtered(HOOKS.slot, hidden_slot, state)
+    common_cut = max(1, len(state.common_docks) - state.common_known)  # free for all
+    # a secret pass is no card; a picking observer has seen its pile
+    chosen = [None if c == PASS_CHOICE else c for c in chosen]
     seen_pile = state.pending_seat if state.pending == "pick" else None
 
     def put(card: int) -> None:
         pools.setdefault(slot_kind(card), []).append(card)
 
-    shown, open_piles = expansions.hidden_kept(state, observer)  # expansions: event cards
+    # cards all saw, piles open to all (e.g. the expansions' event cards)
+    shown, open_piles = answer(HOOKS.hidden_kept, state, observer) or (frozenset(), frozenset())
     shown = shown | _seen_in_hands(state, observer)
     for s in range(n):
         if s == observer:
@@ -449,7 +407,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     water_pile = state.water_pile[:1] + tuple(take(c) for c in state.water_pile[1:])
     aside = tuple(take(c) for c in state.specials_aside)
     chosen = [
-        special_rules.PASS_CHOICE if old == special_rules.PASS_CHOICE else c
+        PASS_CHOICE if old == PASS_CHOICE else c
         for old, c in zip(state.chosen, chosen)
     ]
     common = (  # free wheel
@@ -471,5 +429,4 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         water_aside=water_aside,
         seed="0" * 64,
     )
-    out = special_rules.redetermine_extra(state, out, observer, rng, slot_kind)
-    return rule_b_view.redetermine_b(state, out, observer, rng)  # special rules B
+    return filtered(HOOKS.redetermine, out, state, observer, rng, slot_kind)

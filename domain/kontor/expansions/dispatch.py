@@ -5,7 +5,9 @@ a no-op when neither expansion is on, so the basic, advanced and team games are 
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
 from domain.kontor.core.commands import (
     ChooseFromPile,
     ExportWarehouse,
@@ -102,8 +104,6 @@ def bonus(state: KontorState) -> tuple[int, ...]:
 
 def evolve(state: KontorState, event) -> KontorState | None:
     if type(event) is ev.FinalBonusesCounted:
-        from domain.common.frozen import replace
-
         return replace(state, points=event.points)
     out = export_warehouse.evolve_export(state, event)
     if out is None:
@@ -120,8 +120,6 @@ def forget_dock(state: KontorState, card: int) -> KontorState:
     """A dock left the board: warehouses swapped on it leave with it."""
     if not state.swapped:
         return state
-    from domain.common.frozen import replace
-
     return replace(state, swapped=tuple(e for e in state.swapped if e[0] != card))
 
 
@@ -206,9 +204,6 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
         return min(unders, key=lambda c: (_dock_worth(c.card), c.card))
     swaps = [c for c in legal if isinstance(c, SwapWarehouse)]
     if swaps:
-        from domain.common.frozen import replace
-        from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
-
         cells = occupancy(state)
         for cmd in swaps:
             sector = sector_of(cells, (cmd.x, cmd.y))
@@ -238,3 +233,25 @@ def register(hooks) -> None:
     hooks.legal_commands.append(_event_legal)
     hooks.count_adjust.append(export_warehouse.adjust)
     hooks.goods_beats.append(event_cards.goods_beats)
+    hooks.command.append(_decide)
+    hooks.place_commands.append(place_commands)
+    hooks.before_dock_removed.append(before_dock_removed)
+    hooks.export_warehouses.append(warehouse_events)
+    hooks.end_of_round.append(before_next_round)
+    hooks.round_started.append(after_round_started)
+    hooks.final_points.append(final_points)
+    hooks.start_events.append(start_events)
+    hooks.card_placed.append(lambda event, state: card_left_hand(state, event.seat, event.card))
+    hooks.dock_removed.append(lambda event, state: forget_dock(state, event.card))
+    hooks.evolve_unknown.append(evolve)
+    hooks.view_last.append(view_keys)
+    hooks.redact.append(redact)
+    hooks.hidden_kept.append(hidden_kept)
+
+
+def _decide(log, seat: int, command) -> bool:
+    if not handles(command) or log.state.pending:
+        return False
+    decide_command(log, seat, command)
+    log.after_command()
+    return True

@@ -20,6 +20,7 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
 from domain.kontor.core.placement import scored_cells
+from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, without_cell
 from domain.kontor.expansions.export_warehouse import actual_goods
 from domain.rng import Rng
@@ -83,7 +84,6 @@ def _waiting(st: KontorState, card: str) -> tuple[int, ...]:
         return tuple(s for s in range(st.seat_count) if st.dock_piles[s])
     if card == "flood":
         seats = [s for s in range(st.seat_count) if swap_commands(st, s)]
-        from domain.kontor.core.scoring import current_points
 
         points = current_points(st)
         # in turn, the seat behind on points first (then red): reading in the docs

@@ -29,7 +29,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ExportWarehouse, PlaceCard
-from domain.kontor.core.data import CARDS, EVENT_SETTINGS, GOODS
+from domain.kontor.core.data import CARDS, EVENT_SETTINGS, GOODS, SEAT_COLORS
 from domain.kontor.core.state import KontorState
 
 
@@ -217,7 +217,6 @@ def view_keys(state: KontorState, out: dict) -> None:
     for seat, p in enumerate(out["players"]):
         p["export_warehouse"] = dict(zip(GOODS, ex[seat]))
     majorities = export_majorities(state)
-    from domain.kontor.core.data import SEAT_COLORS
 
     out["export_majorities"] = {
         g: (SEAT_COLORS[s] if s is not None else None) for g, s in zip(GOODS, majorities)

@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core.board import (
     DOCKS,
     occupancy,
@@ -16,7 +17,7 @@ from domain.kontor.core.board import (
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.commands import Bribe, ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import placing_card
 from domain.kontor.core.placement import box_of, placement_cells
@@ -25,7 +26,8 @@ from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions import dispatch as expansions
 from domain.kontor.rules import special_b as rules_b
-from domain.kontor.scenarios.mechanics import sector_weight
+from domain.kontor.scenarios import mechanics as scenarios
+from domain.kontor.scenarios.mechanics import placed_goods, sector_weight
 
 WIN = 10.0
 LEAD = 1.5
@@ -223,8 +225,6 @@ def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
     supply still holds (scenarios.placed_goods); other games: ``state`` itself."""
     if not state.options.warehouse_supply or not CARDS[card].goods:
         return state
-    from domain.common.frozen import replace
-    from domain.kontor.scenarios.mechanics import placed_goods
 
     brought = placed_goods(state, seat, card)
     return replace(state, goods_override=state.goods_override + ((card, brought),))
@@ -301,11 +301,29 @@ def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noi
     return best
 
 
+def _bribe(state: KontorState, legal: list, evaluate):
+    """Bakchich: a bribe (among the legal ones) when removing the dock gains more than its
+    price (1 florin per good) is worth."""
+    spots = [(c.x, c.y) for c in legal if isinstance(c, Bribe)]
+    if not spots:
+        return None
+    cells = occupancy(state)
+    base = evaluate(cells, state.warehouses, state.goods_map())
+    best, best_gain = None, 0.0
+    for pos in spots:
+        card = cells[pos]
+        after = dict(cells)
+        del after[pos]
+        gain = evaluate(after, state.warehouses - {card}, state.goods_map()) - base
+        gain -= 2.0 * len(CARDS[card].goods) + 2.0
+        if gain > best_gain:
+            best, best_gain = Bribe(*pos), gain
+    return best
+
+
 def choose(state: KontorState, seat: int, rng, level: str, legal: list):
     """The basic and advanced game's choice (after the special rules' own phases)."""
     # --- scenarios: pending decisions, bribes ---
-    from domain.common.frozen import replace
-    from domain.kontor.scenarios import mechanics as scenarios
 
     def evaluate(cells, warehouses, goods):
         st = replace(state, goods_override=tuple(goods.items()))
@@ -315,7 +333,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
     if pending is not None:
         return pending
     if state.phase == "choose":
-        bribe = scenarios.policy_bribe(state, seat, evaluate)
+        bribe = _bribe(state, legal, evaluate)
         if bribe is not None:
             return bribe
     noise = 0.5 if level == "easy" else 0.05

@@ -28,6 +28,7 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.sides import owner_side, side_count, side_of
 from domain.kontor.core.state import KontorState
+from domain.kontor.core.view import redetermine
 from domain.kontor.forms.free_wheel.alliances import pairs_in
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
@@ -143,8 +144,6 @@ def _strong_pick(state: KontorState, seat: int, cards, rng):
     """Strong level: the few best placements by one ply, each judged half by itself and
     half by the next seat's best answer over hands redealt from the unseen cards, so the
     policy never looks at hidden cards."""
-    from domain.kontor.core.view import redetermine
-
     base = _base(state)
     ranked = []
     for card in cards:

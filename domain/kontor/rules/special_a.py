@@ -16,10 +16,6 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
     occupancy,
-    possible,
-    sectors,
-    supremacy,
-    warehouse_counts,
 )
 from domain.kontor.core.commands import (
     BuySpecialCard,
@@ -31,13 +27,13 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, GOODS, SETUP, special_cards
 from domain.kontor.core.free_draw import free_draw_piles
-from domain.kontor.core.scoring import goods_of
-from domain.kontor.core.sides import seats_of, side_count, side_of
-from domain.kontor.core.state import Cell, KontorState
-
-#: Marins ivres morts: the value of ``state.chosen[seat]`` for a seat that laid its secret
-#: "I pass" card
-PASS_CHOICE = -1
+from domain.kontor.core.placement import placement_cells, placement_error
+from domain.kontor.core.scoring import (
+    score_closed_sectors,
+)
+from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState
+from domain.kontor.core.versions import FREE_DRAW_BY_PRINTED_KIND
+from domain.kontor.rules.settings import special_rule_errors, special_rule_settings
 
 RULE_COMMANDS = (ChooseStartingDock, BuySpecialCard, ChooseGood, DrawCard, TakeFromPile, PlaceWater)
 RULE_EVENTS = (
@@ -274,8 +270,6 @@ def may_use_flood_as_water(state: KontorState, seat: int) -> bool:
 
 
 def water_commands(state: KontorState, seat: int) -> list:
-    from domain.kontor.core.placement import placement_cells
-
     cells = occupancy(state)
     out = []
     canals = sorted(c for c in state.hands[seat] if CARDS[c].kind == "water")
@@ -303,7 +297,11 @@ def draw_choices(state: KontorState, seat: int, card: int) -> list[str]:
     kinds = []
     if opts.free_draw:
         have = {"dock": bool(state.dock_piles[seat]), "water": bool(state.water_pile)}
-        kinds = free_draw_piles(state.hands[seat], [p for p in have if have[p]])
+        kinds = free_draw_piles(
+            state.hands[seat],
+            [p for p in have if have[p]],
+            by_printed_kind=state.rules_version in FREE_DRAW_BY_PRINTED_KIND,
+        )
     else:
         pile = "dock" if CARDS[card].is_dock else "water"
         has = state.dock_piles[seat] if pile == "dock" else state.water_pile
@@ -512,8 +510,6 @@ def open_round(log) -> None:
 def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     """Choix d'inondation: « on peut choisir de l'utiliser pour jouer deux cartes d'eau.
     Après quoi, elle est défaussée et le joueur tire deux nouvelles cartes d'eau »."""
-    from domain.kontor.core.placement import placement_cells
-    from domain.kontor.core.scoring import score_closed_sectors
 
     st = log.state
     first = st.pending == "" and st.phase == "place" and st.order and st.order[0] == seat
@@ -526,8 +522,6 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
         raise RuleViolation("kontor.card_not_in_hand", "Play a canal from your hand.")
     cells = occupancy(st)
     if (cmd.x, cmd.y) not in placement_cells(st, cells, cmd.card, seat):
-        from domain.kontor.core.placement import placement_error
-
         raise placement_error(st, cells, cmd.card, seat, (cmd.x, cmd.y))
     flood = st.revealed[seat]
     if st.pending == "flood_water":
@@ -558,130 +552,6 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
 def alternative_play(state: KontorState, seat: int) -> bool:
     """A flood without a legal cell may still be played as two water cards."""
     return may_use_flood_as_water(state, seat)
-
-
-def _fill(log, start_cells: list, reason: str) -> None:
-    """Fill free cells (inside the port's limit) with the top water cards, one by one."""
-    from domain.kontor.core.placement import box_of
-
-    st = log.state
-    size = st.options.board_size
-    cells = dict(occupancy(st))
-    pile = list(st.water_pile)
-    box = box_of(st, cells)
-    out = []
-    for pos in start_cells:
-        if not pile:
-            break
-        if pos in cells or not possible(pos, box, size):
-            continue
-        card = pile.pop(0)
-        cells[pos] = card
-        box = (min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1]))
-        out.append((pos[0], pos[1], card))
-    if out:
-        log.emit(ev.WaterFilled(tuple(out), reason))
-
-
-def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
-    """Crue exceptionnelle: « Lorsqu'il la joue, les cases libres avoisinant cette
-    inondation, horizontalement et verticalement, sont remplies avec des cartes d'eau,
-    prises dans la pile de pioche »."""
-    if not log.state.options.flood_fills or CARDS[card].kind != "flood":
-        return
-    around = [(x, y - 1), (x - 1, y), (x + 1, y), (x, y + 1)]
-    _fill(log, around, "great_flood")
-
-
-def check_early_end(log) -> None:
-    """Sprint final and Misère end the game between two moves."""
-
-    st = log.state
-    if st.phase in ("over", "starting_docks") or st.pending:
-        return
-    opts = st.options
-    if opts.poverty_end and st.treasury == 0 and any(m == 0 for m in st.money):
-        # « Si un joueur n'a plus d'argent, et qu'il n'y en a pas dans la trésorerie, la
-        # partie se termine prématurément et l'adversaire gagne »
-        broke_sides = {side_of(opts, s) for s in range(st.seat_count) if st.money[s] == 0}
-        sides = side_count(opts, st.seat_count)
-        winning = [side for side in range(sides) if side not in broke_sides]
-        winners = tuple(s for side in winning for s in seats_of(opts, side, st.seat_count))
-        log.end_game("poverty", winners or None)
-
-
-def end_of_round(log) -> bool:
-    """Sprint final, at the end of the round in which a player's dock pile ran out (the
-    round is finished, so a customs house « jouée lors du dernier tour » exists: reading
-    R-A11)."""
-    st = log.state
-    if st.options.sprint_end and any(not p for p in st.dock_piles):
-        _final_sprint(log)
-        return True
-    return False
-
-
-def _free_cells(state: KontorState, cells) -> list:
-    from domain.kontor.core.board import neighbours
-    from domain.kontor.core.placement import box_of
-
-    size = state.options.board_size
-    box = box_of(state, cells)
-    out = set()
-    for pos in cells:
-        for n in neighbours(pos):
-            if n not in cells and possible(n, box, size):
-                out.add(n)
-    return sorted(out, key=lambda p: (p[1], p[0]))
-
-
-def _final_sprint(log) -> None:
-    """« Si un joueur ne peut plus tirer que des cartes d'eau, la partie finit
-    immédiatement. Les cases encore libres sont remplies avec des cartes d'eau. Si la
-    carte spéciale "douane" a été jouée lors du dernier tour, elle n'est pas prise en
-    compte. » Free cells fill wave after wave while the water pile lasts; every sector
-    not yet scored is then scored (the free cells count as water: reading R-A11)."""
-    from domain.kontor.core.scoring import distribution_centre, sector_points
-
-    while log.state.water_pile:
-        free = _free_cells(log.state, occupancy(log.state))
-        if not free:
-            break
-        before = len(log.state.board)
-        _fill(log, free, "final_sprint")
-        if len(log.state.board) == before:
-            break
-    st = log.state
-    cells = occupancy(st)
-    done = {frozenset(s.cells) for s in st.scored}
-    sides = side_count(st.options, st.seat_count)
-    late_customs = {c for c in st.round_cards if CARDS[c].kind == "customs"}
-    for sector in sectors(cells):
-        if sector in done:
-            continue
-        st = log.state
-        counts = warehouse_counts(cells, sector, st.warehouses, sides, goods_of(st))
-        winner, rule = supremacy(counts)
-        guardian = distribution_centre(st, sector, winner) if winner is not None else None
-        points = 0
-        if winner is not None:
-            points = sector_points(cells, sector) - sum(
-                1 for p in sector if cells[p] in late_customs
-            )
-        log.emit(
-            ev.SectorScored(
-                cells=tuple(sorted(sector, key=lambda p: (p[1], p[0]))),
-                warehouses=counts,
-                winner=winner,
-                rule=rule,
-                guardian=guardian,
-                points=points,
-                warehouses_returned=tuple(
-                    sorted(cells[p] for p in sector if cells[p] in st.warehouses)
-                ),
-            )
-        )
-    log.end_game("final_sprint")
 
 
 # ---------------------------------------------------------------------------------------
@@ -875,3 +745,45 @@ def redetermine_extra(original: KontorState, state: KontorState, observer, rng, 
 def register(hooks) -> None:
     hooks.to_act.append(rule_to_act)
     hooks.legal_commands.append(rule_legal)
+    hooks.command.append(_decide)
+    hooks.after_ship_commands.append(extra_place_commands)
+    hooks.pass_turn.append(secret_pass)
+    hooks.revealed_cards.append(revealed_cards)
+    hooks.after_reveal.append(after_reveal)
+    hooks.alternative_play.append(alternative_play)
+    hooks.round_started.append(open_round)
+    hooks.good_step.append(open_good_step)
+    hooks.draw_step.append(open_draw_step)
+    hooks.deal.append(special_setup)
+    hooks.started.append(lambda event, state: evolve_started(state, event))
+    hooks.evolve_event.append(_evolve_event)
+    hooks.warehouses_added.append(lambda event, state: record_goods(state, event))
+    hooks.view.append(lambda state, out, cells, viewer: view_keys(state, out, viewer))
+    hooks.view_hidden.append(view_hidden)
+    hooks.redact.append(redact)
+    hooks.slot.append(slot_of)
+    hooks.redetermine.append(
+        lambda original, observer, rng, slot, state: redetermine_extra(
+            original, state, observer, rng, slot
+        )
+    )
+    hooks.rule_settings.append(_settings)
+
+
+def _decide(log, seat: int, command) -> bool:
+    if not isinstance(command, RULE_COMMANDS):
+        return False
+    rule_decide(log, seat, command)
+    log.after_command()
+    return True
+
+
+def _evolve_event(state: KontorState, event) -> KontorState | None:
+    return evolve_rule(state, event) if type(event) in RULE_EVENTS else None
+
+
+def _settings(rules: set[str], seat_count: int, settings: dict, variant: str | None):
+    return (
+        special_rule_settings(rules, seat_count, settings),
+        special_rule_errors(rules, variant),
+    )

@@ -12,21 +12,20 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
+from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import Pos, grow, is_closed, occupancy, sector_of
-from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, FINAL_POINT_BONUS
-from domain.kontor.core.placement import placement_cells, scored_cells
-from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.sides import seats_of, side_of
-from domain.kontor.core.state import Cell, KontorState
-from domain.kontor.rules import special_b_events as evb
-from domain.kontor.rules.special_b_commands import (
+from domain.kontor.core.commands_b import (
     COMMANDS_B,
     ChooseFaceDown,
     DecideTavernSector,
     EndBribe,
     PlaceBribeWarehouse,
 )
-from domain.kontor.rules.special_b_filters import without_blockade
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, FINAL_POINT_BONUS
+from domain.kontor.core.placement import scored_cells
+from domain.kontor.core.scoring import score_closed_sectors
+from domain.kontor.core.sides import seats_of, side_of
+from domain.kontor.core.state import Cell, KontorState
 
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
 
@@ -285,34 +284,6 @@ def decide_b(log, seat: int, command) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Blocus
-
-
-def ship_may_unblock(state: KontorState) -> bool:
-    """With the blockade, moving the ship may free the cells next to it."""
-    return state.options.blockade
-
-
-def no_cell_reason(state: KontorState, seat: int, card: int) -> str:
-    """« Si à cause du bateau, aucun joueur ne peut plus placer de carte »: a card with no
-    cell only because of the ship is returned for the blockade."""
-    if state.options.blockade and state.ship is not None:
-        free = without_blockade(state)
-        if placement_cells(free, occupancy(free), card, seat):
-            return "blockade"
-    return "no_legal_cell"
-
-
-def blockade_ends(state: KontorState) -> bool:
-    """The round is over, nobody placed a card, and the ship stopped someone."""
-    return (
-        state.options.blockade
-        and not state.placed_this_round
-        and any(r[2] == "blockade" for r in state.returned)
-    )
-
-
-# ---------------------------------------------------------------------------------------
 # The end: reveal (Contrebande), last sector (Point final), tavern decisions
 
 
@@ -492,3 +463,39 @@ def smuggle_choice(state: KontorState, seat: int, card: int) -> ChooseFaceDown |
 def register(hooks) -> None:
     hooks.to_act.append(to_act_b)
     hooks.legal_commands.append(commands_b)
+    hooks.command.append(_decide)
+    hooks.choose_commands.append(choose_commands)
+    hooks.revealed_cards.append(_shown)
+    hooks.order_key.append(lambda state, seat: order_key(state, seat) if state.options.smuggling else None)
+    hooks.before_end.append(before_end)
+    hooks.draw_pile.append(_draw_pile)
+    hooks.after_warehouses.append(offer_bribe)
+    hooks.evolve_own.append(
+        lambda state, event: evolve_b(state, event) if type(event) in evb.EVENTS_B else None
+    )
+    hooks.evolved.append(lambda old, event, new: after_evolve(old, new, event))
+
+
+def _decide(log, seat: int, command) -> bool:
+    """While a bribe or a tavern decision waits, only its commands; then the rules' own."""
+    guard(log.state, command)
+    if not isinstance(command, COMMANDS_B):
+        return False
+    decide_b(log, seat, command)
+    log.after_command()
+    return True
+
+
+def _shown(state: KontorState, shown: tuple) -> tuple:
+    """A face-down card shows only its back at the reveal."""
+    if not state.options.smuggling:
+        return shown
+    fd = _face_down(state)
+    return tuple(
+        FACE_DOWN_IDS[side_of(state.options, s)] if fd[s] is not None else shown[s]
+        for s in range(state.seat_count)
+    )
+
+
+def _draw_pile(state: KontorState, seat: int, card: int, draw: str | None) -> str | None:
+    return draw_pile(state, seat, card) if CARDS[card].kind == "face_down" else draw

@@ -1,7 +1,7 @@
 """Low-level hooks of the special rules B (placement, ship, scoring), importing only the
 board geometry so that placement.py, ship.py and scoring.py may call them.
 
-« Blocus » ; « Corruption » (the tavern may not finish a sector) ;
+« Corruption » (the tavern may not finish a sector) ;
 « Contrebande » (sectors holding a face-down card wait for the end) ; « Point final »
 (which sectors were finished last).  See special_rules_b.py and
 docs/rules/kontor.md (Special rules B).
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core.board import (
     Pos,
@@ -23,21 +22,13 @@ from domain.kontor.core.board import (
     sectors,
 )
 from domain.kontor.core.data import CARDS
+from domain.kontor.core.events_b import LastSectorsClosed
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules.special_b_events import LastSectorsClosed
 
 
 def _box(state: KontorState, cells: Mapping[Pos, int]):
     return grow(state.span, cells) if state.span is not None else grow(None, cells)
-
-
-def next_to_ship(state: KontorState, pos: Pos) -> bool:
-    """« Il est maintenant interdit de placer une carte qui avoisinerait directement le
-    bateau, par un côté. »"""
-    if not state.options.blockade or state.ship is None:
-        return False
-    return abs(pos[0] - state.ship[0]) + abs(pos[1] - state.ship[1]) == 1
 
 
 def closes_a_sector(state: KontorState, cells: Mapping[Pos, int], card: int, pos: Pos) -> bool:
@@ -58,11 +49,9 @@ def closes_a_sector(state: KontorState, cells: Mapping[Pos, int], card: int, pos
 def filter_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int, found: list[Pos]
 ) -> list[Pos]:
-    """placement_cells hook: the blockade around the ship; a tavern that would finish a
-    sector under Corruption (« On ne peut pas la placer pour terminer un secteur »)."""
+    """placement_cells hook: a tavern that would finish a sector under Corruption (« On ne
+    peut pas la placer pour terminer un secteur »)."""
     opts = state.options
-    if opts.blockade and state.ship is not None:
-        found = [p for p in found if not next_to_ship(state, p)]
     if opts.bribery and CARDS[card].tavern:
         found = [p for p in found if not closes_a_sector(state, cells, card, p)]
     return found
@@ -73,12 +62,6 @@ def placement_error(
 ) -> RuleViolation | None:
     """placement_error hook: name the special rule that forbids the cell, if any."""
     opts = state.options
-    if opts.blockade and next_to_ship(state, pos):
-        return RuleViolation(
-            "kontor.blockade",
-            "Blockade: no card may be placed next to the ship by a side (« Il est maintenant "
-            "interdit de placer une carte qui avoisinerait directement le bateau »).",
-        )
     if opts.bribery and CARDS[card].tavern and pos not in cells:
         side = side_of(opts, seat)
         base = legal_cells(cells, card, side, opts.board_size, _box(state, cells))
@@ -104,20 +87,14 @@ def after_scoring(log, first: int) -> None:
         log.emit(LastSectorsClosed(tuple(range(first, len(st.scored)))))
 
 
-def without_blockade(state: KontorState) -> KontorState:
-    return replace(state, options=replace(state.options, blockade=False))
-
-
 __all__ = [
     "after_scoring",
     "closes_a_sector",
     "filter_cells",
     "held",
     "neighbours",
-    "next_to_ship",
     "placement_error",
     "possible",
-    "without_blockade",
 ]
 
 

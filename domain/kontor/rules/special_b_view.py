@@ -1,4 +1,6 @@
-"""View, redaction and redetermination of the special rules B (special_rules_b.py).
+"""View, redaction and redetermination of the special rules B (rules/special_b.py): what
+« Corruption », « Point final », « Vieilles rancunes » and « Contrebande » (« Elle n'est
+révélée qu'à la fin de la partie ») show, and what they hide.
 
 Public keys appear only when their rule is on (the basic view is unchanged).  Secrets:
 the face-down cards (Contrebande) -- on the board every viewer sees the colour's
@@ -8,6 +10,7 @@ face-down pseudo card; the owner sees the real card under ``you.face_down``.
 from __future__ import annotations
 
 from domain.common.frozen import replace
+from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.sides import side_of
@@ -48,13 +51,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
             for pos, card in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))
             if card in state.warehouses
             for _ in range(state.bribes.count(card))
-        ]
-    if opts.blockade and state.ship is not None:
-        sx, sy = state.ship
-        out["board"]["blockaded_cells"] = [
-            _xy(p)
-            for p in ((sx + 1, sy), (sx - 1, sy), (sx, sy + 1), (sx, sy - 1))
-            if p not in cells
         ]
     if opts.final_point:
         out["final_point"] = {
@@ -180,3 +176,17 @@ def redetermine_b(old: KontorState, new: KontorState, observer: int | None, rng)
 
 
 __all__ = ["redact", "redetermine_b", "view_keys", "occupancy"]
+
+
+def _redact(event, viewer: int | None, data: dict) -> dict:
+    if type(event) is ev.CardChosen and event.seat != viewer:
+        return redact(data)
+    return data
+
+
+def register(hooks) -> None:
+    hooks.view.append(view_keys)
+    hooks.redact.append(_redact)
+    hooks.redetermine.append(
+        lambda original, observer, rng, slot, state: redetermine_b(original, state, observer, rng)
+    )

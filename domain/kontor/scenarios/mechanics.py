@@ -23,10 +23,16 @@ from collections.abc import Mapping
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, neighbours, occupancy, possible, sectors
-from domain.kontor.core.commands import Bribe, PlaceSunkenWarehouse, SecondCanal
+from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.options import Options
-from domain.kontor.core.sides import seats_of, side_of
+from domain.kontor.core.placement import box_of, placement_cells, placement_error
+from domain.kontor.core.scoring import (
+    distribution_centre,
+    fill_slots,  # scoring imports this module
+    score_closed_sectors,
+)
+from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import (
     ISLAND_CELLS,
@@ -34,6 +40,8 @@ from domain.kontor.scenarios.data import (
     RULES_NEEDING_TAVERNS,
     RULES_WITH_OWN_PORT,
     RULES_WITH_SPECIAL_CARDS,
+    SCENARIO_SEAT_SETTINGS,
+    SCENARIO_SETTINGS,
     WAREHOUSES_PER_GOOD,
 )
 
@@ -73,12 +81,9 @@ def extra_start(options: Options, rng, cross, water: list[int]) -> dict:
     """GameStarted fields of the scenarios, drawn after everything else (the basic game's
     draws are unchanged).  ``water`` is the canal pile after the deal (changed in place).
 
-    « Avant de commencer, mettez de côté 10 canaux sans les regarder » ; « On place 1
-    entrepôt de type différent sur 3 canaux de la croix de départ »."""
+    « On place 1 entrepôt de type différent sur 3 canaux de la croix de départ » (Bakchich's
+    canals set aside: scenarios/baksheesh.py)."""
     out: dict = {}
-    if options.water_aside:
-        out["water_aside"] = tuple(water[: options.water_aside])
-        del water[: options.water_aside]
     if options.sunken_warehouses:
         canals = [c for c in cross if CARDS[c.card].kind == "water"]
         chosen = list(rng.shuffle(canals))[: options.sunken_warehouses]
@@ -233,7 +238,6 @@ def select_final(state: KontorState, sizes, dists) -> tuple[tuple[int, ...], tup
         def key(i: int) -> tuple[int, int]:
             return (-sizes[i], dist(i))
 
-    from domain.kontor.core.scoring import fill_slots  # scoring imports this module
 
     return fill_slots(eligible, key, opts.final_count)
 
@@ -349,8 +353,6 @@ def after_scoring(log) -> bool:
 def surrounded(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
     """« entouré de tous côtés, horizontalement et verticalement »: each side holds a card
     or lies beyond the port's fixed edge (as a sector is closed by the edge)."""
-    from domain.kontor.core.placement import box_of
-
     box = box_of(state, cells)
     dims = state.options.board_dims
     return all(n in cells or not possible(n, box, dims) for n in neighbours(pos))
@@ -358,8 +360,6 @@ def surrounded(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
 
 def sunken_centres(state: KontorState, seat: int) -> list[Pos]:
     """The seat's (its colour's) distribution centres in unfinished sectors."""
-    from domain.kontor.core.scoring import distribution_centre
-
     cells = occupancy(state)
     done = {frozenset(s.cells) for s in state.scored}
     side = side_of(state.options, seat)
@@ -395,8 +395,6 @@ def _hand_water(state: KontorState, seat: int) -> list[int]:
 
 
 def second_canal_cells(state: KontorState, seat: int, card: int) -> list[Pos]:
-    from domain.kontor.core.placement import placement_cells
-
     return placement_cells(state, occupancy(state), card, seat)
 
 
@@ -430,38 +428,8 @@ def pending_seat(state: KontorState) -> int | None:
 # ---------------------------------------------------------------------------------------
 # Commands
 
-SCENARIO_COMMANDS: tuple[type, ...] = (Bribe, SecondCanal, PlaceSunkenWarehouse)
-
-
-def bribe_cost(card: int) -> int:
-    """« Un dock contenant une marchandise coûte une pièce de monnaie, avec deux
-    marchandises 2 florins et avec trois 3 florins »."""
-    return len(CARDS[card].goods)
-
-
-def bribable(state: KontorState, seat: int) -> list[Pos]:
-    """The opponent's goods docks outside finished sectors that the seat can pay for."""
-    from domain.kontor.core.placement import scored_cells
-
-    if not state.options.bribes or state.phase != "choose" or state.bribed[seat]:
-        return []
-    if state.chosen[seat] is not None or state.passed[seat]:
-        return []
-    closed = scored_cells(state)
-    side = side_of(state.options, seat)
-    out = []
-    for pos, card in occupancy(state).items():
-        c = CARDS[card]
-        if c.kind != "dock" or not c.goods or c.owner == side or pos in closed:
-            continue
-        if bribe_cost(card) <= state.money[seat]:
-            out.append(pos)
-    return sorted(out, key=lambda p: (p[1], p[0]))
-
-
-def extra_commands(state: KontorState, seat: int) -> list:
-    """Scenario commands legal now for ``seat`` (bribes during the choice)."""
-    return [Bribe(x, y) for x, y in bribable(state, seat)]
+#: the commands of a pending decision (Grande marée, Euphrate)
+SCENARIO_COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
 
 
 def pending_commands(state: KontorState, seat: int) -> list:
@@ -479,18 +447,6 @@ def pending_commands(state: KontorState, seat: int) -> list:
 def decide_command(log, seat: int, command) -> bool:
     """Scenario commands; False if ``command`` is not one of them."""
     st = log.state
-    if isinstance(command, Bribe):
-        if (command.x, command.y) not in bribable(st, seat):
-            raise RuleViolation(
-                "kontor.not_bribable",
-                "Bakchich: before choosing, once a round, buy back an opponent's dock with "
-                "goods, outside finished sectors, paying 1 florin per good (« Les secteurs "
-                "terminés restent intouchables »).",
-            )
-        card = occupancy(st)[(command.x, command.y)]
-        owner = seats_of(st.options, CARDS[card].owner, st.seat_count)[0]
-        log.emit(ev.DockBribed(seat, card, command.x, command.y, bribe_cost(card), owner))
-        return True
     if isinstance(command, PlaceSunkenWarehouse):
         if not st.sunken_pending or st.sunken_pending[0][0] != seat:
             raise RuleViolation("kontor.no_sunken_warehouse", "No raised warehouse to place.")
@@ -521,8 +477,6 @@ def decide_command(log, seat: int, command) -> bool:
                 "kontor.second_canal_card", "Grande marée: the second canal comes from your hand."
             )
         if (command.x, command.y) not in second_canal_cells(st, seat, card):
-            from domain.kontor.core.placement import placement_error
-
             raise placement_error(st, occupancy(st), card, seat, (command.x, command.y))
         place_second_canal(log, seat, card, (command.x, command.y))
         log.advance()
@@ -533,8 +487,6 @@ def decide_command(log, seat: int, command) -> bool:
 def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
     """« Le deuxième canal ne rapporte cependant aucun florin. »  It is placed like any
     canal (no ship move, no tax), may close sectors, and is replaced from the pile."""
-    from domain.kontor.core.scoring import score_closed_sectors
-
     cost = log.state.options.second_canal_cost
     log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
     score_closed_sectors(log)
@@ -559,10 +511,6 @@ def view_keys(state: KontorState, out: dict) -> None:
     if opts.board_height:
         out["board"]["width_size"], out["board"]["height_size"] = opts.board_dims
     info: dict = {}
-    if opts.water_aside:
-        info["water_aside"] = len(state.water_aside)
-    if opts.bribes:
-        info["bribed"] = list(state.bribed)
     if opts.warehouse_supply:
         info["supply"] = {["red", "black"][side]: supply(state, side) for side in range(2)}
     if opts.sunken_warehouses:
@@ -636,25 +584,6 @@ def sector_weight(options: Options, sector, closed: bool) -> float:
     return 1.0
 
 
-def policy_bribe(state: KontorState, seat: int, evaluate):
-    """A bribe when removing the dock gains more than its price is worth."""
-    spots = bribable(state, seat)
-    if not spots:
-        return None
-    cells = occupancy(state)
-    base = evaluate(cells, state.warehouses, state.goods_map())
-    best, best_gain = None, 0.0
-    for pos in spots:
-        card = cells[pos]
-        after = dict(cells)
-        del after[pos]
-        gain = evaluate(after, state.warehouses - {card}, state.goods_map()) - base
-        gain -= 2.0 * bribe_cost(card) + 2.0
-        if gain > best_gain:
-            best, best_gain = Bribe(*pos), gain
-    return best
-
-
 def _final_selection(state: KontorState, sizes, dists):
     return select_final(state, sizes, dists) if own_selection(state.options) else None
 
@@ -680,3 +609,30 @@ def register(hooks) -> None:
     hooks.sector_worth.append(sector_worth)
     hooks.final_selection.append(_final_selection)
     hooks.returned_warehouses.append(kept_warehouses)
+    hooks.command.append(_decide)
+    hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
+    hooks.take_goods.append(take_goods)
+    hooks.after_turn.append(after_turn)
+    hooks.layout.append(layout_cells)
+    hooks.dock_deck.append(deck_filter)
+    hooks.start_fields.append(extra_start)
+    hooks.variant_view.append(view_keys)
+    hooks.scenario_settings.append(scenario_settings)
+
+
+def _decide(log, seat: int, command) -> bool:
+    """While a scenario's decision waits (second canal, raised warehouse), only its
+    commands; then the scenario commands."""
+    if pending_seat(log.state) is not None and not isinstance(command, SCENARIO_COMMANDS):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    return decide_command(log, seat, command)
+
+
+def scenario_settings(scenario: str, seat_count: int) -> dict | None:
+    """The scenario's switches (scenarios/data.py), after the variant's."""
+    if scenario not in SCENARIO_SETTINGS:
+        return None
+    return {**SCENARIO_SETTINGS[scenario], **SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {})}

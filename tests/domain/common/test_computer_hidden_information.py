@@ -20,6 +20,8 @@ from domain.decider import Issued
 from domain.registry import titles
 from domain.rng import Rng
 
+pytestmark = pytest.mark.slow(seconds=20)  # started first: tests/conftest.py
+
 AT = "2026-01-01T00:00:00Z"
 BUDGET = Budget(iterations=3)
 #: (title, raw options, seats): every form of every title

@@ -9,6 +9,7 @@ from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.state import Cell
+from domain.kontor.core.versions import RULES_VERSION
 
 AT = "2026-01-01T00:00:00Z"
 SEED = "ab" * 32
@@ -91,7 +92,7 @@ def started(
         options=options,
         seat_count=seat_count,
         seed=SEED,
-        rules_version="kontor-basic-1",
+        rules_version=RULES_VERSION,
         rng_counter=0,
         cross=tuple(Cell(x, y, c) for (x, y), c in layout.items()),
         hands=tuple(tuple(h) for h in hands),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from random import Random
 
 import pytest
 
@@ -94,7 +95,7 @@ def test_advanced_setup():
     croix » ; « Au début de la partie, le bateau commence sur l'ancre »."""
     state = GAME.fold(GAME.start(ADV, 2, SEED))
     assert state.options.board_size == 7 and state.ship == (0, 0)
-    assert state.rules_version == "kontor-advanced-1"
+    assert state.rules_version == "kontor-advanced-2"
     assert len(state.board) == 9 and state.money == (4, 4) and state.treasury == 12
     in_game = set()
     for s in range(2):
@@ -282,6 +283,37 @@ def test_anchor_distance_is_shortest_path_over_cards():
     assert anchor_distance(cells, [(0, 2)]) is None  # no path over cards
     cells[(0, 1)] = 52
     assert anchor_distance(cells, [(0, 2)]) == 2
+
+
+def _steps_from_sector(cells, sector):
+    """The rule read literally: a search from the sector's cells over cards to the anchor."""
+    anchor = next((p for p, c in cells.items() if c == 0), None)
+    seen, frontier, d = set(sector), list(sector), 0
+    while frontier and anchor is not None:
+        if anchor in frontier:
+            return d
+        nxt = []
+        for x, y in frontier:
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier, d = nxt, d + 1
+    return None
+
+
+def test_anchor_distance_agrees_with_a_search_from_the_sector():
+    """The distance is found by one search from the anchor per layout (shared by every
+    sector of a view): the same answer as searching from each sector, also for a sector
+    cell without a card, an anchor inside the sector, no anchor, and unreachable cards."""
+    rng = Random(7)
+    for case in range(300):
+        grid = [(x, y) for x in range(7) for y in range(7)]
+        cells = {p: 100 + i for i, p in enumerate(rng.sample(grid, rng.randint(1, 40)))}
+        if case % 10:
+            cells[rng.choice(sorted(cells))] = 0
+        sector = rng.sample(grid, rng.randint(1, 4))
+        assert anchor_distance(cells, sector) == _steps_from_sector(cells, sector), (cells, sector)
 
 
 def test_closed_sectors_scored_at_once_but_only_five_largest_count_at_the_end():

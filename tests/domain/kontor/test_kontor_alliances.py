@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
@@ -95,6 +96,25 @@ def test_ship_sends_a_removed_dock_under_the_common_pile_for_whoever_placed_it()
     events, state = then(state, A, MoveShip(2, 0, 1, 0, C))
     assert of_type(events, ev.DockRemoved)[0].to_seat == C
     assert state.common_docks[-1] == printed_black and state.dock_owners == ()
+
+
+def test_a_game_of_the_first_free_for_all_version_keeps_the_printed_colour():
+    """Games recorded under ``kontor-free-for-all-1`` are still decided as they were played
+    (an audit re-derives them): there a removed dock went under the pile of a player of its
+    printed colour. New games record ``kontor-free-for-all-2`` (core/versions.py)."""
+    printed_black = next(c for c in cards("dock", 1, ("wine",), False) if CARDS[c].ship)
+    ship_canal = next(c for c in cards("water", None, (), False) if CARDS[c].ship)
+    layout = {(0, 0): 0, (1, 0): printed_black, (2, 0): plain(5)}
+    state = ffa(layout, hands=((ship_canal,), (), ()), owners=[(1, 0, C)], common=(dock(0, "tea"),))
+    assert state.rules_version == GAME.rules_version_for(FFA3) == "kontor-free-for-all-2"
+    state = replace(state, rules_version="kontor-free-for-all-1")
+    _, state = then(state, A, ChooseCard(ship_canal))
+    removals = [
+        c for c in GAME.legal_commands(state, A) if isinstance(c, MoveShip) and c.remove_x is not None
+    ]
+    assert removals and {c.to_seat for c in removals} == {CARDS[printed_black].owner}
+    assert GAME.decides_version("kontor-free-for-all-1")
+    assert GAME.plays_version(FFA3, "kontor-free-for-all-1")
 
 
 def test_crane_blocks_every_other_player_by_marker():

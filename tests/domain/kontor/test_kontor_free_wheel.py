@@ -18,6 +18,7 @@ from domain.kontor.core.commands import (
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import Cell
+from domain.kontor.core.versions import rules_version_of
 
 from .helpers import SEED, cards, crane, dock, given, of_type, tavern, then, water, when
 
@@ -51,7 +52,7 @@ def fw_started(
         options=options,
         seat_count=n,
         seed=SEED,
-        rules_version="kontor-free-wheel-1",
+        rules_version=rules_version_of(options.variant),
         rng_counter=0,
         cross=tuple(Cell(x, y, c) for (x, y), c in layout.items()),
         hands=tuple(tuple(h) for h in hands),

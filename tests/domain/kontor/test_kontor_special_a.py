@@ -240,6 +240,29 @@ def test_free_choice_judges_a_card_by_what_it_is(special):
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
 
 
+def test_free_choice_in_a_game_of_the_first_versions_counts_printed_kinds():
+    """Games recorded under ``kontor-basic-1`` (and ``-advanced-1``, ``-team-1``) are still
+    decided as they were played: there Libre choix counted only plain docks and canals, so
+    a hand of a bridge and a canal had to draw a dock. New games record ``-2``."""
+    o = opts("free_choice", "bridge_and_flood")
+    bridge = next(c for c in CARDS.values() if c.kind == "bridge").id
+    d1, top = dock(RED, "tea"), dock(RED, "spice")
+    state = given(
+        started(
+            hands=((d1, bridge, water(n=1)), (water(n=2),)),
+            dock_piles=((top,), ()),
+            water_pile=(water(n=3),),
+            options=o,
+        )
+    )
+    assert state.rules_version == GAME.rules_version_for(o) == "kontor-basic-2"
+    state = replace(state, rules_version="kontor-basic-1")
+    _, state = choose(state, ChooseCard(d1), Pass())
+    events, state = then(state, RED, PlaceCard(0, -3))
+    assert not of_type(events, ev.StepOpened)
+    assert [(e.card, e.pile) for e in of_type(events, ev.CardDrawn)] == [(top, "dock")]
+
+
 # --- Choix de la marchandise -------------------------------------------------------------
 
 

@@ -11,18 +11,18 @@ import pytest
 from domain.decider import Issued, NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
+from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import occupancy, sector_of, warehouse_counts
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
-from domain.kontor.core.options import Options
-from domain.kontor.core.placement import placement_cells
-from domain.kontor.rules import special_b_events as evb
-from domain.kontor.rules.special_b_commands import (
+from domain.kontor.core.commands_b import (
     ChooseFaceDown,
     DecideTavernSector,
     EndBribe,
     PlaceBribeWarehouse,
 )
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
+from domain.kontor.core.options import Options
+from domain.kontor.core.placement import placement_cells
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,

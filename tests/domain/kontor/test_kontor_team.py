@@ -64,7 +64,7 @@ def test_team_setup():
     joueur en prend une cachée dans la main. Le reste est enlevé du jeu et gardé caché »."""
     state = GAME.fold(GAME.start(TEAM, 4, SEED))
     assert state.options.board_size == 8 and state.ship == (0, 0)
-    assert state.rules_version == "kontor-team-1"
+    assert state.rules_version == "kontor-team-2"
     assert state.money == (4, 4, 4, 4) and state.treasury == 4  # 20 florins in the box
     specials = []
     for seat in range(4):

@@ -1,5 +1,7 @@
-"""evolve for the free wheel events (and the free-wheel effects of shared events).
-Applies facts, decides nothing.  Called from evolve.py."""
+"""evolve for the free wheel events (« Roue libre », « Roue libre individuelle ») and the
+free-wheel effects of shared events (« Il place ensuite un marqueur à sa couleur sur le
+numéro »: who owns a dock in free for all). Applies facts, decides nothing; registered at
+the core's evolve hook points."""
 
 from __future__ import annotations
 
@@ -138,3 +140,21 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
                 dock_owners=tuple(o for o in state.dock_owners if o[0] != event.card),
             )
     return None
+
+
+def _started(event: ev.GameStarted, state: KontorState) -> KontorState:
+    return started(state, event) if event.options.sequential_turns else state
+
+
+def _evolve(state: KontorState, event) -> KontorState | None:
+    return evolve_free_wheel(state, event) if state.options.sequential_turns else None
+
+
+def _placed(event: ev.CardPlaced, state: KontorState) -> KontorState:
+    return placed(state, event) if state.options.sequential_turns else state
+
+
+def register(hooks) -> None:
+    hooks.started.append(_started)
+    hooks.evolve_event.append(_evolve)
+    hooks.card_placed.append(_placed)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from domain.decider import RuleViolation
 from domain.kontor.core.board import Pos, grow, is_closed, neighbours, possible, sector_of
 from domain.kontor.core.data import CARDS
+from domain.kontor.core.placement import box_of, cover_cells
 from domain.kontor.core.sides import owner_side, side_of
 from domain.kontor.core.state import KontorState
 
@@ -42,8 +43,6 @@ def diagonal_only(cells: Mapping[Pos, int], pos: Pos) -> bool:
 def placement_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int
 ) -> list[Pos]:
-    from domain.kontor.core.placement import box_of, cover_cells
-
     opts = state.options
     size = opts.board_size
     side = side_of(opts, seat)

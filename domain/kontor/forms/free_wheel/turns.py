@@ -39,18 +39,13 @@ from domain.kontor.core.free_draw import free_draw_piles
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import box_of, placement_cells, placement_error
 from domain.kontor.core.scoring import winners
-from domain.kontor.core.ship import any_removal, ship_commands
+from domain.kontor.core.ship import any_removal, may_move_ship, ship_commands
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
+from domain.kontor.core.versions import rules_version_of
 from domain.kontor.forms.free_wheel import alliances
 from domain.kontor.forms.free_wheel.scoring import counted_sectors, sector_result
 from domain.rng import Rng
-
-RULES_VERSIONS: dict[str, str] = {
-    "free_wheel": "kontor-free-wheel-1",
-    "free_for_all": "kontor-free-for-all-1",
-}
-
 
 # ---------------------------------------------------------------------------------------
 # Set-up
@@ -94,7 +89,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             options=options,
             seat_count=seat_count,
             seed=seed_hex,
-            rules_version=RULES_VERSIONS.get(options.variant, "kontor-free-wheel-1"),
+            rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
             cross=(Cell(0, 0, 0),),
             hands=tuple(dock_hands[s] + water_hands[s] for s in range(seat_count)),
@@ -250,7 +245,8 @@ def decide_turn(log, seat: int, command) -> None:
             raise _violation("kontor.not_placing", "Play a card before placing it.")
         _place(log, seat, command.x, command.y)
     elif isinstance(command, MoveShip):
-        log.move_ship(seat, command, advance=lambda lg: _after_ship(lg, seat))
+        log.move_ship(seat, command)
+        _after_ship(log, seat)
     elif isinstance(command, SetDrunkDock):
         _set_drunk(log, seat, command, cells)
     elif isinstance(command, DrawCard):
@@ -279,7 +275,6 @@ def _check_cell(log, seat: int) -> None:
     card = st.revealed[seat]
     if placement_cells(st, occupancy(st), card, seat):
         return
-    from domain.kontor.core.ship import may_move_ship
 
     if may_move_ship(st, seat) and any_removal(st):
         return

@@ -23,6 +23,7 @@ from domain.kontor.forms.free_wheel.scoring import (
     sector_result,
     side_counts,
 )
+from domain.kontor.forms.free_wheel.turns import draw_piles
 
 
 def _xy(pos) -> dict:
@@ -39,8 +40,6 @@ def _party(state: KontorState, party) -> list:
 
 
 def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
-    from domain.kontor.forms.free_wheel.turns import draw_piles
-
     opts = state.options
     finished = state.phase == "over"
     size = opts.board_size
@@ -171,3 +170,20 @@ def slot(state: KontorState, card: int) -> tuple:
     if state.options.shared_dock_pile:
         return ("dock",)
     return ("dock", c.owner)
+
+
+def _keys(state: KontorState, out: dict, cells, viewer) -> None:
+    if state.options.sequential_turns:
+        free_wheel_keys(state, out, cells, viewer)
+
+
+def _slot(state: KontorState, base):
+    """Specials hide among the canals; in free for all the docks form one pile."""
+    if not state.options.sequential_turns:
+        return base
+    return lambda card: slot(state, card)
+
+
+def register(hooks) -> None:
+    hooks.form_view.append(_keys)
+    hooks.slot.append(_slot)

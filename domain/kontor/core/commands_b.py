@@ -1,4 +1,4 @@
-"""Commands of the special rules B (special_rules_b.py)."""
+"""Commands of the special rules B (rules/special_b.py), listed by the core with its own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Events of the special rules B (special_rules_b.py); schema version 1."""
+"""Events of the special rules B (rules/special_b.py); schema version 1. Stored events are the
+game's vocabulary: the core lists them with its own (events.py), the rule gives them meaning."""
 
 from __future__ import annotations
 

@@ -1,0 +1,30 @@
+"""Shared by the special rules that fill free cells with water cards (« Crue
+exceptionnelle », « Sprint final »): not a rule itself. The top cards of the water pile go,
+one by one, on the given free cells inside the port's limit; one WaterFilled event."""
+
+from __future__ import annotations
+
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import occupancy, possible
+from domain.kontor.core.placement import box_of
+
+
+def fill_with_water(log, start_cells: list, reason: str) -> None:
+    """Fill free cells (inside the port's limit) with the top water cards, one by one."""
+    st = log.state
+    size = st.options.board_size
+    cells = dict(occupancy(st))
+    pile = list(st.water_pile)
+    box = box_of(st, cells)
+    out = []
+    for pos in start_cells:
+        if not pile:
+            break
+        if pos in cells or not possible(pos, box, size):
+            continue
+        card = pile.pop(0)
+        cells[pos] = card
+        box = (min(box[0], pos[0]), max(box[1], pos[0]), min(box[2], pos[1]), max(box[3], pos[1]))
+        out.append((pos[0], pos[1], card))
+    if out:
+        log.emit(ev.WaterFilled(tuple(out), reason))

@@ -1,0 +1,108 @@
+"""Scenario « Bakchich » (``baksheesh``, 2 players; switches ``water_aside``, ``bribes``).
+
+« Disposition initiale normale. Plateau : 6x6 cases. Chaque joueur ne reçoit que 3
+florins. Avant de commencer, mettez de côté 10 canaux sans les regarder. On joue sans le
+bateau. Seuls les cinq plus grands secteurs marquent des points.
+
+Avant de choisir la carte, au début du tour, chaque joueur peut "racheter" un dock de son
+choix, contenant au moins une marchandise et appartenant à son adversaire, par la
+corruption. Un dock contenant une marchandise coûte une pièce de monnaie, avec deux
+marchandises 2 florins et avec trois 3 florins. Placez le dessous de table dans la
+trésorerie de la ville et la carte retirée est remise sous la pile de son propriétaire.
+
+Les secteurs terminés restent intouchables. »
+
+Board, money, no ship and the five largest sectors are switches (scenarios/data.py). Here:
+the canals set aside at the start (unseen: redetermine re-deals them), and the bribe
+(command ``Bribe``, event ``DockBribed``): once a round, before choosing.
+"""
+
+from __future__ import annotations
+
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import Pos, occupancy
+from domain.kontor.core.commands import Bribe
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.options import Options
+from domain.kontor.core.placement import scored_cells
+from domain.kontor.core.sides import seats_of, side_of
+from domain.kontor.core.state import KontorState
+
+
+def water_aside(options: Options, rng, cross, water: list[int]) -> dict:
+    """« Avant de commencer, mettez de côté 10 canaux sans les regarder »: the top canals
+    of the pile after the deal (``water`` changes in place)."""
+    if not options.water_aside:
+        return {}
+    aside = tuple(water[: options.water_aside])
+    del water[: options.water_aside]
+    return {"water_aside": aside}
+
+
+def bribe_cost(card: int) -> int:
+    """« Un dock contenant une marchandise coûte une pièce de monnaie, avec deux
+    marchandises 2 florins et avec trois 3 florins »."""
+    return len(CARDS[card].goods)
+
+
+def bribable(state: KontorState, seat: int) -> list[Pos]:
+    """The opponent's goods docks outside finished sectors that the seat can pay for,
+    before it chooses its card, once a round."""
+    if not state.options.bribes or state.phase != "choose" or state.bribed[seat]:
+        return []
+    if state.chosen[seat] is not None or state.passed[seat]:
+        return []
+    closed = scored_cells(state)
+    side = side_of(state.options, seat)
+    out = []
+    for pos, card in occupancy(state).items():
+        c = CARDS[card]
+        if c.kind != "dock" or not c.goods or c.owner == side or pos in closed:
+            continue
+        if bribe_cost(card) <= state.money[seat]:
+            out.append(pos)
+    return sorted(out, key=lambda p: (p[1], p[0]))
+
+
+def bribe_commands(state: KontorState, seat: int) -> list:
+    return [Bribe(x, y) for x, y in bribable(state, seat)]
+
+
+def decide_bribe(log, seat: int, command) -> bool:
+    """« la carte retirée est remise sous la pile de son propriétaire »; the price goes to
+    the treasury."""
+    if not isinstance(command, Bribe):
+        return False
+    st = log.state
+    if (command.x, command.y) not in bribable(st, seat):
+        raise RuleViolation(
+            "kontor.not_bribable",
+            "Bakchich: before choosing, once a round, buy back an opponent's dock with "
+            "goods, outside finished sectors, paying 1 florin per good (« Les secteurs "
+            "terminés restent intouchables »).",
+        )
+    card = occupancy(st)[(command.x, command.y)]
+    owner = seats_of(st.options, CARDS[card].owner, st.seat_count)[0]
+    log.emit(ev.DockBribed(seat, card, command.x, command.y, bribe_cost(card), owner))
+    return True
+
+
+def view_keys(state: KontorState, out: dict) -> None:
+    """Public: how many canals lie aside, who bribed this round."""
+    opts = state.options
+    info: dict = {}
+    if opts.water_aside:
+        info["water_aside"] = len(state.water_aside)
+    if opts.bribes:
+        info["bribed"] = list(state.bribed)
+    if info:
+        out.setdefault("scenario", {}).update(info)
+
+
+def register(hooks: Hooks) -> None:
+    hooks.start_fields.append(water_aside)
+    hooks.choose_commands.append(bribe_commands)
+    hooks.command.append(decide_bribe)
+    hooks.variant_view.append(view_keys)

@@ -1,0 +1,219 @@
+"""Moves by email: one RFC 5322 message in, one move played or one answer mail out.
+
+The reply address (``play+TOKEN@domain``, in To, Cc, Delivered-To, X-Original-To or the
+SMTP envelope) carries the token; the From header proves nothing. The token's MAC binds it
+to game, seat, version and player; its row says whether it was used. The first non-empty
+line not quoted (``>``) of the text part (or of the HTML, stripped) is a number (the
+numbered legal command of the mail) or a command's JSON. It is played through the one
+write path (``GameService.execute``) as the token's player and seat, with
+``expected_version`` = the token's version; the token is marked used right after. A crash
+in between leaves it unmarked, but the game has moved past its version by then, so a
+replay is refused as stale all the same.
+
+A refused reply (forged, replayed, stale, illegal, game over) is answered by mail with the
+reason, and nothing is played: to the token's player when the token is genuine; for a
+forged one (which names nobody) to the From address only if it is a verified player's, so
+the listener never mails strangers (no backscatter for anyone who forges a From).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import logging
+import re
+from dataclasses import dataclass
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import getaddresses, parseaddr
+
+from domain.common.envelope import encode_command
+from service.errors import (
+    GameNotActive,
+    Invalid,
+    InvalidToken,
+    NotFound,
+    NotYourSeat,
+    NotYourTurn,
+    ServiceError,
+    VersionConflict,
+)
+from service.mail import records
+from service.mail.accounts import unsubscribe
+from service.mail.mailer import Mailer
+from service.mail.position import command_label
+from service.mail.tokens import find_reply_token, reply_token_id, token_hash
+from service.store import Player
+from service.titles import title as title_of
+
+log = logging.getLogger(__name__)
+
+ADDRESS_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To")
+_TAG = re.compile(r"<[^>]+>")
+_BLOCK_END = re.compile(r"</?(p|div|br|li|tr|h\d)[^>]*>", re.I)
+
+
+class Unparseable(Exception):
+    """Not a mail message at all (nothing to answer)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    played: bool
+    reason: str  # "played" or why not: forged, replayed, stale, illegal, game_over
+    detail: str = ""
+
+
+def parse(raw: bytes) -> EmailMessage:
+    if not raw.strip():
+        raise Unparseable("the message is empty")
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    if not any(message.get(h) for h in (*ADDRESS_HEADERS, "From", "Subject")):
+        raise Unparseable("the message has no header")
+    return message
+
+
+def first_line(message: EmailMessage) -> str:
+    """The first non-empty line not quoted, from the text part (or the HTML, stripped);
+    a JSON object may run on over the following lines."""
+    body = message.get_body(preferencelist=("plain", "html"))
+    if body is None:
+        return ""
+    text = body.get_content() if body.get_content_maintype() == "text" else ""
+    if body.get_content_subtype() == "html":
+        text = html.unescape(_TAG.sub("", _BLOCK_END.sub("\n", text)))
+    lines = [line.strip() for line in text.splitlines()]
+    lines = [line for line in lines if line and not line.startswith(">")]
+    if not lines:
+        return ""
+    if lines[0].startswith("{"):
+        for end in range(1, min(len(lines), 60) + 1):
+            candidate = " ".join(lines[:end])
+            try:
+                json.loads(candidate)
+                return candidate
+            except ValueError:
+                continue
+    return lines[0]
+
+
+class Inbound:
+    def __init__(self, mailer: Mailer):
+        self.mailer = mailer
+        self.store = mailer.store
+        self.games = mailer.games
+        self.tokens = mailer.tokens
+
+    def handle(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
+        """Play the reply or answer why not. Unparseable for input that is no message."""
+        message = parse(raw)
+        addresses = [a for _, a in getaddresses([str(v) for h in ADDRESS_HEADERS
+                                                 for v in (message.get_all(h) or [])])]
+        addresses += recipients or []
+        token = find_reply_token(addresses)
+        if token is None and any(a.lower().startswith("unsubscribe@") for a in addresses):
+            return self._unsubscribe(message)
+        outcome, row = self._play(message, token)
+        if not outcome.played:
+            self._answer(raw, message, outcome, row)
+        else:
+            self._next_if_still_theirs(row, outcome)
+        log.info("inbound mail: %s %s", outcome.reason, outcome.detail)
+        return outcome
+
+    def _unsubscribe(self, message: EmailMessage) -> Outcome:
+        """The mailto: of List-Unsubscribe: the token is the subject (RFC 2369)."""
+        subject = str(message.get("Subject", "")).strip()
+        subject = subject.split(":", 1)[1].strip() if subject.lower().startswith("re:") else subject
+        try:
+            with self.store.tx() as tx:
+                done = unsubscribe(tx, self.tokens, subject)
+        except InvalidToken:
+            return Outcome(False, "not_unsubscribed", "the subject is no unsubscribe token of ours")
+        return Outcome(False, "unsubscribed", f"{done.kind} off for player {done.player_id}")
+
+    def _play(self, message: EmailMessage, token: str | None) -> tuple[Outcome, dict | None]:
+        token_id = reply_token_id(token) if token else None
+        with self.store.read() as tx:
+            row = records.reply_token(tx, token_id) if token_id is not None else None
+        if row is None or row["token_hash"] != token_hash(token) or not self.tokens.reply_matches(
+                token, row["player_id"], row["game_id"], row["seat"], row["version"]):
+            return Outcome(False, "forged", "The reply address carries no valid token of this server."), None
+        if row["used_at"] is not None:
+            return Outcome(False, "replayed", "This reply address was used already: each one plays one move."), row
+        with self.store.read() as tx:
+            player = tx.player(row["player_id"])
+            game, folded = self.games.live(tx, row["game_id"])
+        if game.status != "active":
+            return Outcome(False, "game_over", f"The game is {game.status}."), row
+        if game.version != row["version"]:
+            return Outcome(False, "stale", f"The game moved on (version {row['version']} -> {game.version})."), row
+        title = title_of(game.title)
+        line = first_line(message)
+        if re.fullmatch(r"\d{1,4}\.?", line):
+            legal = [encode_command(c) for c in title.legal_commands(folded.state, row["seat"])]
+            number = int(line.rstrip("."))
+            if not 1 <= number <= len(legal):
+                return Outcome(False, "illegal", f"There is no move {number} (1 to {len(legal)})."), row
+            command = legal[number - 1]
+            label = command_label(command)
+        else:
+            try:
+                command = json.loads(line)
+            except ValueError:
+                command = None
+            if not isinstance(command, dict):
+                return Outcome(False, "illegal", f"The first line {line[:80]!r} is neither a move's number"
+                               " nor a command's JSON."), row
+            label = command_label(command)
+        return self._execute(player, row, command, label), row
+
+    def _execute(self, player: Player, row: dict, command: dict, label: str) -> Outcome:
+        try:
+            self.games.execute(player, row["game_id"], row["seat"], command, expected_version=row["version"])
+        except VersionConflict as err:
+            return Outcome(False, "stale", err.detail)
+        except GameNotActive as err:
+            return Outcome(False, "game_over", err.detail)
+        except (Invalid, NotYourTurn, NotYourSeat, NotFound) as err:
+            return Outcome(False, "illegal", err.detail)
+        except ServiceError as err:  # unavailable: let the MTA retry
+            raise RuntimeError(err.detail) from err
+        with self.store.tx() as tx:
+            records.use_reply_token(tx, row["id"])
+        return Outcome(True, "played", f"Played: {label}.")
+
+    def _next_if_still_theirs(self, row: dict, outcome: Outcome) -> None:
+        """The fan-out tells no one of their own move; a player who plays by mail and is
+        to act again (several moves in a row) gets the new position at once."""
+        with self.store.read() as tx:
+            player = records.recipient(tx, row["player_id"])
+            game = self.games.game_row(tx, row["game_id"])
+        if player is None or not player.verified or row["seat"] not in game.to_act or game.status != "active":
+            return
+        ref = {"reason": "", "detail": outcome.detail, "game_id": row["game_id"], "seat": row["seat"],
+               "current_version": game.version}
+        self.mailer.claim_and_deliver(f"played:{row['id']}", player.id, row["game_id"], "played", ref,
+                                      player.email)
+
+    def _answer(self, raw: bytes, message: EmailMessage, outcome: Outcome, row: dict | None) -> None:
+        sender = parseaddr(str(message.get("From", "")))[1]
+        with self.store.read() as tx:
+            if row is not None:
+                player = records.recipient(tx, row["player_id"])
+            else:  # a forged token names nobody: answer only a sender who is a verified player
+                player = records.verified_recipient_by_email(tx, sender) if sender else None
+        if player is None or not player.verified:
+            log.info("a %s reply from %r is not answered: no verified player to tell", outcome.reason, sender)
+            return
+        to, player_id = player.email, player.id
+        ref = {"reason": outcome.reason.replace("_", " "), "detail": outcome.detail,
+               "in_reply_to_subject": str(message.get("Subject", ""))[:120]}
+        if outcome.reason == "stale" and player_id is not None:
+            with self.store.read() as tx:
+                game = self.games.game_row(tx, row["game_id"])
+            ref.update(game_id=row["game_id"], seat=row["seat"], current_version=game.version)
+        key = "answer:" + hashlib.sha256(raw).hexdigest()
+        self.mailer.claim_and_deliver(key, player_id, row["game_id"] if row else None, "answer", ref, to)

@@ -1,0 +1,154 @@
+"""Moves by email reply, through the built-in inbound SMTP listener and `entrepot mail-in`:
+a numbered reply plays; forged, replayed, stale and illegal replies are each refused with
+an answer mail, and nothing is appended."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from email.message import EmailMessage
+
+from tests.conftest import ROOT
+from tests.mail.conftest import insert_notification, reply, text_of
+
+
+def _version(client, game, player) -> int:
+    return client.get(f"/v1/games/{game['id']}", token=player["token"]).json["version"]
+
+
+def _your_turn_mail(client, sink, mail_services, game, player):
+    current = client.get(f"/v1/games/{game['id']}", token=player["token"]).json
+    seat = next(s["index"] for s in current["seats"] if s["player_id"] == player["id"])
+    nid = insert_notification(mail_services, player["id"], game["id"], seat, "your_turn", current["version"])
+    assert mail_services.mailer.mail_notification(nid) == "sent"
+    return sink[0].to(player["email"])[-1], seat
+
+
+def _played_by(mail_services, game, version) -> dict | None:
+    """The sender of the command decided at ``version``, if one was."""
+    with mail_services.store.read() as tx:
+        row = tx.conn.execute("SELECT sender FROM commands WHERE game_id = %s AND version = %s",
+                              (game["id"], version)).fetchone()
+    return row[0] if row else None
+
+
+def _answer(sink, player, count_before):
+    answers = [m for m in sink[0].to(player["email"]) if "Not played" in str(m["Subject"])]
+    assert len(answers) == count_before + 1, [str(m["Subject"]) for m in answers]
+    return answers[-1]
+
+
+def _answers(sink, player) -> int:
+    return len([m for m in sink[0].to(player["email"]) if "Not played" in str(m["Subject"])])
+
+
+def test_a_numbered_reply_plays_that_move_and_a_replay_is_refused(client, sink, inbox, mail_services,
+                                                                 two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, seat = _your_turn_mail(client, sink, mail_services, game, ada)
+    version = _version(client, game, ada)
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json["commands"]
+    reply(inbox, mail, "2", sender="forged-from@elsewhere.test")  # From proves nothing: the token does
+    events = client.get(f"/v1/games/{game['id']}/events?after={version}", token=ada["token"]).json["events"]
+    assert _version(client, game, ada) > version and events
+    with mail_services.store.read() as tx:
+        sent = tx.conn.execute("SELECT command, sender FROM commands WHERE game_id = %s AND version = %s",
+                               (game["id"], version)).fetchone()
+    assert sent[0] == legal[1] and sent[1] == {"kind": "player", "player_id": ada["id"]}
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1")  # the same reply address again
+    answer = _answer(sink, ada, before)
+    assert "replayed" in str(answer["Subject"]) and "used already" in text_of(answer)
+    assert _version(client, game, ada) == events[-1]["seq"]
+
+
+def test_a_stale_reply_is_refused_with_the_current_position_and_a_fresh_address(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, seat = _your_turn_mail(client, sink, mail_services, game, ada)
+    # the game moves on meanwhile (Bob plays in the browser: kontor's first choice is simultaneous)
+    bob_seat = 1 - seat
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands?seat={bob_seat}", token=bob["token"]).json
+    played = client.post(f"/v1/games/{game['id']}/commands", token=bob["token"],
+                         json={"command": legal["commands"][0], "expected_version": legal["version"]})
+    assert played.status_code in (200, 201), played.json
+    version = _version(client, game, ada)
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1")
+    answer = _answer(sink, ada, before)
+    assert "stale" in str(answer["Subject"]) and "moved on" in text_of(answer)
+    assert _version(client, game, ada) == version
+    # still Ada's turn: the answer carries the position now and a reply address for it
+    assert str(answer["Reply-To"]).startswith("play+") and answer["Reply-To"] != mail["Reply-To"]
+    reply(inbox, answer, "1")
+    assert _version(client, game, ada) > version
+    assert _played_by(mail_services, game, version) == {"kind": "player", "player_id": ada["id"]}
+
+
+def test_forged_and_illegal_replies_are_refused_and_nothing_is_played(client, sink, inbox, mail_services,
+                                                                      two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, _ = _your_turn_mail(client, sink, mail_services, game, ada)
+    version = _version(client, game, ada)
+    token = str(mail["Reply-To"]).split("+")[1].split("@")[0]
+    number, mac = token.split("-")
+    # a forged token: right id, wrong MAC; answered to the From address, a verified player's
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1", sender=ada["email"].upper(), to=f"play+{number}-{'a' * len(mac)}@games.test")
+    forged = _answer(sink, ada, before)
+    assert "forged" in str(forged["Subject"]) and forged["Reply-To"] is None
+    # no token at all
+    reply(inbox, mail, "1", sender=ada["email"], to="play@games.test")
+    assert "forged" in str(_answer(sink, ada, before + 1)["Subject"])
+    # a stranger's forgery is not answered: the listener mails no one who is not a player
+    stranger = "mallory@forgers.test"
+    reply(inbox, mail, "1", sender=stranger, to=f"play+{number}-{'b' * len(mac)}@games.test")
+    assert sink[0].to(stranger) == []
+    # illegal: a number out of range, words, a command the rules refuse
+    for line, says in (("99", "no move 99"), ("yes please", "neither a move's number"),
+                       (json.dumps({"type": "ChooseCard", "card": 9999}), "")):
+        before = _answers(sink, ada)
+        reply(inbox, mail, line)
+        answer = _answer(sink, ada, before)
+        assert "illegal" in str(answer["Subject"]) and says in text_of(answer)
+    assert _version(client, game, ada) == version
+    # the token survives a refused move: the right answer still plays
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json["commands"]
+    reply(inbox, mail, json.dumps(legal[-1]))
+    assert _version(client, game, ada) > version
+    assert _played_by(mail_services, game, version) == {"kind": "player", "player_id": ada["id"]}
+
+
+def test_mail_in_reads_one_message_on_stdin(client, sink, mail_services, two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, _ = _your_turn_mail(client, sink, mail_services, game, ada)
+    version = _version(client, game, ada)
+    message = EmailMessage()
+    message["From"] = ada["email"]
+    message["To"] = "entrepot@games.test"
+    message["Delivered-To"] = str(mail["Reply-To"])  # as an MTA's pipe delivers it
+    message["Subject"] = "Re: your turn"
+    message.set_content("1\n")
+    settings = mail_services.settings
+    env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
+           "ENTREPOT_SMTP_URL": settings.smtp_url, "ENTREPOT_MAIL_FROM": settings.mail_from,
+           "ENTREPOT_MAIL_SECRET": settings.mail_secret, "ENTREPOT_QUEUE": settings.queue_name,
+           "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "service.entry", "mail-in"]
+    done = subprocess.run(command, input=message.as_bytes(), env=env, capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout.decode().strip() == "played"
+    assert _played_by(mail_services, game, version) == {"kind": "player", "player_id": ada["id"]}
+    # the same message again: refused (replayed) with an answer mail, still exit 0
+    before = _answers(sink, ada)
+    again = subprocess.run(command, input=message.as_bytes(), env=env, capture_output=True, timeout=60)
+    assert again.returncode == 0 and again.stdout.decode().strip() == "replayed"
+    assert "replayed" in str(_answer(sink, ada, before)["Subject"])
+    garbage = subprocess.run(command, input=b"", env=env, capture_output=True, timeout=60)
+    assert garbage.returncode == 1
