@@ -41,6 +41,7 @@ FORMS = {
     "kontor:team": ("kontor", {"variant": "team"}, 4),
     "kontor:free_for_all": ("kontor", {"variant": "free_for_all"}, 3),
     **{f"speicherstadt:{n}": ("speicherstadt", {}, n) for n in range(2, 6)},
+    **{f"amsterdam:{n}": ("amsterdam", {}, n) for n in range(2, 5)},
 }
 PAIRS = ("easy-random", "normal-easy", "strong-normal")
 

@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from domain.common.computer import computer_command
 from domain.common.table import BeginVacation, EndVacation, RequestAbort, Resign, TimeOut
 from domain.rng import Rng
 from service import chain
@@ -42,8 +43,6 @@ from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
 
-#: The computer level that makes a move for a seat whose time ran out ("computer").
-TIMEOUT_LEVEL = "normal"
 ROLLING_YEAR = timedelta(days=365)
 
 
@@ -94,7 +93,9 @@ class ClockService:
                 return "early"
             return "nothing"
         if isinstance(command, TimeOut) and folded.state.control.on_timeout == "computer":
-            move = title.policy(folded.state, command.seat, Rng(new_seed()), TIMEOUT_LEVEL)
+            # the title's own game, re-dealt from the seat's view, at the game's chosen level
+            move = computer_command(title.inner, folded.state.game, command.seat, Rng(new_seed()),
+                                    title.stand_in_level(folded.state), self.games.ai_budget)
             command = TimeOut(command.seat, command.seat_count, move)
         try:
             self.games.execute(TIMER, game_id, command.seat, command, expected_version=version)

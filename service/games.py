@@ -116,9 +116,6 @@ class Timer:
 
 TIMER = Timer()
 
-#: The computer level that plays a seat that is out (resigned or forfeited).
-STAND_IN_LEVEL = "normal"
-
 
 def public_event(stored: StoredEvent, data: Any) -> dict:
     return event_json(stored.seq, stored.type, stored.schema_version, stored.seat, stored.at, data)
@@ -525,7 +522,7 @@ class GameService:
         # the title's own game inside the table: the computer searches the rules, not the
         # correspondence timers, and sees only what the seat may know
         command = computer_command(title.inner, folded.state.game, seat, Rng(new_seed()),
-                                   game.seats[seat].ai or STAND_IN_LEVEL, self.ai_budget)
+                                   game.seats[seat].ai or title.stand_in_level(folded.state), self.ai_budget)
         raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
             self.execute(COMPUTER, game_id, seat, raw, expected_version=version)

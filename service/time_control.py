@@ -9,12 +9,15 @@ from typing import Any
 
 import isodate
 
+from domain.common.computer import LEVELS
 from service.errors import Invalid
 
 ON_TIMEOUT = ("computer", "forfeit")
 DEFAULT_REMINDERS = (0.8,)
 #: The longest time per move: a year is already longer than any correspondence site gives.
 LONGEST = timedelta(days=366)
+#: The computer level that plays a timed-out move and every seat that is out, unless chosen.
+DEFAULT_LEVEL = "normal"
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,8 @@ class TimeControl:
     per_move_seconds: float
     on_timeout: str
     reminders: tuple[float, ...]
+    #: the computer level standing in: a timed-out move ("computer") and seats that are out
+    level: str = DEFAULT_LEVEL
 
     def to_json(self) -> dict:
         return {
@@ -30,12 +35,13 @@ class TimeControl:
             "per_move_seconds": self.per_move_seconds,
             "on_timeout": self.on_timeout,
             "reminders": list(self.reminders),
+            "level": self.level,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TimeControl:
         return cls(data["per_move"], float(data["per_move_seconds"]), data["on_timeout"],
-                   tuple(float(f) for f in data["reminders"]))
+                   tuple(float(f) for f in data["reminders"]), data.get("level", DEFAULT_LEVEL))
 
 
 def parse_time_control(raw: Mapping[str, Any], now: datetime) -> TimeControl:
@@ -45,7 +51,7 @@ def parse_time_control(raw: Mapping[str, Any], now: datetime) -> TimeControl:
     the calendar month that starts then; the result is recorded in seconds.
     """
     errors: dict[str, list[str]] = {}
-    unknown = sorted(set(raw) - {"per_move", "on_timeout", "reminders"})
+    unknown = sorted(set(raw) - {"per_move", "on_timeout", "reminders", "level"})
     for key in unknown:
         errors[f"time_control.{key}"] = ["unknown field"]
     per_move = raw.get("per_move")
@@ -66,6 +72,9 @@ def parse_time_control(raw: Mapping[str, Any], now: datetime) -> TimeControl:
     on_timeout = raw.get("on_timeout", "computer")
     if on_timeout not in ON_TIMEOUT:
         errors["time_control.on_timeout"] = ["must be one of computer, forfeit"]
+    level = raw.get("level", DEFAULT_LEVEL)
+    if level not in LEVELS:
+        errors["time_control.level"] = [f"must be one of {', '.join(LEVELS)}"]
     reminders = raw.get("reminders", list(DEFAULT_REMINDERS))
     if not isinstance(reminders, list) or not all(
         isinstance(f, int | float) and not isinstance(f, bool) and 0 < f < 1 for f in reminders
@@ -75,4 +84,4 @@ def parse_time_control(raw: Mapping[str, Any], now: datetime) -> TimeControl:
         errors["time_control.reminders"] = ["at most 5 reminders"]
     if errors:
         raise Invalid("this time control cannot be used", errors)
-    return TimeControl(per_move, seconds, on_timeout, tuple(sorted({float(f) for f in reminders})))
+    return TimeControl(per_move, seconds, on_timeout, tuple(sorted({float(f) for f in reminders})), level)

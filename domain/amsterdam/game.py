@@ -7,7 +7,7 @@ from domain.amsterdam.commands import COMMAND_TYPES
 from domain.amsterdam.events import EVENT_TYPES
 from domain.amsterdam.evolve import evolve
 from domain.amsterdam.options import MAX_SEATS, MIN_SEATS, Options, options_schema, parse_options
-from domain.amsterdam.policy import policy
+from domain.amsterdam.policy import evaluate, policy
 from domain.amsterdam.rounds import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.amsterdam.state import FINISHED, State
 from domain.amsterdam.view import redact_event, redetermine, view
@@ -78,5 +78,8 @@ GAME = GameDefinition(
     result=result,
     redetermine=redetermine,
     policy=policy,
+    evaluate=evaluate,
+    #: about one seat's turn and the others' answers: the heuristic reads a settled board
+    rollout_depth=12,
     component_data=component_data,
 )

@@ -1,9 +1,11 @@
 """Computer seats for Amsterdam: "easy" and "normal" (greedy one-step lookahead on a
-heuristic value of the board). "strong" plays as "normal" until the generic search of
-domain/common gives this title its strong level. Every lookahead runs on
-``redetermine(state, seat, rng)``, so no hidden pile, tile or die is ever read."""
+heuristic value of the board); "strong" is the generic search of domain/common, which
+rolls out with "normal" and cuts its rollouts off with ``evaluate``. Every lookahead
+runs on ``redetermine(state, seat, rng)``, so no hidden pile, tile or die is ever read."""
 
 from __future__ import annotations
+
+import math
 
 from domain.amsterdam import cards, data
 from domain.amsterdam.board import blocks_of, first_free_roof, largest_group
@@ -152,3 +154,21 @@ def policy(state: State, seat: int, rng, level: str = "normal"):
         keeps = [c for c in legal if isinstance(c, EndTurn)]
         return max(keeps, key=lambda c: _score(sample, seat, c))
     return max(legal, key=lambda c: (_score(sample, seat, c), -legal.index(c)))
+
+
+#: a lead of this many heuristic points reads as about 73% (1 / (1 + e^-1))
+EVALUATION_SCALE = 6.0
+
+
+def evaluate(state: State, seat: int) -> float:
+    """The search's cut-off estimate of ``seat``'s chances: its heuristic worth (points
+    in hand and to come) against the best other seat's, squashed into [0, 1].  Alone
+    (the solo game against TOM) the worth itself, against a middling score."""
+    mine = value(state, seat)
+    others = [value(state, other) for other in range(len(state.seats)) if other != seat]
+    lead = mine - max(others) if others else mine - SOLO_PAR
+    return 1.0 / (1.0 + math.exp(-lead / EVALUATION_SCALE))
+
+
+#: the solo game: a worth that reads as even chances
+SOLO_PAR = 40.0

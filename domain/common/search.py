@@ -24,6 +24,11 @@ How one iteration runs (single-observer ISMCTS, Cowling, Powley & Whitehouse 201
    (team-mates share a win, so a team win is still worth more than a tie), else the
    title's ``evaluate(state, seat)`` in [0, 1] at the cut-off.
 
+With an ``evaluate`` and more root moves than ``Tuning.root_width``, the root searches
+only the normal policy's move and the moves ``evaluate`` rates best one move ahead on the
+seat's own re-deal (progressive pruning: a small budget is not spread over every cell of
+a board).
+
 The move played is the root child with the most visits, summed over all the
 determinizations the iterations used.
 
@@ -84,6 +89,12 @@ class Tuning:
     margin: float = 0.03
     z: float = 0.0
     min_visits: int = 6
+    #: with an ``evaluate``, the root considers only the normal policy's move and the
+    #: ``root_width - 1`` others that ``evaluate`` rates best one move ahead (on the
+    #: seat's own re-deal): a budget of a few dozen iterations spread over 20-30
+    #: placements leaves every move too few visits to beat the policy's.  Moves
+    #: ``evaluate`` cannot tell apart (all rated the same) are all kept.  None: no cut
+    root_width: int | None = 6
 
 
 class _Node:
@@ -121,13 +132,31 @@ def search(
     depth = tuning.rollout_depth if game.evaluate is not None else None
     done = budget.deadline()
     hint = game.policy(seen, seat, rng, "normal")
+    allowed = _root_candidates(game, seen, seat, legal, hint, tuning.root_width)
     root = _Node()
     runs = 0
     while not done(runs):
         _iterate(game, seen, seat, rng, root, tuning, depth, hint if runs == 0 else None,
-                 expired=lambda: done(0))
+                 expired=lambda: done(0), allowed=allowed)
         runs += 1
-    return _pick(root, legal, hint, tuning)
+    return _pick(root, [c for c in legal if allowed is None or c in allowed], hint, tuning)
+
+
+def _root_candidates(game, seen, seat: int, legal: list, hint: Any, width: int | None):
+    """The root moves worth searching (see ``Tuning.root_width``), or None for all."""
+    if game.evaluate is None or width is None or len(legal) <= width:
+        return None
+    rated = []
+    for i, command in enumerate(legal):
+        try:
+            after = game.fold(game.decide(seen, Issued(seat, SIMULATED_AT, command)), seen)
+        except Exception:  # noqa: BLE001 - a title's refusal: the move is simply not rated
+            continue
+        rated.append((game.evaluate(after, seat), -i, command))
+    if not rated or max(r[0] for r in rated) == min(r[0] for r in rated):
+        return None
+    rated.sort(reverse=True)
+    return frozenset([hint, *(command for _, _, command in rated[: width - 1])])
 
 
 def _pick(root: _Node, legal: list, hint: Any, tuning: Tuning) -> Any:
@@ -154,7 +183,7 @@ def _pick(root: _Node, legal: list, hint: Any, tuning: Tuning) -> Any:
 
 
 def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | None, first=None,
-             expired: Callable[[], bool] = lambda: False) -> None:
+             expired: Callable[[], bool] = lambda: False, allowed=None) -> None:
     """One determinization, walk, rollout and back-up; ``first`` is expanded first at the
     root (the normal policy's move, so it is always measured).  An iteration still
     running at the deadline is dropped unrecorded (long rollouts of a title without
@@ -171,7 +200,8 @@ def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | No
             break
         actor = seat if seat in actors else min(actors)
         if actor == seat and in_tree:
-            command, node, expanded = _select(game, state, seat, rng, node, tuning.exploration, first)
+            command, node, expanded = _select(game, state, seat, rng, node, tuning.exploration, first,
+                                              allowed if node is root else None)
             first = None
             path.append(node)
             in_tree = not expanded
@@ -189,9 +219,12 @@ def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | No
         visited.value += value
 
 
-def _select(game, state, seat: int, rng, node: _Node, exploration: float, first=None):
-    """(command, child node, whether the child was just expanded)."""
+def _select(game, state, seat: int, rng, node: _Node, exploration: float, first=None, allowed=None):
+    """(command, child node, whether the child was just expanded); ``allowed``: the
+    root's candidates (the legal ones among them; all legal if none is)."""
     legal = game.legal_commands(state, seat)
+    if allowed is not None:
+        legal = [c for c in legal if c in allowed] or legal
     untried = [c for c in legal if c not in node.children]
     if untried:
         command = first if first in untried else untried[rng.below(len(untried))]

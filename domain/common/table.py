@@ -27,6 +27,9 @@ from domain.common.times import format_time as _text
 from domain.common.times import parse_time as _time
 from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
 
+#: The stand-in's level when the game chose none (no time control, or an older stream).
+STAND_IN_LEVEL = "normal"
+
 
 # events ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -37,6 +40,9 @@ class TimeControlSet:
     on_timeout: str
     reminders: tuple[float, ...]
     clocked_seats: tuple[int, ...]  # the seats people hold: computers need no clock
+    #: the computer level that plays a timed-out move and the seats that are out (streams
+    #: recorded before it was chosen read "normal")
+    level: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -282,6 +288,10 @@ class TableGame(GameDefinition):
     def played_by_computer(self, state: Table) -> frozenset[int]:
         return state.out
 
+    def stand_in_level(self, state: Table) -> str:
+        """The level of the computer that plays a timed-out move or a seat that is out."""
+        return state.control.level if state.control is not None else STAND_IN_LEVEL
+
     def running_clocks(self, state: Table) -> list[Clock]:
         return running_clocks(self.inner, state)
 
@@ -413,7 +423,8 @@ def _open_table(title: GameDefinition, state: Table, command: OpenTable, at: str
     if command.control is not None:
         c = command.control
         events.insert(0, TimeControlSet(c["per_move"], float(c["per_move_seconds"]), c["on_timeout"],
-                                        tuple(c["reminders"]), tuple(command.clocked_seats)))
+                                        tuple(c["reminders"]), tuple(command.clocked_seats),
+                                        c.get("level", STAND_IN_LEVEL)))
         opened = _fold(state, events)
         events += _clock_starts(title, opened, opened, None, _time(at))
     return events

@@ -26,7 +26,7 @@ def test_a_game_with_a_time_control_shows_each_seats_clock(client, new_player):
     assert created.status_code == 200, created.json  # the accepted invitation: the game started
     game = created.json
     assert game["time_control"] == {"per_move": "P2D", "per_move_seconds": 172800.0,
-                                    "on_timeout": "computer", "reminders": [0.8]}
+                                    "on_timeout": "computer", "reminders": [0.8], "level": "normal"}
     assert [c["seat"] for c in game["clocks"]] == [0, 1]
     assert game["deadline"] is not None and all(c["paused_until"] is None for c in game["clocks"])
     assert game["away"] == [] and game["out"] == [] and game["abort_requests"] == []
@@ -41,10 +41,11 @@ def test_a_game_with_a_time_control_shows_each_seats_clock(client, new_player):
 
 def test_a_bad_time_control_is_a_clear_422(client, new_player):
     red, black = two_players(new_player)
-    refused = create(client, red, black, {"per_move": "PT0S", "on_timeout": "later"})
+    refused = create(client, red, black, {"per_move": "PT0S", "on_timeout": "later", "level": "expert"})
     assert refused.status_code == 422
     assert refused.json["code"] == "validation_error"
-    assert set(refused.json["errors"]) == {"time_control.per_move", "time_control.on_timeout"}
+    assert set(refused.json["errors"]) == {"time_control.per_move", "time_control.on_timeout",
+                                           "time_control.level"}
     assert create(client, red, black, {"per_move": 3}).status_code == 422
     assert create(client, red, black, "P2D").status_code == 422
 

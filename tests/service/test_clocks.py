@@ -14,7 +14,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from domain.common.envelope import encode_command
+from domain.common.search import Budget
 from domain.rng import Rng
+from service import clocks as service_clocks
+from service import games as service_games
 from service.clock import FixedClock
 from service.container import build
 from service.errors import (
@@ -106,6 +109,8 @@ def run_due(svc, game_id):
     ({"per_move": "P2D", "reminders": [1.5]}, "time_control.reminders"),
     ({"per_move": "P2D", "reminders": "0.8"}, "time_control.reminders"),
     ({"per_move": "P2D", "increment": "PT1H"}, "time_control.increment"),
+    ({"per_move": "P2D", "level": "expert"}, "time_control.level"),
+    ({"per_move": "P2D", "level": "random"}, "time_control.level"),
     ({}, "time_control.per_move"),
 ])
 def test_a_bad_time_control_is_refused_naming_the_field(svc, bad, field):
@@ -120,7 +125,7 @@ def test_the_time_control_is_recorded_and_each_seat_asked_to_act_gets_a_deadline
     gid = new_game(svc, "kontor", [a, b], time_control={"per_move": "PT12H", "on_timeout": "forfeit"})
     row = game(svc, gid)
     assert row.time_control == {"per_move": "PT12H", "per_move_seconds": 43200.0,
-                                "on_timeout": "forfeit", "reminders": [0.8]}
+                                "on_timeout": "forfeit", "reminders": [0.8], "level": "normal"}
     [control] = events(svc, gid, {"TimeControlSet"})
     assert control["data"]["clocked_seats"] == [0, 1]
     # Kontor's secret choice: both seats act at once, each on its own clock
@@ -295,6 +300,52 @@ def test_forfeit_with_three_seats_puts_the_seat_out_and_the_computer_plays_it_to
     assert row.result["detail"]["out"] == [late]
     stand_ins = [e for e in events(svc, gid) if e["seat"] == late and e["type"].startswith("speicherstadt.")]
     assert stand_ins
+
+
+def test_the_chosen_level_stands_in_for_a_resigned_seat_and_makes_a_timed_out_move(svc, clock, monkeypatch):
+    levels = []
+
+    def spy(module):
+        real = module.computer_command
+
+        def recording(game, state, seat, rng, level, budget):
+            levels.append((seat, level))
+            return real(game, state, seat, rng, level, budget)
+        monkeypatch.setattr(module, "computer_command", recording)
+
+    spy(service_games)
+    spy(service_clocks)
+    monkeypatch.setattr(svc.games, "ai_budget", Budget(iterations=10))  # a short search
+    people = players(svc, 3)
+    gid = new_game(svc, "speicherstadt", people,
+                   time_control={"per_move": "PT1H", "on_timeout": "computer", "level": "strong"})
+    assert game(svc, gid).time_control["level"] == "strong"
+    assert events(svc, gid, {"TimeControlSet"})[0]["data"]["level"] == "strong"
+    quitter = game(svc, gid).to_act[0]
+    svc.clocks.resign(people[quitter], gid, quitter)
+    while game(svc, gid).to_act[0] == quitter:
+        assert svc.games.play_computer(gid, game(svc, gid).version, quitter) == "played"
+    assert levels and set(levels) == {(quitter, "strong")}
+    late = game(svc, gid).to_act[0]
+    clock.at += timedelta(hours=2)
+    assert run_due(svc, gid) == "TimeOut"
+    assert levels[-1] == (late, "strong")
+    timed_out = events(svc, gid, {"TimedOut"})[-1]
+    assert timed_out["seat"] == late and late not in game(svc, gid).table["out"]
+
+
+def test_without_a_time_control_a_resigned_seat_is_played_at_normal(svc, monkeypatch):
+    levels = []
+    real = service_games.computer_command
+    monkeypatch.setattr(service_games, "computer_command",
+                        lambda game, state, seat, rng, level, budget: levels.append(level)
+                        or real(game, state, seat, rng, level, budget))
+    people = players(svc, 3)
+    gid = new_game(svc, "speicherstadt", people, time_control=None)
+    quitter = game(svc, gid).to_act[0]
+    svc.clocks.resign(people[quitter], gid, quitter)
+    assert svc.games.play_computer(gid, game(svc, gid).version, quitter) == "played"
+    assert levels == ["normal"]
 
 
 # resign and abort -----------------------------------------------------------------------

@@ -81,15 +81,20 @@ def legal_cells(
     return sorted(out, key=lambda p: (p[1], p[0]))
 
 
+#: the cards that form sectors (``Card.is_dock``), as a set: the computer player asks
+#: this hundreds of thousands of times a game
+DOCKS = frozenset(card for card, c in CARDS.items() if c.is_dock)
+
+
 def sector_of(cells: Mapping[Pos, int], start: Pos) -> frozenset[Pos]:
     """The docks orthogonally connected to ``start`` (any owner: "sans qu'on ait à tenir
     compte du propriétaire de ces docks")."""
     seen = {start}
     stack = [start]
     while stack:
-        p = stack.pop()
-        for n in neighbours(p):
-            if n not in seen and n in cells and CARDS[cells[n]].is_dock:
+        x, y = stack.pop()
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in seen and cells.get(n) in DOCKS:
                 seen.add(n)
                 stack.append(n)
     return frozenset(seen)
@@ -99,7 +104,7 @@ def sectors(cells: Mapping[Pos, int]) -> list[frozenset[Pos]]:
     seen: set[Pos] = set()
     out = []
     for pos, card in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if pos in seen or not CARDS[card].is_dock:
+        if pos in seen or card not in DOCKS:
             continue
         sector = sector_of(cells, pos)
         seen |= sector

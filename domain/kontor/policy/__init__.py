@@ -11,6 +11,7 @@ import math
 
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.decide import legal_commands
+from domain.kontor.core.sides import side_of, side_values
 from domain.kontor.core.state import KontorState
 from domain.kontor.policy import basic, free_wheel, special_rules
 
@@ -33,8 +34,33 @@ def policy(state: KontorState, seat: int, rng, level: str = "normal"):
 EVALUATION_SCALE = 9.0
 
 
+#: money breaks ties on points: a florin of lead is worth this share of a policy florin
+MONEY_LEAD = 0.5
+
+
 def evaluate(state, seat: int) -> float:
-    """The search's cut-off estimate of ``seat``'s chances: the policy's board
-    evaluation (sectors held, leads, threats) squashed into [0, 1]."""
+    """The search's cut-off estimate of ``seat``'s chances, squashed into [0, 1]: the
+    points its side already leads by (a sector won is worth the policy's WIN), the
+    policy's evaluation of the open board (sectors held, leads, threats), and the money
+    lead that breaks ties.  "Largest sectors" games score only at the end: their board
+    evaluation already ranks the scored sectors."""
     value = basic.evaluate_board(state, seat, occupancy(state), state.warehouses)
+    opts = state.options
+    points = side_values_max(opts, state.points)
+    money = side_values(opts, state.money)
+    mine = side_of(opts, seat)
+    others = [s for s in range(len(points)) if s != mine]
+    if others:
+        if opts.final_selection != "largest":
+            value += basic.WIN * (points[mine] - max(points[s] for s in others))
+        value += MONEY_LEAD * basic.money_worth(state) * (money[mine] - max(money[s] for s in others))
     return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
+
+
+def side_values_max(opts, per_seat: tuple[int, ...]) -> list[int]:
+    """Per side, its seats' value (partners hold the same score: the highest of them)."""
+    out: dict[int, int] = {}
+    for seat, v in enumerate(per_seat):
+        side = side_of(opts, seat)
+        out[side] = max(out.get(side, v), v)
+    return [out[s] for s in sorted(out)]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.core.board import (
-    is_closed,
-    neighbours,
+    DOCKS,
     occupancy,
+    possible,
     sectors,
     supremacy,
     warehouse_counts,
@@ -58,7 +58,8 @@ def _poverty_pass(state: KontorState, money: int, gain: float) -> bool:
     return money <= POVERTY_RESERVE and state.treasury > 0 and gain < WIN * POVERTY_GAIN
 
 
-def _money(state: KontorState) -> float:
+def money_worth(state: KontorState) -> float:
+    """What a florin is worth to the policy, in board-evaluation units."""
     if state.options.poverty_end:
         return MONEY * MONEY_POVERTY
     return MONEY * (MONEY_TEAM if state.options.teams else 1.0)
@@ -66,45 +67,73 @@ def _money(state: KontorState) -> float:
 
 def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int], sides: int):
     """Who holds the sector now (bribes and expansions' adjustments included)."""
-    counts = warehouse_counts(
-        cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
-        adjust=expansions.adjust(state),
-    )
-    return supremacy(counts)[0]
+    stored = [cells[p] for p in sorted(sector) if cells[p] in warehouses]
+    if not stored:
+        return None  # no warehouse counts there: nobody holds it (warehouse_counts)
+    # the holder depends only on the state and which docks with warehouses the sector
+    # has: a policy call evaluates the same sectors for every cell it tries
+    if _WINNERS["state"] is not state or _WINNERS["sides"] != sides:
+        _WINNERS.update(state=state, sides=sides, found={})
+    key = (sector, tuple(stored))
+    found = _WINNERS["found"]
+    if key not in found:
+        counts = warehouse_counts(
+            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+            adjust=expansions.adjust(state),
+        )
+        found[key] = supremacy(counts)[0]
+    return found[key]
 
 
-def evaluate_board(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
+#: _winner's memo for the one state being evaluated (the last one asked about)
+_WINNERS: dict = {"state": None, "sides": None, "found": {}}
+
+
+def evaluate_board(
+    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int], found=None
+) -> float:
+    """``found``: the sectors of ``cells`` in ``sectors``' order, when the caller knows them."""
     if state.options.final_selection == "largest":
-        return _evaluate_largest(state, seat, cells, warehouses)
+        return _evaluate_largest(state, seat, cells, warehouses, found)
     size = state.options.board_dims
     side = side_of(state.options, seat)
     sides = side_count(state.options, state.seat_count)
     box = box_of(state, cells)
     done = {frozenset(s.cells) for s in state.scored}
     value = 0.0
-    for sector in sectors(cells):
+    for sector in sectors(cells) if found is None else found:
         if sector in done:
             continue
         winner = _winner(state, cells, sector, warehouses, sides)
-        closed = is_closed(cells, sector, size, box)
-        weight = sector_weight(state.options, sector, closed)  # scenarios
-        if closed:
-            if winner is not None:
-                value += (WIN if winner == side else -WIN) * weight
-            continue
         if winner is None:
-            continue
+            continue  # worth nothing to anyone, closed or open
+        open_cells = _open_cells(cells, sector)
+        # is_closed with the box computed once (box_of already covers ``cells``)
+        closed = not any(possible(n, box, size) for n in open_cells)
+        weight = sector_weight(state.options, sector, closed)  # scenarios
         sign = (1.0 if winner == side else -1.0) * weight
+        if closed:
+            value += sign * WIN
+            continue
         value += sign * LEAD
         # a sector with a single open neighbour may be closed by the next canal
-        open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
         if len(open_cells) == 1:
             value += sign * THREAT
     return value
 
 
+def _open_cells(cells: dict, sector) -> set:
+    """The empty cells next to ``sector``."""
+    out = set()
+    for x, y in sector:
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in cells:
+                out.add(n)
+    return out
+
+
 def _evaluate_largest(
-    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]
+    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int], found=None
 ) -> float:
     """Only the largest sectors count at the end: rank every sector (already scored ones
     included) by size and value the ones in the counted slots."""
@@ -123,16 +152,17 @@ def _evaluate_largest(
     for s in state.scored:
         v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
         entries.append((len(s.cells), dist(s.cells), v))
-    for sector in sectors(cells):
+    for sector in sectors(cells) if found is None else found:
         if sector in done:
             continue
         winner = _winner(state, cells, sector, warehouses, sides)
         sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
-        sign *= sector_weight(opts, sector, is_closed(cells, sector, size, box))  # scenarios
-        if is_closed(cells, sector, size, box):
+        open_cells = _open_cells(cells, sector)
+        closed = not any(possible(n, box, size) for n in open_cells)  # as is_closed
+        sign *= sector_weight(opts, sector, closed)  # scenarios
+        if closed:
             entries.append((len(sector), dist(sector), sign * WIN))
             continue
-        open_cells = {n for p in sector for n in neighbours(p) if n not in cells}
         v = sign * LEAD * (1 + len(sector) * GROW_LEAD)
         if len(open_cells) == 1:
             v += sign * THREAT
@@ -148,6 +178,34 @@ def _evaluate_largest(
     for i, e in enumerate(entries):
         value += e[2] if i in chosen else REST * e[2]
     return value
+
+
+def _sectors_after(cells: dict, card: int, pos) -> list | None:
+    """The sectors once ``card`` goes to the empty cell ``pos``, derived from those of
+    ``cells`` (a policy call tries every cell against the same board); None when ``pos``
+    is covered (a flood, a bridge): recount then."""
+    if pos in cells:
+        return None
+    if _SECTORS["cells"] is not cells:
+        _SECTORS.update(cells=cells, found=sectors(cells))
+    found = _SECTORS["found"]
+    if card not in DOCKS:
+        return found  # a canal on an empty cell neither joins nor splits sectors
+    x, y = pos
+    touching = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    merged, rest = {pos}, []
+    for sector in found:
+        if any(n in sector for n in touching):
+            merged |= sector
+        else:
+            rest.append(sector)
+    rest.append(frozenset(merged))
+    return sorted(rest, key=lambda sector: min((p[1], p[0]) for p in sector))  # sectors' order
+
+
+#: _sectors_after's memo: the board last asked about (boards are never changed once
+#: built: _after copies) and its sectors
+_SECTORS: dict = {"cells": None, "found": []}
 
 
 def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
@@ -178,9 +236,9 @@ def placement_value(
     cells = occupancy(state) if cells is None else cells
     warehouses = state.warehouses if warehouses is None else warehouses
     after, wh = _after(cells, warehouses, card, pos)
-    value = evaluate_board(_supplied(state, seat, card), seat, after, wh)
+    value = evaluate_board(_supplied(state, seat, card), seat, after, wh, _sectors_after(cells, card, pos))
     if CARDS[card].kind == "water" and state.treasury > 0:
-        value += _money(state)
+        value += money_worth(state)
     return value
 
 
@@ -213,7 +271,7 @@ def _reply_value(
     if best is None:
         best = evaluate_board(state, seat, cells, warehouses)
     if CARDS[card].kind == "water" and state.treasury > 0:
-        best += _money(state)
+        best += money_worth(state)
     return best
 
 
@@ -319,7 +377,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             continue
         gain = v - base
         if CARDS[card].florin:
-            gain += _money(state)  # the opponent pays tax
+            gain += money_worth(state)  # the opponent pays tax
         choices.append((gain, card))
     money = state.money[seat]
     if not choices:

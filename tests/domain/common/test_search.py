@@ -133,3 +133,34 @@ def test_a_cut_off_asks_the_titles_evaluation():
     game = replace(NIM, evaluate=evaluate, rollout_depth=0)
     assert search(game, Nim(7), 0, Rng("03" * 32), Budget(iterations=60), Tuning(rollout_depth=0)) == 3
     assert calls
+
+
+# --- many moves, few iterations: the root keeps what the evaluation rates best ------------
+@dataclass(frozen=True)
+class Pick:
+    """Seat 0 picks a number from 0 to 19 and wins with 17; its policy always says 0."""
+
+    chosen: int | None = None
+
+
+PICK = tiny_game(
+    decide=lambda s, issued: [issued.command],
+    evolve=lambda s, n: Pick(n),
+    to_act=lambda s: () if s.chosen is not None else (0,),
+    legal_commands=lambda s, seat: list(range(20)) if s.chosen is None and seat == 0 else [],
+    is_finished=lambda s: s.chosen is not None,
+    result=lambda s: Result(scores=(0.0, 0.0), winners=(0,) if s.chosen == 17 else (1,)),
+    policy=lambda s, seat, rng, level: 0,
+    # a rough rating, not the truth: 17 is only among the five best rated
+    evaluate=lambda s, seat: 0.5 if s.chosen is None else 0.02 * s.chosen,
+    rollout_depth=2,
+)
+
+
+def test_with_few_iterations_the_root_searches_only_the_best_rated_moves():
+    """15 iterations cannot even try all 20 moves, and a move tried once is too little
+    to leave the policy's; over the policy's move and the 5 best rated, 17 is tried and
+    then visited enough (Tuning.min_visits) to be played."""
+    budget = Budget(iterations=15)
+    assert search(PICK, Pick(), 0, Rng("05" * 32), budget, Tuning(rollout_depth=2)) == 17
+    assert search(PICK, Pick(), 0, Rng("05" * 32), budget, Tuning(rollout_depth=2, root_width=None)) == 0
