@@ -30,6 +30,9 @@ TABLE_TIMER = "workers.clock_jobs.run_table_timer"
 #: again. A "started" job whose worker's connection is gone (service/presence.py) is
 #: queued again at once.
 SCHEDULED_PATIENCE = 5.0
+#: A timer job "queued" yet in no queue this long after its time was taken by a worker
+#: that died in between (a worker starts what it takes within milliseconds).
+POPPED_PATIENCE = 1.0
 VACATION_START = "workers.clock_jobs.start_vacation"
 #: Notifications (service/notifications.py, service/webhooks.py); the mail jobs are the
 #: mail side's (workers/mail_jobs.py), named here only to be queued.
@@ -99,13 +102,13 @@ class RQJobQueue:
             # the slot's job may have run or be running without this game (its commit was
             # not visible yet), and a job id queued while its job runs is deleted when that
             # run ends: the game's own job, now
-            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}")
+            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}", at_front=True)
             return
         job_id = timers_job_id(slot) + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
-        self._schedule(ends, TABLE_TIMERS, (slot,), job_id)
+        self._schedule(ends, TABLE_TIMERS, (slot,), job_id, at_front=True)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
-        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}")
+        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", at_front=True)
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
         """For the sweeper: queue now the job of each overdue timer (game id, version, its
@@ -122,20 +125,27 @@ class RQJobQueue:
             with self.redis.pipeline(transaction=False) as pipe:
                 for slot in slots:
                     pipe.hmget(f"rq:job:{timers_job_id(slot)}", "status", "worker_name")
-                jobs = pipe.execute()
+                    pipe.lpos(self.queue.key, timers_job_id(slot))
+                replies = pipe.execute()
+            jobs = replies[0::2]
+            in_queue = [position is not None for position in replies[1::2]]
             started = any(status == b"started" for status, _ in jobs)
             present = workers_present(self.redis) if started else None
         except Exception:
             log.exception("could not read the timer jobs")
             return 0
         queued = 0
-        for slot, (status, worker) in zip(slots, jobs):
+        for slot, (status, worker), waiting in zip(slots, jobs, in_queue):
             patient = late_by_slot[slot] < SCHEDULED_PATIENCE
             if status == b"started" and present is not None and (worker or b"").decode() not in present:
                 patient = False  # its worker is gone: it will never finish
+            if status == b"queued" and not waiting and late_by_slot[slot] >= POPPED_PATIENCE:
+                # taken off the queue by a worker that died before starting it: RQ leaves it
+                # "queued" in its intermediate list for a minute
+                status = None
             if status == b"queued" or (status in (b"started", b"scheduled") and patient):
                 continue  # on its way; "started" or "scheduled" that long after is a dead worker's
-            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot))
+            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot), at_front=True)
             queued += 1
         return queued
 
@@ -167,9 +177,13 @@ class RQJobQueue:
             queued += self.enqueue_job(func, args, job_id)
         return queued
 
-    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, result_ttl: int = 0) -> bool:
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, result_ttl: int = 0,
+                  at_front: bool = False) -> bool:
+        """``at_front``: a clock's job (a deadline, a reminder, a vacation) goes ahead of the
+        queue's other short jobs (fan-outs, deliveries, mail): those may lag under load, a
+        deadline may not."""
         # result_ttl=0 by default: a timer's outcome is in the game's stream, not worth a Redis write
-        options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600}
+        options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600, "at_front": at_front}
         try:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.

@@ -21,6 +21,7 @@ def jobs(redis_url):
     queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}")
     yield queue
     Queue(queue.queue.name, connection=queue.redis).empty()
+    queue.redis.delete("rq:job:fanout-g-3")
     for job_id in queue.redis.zrange(queue.scheduled_key, 0, -1):
         queue.redis.delete(b"rq:job:" + job_id)
     queue.redis.delete(queue.scheduled_key)
@@ -37,16 +38,21 @@ def test_a_timer_goes_to_the_job_of_its_slot_scored_with_the_slots_exact_end(job
         (f"timers-{slot}".encode(), pytest.approx(at.replace(microsecond=800_000).timestamp())),
         (f"timers-{slot + 1}".encode(), pytest.approx(at.replace(microsecond=900_000).timestamp())),
     ]
+    jobs.enqueue_job("workers.notification_jobs.fan_out_game", ("g", 3), "fanout-g-3")
     jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # its slot is over:
-    assert jobs.queue.job_ids == ["timer-g-4"]  # its own job, queued now
+    # its own job, queued now, ahead of the queue's other short jobs (a deadline may not lag)
+    assert jobs.queue.job_ids == ["timer-g-4", "fanout-g-3"]
 
 
 def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs, redis_url):
     base = datetime.now(UTC) - timedelta(minutes=1)
-    queued, running, dead, orphaned, lost = (slot_of(base) + n for n in range(5))
+    queued, running, dead, orphaned, lost, popped, taking = (slot_of(base) + n for n in range(7))
     alive = f"alive-{uuid.uuid4().hex[:8]}"
     presence = announce(redis_url, alive)  # a worker process that holds its connection
     jobs.redis.hset(f"rq:job:timers-{queued}", "status", "queued")
+    jobs.redis.rpush(jobs.queue.key, f"timers-{queued}")
+    for slot in (popped, taking):  # "queued", yet off the queue: a worker took it
+        jobs.redis.hset(f"rq:job:timers-{slot}", "status", "queued")
     for slot, worker in ((running, alive), (dead, alive), (orphaned, f"gone-{uuid.uuid4().hex[:8]}")):
         jobs.redis.hset(f"rq:job:timers-{slot}", mapping={"status": "started", "worker_name": worker})
     try:
@@ -58,12 +64,14 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
             ("orphaned", 1, slot_bounds(orphaned)[1], 1.0),  # its worker's connection is gone
             ("lost", 1, slot_bounds(lost)[1], 0.6),  # no job at all (a flushed Redis)
             ("lost-too", 1, slot_bounds(lost)[1] - timedelta(milliseconds=1), 0.6),  # the same slot
+            ("popped", 1, slot_bounds(popped)[1], 3.0),  # taken by a worker that died before starting it
+            ("taking", 1, slot_bounds(taking)[1], 0.3),  # taken a moment ago: about to start
         ])
     finally:
         presence.close()
-        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned)))
-    assert requeued == 3
-    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (dead, orphaned, lost))
+        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned, taking)))
+    assert requeued == 4
+    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (queued, dead, orphaned, lost, popped))
     deadline = time.monotonic() + 5  # Redis forgets a closed connection's name at once
     while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
         time.sleep(0.01)
