@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -37,17 +36,11 @@ from pathlib import Path
 
 import psycopg
 import requests
-from psycopg.conninfo import make_conninfo
+from http_games import free_port, fresh_database
 from redis import Redis
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_DB = 10
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_api(port: int, env: dict) -> subprocess.Popen:
@@ -99,13 +92,8 @@ def main() -> int:
     parser.add_argument("--sweep-every", type=float, default=1.0,
                         help="the workers' sweep interval (s): how late a lost job may fire")
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    redis_base = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
-    redis_url = f"{redis_base}/{REDIS_DB}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS entrepot_bench_clocks WITH (FORCE)")
-        conn.execute("CREATE DATABASE entrepot_bench_clocks")
-    database_url = make_conninfo(admin, dbname="entrepot_bench_clocks")
+    database_url, redis_url = fresh_database("entrepot_bench_clocks")
+    redis_url = redis_url.rsplit("/", 1)[0] + f"/{REDIS_DB}"
     redis = Redis.from_url(redis_url)
     redis.flushdb()
     queue = f"entrepot-bench-clocks-{uuid.uuid4().hex[:6]}"

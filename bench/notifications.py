@@ -11,9 +11,8 @@ on the events that caused it) to the moment the receiver got it: p50, p99, max; 
 that every notification of a subscribed type arrived, exactly once per webhook-id, verified.
 Bounded: it waits at most ``--drain`` seconds after the last move.
 
-If workers/mail_jobs.py exists (the mail side of issue 11), an aiosmtpd sink is started
-and ENTREPOT_SMTP_URL points the workers at it: the mail lag (commit to the sink's receipt)
-is printed too.
+An aiosmtpd sink is started and ENTREPOT_SMTP_URL points the workers at it: the mail lag
+(commit to the sink's receipt) is printed too.
 
     python bench/notifications.py [--players 1000] [--games 200] [--moves 5] [--rate 4] [--workers 2]
 
@@ -45,13 +44,14 @@ from pathlib import Path
 
 import psycopg
 from aiosmtpd.controller import Controller
-from psycopg.conninfo import make_conninfo
 from redis import Redis
 from rq import Queue, Worker
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from http_games import fresh_database  # noqa: E402 - bench/ is on the path as the script's folder
 
 from service.config import Settings  # noqa: E402 - after the path is set
 from service.container import build  # noqa: E402
@@ -165,22 +165,14 @@ def main() -> int:
                              " is mailed, so that each one's mail lag is measured")
     parser.add_argument("--drain", type=float, default=120.0, help="seconds to wait for deliveries after the last move")
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rsplit("/", 1)[0] + f"/{REDIS_DB}"
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS entrepot_bench_notify WITH (FORCE)")
-        conn.execute("CREATE DATABASE entrepot_bench_notify")
-    database_url = make_conninfo(admin, dbname="entrepot_bench_notify")
+    database_url, redis_url = fresh_database("entrepot_bench_notify")
+    redis_url = redis_url.rsplit("/", 1)[0] + f"/{REDIS_DB}"
     Redis.from_url(redis_url).flushdb()
     queue = f"entrepot-bench-notify-{uuid.uuid4().hex[:6]}"
-    mail = (ROOT / "workers" / "mail_jobs.py").exists()
-    sink = MailSink() if mail else None
+    sink = MailSink()
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "ENTREPOT_QUEUE": queue, "ENTREPOT_WEBHOOK_KEY": WEBHOOK_KEY, "ENTREPOT_WEBHOOK_ALLOW_PRIVATE": "1",
-           "ENTREPOT_POOL_MAX": "6"}
-    if sink:
-        env["ENTREPOT_SMTP_URL"] = sink.url
-        env["ENTREPOT_MAIL_WINDOW"] = str(args.mail_window)
+           "ENTREPOT_POOL_MAX": "6", "ENTREPOT_SMTP_URL": sink.url, "ENTREPOT_MAIL_WINDOW": str(args.mail_window)}
     subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     receiver = Receiver()
@@ -264,13 +256,12 @@ def main() -> int:
             t.join()
         moved_in = time.monotonic() - move_start
         drained = not drain(database_url, rq_queue, args.drain)
-        if sink is not None:  # the mails of the last moves may still be on their way
-            time.sleep(2)
+        time.sleep(2)  # the mails of the last moves may still be on their way
         with psycopg.connect(database_url, autocommit=True) as conn:
             moves = conn.execute("SELECT count(*) FROM commands WHERE sender ->> 'kind' = 'player'").fetchone()[0]
             rows = conn.execute("SELECT id, at FROM notifications WHERE id > %s", (watermark,)).fetchall()
             mails_sent = dict(conn.execute("SELECT kind, count(*) FROM mails_sent WHERE sent_at IS NOT NULL"
-                                           " GROUP BY kind").fetchall()) if sink else {}
+                                           " GROUP BY kind").fetchall())
             states = dict(conn.execute("SELECT state, count(*) FROM webhook_deliveries GROUP BY state").fetchall())
             delivery_of = dict(conn.execute(
                 "SELECT replace(id::text, '-', ''), notification_id FROM webhook_deliveries").fetchall())
@@ -305,7 +296,7 @@ def main() -> int:
     p50, p99, worst = quantiles(lags)
     print(f"command: python bench/notifications.py --players {args.players} --games {args.games} "
           f"--moves {args.moves} --rate {args.rate:g} --movers {args.movers} --workers {args.workers}"
-          + (f" --mail-window {args.mail_window:g}" if sink else ""))
+          f" --mail-window {args.mail_window:g}")
     print(f"layout: moves through the service from {args.movers} threads of this process; {args.workers} "
           f"`python -m workers --queues main`; one PostgreSQL, one Redis, one receiver; {os.cpu_count()} cores, loopback")
     print(f"moves: {moves} in {moved_in:.1f} s ({moves / moved_in:.0f}/s), {len(errors)} errors"
@@ -315,24 +306,20 @@ def main() -> int:
           f" (unverified {unverified}, doubled webhook-ids {doubled}, never arrived {lost})")
     print(f"webhook lag, commit -> received: p50 {p50 * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {worst * 1000:.0f} ms"
           + ("  (drain timed out: lag of what arrived)" if drained else ""))
-    if sink is not None:
-        of_message_id = {message_id_of(nid): nid for nid in committed}
-        mail_lags = []
-        for received, content in sink.got:
-            message = BytesParser(policy=default).parsebytes(content)
-            nid = of_message_id.get((message["Message-ID"] or "").strip("<>").split("@")[0])
-            if nid is not None:
-                mail_lags.append(received - committed[nid])
-        m50, m99, mworst = quantiles(mail_lags)
-        print(f"mail: {len(sink.got)} messages received by the SMTP sink (sent by kind: {mails_sent}); "
-              f"one per notification not folded into an earlier mail of the same game (window"
-              f" {args.mail_window:g} s)")
-        print(f"mail lag, commit -> SMTP sink, for the {len(mail_lags)} mails of a move's notification:"
-              f" p50 {m50 * 1000:.0f} ms, p99 {m99 * 1000:.0f} ms, max {mworst * 1000:.0f} ms")
-        sink.stop()
-    else:
-        print("mail: workers/mail_jobs.py is not on this branch: mail jobs were queued (one per notification"
-              " of a player with an address) but nothing sends them; no mail lag measured")
+    of_message_id = {message_id_of(nid): nid for nid in committed}
+    mail_lags = []
+    for received, content in sink.got:
+        message = BytesParser(policy=default).parsebytes(content)
+        nid = of_message_id.get((message["Message-ID"] or "").strip("<>").split("@")[0])
+        if nid is not None:
+            mail_lags.append(received - committed[nid])
+    m50, m99, mworst = quantiles(mail_lags)
+    print(f"mail: {len(sink.got)} messages received by the SMTP sink (sent by kind: {mails_sent}); "
+          f"one per notification not folded into an earlier mail of the same game (window"
+          f" {args.mail_window:g} s)")
+    print(f"mail lag, commit -> SMTP sink, for the {len(mail_lags)} mails of a move's notification:"
+          f" p50 {m50 * 1000:.0f} ms, p99 {m99 * 1000:.0f} ms, max {mworst * 1000:.0f} ms")
+    sink.stop()
     ok = not errors and not doubled and not unverified and not lost and not drained
     print("OK" if ok else "FAILED")
     return 0 if ok else 1
