@@ -21,8 +21,21 @@ from domain.kontor.rules import special_a as special_rules_a
 from domain.kontor.rules import special_b as special_rules_b
 from domain.kontor.rules import special_b_filters as special_rules_b_filters
 from domain.kontor.rules import special_b_view as special_rules_b_view
-from domain.kontor.scenarios import baksheesh, tic_tac_toe
-from domain.kontor.scenarios import mechanics as scenarios
+from domain.kontor.scenarios import (
+    baksheesh,
+    decisions,
+    embargo,
+    euphrates,
+    ever_smaller,
+    final_count,
+    isola_grande,
+    port_and_deck,
+    settings,
+    speed,
+    spring_tide,
+    tic_tac_toe,
+    watergames,
+)
 
 #: special rules B's filters first (their placement errors are named before a form's),
 #: then the forms, scenarios, special rules, expansions: who acts is asked in this order
@@ -37,7 +50,17 @@ EXTENSIONS = (
     protection,
     tic_tac_toe,
     baksheesh,
-    scenarios,
+    settings,
+    port_and_deck,
+    final_count,
+    watergames,
+    ever_smaller,
+    isola_grande,
+    speed,
+    embargo,
+    decisions,
+    euphrates,
+    spring_tide,
     special_rules_a,
     poverty,
     great_flood,

@@ -11,7 +11,7 @@ from domain.kontor import GAME
 from domain.kontor.core.board import neighbours, occupancy, sectors
 from domain.kontor.core.data import CARDS, SCENARIO_SEATS
 from domain.kontor.scenarios.data import ISLAND_CELLS
-from domain.kontor.scenarios.mechanics import supply
+from domain.kontor.scenarios.embargo import supply
 from domain.kontor.scenarios.tic_tac_toe import tic_tac_toe_case
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places

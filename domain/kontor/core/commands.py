@@ -238,7 +238,7 @@ EXPANSION_COMMAND_TYPES: tuple[type, ...] = (
 COMMAND_TYPES += EXPANSION_COMMAND_TYPES
 
 
-# --- scenarios (domain/kontor/scenarios/mechanics.py) ---
+# --- scenarios (domain/kontor/scenarios/: baksheesh.py, euphrates.py, spring_tide.py) ---
 
 
 @dataclass(frozen=True)

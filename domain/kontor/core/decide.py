@@ -25,6 +25,7 @@ __all__ = [
     "cross_positions",
     "decide",
     "legal_commands",
+    "placed_goods",
     "placing_card",
     "start",
     "to_act",
@@ -383,7 +384,7 @@ def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = N
         if done is None:
             goods = answer(HOOKS.take_goods, log, seat, card)
             if goods is None:
-                goods = c.goods
+                goods = placed_goods(log.state, seat, card)
             if goods:
                 log.emit(ev.WarehousesAdded(seat, card, goods))
     _after_warehouses(log, seat, card, (x, y), draw)
@@ -431,6 +432,13 @@ def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) ->
     elif st.water_pile:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
     _income_and_advance(log, seat, card)
+
+
+def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
+    """The warehouses a goods dock placed now would bring: its printed goods, unless a
+    rule limits them (``HOOKS.placed_goods``, e.g. a scenario's short supply)."""
+    own = answer(HOOKS.placed_goods, state, seat, card)
+    return CARDS[card].goods if own is None else own
 
 
 def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:

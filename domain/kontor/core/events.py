@@ -781,7 +781,7 @@ EXPANSION_EVENT_TYPES: tuple[type, ...] = (
 EVENT_TYPES += EXPANSION_EVENT_TYPES
 
 
-# --- scenarios (domain/kontor/scenarios/mechanics.py) ---
+# --- scenarios (domain/kontor/scenarios/) ---
 
 
 @dataclass(frozen=True)

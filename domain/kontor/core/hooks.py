@@ -70,8 +70,12 @@ class Hooks:
     #: (context, seat, card) -> "step" | "added" | None: a step opened for the warehouses
     #: ("step": the turn waits) or they were laid ("added")
     good_step: list[Hook] = field(default_factory=list)
-    #: (context, seat, card) -> goods | None: which warehouses a placed dock brings
+    #: (context, seat, card) -> goods | None: which warehouses a placed dock brings, when
+    #: taking them records something (Euphrate's sunken warehouses)
     take_goods: list[Hook] = field(default_factory=list)
+    #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
+    #: (Embargo's supply; read by the core's decide and by the policy: decide.placed_goods)
+    placed_goods: list[Hook] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
     draw_pile: list[Hook] = field(default_factory=list)
     #: (context, seat, card, at) -> bool: the turn waits for a rule's step after scoring

@@ -155,7 +155,7 @@ class KontorState:
     goods_changed: bool = False  # Blocus maritime: the value order is changed
     known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
     pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
-    # --- scenarios (domain/kontor/scenarios/mechanics.py) ---
+    # --- scenarios (domain/kontor/scenarios/) ---
     #: canals set aside unseen (Bakchich), hidden like the pile
     water_aside: tuple[int, ...] = ()
     #: per seat: has it bribed this round (Bakchich)

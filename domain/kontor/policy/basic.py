@@ -19,15 +19,14 @@ from domain.kontor.core.board import (
 )
 from domain.kontor.core.commands import Bribe, ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.decide import placing_card
+from domain.kontor.core.decide import placed_goods, placing_card
 from domain.kontor.core.placement import box_of, placement_cells
 from domain.kontor.core.scoring import choose_largest, goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.policy.scenarios import pending_choice, sector_weight
 from domain.kontor.rules import special_b as rules_b
-from domain.kontor.scenarios import mechanics as scenarios
-from domain.kontor.scenarios.mechanics import placed_goods, sector_weight
 
 WIN = 10.0
 LEAD = 1.5
@@ -222,7 +221,7 @@ def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
 
 def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
     """Embargo: the state whose goods map gives ``card`` only the warehouses its owner's
-    supply still holds (scenarios.placed_goods); other games: ``state`` itself."""
+    supply still holds (core/decide.py:placed_goods); other games: ``state`` itself."""
     if not state.options.warehouse_supply or not CARDS[card].goods:
         return state
 
@@ -329,7 +328,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
         st = replace(state, goods_override=tuple(goods.items()))
         return evaluate_board(st, seat, cells, warehouses)
 
-    pending = scenarios.policy_command(state, seat, rng, evaluate)
+    pending = pending_choice(state, rng, evaluate, legal)
     if pending is not None:
         return pending
     if state.phase == "choose":

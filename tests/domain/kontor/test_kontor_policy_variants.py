@@ -11,7 +11,7 @@ from domain.kontor.core.board import occupancy, supremacy_lead
 from domain.kontor.core.commands import Pass
 from domain.kontor.core.data import CARDS
 from domain.kontor.policy.basic import _supplied, evaluate_board, placement_value
-from domain.kontor.scenarios.mechanics import supply
+from domain.kontor.scenarios.embargo import supply
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for
 from tests.domain.kontor.helpers import RED, SEED, cards, dock

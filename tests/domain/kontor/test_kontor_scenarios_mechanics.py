@@ -24,7 +24,8 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import legal_commands, to_act
 from domain.kontor.core.state import ScoredSector
 from domain.kontor.scenarios.data import LAYOUTS
-from domain.kontor.scenarios.mechanics import supply
+from domain.kontor.scenarios.embargo import supply
+from domain.kontor.scenarios.euphrates import reserve, surrounded
 
 from .helpers import BLACK, RED, choose, given, of_type, started, then, types, when, with_warehouses
 from .test_kontor_scenarios import CROSS, goods_dock, ids, layout, opts, red_plays, spare_water
@@ -311,8 +312,6 @@ def test_euphrates_no_centre_the_warehouse_goes_to_the_reserve():
 def test_euphrates_edge_counts_as_a_side():
     """« entouré de tous côtés »: a side beyond the port's fixed edge cannot take a card,
     so it counts as closed (as a sector is limited by the board's edge)."""
-    from domain.kontor.scenarios.mechanics import surrounded
-
     o = opts("euphrates")  # 6x6: the canal at (3, 0) makes the layout 6 wide (x -2..3)
     lay = layout([*CROSS, (3, 0)])
     state = given(replace(started(lay, options=o), sunken=((3, 0, "wine"),)))
@@ -327,15 +326,13 @@ def test_euphrates_edge_counts_as_a_side():
 def test_euphrates_reserve_shortage_takes_from_the_canal():
     """« Si les entrepôts viennent à manquer dans les réserves, vers la fin de la partie,
     on peut prendre ceux qui sont encore dans le canal. »"""
-    from domain.kontor.scenarios import mechanics as scenarios
-
     card = red_dock(0, good="wine")
     state = euphrates_state({}, card, sunken=((-1, 0, "wine"),), extra=(spare_water(0),))
     # pretend 15 wine warehouses are out: the reserve is empty of wine
     fake = replace(
         state, goods_override=((red_dock(1), ("wine",) * 15),), warehouses=frozenset({red_dock(1)})
     )
-    assert scenarios.reserve(fake)["wine"] == 0
+    assert reserve(fake)["wine"] == 0
     events, _ = then(fake, RED, PlaceCard(1, 1))
     assert of_type(events, ev.SunkenWarehouseUsed) == [ev.SunkenWarehouseUsed(-1, 0, "wine")]
     assert "wine" in of_type(events, ev.WarehousesAdded)[0].goods

@@ -1,0 +1,62 @@
+"""A decision a scenario leaves pending after a placement, shared by Euphrate (« Il peut
+placer l'entrepôt sur n'importe lequel de ses centres de distribution »: euphrates.py) and
+Grande marée (« on peut placer immédiatement un deuxième canal »: spring_tide.py): who
+decides, that nobody else acts and nothing else is sent meanwhile, and the view's
+``pending`` key. Each scenario lists and decides its own command.
+
+Hook points: ``to_act``, ``decision_pending``, ``command`` (registered before the two
+scenarios' own), ``variant_view``.
+"""
+
+from __future__ import annotations
+
+from domain.decider import RuleViolation
+from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+#: the commands of a pending decision (Grande marée, Euphrate)
+DECISION_COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
+
+
+def pending_seat(state: KontorState) -> int | None:
+    """The seat whose decision the game waits for: a raised warehouse first, then a second
+    canal."""
+    if state.phase == "over":
+        return None
+    if state.sunken_pending:
+        return state.sunken_pending[0][0]
+    if state.second_canal is not None:
+        return state.second_canal
+    return None
+
+
+def pending_to_act(state: KontorState) -> tuple[int, ...] | None:
+    pending = pending_seat(state)
+    return None if pending is None else (pending,)
+
+
+def refuse_other_commands(log, seat: int, command) -> bool:
+    """While a decision waits, only its commands (decided by its scenario's hook, next)."""
+    if pending_seat(log.state) is not None and not isinstance(command, DECISION_COMMANDS):
+        raise RuleViolation(
+            "kontor.decision_pending",
+            "Finish the pending decision first (second canal or raised warehouse).",
+        )
+    return False
+
+
+def view_keys(state: KontorState, out: dict) -> None:
+    pending = pending_seat(state)
+    if pending is not None:
+        out["pending"] = {
+            "seat": pending,
+            "kind": "sunken_warehouse" if state.sunken_pending else "second_canal",
+        }
+
+
+def register(hooks: Hooks) -> None:
+    hooks.to_act.append(pending_to_act)
+    hooks.command.append(refuse_other_commands)
+    hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
+    hooks.variant_view.append(view_keys)

@@ -1,0 +1,209 @@
+"""Scenario « Euphrate pour 2 et 4 joueurs » (``euphrates``; switch ``sunken_warehouses``):
+
+« Disposition initiale normale. Plateau : 6x6 cases.
+
+On place 1 entrepôt de type différent sur 3 canaux de la croix de départ. Ces entrepôts
+représentent les cargaisons coulées dans le canal. Lorsqu'un canal qui contient un
+entrepôt est entouré de tous côtés, horizontalement et verticalement, le joueur qui a mis
+la dernière carte reçoit en plus l'entrepôt qui était noyé. Il peut placer l'entrepôt sur
+n'importe lequel de ses centres de distribution, mais dans un secteur qui n'est pas
+terminé. Si les entrepôts viennent à manquer dans les réserves, vers la fin de la partie,
+on peut prendre ceux qui sont encore dans le canal. »
+
+Tables (scenarios/data.py): ``SCENARIO_SETTINGS["euphrates"]``, ``WAREHOUSES_PER_GOOD``.
+Here: the sunken warehouses drawn at the start (``start_fields``, after every other draw),
+no bridge over one (reading, ``cell_filters``), a surrounded canal's warehouse raised
+after a placement (``after_turn``; events ``SunkenWarehouseRaised``,
+``SunkenWarehousePlaced``), the choice of a distribution centre (command
+``PlaceSunkenWarehouse``: ``legal_commands``, ``command``; who decides: decisions.py),
+the reserve's shortage (``take_goods``, event ``SunkenWarehouseUsed``), the view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import Pos, neighbours, occupancy, possible, sectors
+from domain.kontor.core.commands import PlaceSunkenWarehouse
+from domain.kontor.core.data import CARDS, GOODS
+from domain.kontor.core.decide import placed_goods
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.options import Options
+from domain.kontor.core.placement import box_of
+from domain.kontor.core.scoring import distribution_centre
+from domain.kontor.core.sides import side_of
+from domain.kontor.core.state import KontorState
+from domain.kontor.scenarios.data import WAREHOUSES_PER_GOOD
+
+# --- set-up: « On place 1 entrepôt de type différent sur 3 canaux de la croix » ------------
+
+
+def sunken_at_start(options: Options, rng, cross, water: list[int]) -> dict:
+    """GameStarted's ``sunken``: drawn after everything else (the basic game's draws are
+    unchanged)."""
+    if not options.sunken_warehouses:
+        return {}
+    canals = [c for c in cross if CARDS[c.card].kind == "water"]
+    chosen = list(rng.shuffle(canals))[: options.sunken_warehouses]
+    goods = list(rng.shuffle(GOODS))
+    placed = [(c.x, c.y, goods[i % len(goods)]) for i, c in enumerate(chosen)]
+    return {"sunken": tuple(sorted(placed, key=lambda s: (s[1], s[0])))}
+
+
+def filter_cells(
+    state: KontorState, cells: Mapping[Pos, int], card: int, seat: int, found: list[Pos]
+) -> list[Pos]:
+    """Reading: a bridge does not cover a canal that still holds a sunken warehouse."""
+    if not (state.options.sunken_warehouses and CARDS[card].kind == "bridge"):
+        return found
+    sunk = {(x, y) for x, y, _ in state.sunken}
+    return [p for p in found if p not in sunk]
+
+
+# --- « Si les entrepôts viennent à manquer dans les réserves » ------------------------------
+
+
+def reserve(state: KontorState) -> dict[str, int]:
+    """The common reserve (16 of each good) less the warehouses on the board and those
+    still sunk in canals."""
+    left = {g: WAREHOUSES_PER_GOOD for g in GOODS}
+    goods = state.goods_map()
+    for card in state.warehouses:
+        for g in goods.get(card, CARDS[card].goods):
+            left[g] -= 1
+    for _x, _y, g in state.sunken:
+        left[g] -= 1
+    return left
+
+
+def take_goods(log, seat: int, card: int) -> tuple[str, ...] | None:
+    """The warehouses a placed dock brings; a good missing from the reserve is taken from
+    a canal: « on peut prendre ceux qui sont encore dans le canal. »  With none there
+    either, that warehouse is not placed."""
+    st = log.state
+    if not st.options.sunken_warehouses:
+        return None
+    goods = placed_goods(st, seat, card)
+    if not goods:
+        return goods
+    left = reserve(st)
+    out = []
+    for g in goods:
+        if left[g] > 0:
+            left[g] -= 1
+            out.append(g)
+            continue
+        spot = next(((x, y) for x, y, s in log.state.sunken if s == g), None)
+        if spot is not None:
+            log.emit(ev.SunkenWarehouseUsed(spot[0], spot[1], g))
+            out.append(g)
+    return tuple(out)
+
+
+# --- « entouré de tous côtés ... reçoit en plus l'entrepôt qui était noyé » -----------------
+
+
+def surrounded(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
+    """« entouré de tous côtés, horizontalement et verticalement »: each side holds a card
+    or lies beyond the port's fixed edge (as a sector is closed by the edge)."""
+    box = box_of(state, cells)
+    dims = state.options.board_dims
+    return all(n in cells or not possible(n, box, dims) for n in neighbours(pos))
+
+
+def sunken_centres(state: KontorState, seat: int) -> list[Pos]:
+    """The seat's (its colour's) distribution centres in unfinished sectors."""
+    cells = occupancy(state)
+    done = {frozenset(s.cells) for s in state.scored}
+    side = side_of(state.options, seat)
+    out = []
+    for sector in sectors(cells):
+        if sector in done:
+            continue
+        centre = distribution_centre(state, sector, side)
+        if centre is not None:
+            out.append(centre)
+    return sorted(out, key=lambda p: (p[1], p[0]))
+
+
+def raise_sunken(log, seat: int) -> None:
+    """« le joueur qui a mis la dernière carte reçoit en plus l'entrepôt qui était noyé. Il
+    peut placer l'entrepôt sur n'importe lequel de ses centres de distribution, mais dans
+    un secteur qui n'est pas terminé. »  One centre: placed at once; several: the seat
+    chooses (PlaceSunkenWarehouse); none: the warehouse goes to the reserve."""
+    st = log.state
+    cells = occupancy(st)
+    for x, y, good in st.sunken:
+        if not surrounded(st, cells, (x, y)):
+            continue
+        centres = sunken_centres(log.state, seat)
+        log.emit(ev.SunkenWarehouseRaised(seat, x, y, good, len(centres) > 1))
+        if len(centres) == 1:
+            pos = centres[0]
+            log.emit(ev.SunkenWarehousePlaced(seat, good, cells[pos], pos[0], pos[1]))
+
+
+def after_turn(log, seat: int, card: int) -> None:
+    """After a placement (its draw and income): the warehouses of surrounded canals."""
+    st = log.state
+    if st.phase == "over":
+        return
+    if st.options.sunken_warehouses and st.sunken:
+        raise_sunken(log, seat)
+
+
+# --- the choice of a centre ------------------------------------------------------------------
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    if state.phase == "over" or not state.sunken_pending:
+        return None
+    if state.sunken_pending[0][0] != seat:
+        return []
+    return [PlaceSunkenWarehouse(x, y) for x, y in sunken_centres(state, seat)]
+
+
+def decide_command(log, seat: int, command) -> bool:
+    if not isinstance(command, PlaceSunkenWarehouse):
+        return False
+    st = log.state
+    if not st.sunken_pending or st.sunken_pending[0][0] != seat:
+        raise RuleViolation("kontor.no_sunken_warehouse", "No raised warehouse to place.")
+    pos = (command.x, command.y)
+    if pos not in sunken_centres(st, seat):
+        raise RuleViolation(
+            "kontor.sunken_centre",
+            "Euphrate: the warehouse goes on one of your distribution centres in an "
+            "unfinished sector (« mais dans un secteur qui n'est pas terminé »).",
+        )
+    good = st.sunken_pending[0][1]
+    log.emit(ev.SunkenWarehousePlaced(seat, good, occupancy(st)[pos], pos[0], pos[1]))
+    log.advance()
+    return True
+
+
+# --- the view --------------------------------------------------------------------------------
+
+
+def view_keys(state: KontorState, out: dict) -> None:
+    """Public: the warehouses still sunk, and those raised waiting for a centre."""
+    if not state.options.sunken_warehouses:
+        return
+    out.setdefault("scenario", {}).update(
+        {
+            "sunken": [{"x": x, "y": y, "good": g} for x, y, g in state.sunken],
+            "sunken_pending": [{"seat": s, "good": g} for s, g in state.sunken_pending],
+        }
+    )
+
+
+def register(hooks: Hooks) -> None:
+    hooks.legal_commands.append(legal_commands)
+    hooks.cell_filters.append(filter_cells)
+    hooks.command.append(decide_command)
+    hooks.take_goods.append(take_goods)
+    hooks.after_turn.append(after_turn)
+    hooks.start_fields.append(sunken_at_start)
+    hooks.variant_view.append(view_keys)

@@ -1,0 +1,124 @@
+"""Scenario « Grande marée pour 2 joueurs » (``spring_tide``; switches
+``second_canal_cost``, ``final_min_docks``):
+
+« Disposition initiale normale. Plateau : 7x7 cases.
+
+Lorsqu'on joue un canal, on peut placer immédiatement un deuxième canal, en payant un
+florin à la trésorerie. Le deuxième canal ne rapporte cependant aucun florin.
+
+Les secteurs ne comportant qu'un seul dock ne sont pas comptabilisés. »
+
+Tables (scenarios/data.py): ``SCENARIO_SETTINGS["spring_tide"]`` (7x7, one florin, sectors
+of two docks or more: the core's final count). Here: the offer after a canal
+(``after_turn``, event ``SecondCanalOffered``), the second canal or a refusal (command
+``SecondCanal``: ``legal_commands``, ``command``; events ``SecondCanalPlaced``,
+``SecondCanalDeclined``; who decides: decisions.py), the view.
+"""
+
+from __future__ import annotations
+
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.board import Pos, occupancy
+from domain.kontor.core.commands import SecondCanal
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.placement import placement_cells, placement_error
+from domain.kontor.core.scoring import score_closed_sectors
+from domain.kontor.core.state import KontorState
+from domain.kontor.scenarios.decisions import pending_seat
+
+
+def hand_water(state: KontorState, seat: int) -> list[int]:
+    return sorted(c for c in state.hands[seat] if CARDS[c].kind == "water")
+
+
+def second_canal_cells(state: KontorState, seat: int, card: int) -> list[Pos]:
+    return placement_cells(state, occupancy(state), card, seat)
+
+
+def offer(log, seat: int, card: int) -> None:
+    """« Lorsqu'on joue un canal, on peut placer immédiatement un deuxième canal, en payant
+    un florin à la trésorerie »: offered after the canal's draw and income, when the seat
+    can pay and has a canal that fits."""
+    st = log.state
+    if st.phase == "over":
+        return
+    cost = st.options.second_canal_cost
+    if cost and CARDS[card].kind == "water" and st.money[seat] >= cost:
+        waters = hand_water(st, seat)
+        if waters and second_canal_cells(st, seat, waters[0]):
+            log.emit(ev.SecondCanalOffered(seat))
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    """Decline, or any canal of the hand on any cell it may take."""
+    pending = pending_seat(state)
+    if pending is None:
+        return None
+    if pending != seat:
+        return []
+    out: list = [SecondCanal()]
+    for card in hand_water(state, seat):
+        for x, y in second_canal_cells(state, seat, card):
+            out.append(SecondCanal(card, x, y))
+    return out
+
+
+def decide_command(log, seat: int, command) -> bool:
+    if not isinstance(command, SecondCanal):
+        return False
+    st = log.state
+    if st.second_canal != seat or st.sunken_pending:
+        raise RuleViolation(
+            "kontor.no_second_canal",
+            "Grande marée: a second canal only right after placing a canal.",
+        )
+    if command.card is None:
+        log.emit(ev.SecondCanalDeclined(seat))
+        log.advance()
+        return True
+    card = command.card
+    if card not in st.hands[seat] or CARDS[card].kind != "water":
+        raise RuleViolation(
+            "kontor.second_canal_card", "Grande marée: the second canal comes from your hand."
+        )
+    if (command.x, command.y) not in second_canal_cells(st, seat, card):
+        raise placement_error(st, occupancy(st), card, seat, (command.x, command.y))
+    place_second_canal(log, seat, card, (command.x, command.y))
+    log.advance()
+    return True
+
+
+def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
+    """« Le deuxième canal ne rapporte cependant aucun florin. »  It is placed like any
+    canal (no ship move, no tax), may close sectors, and is replaced from the pile; it
+    brings no further offer."""
+    cost = log.state.options.second_canal_cost
+    log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
+    score_closed_sectors(log)
+    if log.ends_early():
+        return
+    st = log.state
+    if len(occupancy(st)) >= st.options.board_cells:
+        log.end_game("board_full")
+        return
+    if st.water_pile:
+        log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
+
+
+def view_keys(state: KontorState, out: dict) -> None:
+    """Public: who may place a second canal now, and its price."""
+    opts = state.options
+    if opts.second_canal_cost:
+        out.setdefault("scenario", {})["second_canal"] = {
+            "seat": state.second_canal,
+            "cost": opts.second_canal_cost,
+        }
+
+
+def register(hooks: Hooks) -> None:
+    hooks.legal_commands.append(legal_commands)
+    hooks.command.append(decide_command)
+    hooks.after_turn.append(offer)
+    hooks.variant_view.append(view_keys)
