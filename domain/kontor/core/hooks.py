@@ -187,6 +187,14 @@ class Hooks:
     slot: list[Hook] = field(default_factory=list)
     #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
     hidden_kept: list[Hook] = field(default_factory=list)
+    #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
+    #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
+    #: with the other hidden cards of their kind, after the core's (in order), then
+    #: ``put_back(state, dealt)`` puts the dealt cards in their place
+    hidden_stock: list[Hook] = field(default_factory=list)
+    #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
+    #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
+    reshuffled: list[Hook] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
     redetermine: list[Hook] = field(default_factory=list)

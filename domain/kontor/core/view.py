@@ -44,21 +44,6 @@ def result(state: KontorState) -> Result | None:
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
         detail["eliminated_sectors"] = list(state.eliminated)
-    # --- free wheel: the final count of every sector of at least two docks ---
-    if state.options.score_at_end:
-        detail["sectors"] = [
-            {
-                "cells": [list(p) for p in r.cells],
-                "parties": [list(p) for p in r.parties],
-                "winner": r.winner,
-                "rule": r.rule,
-                "points": r.points,
-                "shares": list(r.shares),
-                "lost": r.lost,
-            }
-            for r in state.results
-        ]
-    # --- end free wheel ---
     return Result(
         scores=tuple(float(p) for p in state.points),
         winners=state.winners,
@@ -243,8 +228,6 @@ def view(state: KontorState, viewer: int | None) -> dict:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
         for add_hidden in HOOKS.view_hidden:
             add_hidden(state, out["hidden"])
-        if state.water_aside:  # scenarios: Bakchich
-            out["hidden"]["water_aside"] = list(state.water_aside)
     return out
 
 
@@ -302,13 +285,6 @@ def redact_event(event, viewer: int | None) -> dict:
             "top": event.water_pile[0] if event.water_pile else None,
         }
         data["specials_aside"] = {"size": len(event.specials_aside)}
-        # --- free wheel: free for all's one dock pile, face up ---
-        data["common_docks"] = {
-            "size": len(event.common_docks),
-            "top": event.common_docks[0] if event.common_docks else None,
-        }
-        # --- end free wheel ---
-        data["water_aside"] = {"size": len(event.water_aside)}  # scenarios: Bakchich
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
     return filtered(HOOKS.redact, data, event, viewer)
@@ -353,7 +329,6 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     # the kind of each hidden slot, as the forms and rules tell it (free wheel: specials
     # hide among the canals; specials dealt by colour keep their identity)
     slot_kind = filtered(HOOKS.slot, hidden_slot, state)
-    common_cut = max(1, len(state.common_docks) - state.common_known)  # free for all
     # a secret pass is no card; a picking observer has seen its pile
     chosen = [None if c == PASS_CHOICE else c for c in chosen]
     seen_pile = state.pending_seat if state.pending == "pick" else None
@@ -384,10 +359,11 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         put(c)
     for c in state.specials_aside:
         put(c)
-    for c in state.common_docks[1:common_cut]:  # free wheel
-        put(c)
-    for c in state.water_aside:  # scenarios: Bakchich's canals set aside unseen
-        put(c)
+    # a form's or a rule's own hidden stock (free for all's dock pile, canals set aside)
+    stocks = [s for s in (f(state, observer) for f in HOOKS.hidden_stock) if s is not None]
+    for cards, _put_back in stocks:
+        for c in cards:
+            put(c)
     for key in sorted(pools):  # sorted first: the deal depends on what is hidden, not where
         pools[key] = list(rng.shuffle(sorted(pools[key])))
 
@@ -410,14 +386,9 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         PASS_CHOICE if old == PASS_CHOICE else c
         for old, c in zip(state.chosen, chosen)
     ]
-    common = (  # free wheel
-        state.common_docks[:1]
-        + tuple(take(c) for c in state.common_docks[1:common_cut])
-        + state.common_docks[common_cut:]
-    )
-    water_aside = tuple(take(c) for c in state.water_aside)  # scenarios: Bakchich
-    if state.event_deck:  # expansions: the event deck's order is secret
-        state = replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
+    dealt = [(tuple(take(c) for c in cards), put_back) for cards, put_back in stocks]
+    # a rule's secret order drawn again (the expansions' event deck), before the filters
+    state = filtered(HOOKS.reshuffled, state, observer, rng)
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),
@@ -425,8 +396,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         dock_piles=piles,
         water_pile=water_pile,
         specials_aside=aside,
-        common_docks=common,
-        water_aside=water_aside,
         seed="0" * 64,
     )
+    for cards, put_back in dealt:
+        out = put_back(out, cards)
     return filtered(HOOKS.redetermine, out, state, observer, rng, slot_kind)

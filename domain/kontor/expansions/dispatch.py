@@ -148,6 +148,13 @@ def redact(event, viewer, data: dict) -> dict:
     return event_cards.redact(event, viewer, data)
 
 
+def reshuffled(observer, rng, state: KontorState) -> KontorState:
+    """The event deck's order is secret: redetermine draws it again."""
+    if not state.event_deck:
+        return state
+    return replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
+
+
 def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]]:
     """What redetermine keeps in place: cards shown by « Lutte d'influence » (still held)
     and the seats whose whole dock pile the observer has seen (his own, after « Mariage »)."""
@@ -247,6 +254,7 @@ def register(hooks) -> None:
     hooks.view_last.append(view_keys)
     hooks.redact.append(redact)
     hooks.hidden_kept.append(hidden_kept)
+    hooks.reshuffled.append(reshuffled)
 
 
 def _decide(log, seat: int, command) -> bool:

@@ -14,14 +14,17 @@ Les secteurs terminés restent intouchables. »
 
 Board, money, no ship and the five largest sectors are switches (scenarios/data.py). Here:
 the canals set aside at the start (unseen: redetermine re-deals them), and the bribe
-(command ``Bribe``, event ``DockBribed``): once a round, before choosing.
+(command ``Bribe``, event ``DockBribed``): once a round, before choosing, and what those
+events record (evolve).
 """
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, occupancy
+from domain.kontor.core.changes import add_at, dock_to_pile_bottom, set_at
 from domain.kontor.core.commands import Bribe
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
@@ -89,6 +92,66 @@ def decide_bribe(log, seat: int, command) -> bool:
     return True
 
 
+# --- evolve: what the events record ------------------------------------------------------
+
+
+def started(event: ev.GameStarted, state: KontorState) -> KontorState:
+    """The canals set aside; nobody has bribed yet."""
+    opts = event.options
+    if not (opts.water_aside or opts.bribes):
+        return state
+    return replace(state, water_aside=event.water_aside, bribed=(False,) * event.seat_count)
+
+
+def new_round(old: KontorState, event, new: KontorState) -> KontorState:
+    """« au début du tour »: each round, a new bribe."""
+    if type(event) is not ev.RoundStarted or not new.bribed:
+        return new
+    return replace(new, bribed=(False,) * new.seat_count)
+
+
+def evolve_bribe(state: KontorState, event) -> KontorState | None:
+    """« Placez le dessous de table dans la trésorerie de la ville et la carte retirée est
+    remise sous la pile de son propriétaire »."""
+    if type(event) is not ev.DockBribed:
+        return None
+    state = dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
+    return replace(
+        state,
+        money=add_at(state.money, event.seat, -event.cost),
+        treasury=state.treasury + event.cost,
+        bribed=set_at(state.bribed, event.seat, True),
+    )
+
+
+# --- the view -------------------------------------------------------------------------------
+
+
+def redact(event, viewer, data: dict) -> dict:
+    """GameStarted: how many canals lie aside, never which (every game's GameStarted has
+    the field; empty but in Bakchich)."""
+    if type(event) is ev.GameStarted:
+        data["water_aside"] = {"size": len(event.water_aside)}
+    return data
+
+
+def hidden_aside(state: KontorState, observer):
+    """« sans les regarder »: nobody knows the canals aside; redetermine re-deals them."""
+    if not state.water_aside:
+        return None
+
+    def put_back(out: KontorState, dealt: tuple[int, ...]) -> KontorState:
+        return replace(out, water_aside=dealt)
+
+    return state.water_aside, put_back
+
+
+def view_hidden(state: KontorState, hidden: dict) -> None:
+    """At the end: the canals that were aside."""
+    if state.water_aside:
+        hidden["water_aside"] = list(state.water_aside)
+
+
 def view_keys(state: KontorState, out: dict) -> None:
     """Public: how many canals lie aside, who bribed this round."""
     opts = state.options
@@ -106,3 +169,9 @@ def register(hooks: Hooks) -> None:
     hooks.choose_commands.append(bribe_commands)
     hooks.command.append(decide_bribe)
     hooks.variant_view.append(view_keys)
+    hooks.started.append(started)
+    hooks.evolved.append(new_round)
+    hooks.evolve_unknown.append(evolve_bribe)
+    hooks.redact.append(redact)
+    hooks.view_hidden.append(view_hidden)
+    hooks.hidden_stock.append(hidden_aside)

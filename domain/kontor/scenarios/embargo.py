@@ -23,6 +23,8 @@ the supply.
 
 from __future__ import annotations
 
+from domain.kontor.core import events as ev
+from domain.kontor.core.changes import goods_recorded
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
@@ -54,6 +56,13 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...] | 
             left[g] -= 1
             out.append(g)
     return tuple(out)
+
+
+def record_goods(event: ev.WarehousesAdded, state: KontorState) -> KontorState:
+    """A dock whose owner's supply lacked some of its goods records those it got."""
+    if not state.options.warehouse_supply:
+        return state
+    return goods_recorded(state, event.card, event.goods)
 
 
 def kept_warehouses(state: KontorState, winner: int | None, returned: tuple[int, ...]):
@@ -90,6 +99,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.placed_goods.append(placed_goods)
+    hooks.warehouses_added.append(record_goods)
     hooks.returned_warehouses.append(kept_warehouses)
     hooks.early_end.append(early_end)
     hooks.variant_view.append(view_keys)

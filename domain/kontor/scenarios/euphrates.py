@@ -16,16 +16,19 @@ no bridge over one (reading, ``cell_filters``), a surrounded canal's warehouse r
 after a placement (``after_turn``; events ``SunkenWarehouseRaised``,
 ``SunkenWarehousePlaced``), the choice of a distribution centre (command
 ``PlaceSunkenWarehouse``: ``legal_commands``, ``command``; who decides: decisions.py),
-the reserve's shortage (``take_goods``, event ``SunkenWarehouseUsed``), the view.
+the reserve's shortage (``take_goods``, event ``SunkenWarehouseUsed``), what the events
+record (evolve), the view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, neighbours, occupancy, possible, sectors
+from domain.kontor.core.changes import goods_recorded
 from domain.kontor.core.commands import PlaceSunkenWarehouse
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.decide import placed_goods
@@ -184,6 +187,51 @@ def decide_command(log, seat: int, command) -> bool:
     return True
 
 
+# --- evolve: what the events record ---------------------------------------------------------
+
+
+def started(event: ev.GameStarted, state: KontorState) -> KontorState:
+    if not event.options.sunken_warehouses:
+        return state
+    return replace(state, sunken=event.sunken)
+
+
+def record_goods(event: ev.WarehousesAdded, state: KontorState) -> KontorState:
+    """A dock that got fewer warehouses than printed (the reserve ran short) records them."""
+    if not state.options.sunken_warehouses:
+        return state
+    return goods_recorded(state, event.card, event.goods)
+
+
+def _without_sunken(state: KontorState, x: int, y: int) -> tuple:
+    return tuple(s for s in state.sunken if (s[0], s[1]) != (x, y))
+
+
+def evolve_sunken(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    if t is ev.SunkenWarehouseRaised:
+        pending = state.sunken_pending
+        if event.pending:
+            pending = pending + ((event.seat, event.good),)
+        return replace(
+            state, sunken=_without_sunken(state, event.x, event.y), sunken_pending=pending
+        )
+    if t is ev.SunkenWarehouseUsed:
+        return replace(state, sunken=_without_sunken(state, event.x, event.y))
+    if t is ev.SunkenWarehousePlaced:
+        pending = list(state.sunken_pending)
+        if (event.seat, event.good) in pending:
+            pending.remove((event.seat, event.good))
+        goods = state.goods_map().get(event.card, CARDS[event.card].goods)
+        state = goods_recorded(state, event.card, (*goods, event.good))
+        return replace(
+            state,
+            sunken_pending=tuple(pending),
+            warehouses=state.warehouses | {event.card},
+        )
+    return None
+
+
 # --- the view --------------------------------------------------------------------------------
 
 
@@ -207,3 +255,6 @@ def register(hooks: Hooks) -> None:
     hooks.after_turn.append(after_turn)
     hooks.start_fields.append(sunken_at_start)
     hooks.variant_view.append(view_keys)
+    hooks.started.append(started)
+    hooks.warehouses_added.append(record_goods)
+    hooks.evolve_unknown.append(evolve_sunken)

@@ -12,20 +12,23 @@ Tables (scenarios/data.py): ``SCENARIO_SETTINGS["spring_tide"]`` (7x7, one flori
 of two docks or more: the core's final count). Here: the offer after a canal
 (``after_turn``, event ``SecondCanalOffered``), the second canal or a refusal (command
 ``SecondCanal``: ``legal_commands``, ``command``; events ``SecondCanalPlaced``,
-``SecondCanalDeclined``; who decides: decisions.py), the view.
+``SecondCanalDeclined``; who decides: decisions.py), what the events record (evolve), the
+view.
 """
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, occupancy
+from domain.kontor.core.changes import add_at, grown, set_at, without_one
 from domain.kontor.core.commands import SecondCanal
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import Cell, KontorState
 from domain.kontor.scenarios.decisions import pending_seat
 
 
@@ -107,6 +110,25 @@ def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
 
 
+def evolve_second_canal(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    if t is ev.SecondCanalOffered:
+        return replace(state, second_canal=event.seat)
+    if t is ev.SecondCanalDeclined:
+        return replace(state, second_canal=None)
+    if t is ev.SecondCanalPlaced:
+        return replace(
+            state,
+            board=state.board + (Cell(event.x, event.y, event.card),),
+            hands=set_at(state.hands, event.seat, without_one(state.hands[event.seat], event.card)),
+            money=add_at(state.money, event.seat, -event.cost),
+            treasury=state.treasury + event.cost,
+            span=grown(state.span, event.x, event.y),
+            second_canal=None,
+        )
+    return None
+
+
 def view_keys(state: KontorState, out: dict) -> None:
     """Public: who may place a second canal now, and its price."""
     opts = state.options
@@ -122,3 +144,4 @@ def register(hooks: Hooks) -> None:
     hooks.command.append(decide_command)
     hooks.after_turn.append(offer)
     hooks.variant_view.append(view_keys)
+    hooks.evolve_unknown.append(evolve_second_canal)

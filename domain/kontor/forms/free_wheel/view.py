@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from domain.common.frozen import replace
+from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, is_closed, sectors
 from domain.kontor.core.data import CARDS, GOODS, MARKER_COLORS, card_json
 from domain.kontor.core.placement import box_of
@@ -184,6 +186,53 @@ def _slot(state: KontorState, base):
     return lambda card: slot(state, card)
 
 
+def result_keys(state: KontorState, detail: dict) -> None:
+    """The result's final count of every sector of at least two docks."""
+    if not state.options.score_at_end:
+        return
+    detail["sectors"] = [
+        {
+            "cells": [list(p) for p in r.cells],
+            "parties": [list(p) for p in r.parties],
+            "winner": r.winner,
+            "rule": r.rule,
+            "points": r.points,
+            "shares": list(r.shares),
+            "lost": r.lost,
+        }
+        for r in state.results
+    ]
+
+
+def redact(event, viewer, data: dict) -> dict:
+    """GameStarted: free for all's one dock pile, face up (size and top; every game's
+    GameStarted has the field, empty but in free for all)."""
+    if type(event) is ev.GameStarted:
+        data["common_docks"] = {
+            "size": len(event.common_docks),
+            "top": event.common_docks[0] if event.common_docks else None,
+        }
+    return data
+
+
+def hidden_common_docks(state: KontorState, observer):
+    """Free for all's one dock pile below its top card and above the docks the ship put
+    back (public), re-dealt by redetermine."""
+    if not state.common_docks:
+        return None
+    cut = max(1, len(state.common_docks) - state.common_known)
+
+    def put_back(out: KontorState, dealt: tuple[int, ...]) -> KontorState:
+        return replace(
+            out, common_docks=state.common_docks[:1] + dealt + state.common_docks[cut:]
+        )
+
+    return state.common_docks[1:cut], put_back
+
+
 def register(hooks) -> None:
     hooks.form_view.append(_keys)
     hooks.slot.append(_slot)
+    hooks.result.append(result_keys)
+    hooks.redact.append(redact)
+    hooks.hidden_stock.append(hidden_common_docks)
