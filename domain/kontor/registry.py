@@ -10,7 +10,7 @@ and list it here."""
 from __future__ import annotations
 
 from domain.kontor.core.hooks import HOOKS
-from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.expansions import event_cards, export_warehouse, final_bonuses, warehouse_goods
 from domain.kontor.forms import team
 from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
@@ -67,7 +67,10 @@ EXTENSIONS = (
     final_sprint,
     special_rules_b,
     special_rules_b_view,
-    expansions,
+    export_warehouse,
+    event_cards,
+    warehouse_goods,
+    final_bonuses,
 )
 
 #: what the service asks of the team game (GameDefinition.team_of, may_confer)

@@ -29,6 +29,11 @@ from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
 
 
+def goods_beats(state: KontorState) -> dict[str, str] | None:
+    """Which good beats which now, when a rule changed the printed order
+    (``HOOKS.goods_beats``); None: the printed order."""
+    return answer(HOOKS.goods_beats, state)
+
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
     """The goods that got warehouses, per dock, where they are not the printed ones: Choix
     de la marchandise (special rules A), Embargo's short supply and Euphrate's raised

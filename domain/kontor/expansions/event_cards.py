@@ -8,7 +8,14 @@ suivant. L'événement décrit est accompli, à moins que ce ne soit impossible.
 One card is turned per scored sector, at the end of the round in which it was scored
 (« avant de commencer le tour suivant »), in the order of scoring. Events with choices put
 the game in phase ``event`` until every concerned seat has acted; then the round ends as
-usual (docs/rules/kontor.md (Expansions)).
+usual (docs/rules/kontor.md (Expansions)). Shared with the export warehouse: the
+warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final count
+(final_bonuses.py, « Jours dorés »).
+
+Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
+``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``goods_beats``,
+``card_placed``, ``dock_removed``, ``evolve_unknown``, ``view_last``, ``redact``,
+``hidden_kept``, ``reshuffled``.
 """
 
 from __future__ import annotations
@@ -19,12 +26,15 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
+from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, without_cell
-from domain.kontor.expansions.export_warehouse import actual_goods
+from domain.kontor.expansions.warehouse_goods import actual_goods
 from domain.rng import Rng
 
+#: the commands of the choices an event card leaves
+EVENT_COMMANDS = (ChooseFromPile, PutUnder, SwapWarehouse, SkipEvent)
 #: the events that wait for players' choices, and how: together or one after the other
 SIMULTANEOUS = frozenset({"marriage"})
 IN_TURN = frozenset({"flood"})
@@ -476,3 +486,69 @@ def redact(event, viewer, data: dict) -> dict:
     elif t is ev.DocksPutUnder and event.seat != viewer:
         data["cards"] = {"size": len(event.cards)}
     return data
+
+
+# ---------------------------------------------------------------------------------------
+# hooks
+
+
+def _event_to_act(state: KontorState) -> tuple[int, ...] | None:
+    return event_to_act(state) if state.phase == "event" else None
+
+
+def _event_legal(state: KontorState, seat: int) -> list | None:
+    return event_commands(state, seat) if state.phase == "event" else None
+
+
+def _decide(log, seat: int, command) -> bool:
+    if not isinstance(command, EVENT_COMMANDS) or log.state.pending:
+        return False
+    decide_event(log, seat, command)
+    log.after_command()
+    return True
+
+
+def forget_dock(state: KontorState, card: int) -> KontorState:
+    """A dock left the board: warehouses swapped on it leave with it."""
+    if not state.swapped:
+        return state
+    return replace(state, swapped=tuple(e for e in state.swapped if e[0] != card))
+
+
+def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]] | None:
+    """What redetermine keeps in place: cards shown by « Lutte d'influence » (still held)
+    and the seats whose whole dock pile the observer has seen (his own, after « Mariage »)."""
+    if not state.options.event_cards:
+        return None
+    cards: set[int] = set()
+    for seat in range(state.seat_count):
+        if seat != observer:
+            cards.update(known_hand(state, seat))
+    piles = set()
+    if observer is not None and state.pile_open and state.pile_open[observer]:
+        piles.add(observer)
+    return frozenset(cards), frozenset(piles)
+
+
+def reshuffled(observer, rng, state: KontorState) -> KontorState:
+    """« une pile cachée »: the deck's order is secret, redetermine draws it again."""
+    if not state.event_deck:
+        return state
+    return replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
+
+
+def register(hooks: Hooks) -> None:
+    hooks.to_act.append(_event_to_act)
+    hooks.legal_commands.append(_event_legal)
+    hooks.goods_beats.append(goods_beats)
+    hooks.command.append(_decide)
+    hooks.end_of_round.append(before_next_round)
+    hooks.round_started.append(after_round_started)
+    hooks.start_events.append(start_events)
+    hooks.card_placed.append(lambda event, state: forget_shown(state, event.seat, event.card))
+    hooks.dock_removed.append(lambda event, state: forget_dock(state, event.card))
+    hooks.evolve_unknown.append(evolve_event)
+    hooks.view_last.append(view_keys)
+    hooks.redact.append(redact)
+    hooks.hidden_kept.append(hidden_kept)
+    hooks.reshuffled.append(reshuffled)

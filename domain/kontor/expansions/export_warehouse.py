@@ -20,6 +20,11 @@ de victoire pour chaque majorité ... En cas d'égalité, aucun point n'est attr
 Model (RULES-NOTES: warehouses belong to the dock that produced them): an exported good
 is recorded as ``(dock, good)`` in ``state.export_missing`` -- that dock has one warehouse
 of that good fewer in its sector; ``state.exports`` counts each seat's export warehouse.
+Shared with the event cards: the warehouses a dock holds now (warehouse_goods.py) and the
+final count (final_bonuses.py: the majorities).
+
+Hook points: ``place_commands`` and ``command`` (``ExportWarehouse``), ``export_warehouses``,
+``before_dock_removed``, ``evolve_unknown``, ``view_last``.
 """
 
 from __future__ import annotations
@@ -29,41 +34,11 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ExportWarehouse, PlaceCard
-from domain.kontor.core.data import CARDS, EVENT_SETTINGS, GOODS, SEAT_COLORS
+from domain.kontor.core.data import CARDS, GOODS, SEAT_COLORS
+from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
-
-
-def exports_of(state: KontorState) -> tuple[tuple[int, int, int], ...]:
-    return state.exports or tuple((0, 0, 0) for _ in range(state.seat_count))
-
-
-def adjust(state: KontorState) -> dict[int, tuple[int, ...]] | None:
-    """Per dock card, the deltas (tea, wine, spice) to its printed goods: exported
-    warehouses (-1) and warehouses swapped by « Inondation » (-1 old, +1 new)."""
-    if not state.export_missing and not state.swapped:
-        return None
-    out: dict[int, list[int]] = {}
-    for card, good in state.export_missing:
-        out.setdefault(card, [0, 0, 0])[GOODS.index(good)] -= 1
-    for card, good, new in state.swapped:
-        row = out.setdefault(card, [0, 0, 0])
-        row[GOODS.index(good)] -= 1
-        row[GOODS.index(new)] += 1
-    return {k: tuple(v) for k, v in out.items()}
-
-
-def actual_goods(state: KontorState, card: int) -> list[int]:
-    """The warehouses (tea, wine, spice counts) the dock holds now."""
-    if card not in state.warehouses:
-        return [0, 0, 0]
-    row = [0, 0, 0]
-    for g in CARDS[card].goods:
-        row[GOODS.index(g)] += 1
-    delta = (adjust(state) or {}).get(card)
-    if delta:
-        row = [a + b for a, b in zip(row, delta)]
-    return row
-
+from domain.kontor.expansions.final_bonuses import export_majorities, exports_of
+from domain.kontor.expansions.warehouse_goods import actual_goods
 
 # ---------------------------------------------------------------------------------------
 # placing: the choice
@@ -150,32 +125,6 @@ def before_dock_removed(state: KontorState, card: int) -> list:
 
 
 # ---------------------------------------------------------------------------------------
-# end of the game
-
-
-def export_majorities(state: KontorState) -> tuple[int | None, ...]:
-    """Per good, the seat with more export warehouses of it; a tie gives nobody."""
-    if not state.options.export_warehouse:
-        return (None,) * len(GOODS)
-    ex = exports_of(state)
-    out: list[int | None] = []
-    for i in range(len(GOODS)):
-        counts = [row[i] for row in ex]
-        best = max(counts)
-        leaders = [s for s, n in enumerate(counts) if n == best]
-        out.append(leaders[0] if best > 0 and len(leaders) == 1 else None)
-    return tuple(out)
-
-
-def majority_points(state: KontorState) -> tuple[int, ...]:
-    points = [0] * state.seat_count
-    for seat in export_majorities(state):
-        if seat is not None:
-            points[seat] += EVENT_SETTINGS["export_majority_points"]
-    return tuple(points)
-
-
-# ---------------------------------------------------------------------------------------
 # evolve
 
 
@@ -221,3 +170,22 @@ def view_keys(state: KontorState, out: dict) -> None:
     out["export_majorities"] = {
         g: (SEAT_COLORS[s] if s is not None else None) for g, s in zip(GOODS, majorities)
     }
+
+
+def decide_export(log, seat: int, command) -> bool:
+    """``ExportWarehouse``: the card is placed like ``PlaceCard``, one good to export."""
+    if not isinstance(command, ExportWarehouse) or log.state.pending:
+        return False
+    check_export(log.state, seat, command)
+    log.place(seat, command.x, command.y, command.good)
+    log.after_command()
+    return True
+
+
+def register(hooks: Hooks) -> None:
+    hooks.command.append(decide_export)
+    hooks.place_commands.append(export_commands)
+    hooks.before_dock_removed.append(before_dock_removed)
+    hooks.export_warehouses.append(warehouse_events)
+    hooks.evolve_unknown.append(evolve_export)
+    hooks.view_last.append(lambda state, out, viewer: view_keys(state, out))

@@ -24,7 +24,8 @@ from domain.kontor.core.placement import box_of, placement_cells
 from domain.kontor.core.scoring import choose_largest, goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.expansions import dispatch as expansions
+from domain.kontor.expansions.warehouse_goods import adjust
+from domain.kontor.policy.expansions import policy_event, policy_export
 from domain.kontor.policy.scenarios import pending_choice, sector_weight
 from domain.kontor.rules import special_b as rules_b
 
@@ -78,7 +79,7 @@ def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int],
     if key not in found:
         counts = warehouse_counts(
             cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
-            adjust=expansions.adjust(state),
+            adjust=adjust(state),
         )
         found[key] = supremacy(counts)[0]
     return found[key]
@@ -337,7 +338,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             return bribe
     noise = 0.5 if level == "easy" else 0.05
     if state.phase == "event":  # expansions: event cards
-        return expansions.policy_event(state, seat, legal, rng)
+        return policy_event(state, seat, legal, rng)
     # --- special rules B: bribes, tavern decisions ---
     special = rules_b.policy_b(
         state, seat, legal, lambda st: evaluate_board(st, seat, occupancy(st), st.warehouses), rng
@@ -365,9 +366,9 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
                 )
                 for c in places
             ]
-            return expansions.policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
+            return policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = best_cell(state, seat, card, rng, noise)
-        return expansions.policy_export(state, seat, PlaceCard(*pos), legal)
+        return policy_export(state, seat, PlaceCard(*pos), legal)
     base = evaluate_board(state, seat, occupancy(state), state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):

@@ -206,7 +206,7 @@ def test_blockade_changes_the_value_of_goods_from_now_on():
     assert view["events"]["goods_beats"] == {"spice": "wine", "tea": "spice", "wine": "tea"}
     # one wine against one spice: before, wine wins (« le vin vaut plus que les épices »)
     from domain.kontor.core.board import supremacy
-    from domain.kontor.expansions.dispatch import goods_beats
+    from domain.kontor.expansions.event_cards import goods_beats
 
     counts = ((0, 1, 0), (0, 0, 1))
     assert supremacy(counts) == (RED, "value")

@@ -1,0 +1,69 @@
+"""The end of a game with an expansion, shared by both: « A la fin de la partie, on compare
+combien chacun possède d'entrepôts sur l'entrepôt d'exportation. Cette comparaison se fait
+par type de marchandise. Chaque joueur reçoit respectivement un point de victoire pour
+chaque majorité dans un type de marchandise. En cas d'égalité, aucun point n'est attribué
+pour la marchandise concernée. » (export_warehouse.py) and « Jours dorés : Le joueur le
+plus riche actuellement reçoit un point de victoire supplémentaire. » (event_cards.py):
+both are added to the final points in one event, ``FinalBonusesCounted``.
+
+Hook points: ``final_points``, ``evolve_unknown`` (``FinalBonusesCounted``).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.kontor.core import events as ev
+from domain.kontor.core.data import EVENT_SETTINGS, GOODS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+
+def exports_of(state: KontorState) -> tuple[tuple[int, int, int], ...]:
+    """Each seat's export warehouse: how many of each good (tea, wine, spice)."""
+    return state.exports or tuple((0, 0, 0) for _ in range(state.seat_count))
+
+
+def export_majorities(state: KontorState) -> tuple[int | None, ...]:
+    """Per good, the seat with more export warehouses of it; a tie gives nobody."""
+    if not state.options.export_warehouse:
+        return (None,) * len(GOODS)
+    ex = exports_of(state)
+    out: list[int | None] = []
+    for i in range(len(GOODS)):
+        counts = [row[i] for row in ex]
+        best = max(counts)
+        leaders = [s for s, n in enumerate(counts) if n == best]
+        out.append(leaders[0] if best > 0 and len(leaders) == 1 else None)
+    return tuple(out)
+
+
+def majority_points(state: KontorState) -> tuple[int, ...]:
+    points = [0] * state.seat_count
+    for seat in export_majorities(state):
+        if seat is not None:
+            points[seat] += EVENT_SETTINGS["export_majority_points"]
+    return tuple(points)
+
+
+def final_points(log, points: tuple[int, ...]) -> tuple[int, ...]:
+    """Export majorities and « Jours dorés » bonus points, added at the end."""
+    st = log.state
+    opts = st.options
+    if not (opts.export_warehouse or opts.event_cards):
+        return points
+    bonus = st.bonus_points or (0,) * st.seat_count
+    majority = majority_points(st)
+    total = tuple(p + b + m for p, b, m in zip(points, bonus, majority))
+    log.emit(ev.FinalBonusesCounted(export_majorities(st), bonus, total))
+    return total
+
+
+def evolve_final(state: KontorState, event) -> KontorState | None:
+    if type(event) is ev.FinalBonusesCounted:
+        return replace(state, points=event.points)
+    return None
+
+
+def register(hooks: Hooks) -> None:
+    hooks.final_points.append(final_points)
+    hooks.evolve_unknown.append(evolve_final)

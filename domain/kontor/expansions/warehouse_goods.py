@@ -1,0 +1,66 @@
+"""The warehouses a dock holds now, shared by the two expansions: a good sent to export
+leaves its dock (« mettre dans l'entrepôt d'exportation un des entrepôts correspondant aux
+marchandises de la carte »: export_warehouse.py), and « Inondation » changes one (« Chacun
+peut échanger un de ses entrepôts contre un des réserves d'une autre couleur »:
+event_cards.py).
+
+Both are kept as deltas to the printed goods (``state.export_missing``, ``state.swapped``).
+Hook points: ``count_adjust`` (the counts of a sector's supremacy), ``view_last`` (the
+board's warehouses as they are, after both expansions' own keys).
+"""
+
+from __future__ import annotations
+
+from domain.kontor.core.data import CARDS, GOODS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+
+def adjust(state: KontorState) -> dict[int, tuple[int, ...]] | None:
+    """Per dock card, the deltas (tea, wine, spice) to its printed goods: exported
+    warehouses (-1) and warehouses swapped by « Inondation » (-1 old, +1 new)."""
+    if not state.export_missing and not state.swapped:
+        return None
+    out: dict[int, list[int]] = {}
+    for card, good in state.export_missing:
+        out.setdefault(card, [0, 0, 0])[GOODS.index(good)] -= 1
+    for card, good, new in state.swapped:
+        row = out.setdefault(card, [0, 0, 0])
+        row[GOODS.index(good)] -= 1
+        row[GOODS.index(new)] += 1
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def actual_goods(state: KontorState, card: int) -> list[int]:
+    """The warehouses (tea, wine, spice counts) the dock holds now."""
+    if card not in state.warehouses:
+        return [0, 0, 0]
+    row = [0, 0, 0]
+    for g in CARDS[card].goods:
+        row[GOODS.index(g)] += 1
+    delta = (adjust(state) or {}).get(card)
+    if delta:
+        row = [a + b for a, b in zip(row, delta)]
+    return row
+
+
+def view_keys(state: KontorState, out: dict, viewer) -> None:
+    """The board's warehouses with the goods they hold now."""
+    opts = state.options
+    if not (opts.export_warehouse or opts.event_cards):
+        return
+    if state.export_missing or state.swapped:
+        delta = adjust(state) or {}
+        for w in out["board"]["warehouses"]:
+            d = delta.get(w["card"])
+            if d:
+                row = [0, 0, 0]
+                for g in CARDS[w["card"]].goods:
+                    row[GOODS.index(g)] += 1
+                row = [a + b for a, b in zip(row, d)]
+                w["goods"] = [g for i, g in enumerate(GOODS) for _ in range(row[i])]
+
+
+def register(hooks: Hooks) -> None:
+    hooks.count_adjust.append(adjust)
+    hooks.view_last.append(view_keys)
