@@ -34,6 +34,7 @@ def goods_beats(state: KontorState) -> dict[str, str] | None:
     (``HOOKS.goods_beats``); None: the printed order."""
     return answer(HOOKS.goods_beats, state)
 
+
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
     """The goods that got warehouses, per dock, where they are not the printed ones: Choix
     de la marchandise (special rules A), Embargo's short supply and Euphrate's raised

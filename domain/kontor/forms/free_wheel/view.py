@@ -223,9 +223,7 @@ def hidden_common_docks(state: KontorState, observer):
     cut = max(1, len(state.common_docks) - state.common_known)
 
     def put_back(out: KontorState, dealt: tuple[int, ...]) -> KontorState:
-        return replace(
-            out, common_docks=state.common_docks[:1] + dealt + state.common_docks[cut:]
-        )
+        return replace(out, common_docks=state.common_docks[:1] + dealt + state.common_docks[cut:])
 
     return state.common_docks[1:cut], put_back
 
