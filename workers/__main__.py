@@ -1,9 +1,10 @@
 """`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
 
-Two queues: "main" (short jobs: clocks, mail, the sweeper's work) and "ai" (computer
-moves, which may search for a second or more).  A worker listens to both by default,
-main first; ``--queues main`` and ``--queues ai`` split them over processes, so short
-jobs never wait behind a search (``entrepot serve`` does that).
+Two kinds of queues: "main" (short jobs: the clock queue, then the main queue of mail,
+fan-outs and the sweeper's work) and "ai" (computer moves, which may search for a second
+or more).  A worker listens to all by default, clocks first; ``--queues main`` and
+``--queues ai`` split them over processes, so short jobs never wait behind a search
+(``entrepot serve`` does that).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import threading
 
 from service.health import beat
-from service.jobs import ai_queue
+from service.jobs import ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
@@ -74,12 +75,14 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
 
 
 def queue_names(base: str, kinds: str) -> list[str]:
-    names = {"main": base, "ai": ai_queue(base)}
+    """The RQ queues of ``kinds`` in the order a worker takes jobs from them: a clock's
+    job before any other."""
+    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)]}
     chosen = [k.strip() for k in kinds.split(",") if k.strip()]
     unknown = [k for k in chosen if k not in names]
     if unknown or not chosen:
         raise SystemExit(f"--queues: expected main and/or ai, got {kinds!r}")
-    return [names[k] for k in chosen]
+    return [name for k in chosen for name in names[k]]
 
 
 def main() -> int:
