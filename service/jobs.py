@@ -14,7 +14,9 @@ from typing import Protocol
 
 from redis import Redis
 from rq import Queue
-from rq.registry import ScheduledJobRegistry
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+from rq.utils import now, utcparse
 
 from service.presence import workers_present
 from service.timer_slots import slot_bounds, slot_of
@@ -34,6 +36,9 @@ SCHEDULED_PATIENCE = 5.0
 #: A timer job "queued" yet in no queue this long after its time was taken by a worker
 #: that died in between (a worker starts what it takes within milliseconds).
 POPPED_PATIENCE = 1.0
+#: A clock job runs for a fraction of a second: one started this long ago by a worker
+#: whose connection is gone (service/presence.py) died with it (kill -9).
+ORPHAN_AFTER = 0.5
 VACATION_START = "workers.clock_jobs.start_vacation"
 #: Notifications (service/notifications.py, service/webhooks.py); the mail jobs are the
 #: mail side's (workers/mail_jobs.py), named here only to be queued.
@@ -68,6 +73,8 @@ class JobQueue(Protocol):
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
 
+    def requeue_orphaned_clock_jobs(self) -> int: ...
+
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
@@ -85,6 +92,7 @@ class RQJobQueue:
         self.clock_queue = Queue(clock_queue(queue_name), connection=redis)
         #: the clock queue's scheduled jobs (timers at their slot's end, vacation starts)
         self.scheduled_key = ScheduledJobRegistry(queue=self.clock_queue).key
+        self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -165,6 +173,42 @@ class RQJobQueue:
             trace("requeue", job=timers_job_id(slot), late=late_by_slot[slot])
         return len(lost)
 
+    def requeue_orphaned_clock_jobs(self) -> int:
+        """For the workers' watch (every 0.2 s): queue again, at the front of the clock
+        queue, each clock job started more than ORPHAN_AFTER ago by a worker whose
+        connection is gone (killed while running it). The sweeper would, once its timers
+        are ``ENTREPOT_TIMER_GRACE`` late and at its next sweep; with 1-second clocks that
+        is too late (docs/correspondence.md, "Measured"). Returns how many."""
+        try:
+            entries = self.redis.zrange(self.clock_started_key, 0, -1)  # "{job id}:{execution id}"
+            if not entries:
+                return 0
+            job_ids = [entry.decode().rsplit(":", 1)[0] for entry in entries]
+            with self.redis.pipeline(transaction=False) as pipe:
+                for job_id in job_ids:
+                    pipe.hmget(f"rq:job:{job_id}", "status", "worker_name", "started_at")
+                jobs = pipe.execute()
+            since = now() - timedelta(seconds=ORPHAN_AFTER)
+            long_running = [(entry, job_id, (worker or b"").decode())
+                            for entry, job_id, (status, worker, started) in zip(entries, job_ids, jobs)
+                            if status == b"started" and started and utcparse(started.decode()) < since]
+            present = workers_present(self.redis) if long_running else None
+            if present is None:
+                return 0
+            queued = 0
+            for entry, job_id, worker in long_running:
+                # every worker's watch looks: one of them queues it
+                if worker in present or not self.redis.set(b"entrepot:orphan:" + entry, 1, nx=True, px=60_000):
+                    continue
+                self.clock_queue.enqueue_job(Job.fetch(job_id, connection=self.redis), at_front=True)
+                self.redis.zrem(self.clock_started_key, entry)
+                trace("orphan", job=job_id, worker=worker)
+                queued += 1
+            return queued
+        except Exception:
+            log.exception("could not look for orphaned clock jobs")
+            return 0
+
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         """A short job on the main queue, now or at ``at``, keyed by ``job_id`` (what it
         does): the job re-checks its premise, so a second copy does nothing. False when
@@ -238,6 +282,9 @@ class RecordingJobQueue:
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
         self.timers.extend((game_id, version, None) for game_id, version, _, _ in overdue)
         return len(overdue)
+
+    def requeue_orphaned_clock_jobs(self) -> int:
+        return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         self.jobs.append((func, args, job_id, at))

@@ -14,7 +14,7 @@ import logging
 import threading
 
 from service.health import beat
-from service.jobs import ai_queue, clock_queue
+from service.jobs import JobQueue, ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
@@ -32,11 +32,16 @@ from workers.timer_worker import (
 log = logging.getLogger("entrepot.worker")
 
 
-def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence) -> None:
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence, jobs: JobQueue) -> None:
+    """Every WATCH_SECONDS: take over a dead worker's scheduler, queue again the clock job
+    a dead worker was running, keep this worker's presence."""
     while not stop.wait(WATCH_SECONDS):
         try:
             if take_over_dead_scheduler(worker):
                 log.info("took over the scheduler of a dead worker")
+            orphans = jobs.requeue_orphaned_clock_jobs()
+            if orphans:
+                log.info("queued again %s clock jobs a dead worker was running", orphans)
             keep(presence)
         except Exception:  # Redis may be restarting; try again next time
             log.exception("scheduler watch failed")
@@ -111,7 +116,7 @@ def main() -> int:
     # is still running (service/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence, svc.jobs), daemon=True).start()
     try:
         # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
         # one worker per queue holds RQ's scheduler lock and moves them to the queue.

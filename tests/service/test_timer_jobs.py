@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from redis import Redis
 from rq import Queue
+from rq.utils import now, utcformat
 
 from service.jobs import RQJobQueue
 from service.presence import announce, workers_present
@@ -80,3 +81,28 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
     while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert alive not in workers_present(jobs.redis)
+
+
+def test_a_clock_job_a_dead_worker_was_running_is_queued_again_at_once(jobs, redis_url):
+    alive = f"alive-{uuid.uuid4().hex[:8]}"
+    presence = announce(redis_url, alive)
+    long_ago, just_now = utcformat(now() - timedelta(seconds=2)), utcformat(now() - timedelta(seconds=0.1))
+    started = {  # game: (the worker running its timer job, since when)
+        "g1": (f"gone-{uuid.uuid4().hex[:8]}", long_ago),  # its worker was killed: queued again
+        "g2": (alive, long_ago),  # a slow job of a live worker: left alone
+        "g3": (f"gone-{uuid.uuid4().hex[:8]}", just_now),  # just started: it may be fine yet
+    }
+    try:
+        for game_id, (worker, at) in started.items():
+            jobs.schedule_timer(game_id, 1, datetime.now(UTC) - timedelta(seconds=1))  # a job of the clock queue
+            real = f"timer-{game_id}-1"
+            jobs.redis.lrem(jobs.clock_queue.key, 0, real)  # taken by its worker, then started
+            jobs.redis.hset(f"rq:job:{real}", mapping={"status": "started", "worker_name": worker, "started_at": at})
+            jobs.redis.zadd(jobs.clock_started_key, {f"{real}:execution": time.time() + 60})
+        assert jobs.requeue_orphaned_clock_jobs() == 1
+        assert jobs.requeue_orphaned_clock_jobs() == 0  # once
+    finally:
+        presence.close()
+        jobs.redis.delete(jobs.clock_started_key, *(f"rq:job:timer-{j}-1" for j in started),
+                          *(f"entrepot:orphan:timer-{j}-1:execution" for j in started))
+    assert jobs.clock_queue.job_ids == ["timer-g1-1"]
