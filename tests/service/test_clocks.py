@@ -286,6 +286,9 @@ def test_forfeit_with_three_seats_puts_the_seat_out_and_the_computer_plays_it_to
     assert row.status == "active" and row.table["out"] == [late]
     assert late not in clocks(svc, gid)
     assert (gid, row.version, late) in svc.jobs.computer_moves  # its stand-in is queued
+    svc.jobs.computer_moves.clear()
+    svc.clocks.sweep()
+    assert (gid, row.version, late) in svc.jobs.computer_moves  # and queued again if that job was lost
     with pytest.raises(NotYourTurn):  # the player may no longer play it
         svc.games.execute((a, b)[late], gid, late, move)
     assert svc.games.legal_commands(gid, (a, b)[late], late).commands == []
