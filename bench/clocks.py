@@ -12,10 +12,15 @@ and the machine's load average before and after (it may be shared), and checks: 
 game finished (nothing lost), exactly one TimedOut per game (nothing doubled), every
 timeout within 2 s of its deadline. Figures: docs/correspondence.md, "Measured".
 
-    python bench/clocks.py [--games 1000] [--clients 8] [--rate GAMES_PER_S] [--sweep-every 1]
+    python bench/clocks.py [--games 1000] [--clients 8] [--rate GAMES_PER_S] [--sweep-every 1] [--trace]
 
 ``--rate`` spaces the creations (and so the deadlines) evenly; without it the clients
 create as fast as the two APIs answer.
+
+``--trace`` records every timer job (which worker ran it, when it was queued, started and
+ended), every move of the scheduler, every takeover and re-queue, and every 50 ms the
+scheduler lock's holder and the queue's depth (service/timer_trace.py), in
+bench/clocks-trace.jsonl, then prints the story of each timeout more than 1.5 s late.
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_clocks)
 and REDIS_URL's server with database index 10 (flushed at start), else 127.0.0.1.
@@ -24,6 +29,7 @@ and REDIS_URL's server with database index 10 (flushed at start), else 127.0.0.1
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import statistics
@@ -39,8 +45,11 @@ import requests
 from http_games import free_port, fresh_database
 from redis import Redis
 
+from service.jobs import clock_queue
+
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_DB = 10
+TRACE = ROOT / "bench" / "clocks-trace.jsonl"
 
 
 def start_api(port: int, env: dict) -> subprocess.Popen:
@@ -70,8 +79,8 @@ def wait_ready(port: int) -> None:
 
 
 def scheduler_holder(redis: Redis, queue: str, workers: list[subprocess.Popen]) -> subprocess.Popen | None:
-    """The worker whose scheduler process holds RQ's scheduler lock of the queue."""
-    name = redis.get(f"rq:scheduler-lock:{queue}")
+    """The worker whose scheduler process holds RQ's scheduler lock of the clock queue."""
+    name = redis.get(f"rq:scheduler-lock:{clock_queue(queue)}")
     if not name:
         return None
     pid = redis.hget(f"rq:scheduler:{name.decode()}", "pid")
@@ -84,6 +93,57 @@ def scheduler_holder(redis: Redis, queue: str, workers: list[subprocess.Popen]) 
     return next((w for w in workers if w.pid == group), None)
 
 
+def sample(redis: Redis, queue: str, stop: threading.Event) -> None:
+    """Every 50 ms, in the trace: the clock queue's scheduler lock holder and its last
+    beat, the depth of the clock queue and of the main queue, the clock jobs due in the
+    scheduled registry and those started."""
+    with open(TRACE, "a") as out:
+        while not stop.wait(0.05):
+            t = time.time()
+            with redis.pipeline(transaction=False) as pipe:
+                pipe.get(f"rq:scheduler-lock:{clock_queue(queue)}")
+                pipe.llen(f"rq:queue:{clock_queue(queue)}")
+                pipe.llen(f"rq:queue:{queue}")
+                pipe.zcount(f"rq:scheduled:{clock_queue(queue)}", 0, t)
+                pipe.zcard(f"rq:wip:{clock_queue(queue)}")
+                holder, depth, main, due, started = pipe.execute()
+            beat = redis.hget(f"rq:scheduler:{holder.decode()}", "last_heartbeat") if holder else None
+            out.write(json.dumps({"what": "sample", "t": t, "holder": holder and holder.decode(),
+                                  "beat": beat and beat.decode(), "depth": depth, "main": main, "due": due,
+                                  "started": started}) + "\n")
+
+
+def tell_late(rows, killed_wall: float, threshold: float = 1.5) -> None:
+    """For each timeout more than ``threshold`` late: its slot's jobs, moves and re-queues
+    (times relative to the kill -9), then the samples around the kill."""
+    lines = [json.loads(line) for line in TRACE.read_text().splitlines()]
+    late = sorted((deadline, seconds) for _, seconds, deadline in rows if float(seconds) > threshold)
+    slots = sorted({-int(-float(deadline) // 0.1) for deadline, _ in late})
+
+    def rel(t) -> str:
+        return f"{float(t) - killed_wall:+.2f}"
+
+    print(f"trace: {len(lines)} lines; {len(late)} timeouts later than {threshold} s, "
+          f"in slots {slots}; times relative to the kill -9")
+    for deadline, seconds in late:
+        print(f"  deadline {rel(deadline)} late {float(seconds):.2f}")
+    for line in lines:
+        if line["what"] == "move" and any(int(j.split("-")[1]) in slots for j in line["jobs"]
+                                          if j.startswith("timers-")):
+            print(f"  move {rel(line['t'])} pid {line['pid']}: {len(line['jobs'])} jobs, due "
+                  f"{rel(min(line['due']))}..{rel(max(line['due']))}")
+        elif line["what"] == "job" and line.get("slot") in slots:
+            print(f"  job {line['job']} by {line['worker']} (pid {line['pid']}): queued {rel(line['enqueued'])} "
+                  f"started {rel(line['started'])} ended {rel(line['t'])} {line['outcomes']}")
+        elif line["what"] in ("takeover", "requeue"):
+            print(f"  {line['what']} {rel(line['t'])} pid {line['pid']}: "
+                  f"{ {k: v for k, v in line.items() if k not in ('what', 't', 'pid')} }")
+    for line in lines:
+        if line["what"] == "sample" and -0.5 <= line["t"] - killed_wall <= 4:
+            print(f"  sample {rel(line['t'])}: holder {line['holder']} beat {line['beat']} depth {line['depth']} "
+                  f"due {line['due']} started {line['started']}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=1000)
@@ -91,6 +151,7 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=None, help="games created per second (default: as fast as possible)")
     parser.add_argument("--sweep-every", type=float, default=1.0,
                         help="the workers' sweep interval (s): how late a lost job may fire")
+    parser.add_argument("--trace", action="store_true", help=f"trace the timer jobs in {TRACE.name}")
     args = parser.parse_args()
     database_url, redis_url = fresh_database("entrepot_bench_clocks")
     redis_url = redis_url.rsplit("/", 1)[0] + f"/{REDIS_DB}"
@@ -99,6 +160,9 @@ def main() -> int:
     queue = f"entrepot-bench-clocks-{uuid.uuid4().hex[:6]}"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "ENTREPOT_QUEUE": queue,
            "ENTREPOT_TIMER_GRACE": "0.5", "ENTREPOT_POOL_MAX": "6"}
+    if args.trace:
+        TRACE.unlink(missing_ok=True)
+        env["ENTREPOT_TRACE_TIMERS"] = str(TRACE)
     subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -108,6 +172,9 @@ def main() -> int:
     log = open(ROOT / "bench" / "clocks-workers.log", "w")  # noqa: SIM115 - closed at the end
     workers = [start_worker(env, args.sweep_every, log) for _ in range(3)]
     killed = None
+    sampling = threading.Event()
+    if args.trace:
+        threading.Thread(target=sample, args=(redis, queue, sampling), daemon=True).start()
     try:
         for port in ports:
             wait_ready(port)
@@ -155,6 +222,7 @@ def main() -> int:
         half.wait(timeout=300)
         killed = scheduler_holder(redis, queue, workers) or workers[0]
         os.killpg(killed.pid, signal.SIGKILL)  # midway, while deadlines are pending
+        killed_wall = time.time()
         killed.wait()
         killed_at = time.monotonic() - start
         for t in threads:
@@ -170,12 +238,13 @@ def main() -> int:
                     break
                 time.sleep(0.5)
             rows = conn.execute(
-                "SELECT game_id::text, extract(epoch FROM at - (data ->> 'deadline')::timestamptz)"
-                " FROM events WHERE type = 'TimedOut'"
+                "SELECT game_id::text, extract(epoch FROM at - (data ->> 'deadline')::timestamptz),"
+                " extract(epoch FROM (data ->> 'deadline')::timestamptz) FROM events WHERE type = 'TimedOut'"
             ).fetchall()
             statuses = dict(conn.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall())
             reminders = conn.execute("SELECT count(*) FROM events WHERE type = 'ReminderSent'").fetchone()[0]
     finally:
+        sampling.set()
         for process in apis + workers:
             if process is not killed:
                 try:
@@ -190,9 +259,9 @@ def main() -> int:
         log.close()
 
     load_after = os.getloadavg()
-    late = sorted(float(seconds) for _, seconds in rows)
+    late = sorted(float(seconds) for _, seconds, _ in rows)
     per_game: dict[str, int] = {}
-    for game_id, _ in rows:
+    for game_id, _, _ in rows:
         per_game[game_id] = per_game.get(game_id, 0) + 1
     doubled = sum(1 for n in per_game.values() if n > 1)
     lost = len(ids) - len(per_game)
@@ -211,6 +280,8 @@ def main() -> int:
           f"max {late[-1]:.3f} s, min {late[0]:.3f} s")
     within = sum(1 for s in late if s <= 2.0)
     print(f"within 2 s of the deadline: {within}/{len(late)}; doubled: {doubled}; lost: {lost}")
+    if args.trace:
+        tell_late(rows, killed_wall)
     ok = not errors and not doubled and not lost and within == len(late) and statuses.get("active", 0) == 0
     print("OK" if ok else "FAILED")
     return 0 if ok else 1

@@ -13,12 +13,10 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from domain.common.computer import computer_command
-from domain.common.table import BeginVacation, EndVacation, RequestAbort, Resign, TimeOut
-from domain.rng import Rng
+from domain.common.table import BeginVacation, EndVacation, RequestAbort, Resign
 from service import chain
 from service.clock import Clock
-from service.entropy import new_id, new_seed
+from service.entropy import new_id
 from service.errors import (
     GameNotActive,
     IllegalCommand,
@@ -92,11 +90,8 @@ class ClockService:
                 self.jobs.schedule_timer(game_id, version, later, again=True)
                 return "early"
             return "nothing"
-        if isinstance(command, TimeOut) and folded.state.control.on_timeout == "computer":
-            # the title's own game, re-dealt from the seat's view, at the game's chosen level
-            move = computer_command(title.inner, folded.state.game, command.seat, Rng(new_seed()),
-                                    title.stand_in_level(folded.state), self.games.ai_budget)
-            command = TimeOut(command.seat, command.seat_count, move)
+        # a "computer" timeout records the timeout only: the commit queues the seat's move
+        # on the computers' queue (GameService.play_computer), so no timer waits behind a search
         try:
             self.games.execute(TIMER, game_id, command.seat, command, expected_version=version)
         except (VersionConflict, IllegalCommand, GameNotActive):

@@ -14,10 +14,13 @@ from typing import Protocol
 
 from redis import Redis
 from rq import Queue
-from rq.registry import ScheduledJobRegistry
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+from rq.utils import now, utcparse
 
 from service.presence import workers_present
 from service.timer_slots import slot_bounds, slot_of
+from service.timer_trace import trace
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,9 @@ SCHEDULED_PATIENCE = 5.0
 #: A timer job "queued" yet in no queue this long after its time was taken by a worker
 #: that died in between (a worker starts what it takes within milliseconds).
 POPPED_PATIENCE = 1.0
+#: A clock job runs for a fraction of a second: one started this long ago by a worker
+#: whose connection is gone (service/presence.py) died with it (kill -9).
+ORPHAN_AFTER = 0.5
 VACATION_START = "workers.clock_jobs.start_vacation"
 #: Notifications (service/notifications.py, service/webhooks.py); the mail jobs are the
 #: mail side's (workers/mail_jobs.py), named here only to be queued.
@@ -49,6 +55,15 @@ def ai_queue(queue_name: str) -> str:
     return f"{queue_name}-ai"
 
 
+def clock_queue(queue_name: str) -> str:
+    """The queue of the clocks' jobs (timers, vacation starts), first in every worker's
+    list: ahead of fan-outs, deliveries and mail, which may lag while a deadline may not,
+    and first in first out among themselves. (Pushed to the front of one shared queue
+    instead, a backlog of timer jobs ran newest first: each new slot's job jumped ahead of
+    the older ones, which waited seconds; docs/correspondence.md, "Measured".)"""
+    return f"{queue_name}-clock"
+
+
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
 
@@ -57,6 +72,8 @@ class JobQueue(Protocol):
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
+
+    def requeue_orphaned_clock_jobs(self) -> int: ...
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
@@ -72,7 +89,10 @@ class RQJobQueue:
         self.redis = redis
         self.queue = Queue(queue_name, connection=redis)
         self.ai_queue = Queue(ai_queue(queue_name), connection=redis)
-        self.scheduled_key = ScheduledJobRegistry(queue=self.queue).key
+        self.clock_queue = Queue(clock_queue(queue_name), connection=redis)
+        #: the clock queue's scheduled jobs (timers at their slot's end, vacation starts)
+        self.scheduled_key = ScheduledJobRegistry(queue=self.clock_queue).key
+        self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -102,13 +122,13 @@ class RQJobQueue:
             # the slot's job may have run or be running without this game (its commit was
             # not visible yet), and a job id queued while its job runs is deleted when that
             # run ends: the game's own job, now
-            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}", at_front=True)
+            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}", self.clock_queue)
             return
         job_id = timers_job_id(slot) + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
-        self._schedule(ends, TABLE_TIMERS, (slot,), job_id, at_front=True)
+        self._schedule(ends, TABLE_TIMERS, (slot,), job_id, self.clock_queue)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
-        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", at_front=True)
+        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", self.clock_queue)
 
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
         """For the sweeper: queue now the job of each overdue timer (game id, version, its
@@ -125,7 +145,7 @@ class RQJobQueue:
             with self.redis.pipeline(transaction=False) as pipe:
                 for slot in slots:
                     pipe.hmget(f"rq:job:{timers_job_id(slot)}", "status", "worker_name")
-                    pipe.lpos(self.queue.key, timers_job_id(slot))
+                    pipe.lpos(self.clock_queue.key, timers_job_id(slot))
                 replies = pipe.execute()
             jobs = replies[0::2]
             in_queue = [position is not None for position in replies[1::2]]
@@ -134,7 +154,7 @@ class RQJobQueue:
         except Exception:
             log.exception("could not read the timer jobs")
             return 0
-        queued = 0
+        lost: list[int] = []
         for slot, (status, worker), waiting in zip(slots, jobs, in_queue):
             patient = late_by_slot[slot] < SCHEDULED_PATIENCE
             if status == b"started" and present is not None and (worker or b"").decode() not in present:
@@ -145,9 +165,49 @@ class RQJobQueue:
                 status = None
             if status == b"queued" or (status in (b"started", b"scheduled") and patient):
                 continue  # on its way; "started" or "scheduled" that long after is a dead worker's
-            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot), at_front=True)
-            queued += 1
-        return queued
+            lost.append(slot)
+        # older than any job waiting in the clock queue: to its front, the earliest first
+        for slot in reversed(lost):
+            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot), self.clock_queue,
+                           at_front=True)
+            trace("requeue", job=timers_job_id(slot), late=late_by_slot[slot])
+        return len(lost)
+
+    def requeue_orphaned_clock_jobs(self) -> int:
+        """For the workers' watch (every 0.2 s): queue again, at the front of the clock
+        queue, each clock job started more than ORPHAN_AFTER ago by a worker whose
+        connection is gone (killed while running it). The sweeper would, once its timers
+        are ``ENTREPOT_TIMER_GRACE`` late and at its next sweep; with 1-second clocks that
+        is too late (docs/correspondence.md, "Measured"). Returns how many."""
+        try:
+            entries = self.redis.zrange(self.clock_started_key, 0, -1)  # "{job id}:{execution id}"
+            if not entries:
+                return 0
+            job_ids = [entry.decode().rsplit(":", 1)[0] for entry in entries]
+            with self.redis.pipeline(transaction=False) as pipe:
+                for job_id in job_ids:
+                    pipe.hmget(f"rq:job:{job_id}", "status", "worker_name", "started_at")
+                jobs = pipe.execute()
+            since = now() - timedelta(seconds=ORPHAN_AFTER)
+            long_running = [(entry, job_id, (worker or b"").decode())
+                            for entry, job_id, (status, worker, started) in zip(entries, job_ids, jobs)
+                            if status == b"started" and started and utcparse(started.decode()) < since]
+            present = workers_present(self.redis) if long_running else None
+            if present is None:
+                return 0
+            queued = 0
+            for entry, job_id, worker in long_running:
+                # every worker's watch looks: one of them queues it
+                if worker in present or not self.redis.set(b"entrepot:orphan:" + entry, 1, nx=True, px=60_000):
+                    continue
+                self.clock_queue.enqueue_job(Job.fetch(job_id, connection=self.redis), at_front=True)
+                self.redis.zrem(self.clock_started_key, entry)
+                trace("orphan", job=job_id, worker=worker)
+                queued += 1
+            return queued
+        except Exception:
+            log.exception("could not look for orphaned clock jobs")
+            return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         """A short job on the main queue, now or at ``at``, keyed by ``job_id`` (what it
@@ -177,24 +237,23 @@ class RQJobQueue:
             queued += self.enqueue_job(func, args, job_id)
         return queued
 
-    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, result_ttl: int = 0,
-                  at_front: bool = False) -> bool:
-        """``at_front``: a clock's job (a deadline, a reminder, a vacation) goes ahead of the
-        queue's other short jobs (fan-outs, deliveries, mail): those may lag under load, a
-        deadline may not."""
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, queue: Queue | None = None,
+                  result_ttl: int = 0, at_front: bool = False) -> bool:
+        """``queue``: the main queue unless told (the clocks' jobs go to the clock queue)."""
+        queue = queue or self.queue
         # result_ttl=0 by default: a timer's outcome is in the game's stream, not worth a Redis write
         options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600, "at_front": at_front}
         try:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.
             if at <= datetime.now(UTC):
-                self.queue.enqueue(func, *args, **options)
+                queue.enqueue(func, *args, **options)
             else:
                 # RQ scores scheduled jobs in whole seconds (up to 1 s early): scheduled a
                 # second later, then re-scored with the exact time, which the workers'
                 # scheduler (workers/timer_worker.py) compares with the exact time
-                self.queue.enqueue_at(at + timedelta(seconds=1), func, *args, **options)
-                self.redis.zadd(self.scheduled_key, {job_id: at.timestamp()})
+                queue.enqueue_at(at + timedelta(seconds=1), func, *args, **options)
+                self.redis.zadd(ScheduledJobRegistry(queue=queue).key, {job_id: at.timestamp()})
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
             return False
@@ -223,6 +282,9 @@ class RecordingJobQueue:
     def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
         self.timers.extend((game_id, version, None) for game_id, version, _, _ in overdue)
         return len(overdue)
+
+    def requeue_orphaned_clock_jobs(self) -> int:
+        return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         self.jobs.append((func, args, job_id, at))

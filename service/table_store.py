@@ -73,11 +73,17 @@ def timers_between(tx: Tx, after: datetime, upto: datetime) -> list[tuple[str, i
 
 
 def stand_ins_waiting(tx: Tx, limit: int = 500) -> list[tuple[str, int, int]]:
-    """(game_id, version, seat) of active games waiting on a seat that is out."""
+    """(game_id, version, seat) of active games waiting on the computer for a seat: one
+    that is out, or a person's seat asked to act without a clock under ``on_timeout``
+    "computer" (timed out, its move owed: domain/common/table.py, ``owed_moves``)."""
     return [tuple(r) for r in tx.conn.execute(
-        "SELECT g.id::text, g.version, t.seat FROM games g,"
-        " LATERAL (SELECT value::int AS seat FROM jsonb_array_elements_text(g.table_state -> 'out')) t"
-        " WHERE g.status = 'active' AND g.table_state -> 'out' <> '[]' AND t.seat = ANY(g.to_act)"
+        "SELECT g.id::text, g.version, t.seat FROM games g, LATERAL unnest(g.to_act) AS t(seat)"
+        " WHERE g.status = 'active' AND ("
+        "  (g.table_state -> 'out') @> to_jsonb(t.seat)"
+        "  OR (g.time_control ->> 'on_timeout' = 'computer'"
+        "   AND NOT (g.table_state -> 'clocks') @> jsonb_build_array(jsonb_build_object('seat', t.seat))"
+        "   AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.index = t.seat"
+        "    AND s.player_id IS NOT NULL)))"
         " LIMIT %s",
         (limit,),
     ).fetchall()]

@@ -1,9 +1,10 @@
 """`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
 
-Two queues: "main" (short jobs: clocks, mail, the sweeper's work) and "ai" (computer
-moves, which may search for a second or more).  A worker listens to both by default,
-main first; ``--queues main`` and ``--queues ai`` split them over processes, so short
-jobs never wait behind a search (``entrepot serve`` does that).
+Two kinds of queues: "main" (short jobs: the clock queue, then the main queue of mail,
+fan-outs and the sweeper's work) and "ai" (computer moves, which may search for a second
+or more).  A worker listens to all by default, clocks first; ``--queues main`` and
+``--queues ai`` split them over processes, so short jobs never wait behind a search
+(``entrepot serve`` does that).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import threading
 
 from service.health import beat
-from service.jobs import ai_queue
+from service.jobs import JobQueue, ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
@@ -31,11 +32,16 @@ from workers.timer_worker import (
 log = logging.getLogger("entrepot.worker")
 
 
-def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence) -> None:
+def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence, jobs: JobQueue) -> None:
+    """Every WATCH_SECONDS: take over a dead worker's scheduler, queue again the clock job
+    a dead worker was running, keep this worker's presence."""
     while not stop.wait(WATCH_SECONDS):
         try:
             if take_over_dead_scheduler(worker):
                 log.info("took over the scheduler of a dead worker")
+            orphans = jobs.requeue_orphaned_clock_jobs()
+            if orphans:
+                log.info("queued again %s clock jobs a dead worker was running", orphans)
             keep(presence)
         except Exception:  # Redis may be restarting; try again next time
             log.exception("scheduler watch failed")
@@ -74,12 +80,14 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
 
 
 def queue_names(base: str, kinds: str) -> list[str]:
-    names = {"main": base, "ai": ai_queue(base)}
+    """The RQ queues of ``kinds`` in the order a worker takes jobs from them: a clock's
+    job before any other."""
+    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)]}
     chosen = [k.strip() for k in kinds.split(",") if k.strip()]
     unknown = [k for k in chosen if k not in names]
     if unknown or not chosen:
         raise SystemExit(f"--queues: expected main and/or ai, got {kinds!r}")
-    return [names[k] for k in chosen]
+    return [name for k in chosen for name in names[k]]
 
 
 def main() -> int:
@@ -108,7 +116,7 @@ def main() -> int:
     # is still running (service/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence), daemon=True).start()
+    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence, svc.jobs), daemon=True).start()
     try:
         # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
         # one worker per queue holds RQ's scheduler lock and moves them to the queue.

@@ -20,6 +20,8 @@ from rq.scripts import release_lock
 from rq.utils import now, utcparse
 from rq.worker import SimpleWorker
 
+from service.timer_trace import trace
+
 SCHEDULER_POLL_SECONDS = 0.2
 
 
@@ -27,12 +29,22 @@ class ExactScheduledJobRegistry(ScheduledJobRegistry):
     """Due jobs by the exact time, not RQ's whole seconds."""
 
     def get_jobs_to_schedule(self, timestamp=None, chunk_size: int = 1000) -> list[str]:
-        due = self.connection.zrangebyscore(self.key, 0, time.time(), start=0, num=chunk_size)
-        return [job_id.decode() if isinstance(job_id, bytes) else job_id for job_id in due]
+        due = self.connection.zrangebyscore(self.key, 0, time.time(), start=0, num=chunk_size, withscores=True)
+        ids = [job_id.decode() if isinstance(job_id, bytes) else job_id for job_id, _ in due]
+        if due:
+            trace("move", jobs=ids, due=[score for _, score in due])
+        return ids
 
 
 class TimerScheduler(RQScheduler):
     poll_seconds: float = SCHEDULER_POLL_SECONDS
+
+    @property
+    def should_reacquire_locks(self):
+        # a worker's queues' locks may be held by several schedulers (taken at the same
+        # start); one whose holder died is released by the workers' watch
+        # (take_over_dead_scheduler) and taken here at the next poll, not after RQ's 10 minutes
+        return self._queue_names != self._acquired_locks
 
     def prepare_registries(self, queue_names=None):
         self._scheduled_job_registries = [
@@ -128,23 +140,30 @@ def take_over_dead_scheduler(worker: TimerWorker) -> bool:
 
 def _take_over(worker: TimerWorker) -> bool:
     scheduler = worker.scheduler
-    if worker.stopping.is_set() or worker._stop_requested or scheduler is None or (
-            scheduler._process is not None and scheduler._process.is_alive()):
-        return False  # shutting down, or our own scheduler runs
+    if worker.stopping.is_set() or worker._stop_requested or scheduler is None:
+        return False  # shutting down
     conn = worker.connection
+    free = False
     for queue in worker.queue_names():
         key = RQScheduler.get_locking_key(queue)
         holder = conn.get(key)
         if holder is None:
+            free = True
             continue
         holder = holder.decode()
+        if holder == scheduler.name and scheduler._process is not None and scheduler._process.is_alive():
+            continue  # ours
         beat = conn.hget(SCHEDULER_KEY_TEMPLATE % holder, "last_heartbeat")
         if beat is not None and (now() - utcparse(beat.decode())).total_seconds() < STALE_SCHEDULER_SECONDS:
-            return False
+            continue
         # a lock just taken (its scheduler process has not beaten yet) has its whole time
         # to live, which RQ sets to interval + 60 s when it takes or refreshes the lock
         if conn.pttl(key) > (scheduler.interval + 60 - STALE_SCHEDULER_SECONDS) * 1000:
-            return False
+            continue
         release_lock(conn, key, holder)
+        free = True
+    if not free or (scheduler._process is not None and scheduler._process.is_alive()):
+        return False  # every lock has a live holder, or our scheduler takes the free ones itself
     scheduler.acquire_locks(auto_start=True)
+    trace("takeover", worker=worker.name, acquired=bool(scheduler.acquired_locks))
     return bool(scheduler.acquired_locks)

@@ -67,7 +67,7 @@ class TimedOut:
     TYPE: ClassVar[str] = "TimedOut"
     seat: int
     deadline: str
-    on_timeout: str  # "computer": the server made this one move; "forfeit": the seat is out
+    on_timeout: str  # "computer": the server makes this one move; "forfeit": the seat is out
     by: str = "server"
 
 
@@ -150,7 +150,10 @@ class Remind:
 class TimeOut:
     seat: int
     seat_count: int
-    move: Any = None  # the computer's move for the seat when on_timeout is "computer"
+    #: the computer's move for the seat when on_timeout is "computer", made with the
+    #: timeout (as recorded before the move had a job of its own); without it the seat
+    #: waits for its stand-in's move (StandIn)
+    move: Any = None
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,7 @@ class Resign:
 
 @dataclass(frozen=True)
 class StandIn:
-    """The computer's move for a seat that is out."""
+    """The computer's move for a seat that is out, or for a seat's timed-out move."""
 
     seat: int
     move: Any
@@ -286,7 +289,8 @@ class TableGame(GameDefinition):
         return "finished" if self.is_finished(state) else "active"
 
     def played_by_computer(self, state: Table) -> frozenset[int]:
-        return state.out
+        """The seats out, and those whose timed-out move the computer owes."""
+        return state.out | owed_moves(self.inner, state)
 
     def stand_in_level(self, state: Table) -> str:
         """The level of the computer that plays a timed-out move or a seat that is out."""
@@ -353,10 +357,12 @@ def seat_table(title: GameDefinition) -> TableGame:
             return handler(title, state, command, _time(issued.at))
         if issued.seat in state.out:
             raise NotYourTurn("this seat is out of the game: the computer plays it")
+        if issued.seat in owed_moves(title, state):
+            raise NotYourTurn("this seat's time ran out: the computer makes this move")
         return _move(title, state, Issued(issued.seat, issued.at, command))
 
     def legal_commands(state: Table, seat: int) -> list[Any]:
-        if seat in state.out or state.ended is not None:
+        if seat in state.out or state.ended is not None or seat in owed_moves(title, state):
             return []
         return title.legal_commands(state.game, seat)
 
@@ -417,6 +423,18 @@ def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
     return sorted(clocks, key=lambda c: (c.deadline, c.seat))
 
 
+def owed_moves(title: GameDefinition, state: Table) -> frozenset[int]:
+    """The seats whose timed-out move the computer owes (``on_timeout`` "computer"): a
+    clocked seat asked to act gets a clock, which only its timeout or its leaving takes
+    away, so one asked to act without a clock has timed out and waits for its stand-in."""
+    control = state.control
+    if control is None or control.on_timeout != "computer" or state.ended is not None \
+            or title.is_finished(state.game):
+        return frozenset()
+    return frozenset(seat for seat in title.to_act(state.game)
+                     if seat in control.clocked_seats and seat not in state.clocks and seat not in state.out)
+
+
 # deciding -------------------------------------------------------------------------------
 def _open_table(title: GameDefinition, state: Table, command: OpenTable, at: str) -> list[Any]:
     events: list[Any] = [VacationStarted(seat, vacation, at, until) for seat, vacation, until in command.away]
@@ -443,12 +461,13 @@ def _clock_starts(title, before: Table, after: Table, acted: int | None, at: dat
     if control is None or after.ended is not None or title.is_finished(after.game):
         return []
     waiting = set(title.to_act(before.game)) if before is not after else set()
+    owed = owed_moves(title, before) if before is not after else frozenset()
     events = []
     for seat in title.to_act(after.game):
         if seat not in control.clocked_seats or seat in after.out:
             continue
-        if seat in waiting and seat != acted and seat in before.clocks:
-            continue
+        if seat in waiting and seat != acted and (seat in before.clocks or seat in owed):
+            continue  # still deciding on its clock, or still owed its timed-out move
         deadline = at + timedelta(seconds=control.per_move_seconds)
         events.append(ClockStarted(seat, _text(at), _text(deadline), seat in after.away))
     return events
@@ -479,8 +498,8 @@ def _time_out(title, state: Table, command: TimeOut, now: datetime) -> list[Any]
     action = state.control.on_timeout
     timed_out = TimedOut(command.seat, _text(clock.deadline), action)
     if action == "computer":
-        if command.move is None:
-            raise RuleViolation("clock.move_missing", "a computer timeout needs the computer's move")
+        if command.move is None:  # the stand-in's move follows (StandIn), from the computers' queue
+            return [timed_out]
         moved = _move(title, _fold(state, [timed_out]), Issued(command.seat, _text(now), command.move))
         return [timed_out, *moved]
     return [timed_out, *_leave(_fold(state, [timed_out]), command.seat, command.seat_count, "timeout")]
@@ -503,8 +522,9 @@ def _leave(state: Table, seat: int, seat_count: int, reason: str) -> list[Any]:
 
 
 def _stand_in(title, state: Table, command: StandIn, now: datetime) -> list[Any]:
-    if command.seat not in state.out:
-        raise RuleViolation("table.not_out", "the computer stands in only for a seat that is out")
+    if command.seat not in state.out and command.seat not in owed_moves(title, state):
+        raise RuleViolation("table.not_out",
+                            "the computer stands in only for a seat that is out or whose time ran out")
     return _move(title, state, Issued(command.seat, _text(now), command.move))
 
 

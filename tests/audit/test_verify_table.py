@@ -79,6 +79,8 @@ def computer_timeout(svc, clock):
     rng = random.Random(3)
     play_one(svc, game_id, people, rng)
     time_out(svc, clock, game_id, timedelta(hours=1))
+    [late] = row(svc, game_id).to_act  # its move is owed: the computers' queue's job makes it
+    assert svc.games.play_computer(game_id, row(svc, game_id).version, late) == "played"
     for _ in range(3000):
         if row(svc, game_id).status == "finished":
             return svc.audit.record(game_id)
@@ -117,9 +119,13 @@ def test_a_game_where_the_computer_moved_for_a_late_seat_verifies(computer_timeo
     assert_verifies(record)
     types = [e["type"] for s in record["steps"] for e in s["events"]]
     assert {"TimeControlSet", "ClockStarted", "ReminderSent", "TimedOut"} <= set(types)
-    timeout = record["steps"][steps_of(record, "TimedOut")[0]]
+    index = steps_of(record, "TimedOut")[0]
+    timeout, move = record["steps"][index], record["steps"][index + 1]
     assert timeout["sender"] == {"kind": "clock"} and timeout["command"]["type"] == "TimeOut"
-    assert timeout["command"]["move"] is not None  # the computer's move, re-decided by the verifier
+    assert [e["type"] for e in timeout["events"]] == ["TimedOut"] and "move" not in timeout["command"]
+    # the computer's move for the late seat, next: re-decided by the verifier
+    assert move["sender"]["kind"] == "computer" and move["command"]["type"] == "StandIn"
+    assert move["command"]["seat"] == timeout["events"][0]["data"]["seat"]
     assert record["steps"][0]["command"]["type"] == "OpenTable"
 
 

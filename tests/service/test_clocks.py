@@ -16,7 +16,6 @@ import pytest
 from domain.common.envelope import encode_command
 from domain.common.search import Budget
 from domain.rng import Rng
-from service import clocks as service_clocks
 from service import games as service_games
 from service.clock import FixedClock
 from service.container import build
@@ -222,15 +221,27 @@ def test_at_the_deadline_the_computer_makes_that_one_move_for_the_absent_seat(sv
     run_due(svc, gid)  # the 80% reminder
     assert run_due(svc, gid) == "early"
     clock.at += timedelta(seconds=1)
+    move = svc.games.legal_commands(gid, b, 1).commands[0]
     assert run_due(svc, gid) == "TimeOut"
-    after = events(svc, gid)
-    timed_out = next(e for e in after if e["type"] == "TimedOut")
-    assert timed_out["seat"] == 1
+    timed_out = events(svc, gid)[-1]
+    assert timed_out["type"] == "TimedOut" and timed_out["seat"] == 1
     assert timed_out["data"] == {"seat": 1, "deadline": iso(clock.at), "on_timeout": "computer", "by": "server"}
+    # the timer only records the timeout: the move is the computers' queue's job
+    row = game(svc, gid)
+    assert (gid, row.version, 1) in svc.jobs.computer_moves
+    assert row.to_act == (1,) and 1 not in clocks(svc, gid)  # no clock while the computer owes the move
+    assert run_due(svc, gid) == "nothing"  # nothing is done twice
+    with pytest.raises(NotYourTurn):  # the player may no longer make this move
+        svc.games.execute(b, gid, 1, move)
+    assert svc.games.legal_commands(gid, b, 1).commands == []
+    svc.jobs.computer_moves.clear()
+    assert svc.clocks.sweep()[1] >= 1 and (gid, row.version, 1) in svc.jobs.computer_moves  # a lost job: healed
+    assert svc.games.play_computer(gid, row.version, 1) == "played"
+    after = events(svc, gid)
     moved = [e for e in after if e["seq"] > timed_out["seq"] and e["type"] not in ("ClockStarted",)]
-    assert moved and all(e["seat"] == 1 for e in moved[:1])  # the seat's move, by the server
+    assert moved and moved[0]["seat"] == 1  # the seat's move, by the server, right after its timeout
     assert game(svc, gid).status == "active" and game(svc, gid).version > version
-    assert run_due(svc, gid) in ("early", "nothing")  # nothing is done twice
+    assert svc.games.play_computer(gid, row.version, 1) == "stale"  # nothing is done twice
 
 
 def test_a_stale_timer_does_nothing(svc, clock):
@@ -275,6 +286,9 @@ def test_forfeit_with_three_seats_puts_the_seat_out_and_the_computer_plays_it_to
     assert row.status == "active" and row.table["out"] == [late]
     assert late not in clocks(svc, gid)
     assert (gid, row.version, late) in svc.jobs.computer_moves  # its stand-in is queued
+    svc.jobs.computer_moves.clear()
+    svc.clocks.sweep()
+    assert (gid, row.version, late) in svc.jobs.computer_moves  # and queued again if that job was lost
     with pytest.raises(NotYourTurn):  # the player may no longer play it
         svc.games.execute((a, b)[late], gid, late, move)
     assert svc.games.legal_commands(gid, (a, b)[late], late).commands == []
@@ -314,7 +328,6 @@ def test_the_chosen_level_stands_in_for_a_resigned_seat_and_makes_a_timed_out_mo
         monkeypatch.setattr(module, "computer_command", recording)
 
     spy(service_games)
-    spy(service_clocks)
     monkeypatch.setattr(svc.games, "ai_budget", Budget(iterations=10))  # a short search
     people = players(svc, 3)
     gid = new_game(svc, "speicherstadt", people,
@@ -329,6 +342,7 @@ def test_the_chosen_level_stands_in_for_a_resigned_seat_and_makes_a_timed_out_mo
     late = game(svc, gid).to_act[0]
     clock.at += timedelta(hours=2)
     assert run_due(svc, gid) == "TimeOut"
+    assert svc.games.play_computer(gid, game(svc, gid).version, late) == "played"  # the computers' queue's job
     assert levels[-1] == (late, "strong")
     timed_out = events(svc, gid, {"TimedOut"})[-1]
     assert timed_out["seat"] == late and late not in game(svc, gid).table["out"]

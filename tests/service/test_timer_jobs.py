@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from redis import Redis
 from rq import Queue
+from rq.utils import now, utcformat
 
 from service.jobs import RQJobQueue
 from service.presence import announce, workers_present
@@ -21,6 +22,7 @@ def jobs(redis_url):
     queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}")
     yield queue
     Queue(queue.queue.name, connection=queue.redis).empty()
+    Queue(queue.clock_queue.name, connection=queue.redis).empty()
     queue.redis.delete("rq:job:fanout-g-3")
     for job_id in queue.redis.zrange(queue.scheduled_key, 0, -1):
         queue.redis.delete(b"rq:job:" + job_id)
@@ -40,8 +42,10 @@ def test_a_timer_goes_to_the_job_of_its_slot_scored_with_the_slots_exact_end(job
     ]
     jobs.enqueue_job("workers.notification_jobs.fan_out_game", ("g", 3), "fanout-g-3")
     jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # its slot is over:
-    # its own job, queued now, ahead of the queue's other short jobs (a deadline may not lag)
-    assert jobs.queue.job_ids == ["timer-g-4", "fanout-g-3"]
+    # its own job, queued now, on the clock queue (which workers serve before the other
+    # short jobs: a deadline may not lag)
+    assert jobs.clock_queue.job_ids == ["timer-g-4"]
+    assert jobs.queue.job_ids == ["fanout-g-3"]
 
 
 def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs, redis_url):
@@ -50,7 +54,7 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
     alive = f"alive-{uuid.uuid4().hex[:8]}"
     presence = announce(redis_url, alive)  # a worker process that holds its connection
     jobs.redis.hset(f"rq:job:timers-{queued}", "status", "queued")
-    jobs.redis.rpush(jobs.queue.key, f"timers-{queued}")
+    jobs.redis.rpush(jobs.clock_queue.key, f"timers-{queued}")
     for slot in (popped, taking):  # "queued", yet off the queue: a worker took it
         jobs.redis.hset(f"rq:job:timers-{slot}", "status", "queued")
     for slot, worker in ((running, alive), (dead, alive), (orphaned, f"gone-{uuid.uuid4().hex[:8]}")):
@@ -71,8 +75,34 @@ def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their
         presence.close()
         jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned, taking)))
     assert requeued == 4
-    assert sorted(jobs.queue.job_ids) == sorted(f"timers-{s}" for s in (queued, dead, orphaned, lost, popped))
+    # the re-queued ones, older than any job waiting, go to the front, the earliest first
+    assert jobs.clock_queue.job_ids == [f"timers-{s}" for s in (dead, orphaned, lost, popped, queued)]
     deadline = time.monotonic() + 5  # Redis forgets a closed connection's name at once
     while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert alive not in workers_present(jobs.redis)
+
+
+def test_a_clock_job_a_dead_worker_was_running_is_queued_again_at_once(jobs, redis_url):
+    alive = f"alive-{uuid.uuid4().hex[:8]}"
+    presence = announce(redis_url, alive)
+    long_ago, just_now = utcformat(now() - timedelta(seconds=2)), utcformat(now() - timedelta(seconds=0.1))
+    started = {  # game: (the worker running its timer job, since when)
+        "g1": (f"gone-{uuid.uuid4().hex[:8]}", long_ago),  # its worker was killed: queued again
+        "g2": (alive, long_ago),  # a slow job of a live worker: left alone
+        "g3": (f"gone-{uuid.uuid4().hex[:8]}", just_now),  # just started: it may be fine yet
+    }
+    try:
+        for game_id, (worker, at) in started.items():
+            jobs.schedule_timer(game_id, 1, datetime.now(UTC) - timedelta(seconds=1))  # a job of the clock queue
+            real = f"timer-{game_id}-1"
+            jobs.redis.lrem(jobs.clock_queue.key, 0, real)  # taken by its worker, then started
+            jobs.redis.hset(f"rq:job:{real}", mapping={"status": "started", "worker_name": worker, "started_at": at})
+            jobs.redis.zadd(jobs.clock_started_key, {f"{real}:execution": time.time() + 60})
+        assert jobs.requeue_orphaned_clock_jobs() == 1
+        assert jobs.requeue_orphaned_clock_jobs() == 0  # once
+    finally:
+        presence.close()
+        jobs.redis.delete(jobs.clock_started_key, *(f"rq:job:timer-{j}-1" for j in started),
+                          *(f"entrepot:orphan:timer-{j}-1:execution" for j in started))
+    assert jobs.clock_queue.job_ids == ["timer-g1-1"]

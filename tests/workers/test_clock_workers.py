@@ -18,9 +18,11 @@ from datetime import datetime
 
 import pytest
 from redis import Redis
+from rq.registry import FinishedJobRegistry
 
 from api import create_app
 from service.container import build
+from service.jobs import ai_queue, clock_queue
 from tests.conftest import ROOT, with_db
 from tests.openapi_check import ValidatingClient
 
@@ -49,7 +51,8 @@ def start_worker(settings) -> subprocess.Popen:
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env,
                                start_new_session=True)
     redis = Redis.from_url(settings.redis_url)
-    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{settings.queue_name}") or process.poll() is not None, 60)
+    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{clock_queue(settings.queue_name)}") or process.poll() is not None,
+             60)
     return process
 
 
@@ -115,14 +118,24 @@ def new_game(client, seats_for, time_control):
     return game, me, other
 
 
-def test_under_computer_a_player_who_never_moves_is_played_by_the_server_to_the_end(client, worker):
+def test_under_computer_a_player_who_never_moves_is_played_by_the_server_to_the_end(client, worker,
+                                                                                    clock_settings):
     game, me, _ = new_game(client, lambda me, _: [{"player_id": me["id"]}, {"ai": "easy"}],
                            {"per_move": "PT1S", "on_timeout": "computer", "reminders": []})
-    final = finished(client, game["id"], timeout=150)
+    redis = Redis.from_url(clock_settings.redis_url)
+    stand_ins = set()  # the AI queue's jobs that made seat 0's moves (kept a minute once done)
+    give_up = time.monotonic() + 150
+    while client.get(f"/v1/games/{game['id']}").json["status"] == "active" and time.monotonic() < give_up:
+        done = FinishedJobRegistry(ai_queue(clock_settings.queue_name), connection=redis).get_job_ids()
+        stand_ins |= {j for j in done if j.startswith(f"computer-{game['id']}-") and j.endswith("-0")}
+        time.sleep(0.5)
+    final = finished(client, game["id"], timeout=5)
     assert final["result"]["winners"]
     history = events(client, game["id"])
     timeouts = [e for e in history if e["type"] == "TimedOut"]
     assert timeouts and all(e["seat"] == 0 and e["data"]["on_timeout"] == "computer" for e in timeouts)
+    # the timer job records the timeout; the seat's move is a job of the AI queue
+    assert stand_ins and len(stand_ins) >= len(timeouts) - 1
     # every move of the absent seat follows its TimedOut: the server moved, and says why
     for e in history:
         if e["seat"] == 0 and e["type"].startswith("kontor."):
@@ -172,7 +185,7 @@ def test_kill_9_of_the_worker_and_a_flushed_redis_lose_no_timeout(client, clock_
         stop(first, signal.SIGKILL)  # the worker and its scheduler, mid-flight
     redis = Redis.from_url(clock_settings.redis_url)
     # the pending deadline jobs: one per 0.1 s slot, so games created together may share one
-    assert redis.zcard(f"rq:scheduled:{clock_settings.queue_name}") >= 1
+    assert redis.zcard(f"rq:scheduled:{clock_queue(clock_settings.queue_name)}") >= 1
     redis.flushdb()  # ... and every job and the scheduler lock with them
     time.sleep(2.5)  # the deadlines pass with no worker at all
     second = start_worker(clock_settings)

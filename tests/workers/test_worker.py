@@ -170,7 +170,8 @@ def test_a_strong_computer_seat_plays_a_whole_game_on_the_ai_queue(client, worke
 def test_a_worker_chooses_its_queues():
     from workers.__main__ import queue_names
 
-    assert queue_names("entrepot", "main,ai") == ["entrepot", "entrepot-ai"]
+    assert queue_names("entrepot", "main,ai") == ["entrepot-clock", "entrepot", "entrepot-ai"]
+    assert queue_names("entrepot", "main") == ["entrepot-clock", "entrepot"]
     assert queue_names("entrepot", "ai") == ["entrepot-ai"]
     with pytest.raises(SystemExit):
         queue_names("entrepot", "mail")
