@@ -16,20 +16,28 @@ from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
 from domain.kontor.forms.free_wheel import view as free_wheel_view
-from domain.kontor.rules import blockade, final_sprint, great_flood, poverty, protection
+from domain.kontor.rules import (
+    blockade,
+    bribery,
+    final_point,
+    final_sprint,
+    great_flood,
+    old_grudges,
+    poverty,
+    protection,
+    smuggling,
+)
 from domain.kontor.rules import special_a as special_rules_a
-from domain.kontor.rules import special_b as special_rules_b
-from domain.kontor.rules import special_b_filters as special_rules_b_filters
-from domain.kontor.rules import special_b_view as special_rules_b_view
 from domain.kontor.scenarios import baksheesh, tic_tac_toe
 from domain.kontor.scenarios import mechanics as scenarios
 
-#: special rules B's filters first (their placement errors are named before a form's),
-#: then the forms, scenarios, special rules, expansions: who acts is asked in this order
+#: the forms, scenarios, special rules, expansions: who acts is asked in this order. The
+#: special rules B: Contrebande reveals before Point final awards, before Vieilles
+#: rancunes asks (before_end); Corruption's placement filter commutes with the others, and
+#: its error comes after the Blocus's (the free wheel's never meets it: no special rule)
 EXTENSIONS = (
     team,
     blockade,
-    special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
     free_wheel_evolve,
@@ -42,8 +50,10 @@ EXTENSIONS = (
     poverty,
     great_flood,
     final_sprint,
-    special_rules_b,
-    special_rules_b_view,
+    bribery,
+    smuggling,
+    final_point,
+    old_grudges,
     expansions,
 )
 

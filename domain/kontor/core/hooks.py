@@ -37,6 +37,12 @@ class Hooks:
     #: (context, seat, command) -> bool: a rule's own command was decided (after the
     #: forms'); the function runs ``context.after_command()`` itself when it wants it
     command: list[Hook] = field(default_factory=list)
+    #: (state, command) -> None: raises while a rule's own decision waits (Corruption's
+    #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own.
+    #: A rule's ``command`` function asks them all first
+    #: (``context.refuse_while_waiting(command)``), so every such refusal comes before any
+    #: of those rules decides a command of its own
+    command_guard: list[Hook] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while choosing (joined in order)
     choose_commands: list[Hook] = field(default_factory=list)
     #: (state, seat, places) -> [Command]: more commands while placing, listed before the

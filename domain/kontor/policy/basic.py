@@ -25,7 +25,7 @@ from domain.kontor.core.scoring import choose_largest, goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions import dispatch as expansions
-from domain.kontor.rules import special_b as rules_b
+from domain.kontor.policy import special_rules_b as rules_b
 from domain.kontor.scenarios import mechanics as scenarios
 from domain.kontor.scenarios.mechanics import placed_goods, sector_weight
 
