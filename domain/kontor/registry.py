@@ -19,15 +19,25 @@ from domain.kontor.forms.free_wheel import view as free_wheel_view
 from domain.kontor.rules import (
     blockade,
     bribery,
+    bridge_and_flood,
+    buy_special_cards,
+    choice_of_goods,
+    draw_step,
+    drunken_sailors,
     final_point,
     final_sprint,
+    first_choice,
+    flood_choice,
+    free_choice,
     great_flood,
+    justice,
     old_grudges,
+    pending_step,
     poverty,
     protection,
+    settings,
     smuggling,
 )
-from domain.kontor.rules import special_a as special_rules_a
 from domain.kontor.scenarios import baksheesh, tic_tac_toe
 from domain.kontor.scenarios import mechanics as scenarios
 
@@ -46,7 +56,17 @@ EXTENSIONS = (
     tic_tac_toe,
     baksheesh,
     scenarios,
-    special_rules_a,
+    settings,  # the special rules A's switches
+    justice,  # before the special cards: its pools come first in redetermine's draws
+    buy_special_cards,
+    drunken_sailors,
+    bridge_and_flood,
+    pending_step,  # shared: the placer's pending step
+    choice_of_goods,
+    free_choice,
+    first_choice,  # before draw_step: it decides DrawCard "dock_pick"
+    draw_step,  # shared by free_choice and first_choice
+    flood_choice,
     poverty,
     great_flood,
     final_sprint,

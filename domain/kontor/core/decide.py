@@ -137,6 +137,11 @@ class DecideContext:
     def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
         _end_game(self, reason, winners)
 
+    def setup_done(self) -> None:
+        """A rule's own set-up phase is over (hook point ``setup_done``)."""
+        for done in HOOKS.setup_done:
+            done(self)
+
     def refuse_while_waiting(self, command) -> None:
         """Raise when a rule's own decision waits and ``command`` is not one of its own
         (hook point ``command_guard``)."""

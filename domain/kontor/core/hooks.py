@@ -84,6 +84,10 @@ class Hooks:
     after_warehouses: list[Hook] = field(default_factory=list)
     #: (context, seat, card) -> bool: the draw waits for a step (or a rule drew)
     draw_step: list[Hook] = field(default_factory=list)
+    #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
+    #: pile name (filter; the first value: the pile of the card's kind, if not empty).
+    #: Asked by the draw step the special rules A share (rules/draw_step.py)
+    draw_choices: list[Hook] = field(default_factory=list)
     #: (context, seat, card) -> None: after the income, before the next placer
     after_turn: list[Hook] = field(default_factory=list)
     #: (state, card) -> [Event]: recorded before the ship's removal of a dock
@@ -94,6 +98,9 @@ class Hooks:
     game_ends: list[Hook] = field(default_factory=list)
     #: (context) -> None: a new round started
     round_started: list[Hook] = field(default_factory=list)
+    #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
+    #: before the first round's choice (``context.setup_done()``)
+    setup_done: list[Hook] = field(default_factory=list)
     #: (context, reason) -> bool: the game's end waits for a rule's step
     before_end: list[Hook] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
