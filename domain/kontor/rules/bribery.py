@@ -29,7 +29,15 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
-from domain.kontor.core.board import Pos, grow, is_closed, legal_cells, occupancy, sector_of, sectors
+from domain.kontor.core.board import (
+    Pos,
+    grow,
+    is_closed,
+    legal_cells,
+    occupancy,
+    sector_of,
+    sectors,
+)
 from domain.kontor.core.commands_b import EndBribe, PlaceBribeWarehouse
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks

@@ -33,12 +33,7 @@ def _set(values: tuple, index: int, value) -> tuple:
 def pick_offered(state: KontorState, seat: int, card: int, piles: list[str]) -> list[str]:
     """« En payant 2 pièces de monnaie »: with a dock draw and a pile of two cards."""
     cost = state.options.pile_pick_cost
-    if (
-        "dock" in piles
-        and cost
-        and len(state.dock_piles[seat]) >= 2
-        and state.money[seat] >= cost
-    ):
+    if "dock" in piles and cost and len(state.dock_piles[seat]) >= 2 and state.money[seat] >= cost:
         return list(piles) + [DOCK_PICK]
     return piles
 

@@ -33,7 +33,11 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the step that waits, its placer and card."""
     if state.pending:
-        out["step"] = {"seat": state.pending_seat, "step": state.pending, "card": state.pending_card}
+        out["step"] = {
+            "seat": state.pending_seat,
+            "step": state.pending,
+            "card": state.pending_card,
+        }
 
 
 def register(hooks: Hooks) -> None:

@@ -245,7 +245,9 @@ def _eligible(card: int, side: int) -> bool:
     return smugglable(card) and (c.kind == "water" or c.owner == side)
 
 
-def redetermine(original: KontorState, observer: int | None, rng, slot, new: KontorState) -> KontorState:
+def redetermine(
+    original: KontorState, observer: int | None, rng, slot, new: KontorState
+) -> KontorState:
     """Re-deal the face-down cards the observer cannot see.  In the choice phase another
     seat's face-down intent is secret too; on the board and in flight a face-down card
     may be any unseen canal or own goods dock: swapped first with an unseen card of its
