@@ -59,11 +59,11 @@ EXTENSIONS = (
     settings,  # the special rules A's switches
     justice,  # before the special cards: its pools come first in redetermine's draws
     buy_special_cards,
-    drunken_sailors,
+    drunken_sailors,  # after both: a secret pass is re-drawn after their pools
     bridge_and_flood,
     pending_step,  # shared: the placer's pending step
     choice_of_goods,
-    free_choice,
+    free_choice,  # before first_choice: « dock_pick » joins the free piles
     first_choice,  # before draw_step: it decides DrawCard "dock_pick"
     draw_step,  # shared by free_choice and first_choice
     flood_choice,
