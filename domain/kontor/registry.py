@@ -16,11 +16,28 @@ from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
 from domain.kontor.forms.free_wheel import view as free_wheel_view
-from domain.kontor.rules import blockade, final_sprint, great_flood, poverty, protection
-from domain.kontor.rules import special_a as special_rules_a
-from domain.kontor.rules import special_b as special_rules_b
-from domain.kontor.rules import special_b_filters as special_rules_b_filters
-from domain.kontor.rules import special_b_view as special_rules_b_view
+from domain.kontor.rules import (
+    blockade,
+    bribery,
+    bridge_and_flood,
+    buy_special_cards,
+    choice_of_goods,
+    draw_step,
+    drunken_sailors,
+    final_point,
+    final_sprint,
+    first_choice,
+    flood_choice,
+    free_choice,
+    great_flood,
+    justice,
+    old_grudges,
+    pending_step,
+    poverty,
+    protection,
+    smuggling,
+)
+from domain.kontor.rules import settings as special_rule_settings
 from domain.kontor.scenarios import (
     baksheesh,
     decisions,
@@ -30,19 +47,20 @@ from domain.kontor.scenarios import (
     final_count,
     isola_grande,
     port_and_deck,
-    settings,
     speed,
     spring_tide,
     tic_tac_toe,
     watergames,
 )
+from domain.kontor.scenarios import settings as scenario_settings
 
-#: special rules B's filters first (their placement errors are named before a form's),
-#: then the forms, scenarios, special rules, expansions: who acts is asked in this order
+#: the forms, scenarios, special rules, expansions: who acts is asked in this order. The
+#: special rules B: Contrebande reveals before Point final awards, before Vieilles
+#: rancunes asks (before_end); Corruption's placement filter commutes with the others, and
+#: its error comes after the Blocus's (the free wheel's never meets it: no special rule)
 EXTENSIONS = (
     team,
     blockade,
-    special_rules_b_filters,
     free_wheel_placement,
     free_wheel,
     free_wheel_evolve,
@@ -50,7 +68,7 @@ EXTENSIONS = (
     protection,
     tic_tac_toe,
     baksheesh,
-    settings,
+    scenario_settings,
     port_and_deck,
     final_count,
     watergames,
@@ -61,12 +79,24 @@ EXTENSIONS = (
     decisions,
     euphrates,
     spring_tide,
-    special_rules_a,
+    special_rule_settings,  # the special rules A's switches
+    justice,  # before the special cards: its pools come first in redetermine's draws
+    buy_special_cards,
+    drunken_sailors,  # after both: a secret pass is re-drawn after their pools
+    bridge_and_flood,
+    pending_step,  # shared: the placer's pending step
+    choice_of_goods,
+    free_choice,  # before first_choice: « dock_pick » joins the free piles
+    first_choice,  # before draw_step: it decides DrawCard "dock_pick"
+    draw_step,  # shared by free_choice and first_choice
+    flood_choice,
     poverty,
     great_flood,
     final_sprint,
-    special_rules_b,
-    special_rules_b_view,
+    bribery,
+    smuggling,
+    final_point,
+    old_grudges,
     export_warehouse,
     event_cards,
     warehouse_goods,

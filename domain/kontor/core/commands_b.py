@@ -1,4 +1,5 @@
-"""Commands of the special rules B (rules/special_b.py), listed by the core with its own."""
+"""Commands of the special rules B (rules/bribery.py, smuggling.py, old_grudges.py), listed
+by the core with its own."""
 
 from __future__ import annotations
 

@@ -192,7 +192,7 @@ SPECIAL_RULE_CONFLICTS: tuple[tuple[str, str, str], ...] = (
     ("bridge_and_flood", "great_flood", "both deal the flood cards at the start"),
 )
 SPECIAL_RULES_AVAILABLE: tuple[str, ...] = ()
-# --- phase B, special rules A (domain/kontor/rules/special_a.py) -------------------------
+# --- phase B, special rules A (domain/kontor/rules/<rule>.py) ------------------------------
 SPECIAL_RULES_A: tuple[str, ...] = (
     "poverty",
     "justice",
@@ -222,7 +222,7 @@ SPECIAL_RULES_A_NUMBERS: dict[str, int] = {
 }
 # --- end special rules A ---------------------------------------------------------------
 
-# --- special rules B (special_rules_b.py): the switches each one sets ---
+# --- special rules B (rules/<rule>.py): the switches each one sets ---
 SPECIAL_RULE_SETTINGS_B: dict[str, dict] = {
     "old_grudges": {"old_grudges": True},
     "blockade": {"blockade": True},

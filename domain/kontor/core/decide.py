@@ -138,6 +138,17 @@ class DecideContext:
     def end_game(self, reason: str, winners: tuple[int, ...] | None = None) -> None:
         _end_game(self, reason, winners)
 
+    def setup_done(self) -> None:
+        """A rule's own set-up phase is over (hook point ``setup_done``)."""
+        for done in HOOKS.setup_done:
+            done(self)
+
+    def refuse_while_waiting(self, command) -> None:
+        """Raise when a rule's own decision waits and ``command`` is not one of its own
+        (hook point ``command_guard``)."""
+        for refuse in HOOKS.command_guard:
+            refuse(self.state, command)
+
     def after_command(self) -> None:
         """The checks after every command (a rule's early end between two moves)."""
         for check in HOOKS.after_command:

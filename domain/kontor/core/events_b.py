@@ -1,5 +1,6 @@
-"""Events of the special rules B (rules/special_b.py); schema version 1. Stored events are the
-game's vocabulary: the core lists them with its own (events.py), the rule gives them meaning."""
+"""Events of the special rules B (rules/bribery.py, smuggling.py, final_point.py,
+old_grudges.py); schema version 1. Stored events are the game's vocabulary: the core lists
+them with its own (events.py), the rule gives them meaning."""
 
 from __future__ import annotations
 

@@ -37,6 +37,12 @@ class Hooks:
     #: (context, seat, command) -> bool: a rule's own command was decided (after the
     #: forms'); the function runs ``context.after_command()`` itself when it wants it
     command: list[Hook] = field(default_factory=list)
+    #: (state, command) -> None: raises while a rule's own decision waits (Corruption's
+    #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own.
+    #: A rule's ``command`` function asks them all first
+    #: (``context.refuse_while_waiting(command)``), so every such refusal comes before any
+    #: of those rules decides a command of its own
+    command_guard: list[Hook] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while choosing (joined in order)
     choose_commands: list[Hook] = field(default_factory=list)
     #: (state, seat, places) -> [Command]: more commands while placing, listed before the
@@ -82,6 +88,10 @@ class Hooks:
     after_warehouses: list[Hook] = field(default_factory=list)
     #: (context, seat, card) -> bool: the draw waits for a step (or a rule drew)
     draw_step: list[Hook] = field(default_factory=list)
+    #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
+    #: pile name (filter; the first value: the pile of the card's kind, if not empty).
+    #: Asked by the draw step the special rules A share (rules/draw_step.py)
+    draw_choices: list[Hook] = field(default_factory=list)
     #: (context, seat, card) -> None: after the income, before the next placer
     after_turn: list[Hook] = field(default_factory=list)
     #: (state, card) -> [Event]: recorded before the ship's removal of a dock
@@ -92,6 +102,9 @@ class Hooks:
     game_ends: list[Hook] = field(default_factory=list)
     #: (context) -> None: a new round started
     round_started: list[Hook] = field(default_factory=list)
+    #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
+    #: before the first round's choice (``context.setup_done()``)
+    setup_done: list[Hook] = field(default_factory=list)
     #: (context, reason) -> bool: the game's end waits for a rule's step
     before_end: list[Hook] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)

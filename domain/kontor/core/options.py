@@ -98,7 +98,7 @@ class Options:
     #: Sprint final: the game ends when a player's dock pile is empty
     sprint_end: bool = False
     # --- end special rules A ---
-    # --- special rules B (special_rules_b.py) ---
+    # --- special rules B (rules/<rule>.py) ---
     #: Vieilles rancunes: a tavern's owner decides whether its sector counts
     old_grudges: bool = False
     #: Blocus: no card next to the ship; the ship blocking a round ends the game

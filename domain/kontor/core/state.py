@@ -95,7 +95,7 @@ class KontorState:
     #: cards placed in the current round (Sprint final: customs of the last round)
     round_cards: tuple[int, ...] = ()
     # --- end special rules A ---
-    # --- special rules B (special_rules_b.py) ---
+    # --- special rules B (rules/bribery.py, smuggling.py, final_point.py, old_grudges.py)
     #: Corruption: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while
     #: the tavern's placer adds bribe warehouses
     bribe: tuple | None = None

@@ -25,9 +25,9 @@ from domain.kontor.core.scoring import choose_largest, goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions.warehouse_goods import adjust
+from domain.kontor.policy import special_rules_b as rules_b
 from domain.kontor.policy.expansions import policy_event, policy_export
 from domain.kontor.policy.scenarios import pending_choice, sector_weight
-from domain.kontor.rules import special_b as rules_b
 
 WIN = 10.0
 LEAD = 1.5

@@ -27,7 +27,7 @@ from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import distribution_centre, goods_of, sector_points
 from domain.kontor.core.sides import side_count
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules.water_fill import fill_with_water
+from domain.kontor.rules.water_fill import fill_with_water, record
 
 
 def end_of_round(log) -> bool:
@@ -96,5 +96,10 @@ def _final_sprint(log) -> None:
     log.end_game("final_sprint")
 
 
+def evolve_event(state: KontorState, event) -> KontorState | None:
+    return record(state, event) if state.options.sprint_end else None
+
+
 def register(hooks: Hooks) -> None:
     hooks.end_of_round.append(end_of_round)
+    hooks.evolve_event.append(evolve_event)

@@ -5,15 +5,29 @@ de la partie. Lorsqu'il la joue, les cases libres avoisinant cette inondation,
 horizontalement et verticalement, sont remplies avec des cartes d'eau, prises dans la pile
 de pioche. »
 
-The flood in hand is dealt by the special rules' setup (special_a.py, rules/settings.py);
-this module fills the cells around a placed flood.
+The flood in hand is a switch (``hand_specials``, rules/settings.py), dealt (deal, slot)
+through rules/specials_in_hand.py, shared with « Pont et inondation »; this module fills
+the cells around a placed flood (WaterFilled, rules/water_fill.py).
 """
 
 from __future__ import annotations
 
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.rules.water_fill import fill_with_water
+from domain.kontor.core.state import KontorState
+from domain.kontor.rules.specials_in_hand import deal_into, identity_slot
+from domain.kontor.rules.water_fill import fill_with_water, record
+
+
+def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials: list):
+    """« Chaque joueur reçoit une carte d'inondation en plus des cartes normales »."""
+    if options.flood_fills:
+        deal_into(options, seat_count, specials)
+    return {}, []
+
+
+def slot(state: KontorState, base):
+    return identity_slot(base) if state.options.flood_fills else base
 
 
 def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
@@ -25,5 +39,12 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
     fill_with_water(log, around, "great_flood")
 
 
+def evolve_event(state: KontorState, event) -> KontorState | None:
+    return record(state, event) if state.options.flood_fills else None
+
+
 def register(hooks: Hooks) -> None:
+    hooks.deal.append(deal)
+    hooks.slot.append(slot)
     hooks.after_card_placed.append(after_card_placed)
+    hooks.evolve_event.append(evolve_event)

@@ -1,9 +1,11 @@
 """Switches and validation of the special rules A (« Règles spéciales », « Variantes avec
-les cartes spéciales »). Imports only data.py, so options.py may call it."""
+les cartes spéciales »): one table for all of them, the options' hook point
+``rule_settings``. Shared by the special rules A, not a rule itself."""
 
 from __future__ import annotations
 
 from domain.kontor.core.data import CARDS, SPECIAL_RULES_A_NUMBERS
+from domain.kontor.core.hooks import Hooks
 
 N = SPECIAL_RULES_A_NUMBERS
 
@@ -71,3 +73,15 @@ def special_rule_errors(rules: set[str], variant: str | None) -> list[str]:
     if rules & {"bridge_and_flood", "great_flood", "buy_special_cards"} and variant == "team":
         errors.append("the special-card variants are for 2 players; the team game deals its own")
     return errors
+
+
+def rule_settings(rules: set[str], seat_count: int, settings: dict, variant: str | None):
+    """(switches, messages) for the options (hook point rule_settings)."""
+    return (
+        special_rule_settings(rules, seat_count, settings),
+        special_rule_errors(rules, variant),
+    )
+
+
+def register(hooks: Hooks) -> None:
+    hooks.rule_settings.append(rule_settings)

@@ -1,12 +1,15 @@
 """Shared by the special rules that fill free cells with water cards (« Crue
 exceptionnelle », « Sprint final »): not a rule itself. The top cards of the water pile go,
-one by one, on the given free cells inside the port's limit; one WaterFilled event."""
+one by one, on the given free cells inside the port's limit; one WaterFilled event, which
+``record`` applies (each of those rules hands it to its evolve)."""
 
 from __future__ import annotations
 
+from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, possible
 from domain.kontor.core.placement import box_of
+from domain.kontor.core.state import Cell, KontorState
 
 
 def fill_with_water(log, start_cells: list, reason: str) -> None:
@@ -28,3 +31,20 @@ def fill_with_water(log, start_cells: list, reason: str) -> None:
         out.append((pos[0], pos[1], card))
     if out:
         log.emit(ev.WaterFilled(tuple(out), reason))
+
+
+def record(state: KontorState, event) -> KontorState | None:
+    """WaterFilled: the water cards leave the pile for their cells (None: another event)."""
+    if type(event) is not ev.WaterFilled:
+        return None
+    board = state.board + tuple(Cell(x, y, c) for x, y, c in event.cells)
+    span = state.span
+    for x, y, _ in event.cells:
+        span = (min(span[0], x), max(span[1], x), min(span[2], y), max(span[3], y))
+    used = {c for _, _, c in event.cells}
+    return replace(
+        state,
+        board=board,
+        span=span,
+        water_pile=tuple(c for c in state.water_pile if c not in used),
+    )

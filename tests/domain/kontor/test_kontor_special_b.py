@@ -543,3 +543,41 @@ def test_blockade_is_refused_where_the_port_starts_from_the_anchor_alone():
     with pytest.raises(OptionsError) as err:
         parse_options({"variant": "advanced", "scenario": "speed", "special_rules": ["blockade"]}, 2)
     assert "anchor alone" in err.value.errors["special_rules"][0]
+
+
+def test_a_pending_bribe_or_tavern_decision_refuses_every_other_command():
+    """« Après avoir posé la taverne : ... le joueur peut ajouter ... un entrepôt »; « Un
+    joueur ... qui possède une taverne peut décider si le secteur où elle se trouve est
+    comptabilisé ou non »: while either waits, the other rules' commands are refused with
+    its reason (hook point command_guard: every refusal before any rule's own command)."""
+    layout = cross_layout()
+    layout[(1, 1)] = _dock(RED, ("tea",))
+    options = Options(bribery=1, smuggling=True, old_grudges=True)
+    _, state = placing(
+        layout,
+        tavern(RED),
+        None,
+        options=options,
+        pre=with_warehouses(layout),
+        extra=((water(),), ()),
+        dock_piles=((_dock(RED, ("wine",)),), ()),
+    )
+    _, state = then(state, RED, PlaceCard(1, 2))
+    assert state.bribe is not None
+    for command in (DecideTavernSector(1, 1, True), ChooseFaceDown(water(), "water")):
+        with pytest.raises(RuleViolation) as err:
+            when(state, RED, command)
+        assert err.value.code == "kontor.bribe_pending", command
+
+    layout = full_board(
+        holes=[(-2, -2)],
+        overrides={(1, 1): tavern(RED), (1, 2): _dock(BLACK, ("tea",))},
+        spare_water=4,
+    )
+    _, state = placing(layout, water(), None, options=options, pre=with_warehouses(layout))
+    _, state = then(state, RED, PlaceCard(-2, -2))
+    assert state.phase == "grudges"
+    for command in (PlaceBribeWarehouse(1, 1), EndBribe(), ChooseFaceDown(water(), "dock")):
+        with pytest.raises(RuleViolation) as err:
+            when(state, RED, command)
+        assert err.value.code == "kontor.tavern_decision_pending", command

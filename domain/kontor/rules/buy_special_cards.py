@@ -1,0 +1,243 @@
+"""Special rule A « Achat de cartes spéciales » (``buy_special_cards``, 2 players; switch
+``special_price``; kontor.fr.txt, « Variantes avec les cartes spéciales »):
+
+« Les 6 cartes spéciales sont brouillées et placées faces cachées en une pile. Avant chaque
+tour, un joueur peut acheter des cartes spéciales pour un coût de deux pièces de monnaie.
+Si les deux joueurs veulent acheter et qu'il ne reste pas assez de cartes spéciales, le
+joueur qui montre la carte de numéro le plus élevé achète en premier. »
+
+Reading R-A8 (docs/rules/kontor.md): before each round (and before the first, once
+Justice's set-up is over) the seats that can pay say in secret whether they buy
+(phase ``buy``: BuySpecialCard); then each buyer takes one card, the one whose dock pile
+shows the higher number first. Hook points: deal (the pile shuffled), started,
+round_started and setup_done (the buying opens), to_act, legal_commands, command; the
+view, the redaction and redetermine keep the pile, the wishes and the cards bought
+secret. Tests: tests/domain/kontor/test_kontor_special_a.py (buy special cards).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import BuySpecialCard
+from domain.kontor.core.data import CARDS, special_cards
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+# ---------------------------------------------------------------------------------------
+# set-up, the buying before each round
+
+
+def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials: list):
+    """« Les 6 cartes spéciales sont brouillées et placées faces cachées en une pile »;
+    the first buying opens at once, unless a set-up phase comes first (Justice)."""
+    if not options.special_price:
+        return {}, []
+    follow: list = []
+    fields = {"specials_pile": tuple(rng.shuffle(special_cards()))}
+    if not options.starting_dock_choice:
+        buyers = tuple(
+            s for s in range(seat_count) if options.starting_money >= options.special_price
+        )
+        if buyers:
+            follow.append(ev.BuyingOpened(buyers))
+    return fields, follow
+
+
+def started(event, state: KontorState) -> KontorState:
+    return replace(
+        state,
+        specials_pile=event.specials_pile,
+        buy_wants=(None,) * state.seat_count if event.specials_pile else (),
+    )
+
+
+def open_round(log) -> None:
+    """« Avant chaque tour »: the seats that can pay may buy."""
+    st = log.state
+    price = st.options.special_price
+    if not price or st.phase == "over" or not st.specials_pile:
+        return
+    seats = tuple(s for s in range(st.seat_count) if st.money[s] >= price)
+    if seats:
+        log.emit(ev.BuyingOpened(seats))
+
+
+def to_act(state: KontorState) -> tuple[int, ...] | None:
+    if state.phase != "buy":
+        return None
+    return tuple(s for s in state.buy_pending if state.buy_wants[s] is None)
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    if state.phase != "buy":
+        return None
+    out = [BuySpecialCard(False)]
+    if state.money[seat] >= state.options.special_price:
+        out.insert(0, BuySpecialCard(True))
+    return out
+
+
+def decide(log, seat: int, command) -> bool:
+    """BuySpecialCard (``log`` is the decide context)."""
+    if not isinstance(command, BuySpecialCard):
+        return False
+    st = log.state
+    if st.phase != "buy":
+        raise RuleViolation("kontor.not_buying", "Special cards are bought before a round.")
+    price = st.options.special_price
+    if command.buy and st.money[seat] < price:
+        raise RuleViolation(
+            "kontor.cannot_afford", f"A special card costs {price} florins (« deux pièces »)."
+        )
+    log.emit(ev.BuyDeclared(seat, bool(command.buy)))
+    st = log.state
+    if all(st.buy_wants[s] is not None for s in st.buy_pending):
+        resolve_buying(log)
+    log.after_command()
+    return True
+
+
+def shown_number(state: KontorState, seat: int) -> int:
+    """The number a seat shows: the face-up top card of its dock pile (0 when empty)."""
+    pile = state.dock_piles[seat]
+    return CARDS[pile[0]].number or 0 if pile else 0
+
+
+def resolve_buying(log) -> None:
+    """« le joueur qui montre la carte de numéro le plus élevé achète en premier »: the
+    wishes were secret until all had said; then the buyers buy one card each, the one
+    whose dock pile shows the higher number first (reading R-A8)."""
+    st = log.state
+    wanted = [s for s in st.buy_pending if st.buy_wants[s]]
+    wanted.sort(key=lambda s: (-shown_number(st, s), s))
+    price = st.options.special_price
+    for seat in wanted:
+        pile = log.state.specials_pile
+        if not pile:
+            break
+        log.emit(ev.SpecialCardBought(seat, pile[0], price))
+    log.emit(ev.BuyingClosed(tuple(sorted(wanted))))
+
+
+def evolve_event(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    n = state.seat_count
+    if t is ev.BuyingOpened:
+        return replace(state, phase="buy", buy_pending=event.seats, buy_wants=(None,) * n)
+    if t is ev.BuyDeclared:
+        return replace(state, buy_wants=_set(state.buy_wants, event.seat, event.buy))
+    if t is ev.SpecialCardBought:
+        seat = event.seat
+        card = event.card if event.card is not None else state.specials_pile[0]
+        return replace(
+            state,
+            hands=_set(state.hands, seat, state.hands[seat] + (card,)),
+            specials_pile=_without(state.specials_pile, card),
+            money=_set(state.money, seat, state.money[seat] - event.price),
+            treasury=state.treasury + event.price,
+        )
+    if t is ev.BuyingClosed:
+        return replace(state, phase="choose", buy_pending=(), buy_wants=(None,) * n)
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# view, redaction, redetermination
+
+
+def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
+    """Public: the pile's size, who buys, who has said; the seat's own wish."""
+    if state.options.special_price:
+        out["specials_pile"] = len(state.specials_pile)
+        if state.phase == "buy":
+            out["buying"] = {
+                "seats": list(state.buy_pending),
+                "declared": [s for s in state.buy_pending if state.buy_wants[s] is not None],
+            }
+    if viewer is not None and "you" in out and state.phase == "buy":
+        out["you"]["buy"] = state.buy_wants[viewer]
+
+
+def view_hidden(state: KontorState, hidden: dict) -> None:
+    if state.options.special_price:
+        hidden["specials_pile"] = list(state.specials_pile)
+
+
+def redact(event, viewer: int | None, data: dict) -> dict:
+    t = type(event)
+    if t is ev.GameStarted:
+        data["specials_pile"] = {"size": len(event.specials_pile)}
+    elif t is ev.BuyDeclared and event.seat != viewer:
+        data["buy"] = None
+    elif t is ev.SpecialCardBought and event.seat != viewer:
+        data["card"] = None
+    return data
+
+
+def redetermine(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
+    """Re-deal the special-card pile with the special cards other seats hold unseen; while
+    buying, other seats' wishes."""
+    n = state.seat_count
+    hands = [list(h) for h in state.hands]
+    specials_pile = list(state.specials_pile)
+    pools: dict[tuple, list[int]] = {}
+    slots: list = []  # (container, index)
+
+    def put(container: list, i: int) -> None:
+        pools.setdefault(slot(container[i]), []).append(container[i])
+        slots.append((container, i))
+
+    if specials_pile:
+        for i in range(len(specials_pile)):
+            put(specials_pile, i)
+        for s in range(n):
+            if s == observer:
+                continue
+            shown = original.known_hand[s] if original.known_hand else frozenset()
+            for i, c in enumerate(hands[s]):
+                if CARDS[c].is_special and c not in shown:  # shown cards stay (expansions)
+                    put(hands[s], i)
+    for key in sorted(pools, key=repr):
+        pools[key] = list(rng.shuffle(pools[key]))
+    for container, i in slots:
+        container[i] = pools[slot(container[i])].pop()
+    wants = list(state.buy_wants)
+    if state.phase == "buy":
+        for s in state.buy_pending:
+            if s != observer and wants[s] is not None:
+                wants[s] = bool(rng.below(2))
+    if not slots and wants == list(state.buy_wants):
+        return state
+    return replace(
+        state,
+        hands=tuple(tuple(h) for h in hands),
+        specials_pile=tuple(specials_pile),
+        buy_wants=tuple(wants),
+    )
+
+
+def register(hooks: Hooks) -> None:
+    hooks.to_act.append(to_act)
+    hooks.legal_commands.append(legal_commands)
+    hooks.command.append(decide)
+    hooks.round_started.append(open_round)
+    hooks.setup_done.append(open_round)
+    hooks.deal.append(deal)
+    hooks.started.append(started)
+    hooks.evolve_event.append(evolve_event)
+    hooks.view.append(view_keys)
+    hooks.view_hidden.append(view_hidden)
+    hooks.redact.append(redact)
+    hooks.redetermine.append(redetermine)

@@ -1,0 +1,104 @@
+"""Special rule A « Choix de la marchandise » (``choice_of_goods``, 2 and 4 players; switch
+``choose_good``; kontor.fr.txt, « Règles spéciales »):
+
+« Lorsqu'on pose un dock qui montre 2 ou 3 marchandises, il faut décider laquelle de ces 2
+ou 3 marchandises on choisit. Seul l'entrepôt correspondant sera posé sur la carte. »
+
+Hook points: good_step (a dock with 2 or 3 goods waits for the placer's ChooseGood, step
+``good`` of rules/pending_step.py; two identical goods: their one warehouse at once);
+command (ChooseGood); warehouses_added (a dock holding fewer goods than printed:
+``state.warehouse_goods``); the view (the goods to choose from, each warehouse's goods).
+Tests: tests/domain/kontor/test_kontor_special_a.py (choice of goods).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseGood
+from domain.kontor.core.data import CARDS, GOODS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+
+def good_choices(card: int) -> list[str]:
+    """« il faut décider laquelle de ces 2 ou 3 marchandises on choisit »."""
+    goods = CARDS[card].goods
+    return [g for g in GOODS if g in goods]
+
+
+def open_good_step(log, seat: int, card: int) -> str | None:
+    """A dock with 2 or 3 goods waits for ChooseGood ("step"); with two identical goods
+    its one warehouse is laid at once ("added"); None: the normal warehouses."""
+    if not log.state.options.choose_good:
+        return None
+    goods = good_choices(card)
+    if len(CARDS[card].goods) < 2:
+        return None
+    if len(goods) == 1:
+        # two identical goods: the one good, one warehouse (« Seul l'entrepôt
+        # correspondant sera posé sur la carte »)
+        log.emit(ev.WarehousesAdded(seat, card, (goods[0],)))
+        return "added"
+    log.emit(ev.StepOpened(seat, "good", card))
+    return "step"
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    if state.pending != "good":
+        return None
+    return [ChooseGood(g) for g in good_choices(state.pending_card)]
+
+
+def decide(log, seat: int, command) -> bool:
+    """ChooseGood (``log`` is the decide context)."""
+    if not isinstance(command, ChooseGood):
+        return False
+    st = log.state
+    if st.pending != "good":
+        raise RuleViolation("kontor.no_good_choice", "There is no good to choose now.")
+    card = st.pending_card
+    if command.good not in good_choices(card):
+        raise RuleViolation(
+            "kontor.good_not_on_card",
+            "Choose one of the goods the dock shows (« laquelle de ces 2 ou 3 "
+            "marchandises on choisit »).",
+        )
+    log.emit(ev.StepClosed(seat, "good", command.good))
+    log.emit(ev.WarehousesAdded(seat, card, (command.good,)))
+    log.after_warehouses(seat, card)
+    log.after_command()
+    return True
+
+
+def record_goods(event, state: KontorState) -> KontorState:
+    """WarehousesAdded with fewer goods than printed. Only under this rule: the export
+    warehouse keeps its own account (expansions)."""
+    if not state.options.choose_good:
+        return state
+    rest = tuple(e for e in state.warehouse_goods if e[0] != event.card)
+    if tuple(event.goods) != CARDS[event.card].goods:
+        rest = rest + ((event.card, tuple(event.goods)),)
+    if rest == state.warehouse_goods:
+        return state
+    return replace(state, warehouse_goods=rest)
+
+
+def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
+    """Public: the goods to choose from; the one good a warehouse holds."""
+    if state.pending == "good":
+        out["step"]["goods"] = good_choices(state.pending_card)
+    if state.warehouse_goods:
+        goods = dict(state.warehouse_goods)
+        for w in out["board"]["warehouses"]:
+            if w["card"] in goods:
+                w["goods"] = list(goods[w["card"]])
+
+
+def register(hooks: Hooks) -> None:
+    hooks.legal_commands.append(legal_commands)
+    hooks.command.append(decide)
+    hooks.good_step.append(open_good_step)
+    hooks.warehouses_added.append(record_goods)
+    hooks.view.append(view_keys)

@@ -1,0 +1,89 @@
+"""Shared by « Libre choix » (« Vous pouvez choisir librement la pile dont vous tirez la
+carte ») and « Premier choix » (« En payant 2 pièces de monnaie, on peut choisir un dock
+dans la pile »): the replacement draw waits for the placer's DrawCard when it has two
+choices or more. Not a rule itself: which piles are open is each rule's (hook point
+``draw_choices``: free_choice.py, first_choice.py); this module opens the step, lists and
+checks the DrawCard commands, draws from "dock" or "water", and shows the open piles."""
+
+from __future__ import annotations
+
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import DrawCard
+from domain.kontor.core.data import CARDS
+from domain.kontor.core.hooks import HOOKS, Hooks, filtered
+from domain.kontor.core.state import KontorState
+
+#: the piles this module draws from itself (a rule's own pile draws its own way)
+PILES: tuple[str, ...] = ("dock", "water")
+
+
+def draw_choices(state: KontorState, seat: int, card: int) -> list[str]:
+    """The replacement draws open to the seat after placing ``card`` (not a special one):
+    the pile of the card's kind (if not empty), as the rules change it."""
+    pile = "dock" if CARDS[card].is_dock else "water"
+    has = state.dock_piles[seat] if pile == "dock" else state.water_pile
+    return list(filtered(HOOKS.draw_choices, [pile] if has else [], state, seat, card))
+
+
+def draw(log, seat: int, pile: str) -> None:
+    """The top card of the seat's dock pile or of the water pile."""
+    st = log.state
+    if pile == "dock":
+        log.emit(ev.CardDrawn(seat, st.dock_piles[seat][0], "dock"))
+    else:
+        log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
+
+
+def open_step(log, seat: int, card: int) -> bool:
+    """Two choices or more: the draw waits for DrawCard (True)."""
+    if len(draw_choices(log.state, seat, card)) >= 2:
+        log.emit(ev.StepOpened(seat, "draw", card))
+        return True
+    return False
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    if state.pending != "draw":
+        return None
+    return [DrawCard(p) for p in draw_choices(state, seat, state.pending_card)]
+
+
+def check(state: KontorState, seat: int, pile: str) -> None:
+    """The draw step waits, and ``pile`` is open to the seat."""
+    if state.pending != "draw":
+        raise RuleViolation("kontor.no_draw_choice", "There is no draw to choose now.")
+    if pile not in draw_choices(state, seat, state.pending_card):
+        raise RuleViolation(
+            "kontor.draw_pile",
+            "This pile is not open: keep at least one dock and one canal in hand (« Vous "
+            "devez cependant toujours avoir au moins un dock et un canal en main »), and "
+            "a pick from the pile costs 2 florins.",
+        )
+
+
+def decide(log, seat: int, command) -> bool:
+    """DrawCard from "dock" or "water" (``log`` is the decide context)."""
+    if not isinstance(command, DrawCard):
+        return False
+    st = log.state
+    card = st.pending_card
+    check(st, seat, command.pile)
+    log.emit(ev.StepClosed(seat, "draw", command.pile))
+    draw(log, seat, command.pile)
+    log.income_and_advance(seat, card)
+    log.after_command()
+    return True
+
+
+def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
+    """Public: the piles open to the placer."""
+    if state.pending == "draw":
+        out["step"]["piles"] = draw_choices(state, state.pending_seat, state.pending_card)
+
+
+def register(hooks: Hooks) -> None:
+    hooks.legal_commands.append(legal_commands)
+    hooks.command.append(decide)
+    hooks.draw_step.append(open_step)
+    hooks.view.append(view_keys)

@@ -1,0 +1,75 @@
+"""Special rule B « Point final » (``final_point``, 2 players; switch ``final_point``;
+kontor.fr.txt, « Règles spéciales »):
+
+« Le dernier secteur terminé rapporte 2 points. »
+
+Reading (docs/rules/kontor.md, Special rules B): the sectors scored by the last placement
+that scored any (several at once: each) earn ``data.FINAL_POINT_BONUS`` more, one point
+more than a guardian's, at the end. Hook points: after_scoring remembers the sectors a
+placement finished (LastSectorsClosed); before_end awards them (FinalPointAwarded), after
+Contrebande's reveal (smuggling.py, listed before this module) and before Vieilles
+rancunes' decisions (old_grudges.py, listed after); the view shows them.
+Tests: tests/domain/kontor/test_kontor_special_b.py (final point).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.kontor.core import events_b as evb
+from domain.kontor.core.data import FINAL_POINT_BONUS
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.sides import seats_of
+from domain.kontor.core.state import KontorState
+
+
+def after_scoring(log, first: int) -> None:
+    """Remember the sectors scored by this call (the latest finished)."""
+    st = log.state
+    if st.options.final_point and len(st.scored) > first:
+        log.emit(evb.LastSectorsClosed(tuple(range(first, len(st.scored)))))
+
+
+def award(log, reason: str) -> bool:
+    """At the end: « rapporte 2 points ». The end does not wait (False)."""
+    st = log.state
+    if st.options.final_point and not st.final_point_done:
+        log.emit(evb.FinalPointAwarded(st.last_closed, FINAL_POINT_BONUS))
+    return False
+
+
+def evolve_own(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    if t is evb.LastSectorsClosed:
+        return replace(state, last_closed=event.sectors)
+    if t is evb.FinalPointAwarded:
+        scored = list(state.scored)
+        points = list(state.points)
+        for i in event.sectors:
+            s = scored[i]
+            if s.winner is None:
+                continue
+            scored[i] = replace(s, points=s.points + event.bonus)
+            for seat in seats_of(state.options, s.winner, state.seat_count):
+                points[seat] += event.bonus
+        return replace(state, scored=tuple(scored), points=tuple(points), final_point_done=True)
+    return None
+
+
+def _xy(pos) -> dict:
+    return {"x": pos[0], "y": pos[1]}
+
+
+def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
+    """Public: the last finished sectors, and whether their bonus was awarded."""
+    if state.options.final_point:
+        out["final_point"] = {
+            "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in state.last_closed],
+            "awarded": state.final_point_done,
+        }
+
+
+def register(hooks: Hooks) -> None:
+    hooks.after_scoring.append(after_scoring)
+    hooks.before_end.append(award)
+    hooks.evolve_own.append(evolve_own)
+    hooks.view.append(view_keys)

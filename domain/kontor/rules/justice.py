@@ -1,0 +1,222 @@
+"""Special rule A « Justice » (``justice``, 2 players; switches ``starting_dock_choice`` and
+``docks_set_aside``; kontor.fr.txt, « Règles spéciales »):
+
+« Chaque joueur choisit ses trois premiers docks, avant de commencer la partie. On bat
+ensuite les cartes restantes. Les canaux restent tirés au hasard. De plus, quatre docks
+sont retirés cachés de chaque pile avant de commencer à jouer. »
+
+Hook points: the deal gives no dock in hand, the whole shuffled deck is the pile (the
+rest keeps its shuffled order: « On bat ensuite les cartes restantes »), and the game opens
+in phase ``starting_docks`` (deal, started); each seat picks its docks in secret (to_act,
+legal_commands, command: ChooseStartingDock); then four docks of each pile go aside unseen
+(DockPilesFormed) and the set-up is over (``context.setup_done()``: e.g. the buying of
+special cards). The view, the redaction and redetermine keep the deck, the choices and the
+docks set aside secret. Tests: tests/domain/kontor/test_kontor_special_a.py (justice).
+"""
+
+from __future__ import annotations
+
+from domain.common.frozen import replace
+from domain.decider import RuleViolation
+from domain.kontor.core import events as ev
+from domain.kontor.core.commands import ChooseStartingDock
+from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.state import KontorState
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+# ---------------------------------------------------------------------------------------
+# set-up
+
+
+def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials: list):
+    """No dock in hand yet: the whole shuffled deck is the pile the seat picks from."""
+    if not options.starting_dock_choice:
+        return {}, []
+    for seat in range(seat_count):
+        piles[seat] = tuple(dock_hands[seat]) + tuple(piles[seat])
+        dock_hands[seat] = ()
+    return {"phase": "starting_docks"}, []
+
+
+def started(event, state: KontorState) -> KontorState:
+    """GameStarted's first phase (« choose », or Justice's « starting_docks »)."""
+    return replace(
+        state,
+        phase=event.phase,
+        starting_choice=((),) * state.seat_count if event.phase == "starting_docks" else (),
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# the choice of the starting docks
+
+
+def to_act(state: KontorState) -> tuple[int, ...] | None:
+    if state.phase != "starting_docks":
+        return None
+    k = state.options.starting_dock_choice
+    return tuple(s for s in range(state.seat_count) if len(state.starting_choice[s]) < k)
+
+
+def legal_commands(state: KontorState, seat: int) -> list | None:
+    if state.phase != "starting_docks":
+        return None
+    return [ChooseStartingDock(c) for c in sorted(set(state.dock_piles[seat]))]
+
+
+def decide(log, seat: int, command) -> bool:
+    """ChooseStartingDock (``log`` is the decide context)."""
+    if not isinstance(command, ChooseStartingDock):
+        return False
+    st = log.state
+    if st.phase != "starting_docks":
+        raise RuleViolation("kontor.not_starting", "Starting docks are chosen before the game.")
+    if command.card not in st.dock_piles[seat]:
+        raise RuleViolation(
+            "kontor.card_not_in_deck",
+            "Choose one of the docks of your own deck (« Chaque joueur choisit ses trois "
+            "premiers docks »).",
+        )
+    log.emit(ev.StartingDockChosen(seat, command.card))
+    st = log.state
+    k = st.options.starting_dock_choice
+    if all(len(c) >= k for c in st.starting_choice):
+        # « De plus, quatre docks sont retirés cachés de chaque pile »
+        m = st.options.docks_set_aside
+        log.emit(ev.DockPilesFormed(tuple(tuple(p[:m]) for p in st.dock_piles)))
+        log.setup_done()
+    log.after_command()
+    return True
+
+
+def evolve_event(state: KontorState, event) -> KontorState | None:
+    t = type(event)
+    n = state.seat_count
+    if t is ev.StartingDockChosen:
+        seat = event.seat
+        return replace(
+            state,
+            starting_choice=_set(
+                state.starting_choice, seat, state.starting_choice[seat] + (event.card,)
+            ),
+            dock_piles=_set(state.dock_piles, seat, _without(state.dock_piles[seat], event.card)),
+        )
+    if t is ev.DockPilesFormed:
+        hands = tuple(state.hands[s] + state.starting_choice[s] for s in range(n))
+        piles = tuple(
+            tuple(c for c in state.dock_piles[s] if c not in event.aside[s]) for s in range(n)
+        )
+        return replace(
+            state,
+            hands=hands,
+            dock_piles=piles,
+            docks_aside=event.aside,
+            starting_choice=(),
+            phase="choose",
+        )
+    return None
+
+
+# ---------------------------------------------------------------------------------------
+# view, redaction, redetermination
+
+
+def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
+    """Public: how many docks each seat chose, how many lie aside; the seat's own deck."""
+    if state.phase == "starting_docks":
+        for p in out["players"]:
+            p["dock_pile"]["top"] = None  # the deck is not a pile yet
+            p["starting_docks"] = len(state.starting_choice[p["seat"]])
+    if state.options.docks_set_aside:
+        out["docks_aside"] = [len(a) for a in state.docks_aside] or [0] * state.seat_count
+    if viewer is None or "you" not in out:
+        return
+    if state.phase == "starting_docks":
+        out["you"]["deck"] = sorted(state.dock_piles[viewer])
+        out["you"]["starting_docks"] = list(state.starting_choice[viewer])
+
+
+def view_hidden(state: KontorState, hidden: dict) -> None:
+    if state.docks_aside:
+        hidden["docks_aside"] = [list(a) for a in state.docks_aside]
+
+
+def redact(event, viewer: int | None, data: dict) -> dict:
+    t = type(event)
+    if t is ev.GameStarted and event.phase == "starting_docks":
+        for p in data["dock_piles"]:
+            p["top"] = None
+    elif t is ev.StartingDockChosen and event.seat != viewer:
+        data["card"] = None
+    elif t is ev.DockPilesFormed:
+        data["aside"] = [{"size": len(a)} for a in event.aside]
+    return data
+
+
+def redetermine(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
+    """Re-deal the decks while choosing (another seat's choices included), then the docks
+    set aside and the piles below what the observer saw."""
+    n = state.seat_count
+    piles = [list(p) for p in state.dock_piles]
+    choice = [list(c) for c in state.starting_choice]
+    aside = [list(a) for a in state.docks_aside]
+    pools: dict[tuple, list[int]] = {}
+    slots: list = []  # (container, index)
+
+    def put(container: list, i: int) -> None:
+        pools.setdefault(slot(container[i]), []).append(container[i])
+        slots.append((container, i))
+
+    if state.phase == "starting_docks":
+        for s in range(n):
+            for i in range(len(piles[s])):
+                put(piles[s], i)
+            if s != observer:
+                for i in range(len(choice[s])):
+                    put(choice[s], i)
+    elif aside:
+        known = state.pile_known or (0,) * n
+        seen = original.pending_seat if original.pending == "pick" else None  # Premier choix
+        opened = original.pile_open or (False,) * n  # expansions (Mariage): a pile seen whole
+        for s in range(n):
+            cut = max(1, len(piles[s]) - known[s])
+            if s == observer and (s == seen or opened[s]):
+                cut = 1
+            for i in range(1, cut):
+                put(piles[s], i)
+            for i in range(len(aside[s])):
+                put(aside[s], i)
+    if not slots:
+        return state
+    for key in sorted(pools, key=repr):
+        pools[key] = list(rng.shuffle(pools[key]))
+    for container, i in slots:
+        container[i] = pools[slot(container[i])].pop()
+    return replace(
+        state,
+        dock_piles=tuple(tuple(p) for p in piles),
+        starting_choice=tuple(tuple(c) for c in choice),
+        docks_aside=tuple(tuple(a) for a in aside),
+    )
+
+
+def register(hooks: Hooks) -> None:
+    hooks.to_act.append(to_act)
+    hooks.legal_commands.append(legal_commands)
+    hooks.command.append(decide)
+    hooks.deal.append(deal)
+    hooks.started.append(started)
+    hooks.evolve_event.append(evolve_event)
+    hooks.view.append(view_keys)
+    hooks.view_hidden.append(view_hidden)
+    hooks.redact.append(redact)
+    hooks.redetermine.append(redetermine)
