@@ -24,6 +24,7 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
+from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
 from domain.kontor.core.hooks import Hooks
@@ -52,9 +53,6 @@ def start_events(options, seat_count: int, seed_hex: str, rng_counter: int) -> l
 def _per_seat(values: tuple, n: int, default) -> tuple:
     return values if values else (default,) * n
 
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
 
 
 def richest(state: KontorState) -> int | None:
@@ -284,14 +282,14 @@ def _settle(log) -> None:
 def forget_shown(state: KontorState, seat: int, card: int) -> KontorState:
     if not state.known_hand or card not in state.known_hand[seat]:
         return state
-    return replace(state, known_hand=_set(state.known_hand, seat, state.known_hand[seat] - {card}))
+    return replace(state, known_hand=set_at(state.known_hand, seat, state.known_hand[seat] - {card}))
 
 
 def _leave(state: KontorState, seat: int) -> KontorState:
     return replace(
         state,
         event_waiting=tuple(s for s in state.event_waiting if s != seat),
-        event_step=_set(state.event_step, seat, ""),
+        event_step=set_at(state.event_step, seat, ""),
     )
 
 
@@ -322,9 +320,9 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         steps = _per_seat(state.event_step, n, "")
         opened = _per_seat(state.pile_open, n, False)
         for s in event.waiting:
-            steps = _set(steps, s, step)
+            steps = set_at(steps, s, step)
             if event.card == "marriage":
-                opened = _set(opened, s, True)  # he looks through his whole pile
+                opened = set_at(opened, s, True)  # he looks through his whole pile
         return replace(
             state,
             phase="event",
@@ -351,14 +349,14 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         i = pile.index(event.card)
         known = state.pile_known or (0,) * n
         if i >= len(pile) - known[seat] and i > 0:
-            known = _set(known, seat, known[seat] - 1)
-        known = _set(known, seat, min(known[seat], len(pile) - 1))
+            known = set_at(known, seat, known[seat] - 1)
+        known = set_at(known, seat, min(known[seat], len(pile) - 1))
         return replace(
             state,
-            dock_piles=_set(state.dock_piles, seat, pile[:i] + pile[i + 1 :]),
-            hands=_set(state.hands, seat, state.hands[seat] + (event.card,)),
+            dock_piles=set_at(state.dock_piles, seat, pile[:i] + pile[i + 1 :]),
+            hands=set_at(state.hands, seat, state.hands[seat] + (event.card,)),
             pile_known=known,
-            event_step=_set(state.event_step, seat, "put_under"),
+            event_step=set_at(state.event_step, seat, "put_under"),
         )
     if t is ev.DockPutUnder:
         seat = event.seat
@@ -368,9 +366,9 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         known = state.pile_known or (0,) * n
         state = replace(
             state,
-            hands=_set(state.hands, seat, tuple(hand)),
-            dock_piles=_set(state.dock_piles, seat, state.dock_piles[seat] + (event.card,)),
-            pile_known=_set(known, seat, known[seat] + 1),
+            hands=set_at(state.hands, seat, tuple(hand)),
+            dock_piles=set_at(state.dock_piles, seat, state.dock_piles[seat] + (event.card,)),
+            pile_known=set_at(known, seat, known[seat] + 1),
         )
         return _leave(state, seat)
     if t is ev.DocksPutUnder:
@@ -381,23 +379,23 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         known = state.pile_known or (0,) * n
         return replace(
             state,
-            hands=_set(state.hands, seat, hand),
-            dock_piles=_set(state.dock_piles, seat, state.dock_piles[seat] + event.cards),
-            pile_known=_set(known, seat, 0),
+            hands=set_at(state.hands, seat, hand),
+            dock_piles=set_at(state.dock_piles, seat, state.dock_piles[seat] + event.cards),
+            pile_known=set_at(known, seat, 0),
         )
     if t is ev.TurnForfeitSet:
         return replace(state, forfeit=state.forfeit + (event.seat,))
     if t is ev.TurnForfeited:
         return replace(
             state,
-            passed=_set(state.passed, event.seat, True),
+            passed=set_at(state.passed, event.seat, True),
             forfeit=tuple(s for s in state.forfeit if s != event.seat),
         )
     if t is ev.MoneyLost:
         money = tuple(m - a for m, a in zip(state.money, event.amounts))
         return replace(state, money=money, treasury=state.treasury + sum(event.amounts))
     if t is ev.StrikePaid:
-        money = _set(state.money, event.seat, state.money[event.seat] + event.amount)
+        money = set_at(state.money, event.seat, state.money[event.seat] + event.amount)
         return replace(state, money=money, treasury=state.treasury - event.amount)
     if t is ev.CraneBurned:
         board = without_cell(state.board, event.x, event.y)
@@ -406,13 +404,13 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         return replace(
             state,
             board=board,
-            dock_piles=_set(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
-            pile_known=_set(known, to, known[to] + 1),
+            dock_piles=set_at(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
+            pile_known=set_at(known, to, known[to] + 1),
         )
     if t is ev.BonusPointAwarded:
         bonus = _per_seat(state.bonus_points, n, 0)
         return replace(
-            state, bonus_points=_set(bonus, event.seat, bonus[event.seat] + event.points)
+            state, bonus_points=set_at(bonus, event.seat, bonus[event.seat] + event.points)
         )
     if t is ev.HandsShown:
         return replace(state, known_hand=tuple(frozenset(h) for h in event.hands))

@@ -20,20 +20,11 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
+from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import BuySpecialCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
-
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1 :]
-
 
 # ---------------------------------------------------------------------------------------
 # set-up, the buying before each round
@@ -137,15 +128,15 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
     if t is ev.BuyingOpened:
         return replace(state, phase="buy", buy_pending=event.seats, buy_wants=(None,) * n)
     if t is ev.BuyDeclared:
-        return replace(state, buy_wants=_set(state.buy_wants, event.seat, event.buy))
+        return replace(state, buy_wants=set_at(state.buy_wants, event.seat, event.buy))
     if t is ev.SpecialCardBought:
         seat = event.seat
         card = event.card if event.card is not None else state.specials_pile[0]
         return replace(
             state,
-            hands=_set(state.hands, seat, state.hands[seat] + (card,)),
-            specials_pile=_without(state.specials_pile, card),
-            money=_set(state.money, seat, state.money[seat] - event.price),
+            hands=set_at(state.hands, seat, state.hands[seat] + (card,)),
+            specials_pile=without_one(state.specials_pile, card),
+            money=set_at(state.money, seat, state.money[seat] - event.price),
             treasury=state.treasury + event.price,
         )
     if t is ev.BuyingClosed:

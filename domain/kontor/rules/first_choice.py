@@ -17,6 +17,7 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
+from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import DrawCard, TakeFromPile
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
@@ -25,9 +26,6 @@ from domain.kontor.rules.draw_step import check
 #: the draw this rule adds to the step's piles
 DOCK_PICK = "dock_pick"
 
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
 
 
 def pick_offered(state: KontorState, seat: int, card: int, piles: list[str]) -> list[str]:
@@ -75,7 +73,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         return None
     return replace(
         state,
-        money=_set(state.money, event.seat, state.money[event.seat] - event.amount),
+        money=set_at(state.money, event.seat, state.money[event.seat] - event.amount),
         treasury=state.treasury + event.amount,
     )
 

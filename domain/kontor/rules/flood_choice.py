@@ -18,21 +18,13 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
+from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import PlaceWater
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.state import Cell, KontorState
-
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1 :]
 
 
 def may_use_flood_as_water(state: KontorState, seat: int) -> bool:
@@ -141,7 +133,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         return replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
-            hands=_set(state.hands, seat, _without(state.hands[seat], event.card)),
+            hands=set_at(state.hands, seat, without_one(state.hands[seat], event.card)),
             placed_this_round=True,
             span=span,
             flood_water=state.flood_water + (event.card,),

@@ -19,19 +19,10 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
+from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import ChooseStartingDock
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
-
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    i = cards.index(card)
-    return cards[:i] + cards[i + 1 :]
-
 
 # ---------------------------------------------------------------------------------------
 # set-up
@@ -105,10 +96,10 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         seat = event.seat
         return replace(
             state,
-            starting_choice=_set(
+            starting_choice=set_at(
                 state.starting_choice, seat, state.starting_choice[seat] + (event.card,)
             ),
-            dock_piles=_set(state.dock_piles, seat, _without(state.dock_piles[seat], event.card)),
+            dock_piles=set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card)),
         )
     if t is ev.DockPilesFormed:
         hands = tuple(state.hands[s] + state.starting_choice[s] for s in range(n))

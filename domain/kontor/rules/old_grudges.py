@@ -21,6 +21,7 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import Pos, occupancy
+from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import DecideTavernSector
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
@@ -115,9 +116,6 @@ def ask(log, reason: str) -> bool:
     return False
 
 
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
@@ -128,7 +126,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
         s = state.scored[event.sector]
         if not event.counted and s.winner is not None:
             for seat in seats_of(state.options, s.winner, state.seat_count):
-                points = _set(points, seat, points[seat] - s.points)
+                points = set_at(points, seat, points[seat] - s.points)
         return replace(
             state,
             points=points,

@@ -27,6 +27,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import Pos
+from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import ChooseFaceDown
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
@@ -37,9 +38,6 @@ from domain.kontor.core.state import Cell, KontorState
 #: the piles a face-down card may be replaced from
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
 
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
 
 
 def _face_down(state: KontorState) -> tuple:
@@ -187,12 +185,12 @@ def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
         return replace(new, face_down=(None,) * new.seat_count)
     fd = _face_down(new)
     if t is ev.CardChosen and event.face_down and event.card is not None:
-        return replace(new, face_down=_set(fd, event.seat, (event.card, event.draw)))
+        return replace(new, face_down=set_at(fd, event.seat, (event.card, event.draw)))
     if t is ev.CardPlaced and is_face_down(event.card) and fd[event.seat] is not None:
         real = fd[event.seat][0]
         return replace(
             new,
-            face_down=_set(fd, event.seat, None),
+            face_down=set_at(fd, event.seat, None),
             smuggled=new.smuggled + ((event.seat, event.x, event.y, real),),
             smuggle_used=new.smuggle_used + (event.seat,),
         )
@@ -201,8 +199,8 @@ def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
         hand[hand.index(event.card)] = fd[event.seat][0]
         return replace(
             new,
-            hands=_set(new.hands, event.seat, tuple(hand)),
-            face_down=_set(fd, event.seat, None),
+            hands=set_at(new.hands, event.seat, tuple(hand)),
+            face_down=set_at(fd, event.seat, None),
         )
     if t is ev.RoundStarted:
         return replace(new, face_down=(None,) * new.seat_count)

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 from domain.common.frozen import replace
 from domain.kontor.core import events as ev
+from domain.kontor.core.changes import set_at
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.state import KontorState, without_cell
-
-
-def _set(values: tuple, index: int, value) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
 
 
 def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -55,7 +52,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             chosen=(None,) * n,
             order=(),
             returned=(),
-            passed=_set(state.passed, event.seat, False),
+            passed=set_at(state.passed, event.seat, False),
             tax=("",) * n,
             tavern_moved=(),
             proposed=False,
@@ -65,20 +62,20 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             placed_this_round=False,
         )
     if t is ev.TurnSkipped:
-        return replace(state, skip_next=_set(state.skip_next, event.seat, False))
+        return replace(state, skip_next=set_at(state.skip_next, event.seat, False))
     if t is ev.CardPlayed:
         return replace(
             state,
-            hands=_set(state.hands, event.seat, _remove(state.hands[event.seat], event.card)),
-            revealed=_set(state.revealed, event.seat, event.card),
+            hands=set_at(state.hands, event.seat, _remove(state.hands[event.seat], event.card)),
+            revealed=set_at(state.revealed, event.seat, event.card),
             order=(event.seat,),
             phase="place",
         )
     if t is ev.TaxUnpaid:
         return replace(
             state,
-            skip_next=_set(state.skip_next, event.seat, True),
-            tax=_set(state.tax, event.seat, "unpaid"),
+            skip_next=set_at(state.skip_next, event.seat, True),
+            tax=set_at(state.tax, event.seat, "unpaid"),
         )
     if t is ev.StepStarted:
         return replace(state, phase=event.step)
@@ -126,7 +123,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
                 state,
                 common_docks=state.common_docks[1:],
                 common_known=min(state.common_known, len(state.common_docks) - 1),
-                hands=_set(state.hands, event.seat, state.hands[event.seat] + (event.card,)),
+                hands=set_at(state.hands, event.seat, state.hands[event.seat] + (event.card,)),
             )
         if t is ev.DockRemoved:
             # « Il est replacé sous la pile »: the one common pile
