@@ -200,6 +200,9 @@ class Hooks:
     slot: list[Hook] = field(default_factory=list)
     #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
     hidden_kept: list[Hook] = field(default_factory=list)
+    #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
+    #: (Premier choix: the picking seat its own); their order is kept (union of all)
+    piles_seen: list[Hook] = field(default_factory=list)
     #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
     #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
     #: with the other hidden cards of their kind, after the core's (in order), then

@@ -314,6 +314,11 @@ def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
     return frozenset(out)
 
 
+def seen_piles(state: KontorState, observer: int | None) -> frozenset[int]:
+    """The seats whose whole dock pile ``observer`` has seen, as the rules tell it."""
+    return frozenset(seat for f in HOOKS.piles_seen for seat in f(state, observer))
+
+
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     """Re-deal what ``observer`` cannot see: other seats' hands (special cards included;
     cards all saw go into them stay) and unrevealed choices, the special cards set aside,
@@ -329,9 +334,9 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     # the kind of each hidden slot, as the forms and rules tell it (free wheel: specials
     # hide among the canals; specials dealt by colour keep their identity)
     slot_kind = filtered(HOOKS.slot, hidden_slot, state)
-    # a secret pass is no card; a picking observer has seen its pile
+    # a secret pass is no card; some rules show a seat a whole pile
     chosen = [None if c == PASS_CHOICE else c for c in chosen]
-    seen_pile = state.pending_seat if state.pending == "pick" else None
+    seen = seen_piles(state, observer)
 
     def put(card: int) -> None:
         pools.setdefault(slot_kind(card), []).append(card)
@@ -350,7 +355,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     for s in range(n):
         pile = state.dock_piles[s]
         cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
-        if s == observer and s == seen_pile:  # special rules A: a picking observer
+        if s in seen:
             cut = 1
         hidden_piles.append(cut)
         for c in pile[1:cut]:

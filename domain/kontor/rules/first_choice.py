@@ -86,6 +86,11 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
+def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
+    """The picking seat has seen its whole pile."""
+    return (observer,) if state.pending == "pick" and state.pending_seat == observer else ()
+
+
 def keep_seen_pile(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
     """A picking observer has seen its pile: it stays as it is."""
     if original.pending == "pick" and original.pending_seat == observer:
@@ -101,4 +106,5 @@ def register(hooks: Hooks) -> None:
     hooks.command.append(decide)
     hooks.evolve_event.append(evolve_event)
     hooks.view.append(view_keys)
+    hooks.piles_seen.append(pile_seen)
     hooks.redetermine.append(keep_seen_pile)

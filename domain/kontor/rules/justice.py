@@ -23,6 +23,7 @@ from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import ChooseStartingDock
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
+from domain.kontor.core.view import seen_piles
 
 # ---------------------------------------------------------------------------------------
 # set-up
@@ -176,11 +177,11 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
                     put(choice[s], i)
     elif aside:
         known = state.pile_known or (0,) * n
-        seen = original.pending_seat if original.pending == "pick" else None  # Premier choix
+        seen = seen_piles(original, observer)  # e.g. Premier choix
         opened = original.pile_open or (False,) * n  # expansions (Mariage): a pile seen whole
         for s in range(n):
             cut = max(1, len(piles[s]) - known[s])
-            if s == observer and (s == seen or opened[s]):
+            if s == observer and (s in seen or opened[s]):
                 cut = 1
             for i in range(1, cut):
                 put(piles[s], i)
