@@ -12,7 +12,9 @@ domain.common.computer.computer_command, the service's own entry point (re-dealt
 first), "random" is a uniform legal command.
 
 A time budget (--seconds, the server's default 1.0) makes runs non-reproducible and
-depends on the machine's load; --iterations gives a fixed, reproducible budget.
+depends on the machine's load; --iterations gives a fixed, reproducible budget; both
+together cap a move at whichever comes first (reproducible while no move reaches the
+clock).
 """
 
 from __future__ import annotations
@@ -124,10 +126,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--forms", default=",".join(FORMS))
-    parser.add_argument("--seconds", type=float, default=None, help="strong: time per move")
+    parser.add_argument("--seconds", type=float, default=None, help="strong: time per move (with --iterations: a cap)")
     parser.add_argument("--iterations", type=int, default=None, help="strong: iterations per move")
     args = parser.parse_args()
-    if args.iterations is not None:
+    if args.iterations is not None and args.seconds is not None:
+        # the server's way with a smaller cap: reproducible unless a move reaches the clock
+        budget = Budget(iterations=args.iterations, seconds=args.seconds, clock=time.monotonic)
+    elif args.iterations is not None:
         budget = Budget(iterations=args.iterations)
     else:
         budget = Budget(iterations=20_000, seconds=args.seconds or 1.0, clock=time.monotonic)

@@ -63,13 +63,15 @@ def sale_options(state: State, seat, good: str) -> tuple[str | None, ...]:
     return (None, "florins", "resource")
 
 
-def block_commands(state: State, seat_index: int) -> list[TakeBlock]:
+def block_commands(state: State, seat_index: int, only: str | None = None) -> list[TakeBlock]:
+    """Every block the seat may take now, or with ``only`` just that block's ways (checking
+    one command need not list the whole city)."""
     seat = state.seats[seat_index]
     if seat.turn.blocks_taken >= block_limit(seat):
         return []
     out = []
     for block, owner in zip(data.BLOCK_IDS, state.block_owner):
-        if owner is not None:
+        if owner is not None or (only is not None and block != only):
             continue
         moves = block_moves(state, seat, block)
         for payment, by_florins in block_payments(state, seat, block):
@@ -192,7 +194,7 @@ def convert(tx, seat: int, command: Convert) -> None:
 
 def take_block(tx, seat: int, command: TakeBlock) -> None:
     state = tx.state
-    if command not in block_commands(state, seat):
+    if command not in block_commands(state, seat, command.block):
         me = state.seats[seat]
         if me.turn.blocks_taken >= block_limit(me):
             raise _violation("one_block_per_turn", "One block per turn (L494; 028: two).")

@@ -19,7 +19,8 @@ from domain.amsterdam.commands import (
     PickUpDocker,
 )
 from domain.amsterdam.evolve import evolve
-from domain.amsterdam.rounds import decide, legal_commands
+from domain.amsterdam.actions import barge_commands
+from domain.amsterdam.rounds import decide, legal_commands, to_act
 from domain.amsterdam.state import ACTIONS, State
 from domain.amsterdam.view import redetermine
 from domain.decider import Issued
@@ -131,6 +132,15 @@ def _plenty(state: State, seat: int, command) -> int:
 FOLLOW_UPS = (DeliverGood, PickUpDocker, LoadGood)
 
 
+def _follow_ups(state: State, seat: int) -> list:
+    """The barge commands among ``legal_commands(state, seat)`` (only the barge offers a
+    follow-up: listing every card, block and payment would be wasted)."""
+    if (state.phase != ACTIONS or seat not in to_act(state)
+            or state.seats[seat].pending_choices):
+        return []
+    return barge_commands(state, seat)
+
+
 def policy(state: State, seat: int, rng, level: str = "normal"):
     legal = legal_commands(state, seat)
     if level == "easy" and rng.below(2) == 0:
@@ -145,7 +155,7 @@ def policy(state: State, seat: int, rng, level: str = "normal"):
             if isinstance(command, MoveBarge) and score > float("-inf"):
                 # a barge step is judged with what it allows next: unload, load, pick up
                 after = _after(sample, seat, command)
-                follow = [c for c in legal_commands(after, seat) if isinstance(c, FOLLOW_UPS)]
+                follow = [c for c in _follow_ups(after, seat) if isinstance(c, FOLLOW_UPS)]
                 score = max([score] + [_score(after, seat, c) for c in follow])
             if score > best_value + 1e-9:
                 best, best_value = command, score
