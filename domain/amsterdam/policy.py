@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from domain.amsterdam import cards, data
+from domain.amsterdam.actions import barge_commands
 from domain.amsterdam.board import blocks_of, first_free_roof, largest_group
 from domain.amsterdam.commands import (
     AdvanceAmstel,
@@ -19,7 +20,6 @@ from domain.amsterdam.commands import (
     PickUpDocker,
 )
 from domain.amsterdam.evolve import evolve
-from domain.amsterdam.actions import barge_commands
 from domain.amsterdam.rounds import decide, legal_commands, to_act
 from domain.amsterdam.state import ACTIONS, State
 from domain.amsterdam.view import redetermine
