@@ -31,11 +31,18 @@ def possible(pos: Pos, box: tuple[int, int, int, int], size: int) -> bool:
     """Can this cell ever hold a card? Only inside every 6x6 square that still contains the
     layout ("il n'est plus possible de jouer des cartes qui agrandiraient davantage le
     plateau dans ce sens")."""
-    min_x, max_x, min_y, max_y = box
+    low_x, high_x, low_y, high_y = possible_area(box, size)
     x, y = pos
+    return low_x <= x <= high_x and low_y <= y <= high_y
+
+
+def possible_area(box: tuple[int, int, int, int], size: int) -> tuple[int, int, int, int]:
+    """The cells that may still hold a card (``possible``): low_x <= x <= high_x and
+    low_y <= y <= high_y; for loops over many cells."""
+    min_x, max_x, min_y, max_y = box
     # scenarios: ``size`` may be (width, height) for a port that is not square
     w, h = (size, size) if isinstance(size, int) else size
-    return max_x - w + 1 <= x <= min_x + w - 1 and max_y - h + 1 <= y <= min_y + h - 1
+    return max_x - w + 1, min_x + w - 1, max_y - h + 1, min_y + h - 1
 
 
 def grow(box: tuple[int, int, int, int] | None, cells: Iterable[Pos]) -> tuple[int, int, int, int]:
@@ -60,25 +67,33 @@ def crane_blocks(cells: Mapping[Pos, int], pos: Pos, seat: int) -> bool:
     return False
 
 
-def legal_cells(
-    cells: Mapping[Pos, int], card: int, seat: int, size: int, box=None
-) -> list[Pos]:
+def legal_cells(cells: Mapping[Pos, int], card: int, seat: int, size: int, box=None) -> list[Pos]:
     """Empty cells touching a card by a side, inside the 6x6 limit, and for a dock not next
     to an opponent's crane. Sorted (y, x) for stable command lists. ``seat`` is the
     placer's side; ``box`` the port's fixed extent (default: the cards' bounds)."""
     box = bounds(cells) if box is None else grow(box, cells)
-    is_dock = CARDS[card].is_dock
+    low_x, high_x, low_y, high_y = possible_area(box, size)
+    blocked = crane_blocked(cells, seat) if CARDS[card].is_dock else frozenset()
     out: set[Pos] = set()
-    for pos in cells:
-        for n in neighbours(pos):
-            if n in cells or n in out:
+    # the computer player asks this for every card it weighs: one pass over the cards
+    for x, y in cells:
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n in cells or n in blocked:
                 continue
-            if not possible(n, box, size):
-                continue
-            if is_dock and crane_blocks(cells, n, seat):
-                continue
-            out.add(n)
+            if low_x <= n[0] <= high_x and low_y <= n[1] <= high_y:
+                out.add(n)
     return sorted(out, key=lambda p: (p[1], p[0]))
+
+
+def crane_blocked(cells: Mapping[Pos, int], seat: int) -> set[Pos]:
+    """The cells where ``crane_blocks`` forbids ``seat`` a dock: next to an opponent's
+    crane."""
+    out: set[Pos] = set()
+    for pos, card in cells.items():
+        c = CARDS[card]
+        if c.crane and c.owner is not None and c.owner != seat:
+            out.update(neighbours(pos))
+    return out
 
 
 #: the cards that form sectors (``Card.is_dock``), as a set: the computer player asks

@@ -8,11 +8,13 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from domain.common.frozen import replace
 from domain.kontor.core.board import (
     DOCKS,
     occupancy,
-    possible,
+    possible_area,
     sectors,
     supremacy,
     warehouse_counts,
@@ -67,59 +69,119 @@ def money_worth(state: KontorState) -> float:
 
 def _winner(state: KontorState, cells: dict, sector, warehouses: frozenset[int], sides: int):
     """Who holds the sector now (bribes and expansions' adjustments included)."""
-    stored = [cells[p] for p in sorted(sector) if cells[p] in warehouses]
+    return _holder(state, _stored(cells, sector, warehouses), sides)
+
+
+def _stored(cells: dict, sector, warehouses: frozenset[int]) -> frozenset[int]:
+    """The sector's docks that hold warehouses."""
+    return frozenset(card for p in sector if (card := cells[p]) in warehouses)
+
+
+def _holder(state: KontorState, stored: frozenset[int], sides: int):
+    """Who holds a sector whose docks with warehouses are ``stored``.  warehouse_counts
+    adds up those docks' warehouses wherever they lie, so the holder depends only on them
+    and the state: a policy call meets the same ones for many of the cells it tries."""
     if not stored:
         return None  # no warehouse counts there: nobody holds it (warehouse_counts)
-    # the holder depends only on the state and which docks with warehouses the sector
-    # has: a policy call evaluates the same sectors for every cell it tries
     if _WINNERS["state"] is not state or _WINNERS["sides"] != sides:
         _WINNERS.update(state=state, sides=sides, found={})
-    key = (sector, tuple(stored))
     found = _WINNERS["found"]
-    if key not in found:
+    if stored not in found:
+        by_card = {card: card for card in stored}  # the cards stand for their own cells
         counts = warehouse_counts(
-            cells, sector, warehouses, sides, goods_of(state), extra=state.bribes,
+            by_card,
+            stored,
+            stored,
+            sides,
+            goods_of(state),
+            extra=state.bribes,
             adjust=adjust(state),
         )
-        found[key] = supremacy(counts)[0]
-    return found[key]
+        found[stored] = supremacy(counts)[0]
+    return found[stored]
 
 
 #: _winner's memo for the one state being evaluated (the last one asked about)
 _WINNERS: dict = {"state": None, "sides": None, "found": {}}
 
 
-def evaluate_board(
-    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int], found=None
-) -> float:
-    """``found``: the sectors of ``cells`` in ``sectors``' order, when the caller knows them."""
-    if state.options.final_selection == "largest":
-        return _evaluate_largest(state, seat, cells, warehouses, found)
-    size = state.options.board_dims
-    side = side_of(state.options, seat)
-    sides = side_count(state.options, state.seat_count)
+def evaluate_board(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
+    """The board's worth for the seat's side: its sectors held, leads and threats.
+    (placement_value gets the same from _value_after without going over every sector.)"""
+    opts = state.options
+    largest = opts.final_selection == "largest"
+    side = side_of(opts, seat)
+    sides = side_count(opts, state.seat_count)
     box = box_of(state, cells)
-    done = {frozenset(s.cells) for s in state.scored}
-    value = 0.0
-    for sector in sectors(cells) if found is None else found:
+    done = _done(state)
+    entries = []
+    for sector in sectors(cells):
         if sector in done:
             continue
         winner = _winner(state, cells, sector, warehouses, sides)
-        if winner is None:
-            continue  # worth nothing to anyone, closed or open
         open_cells = _open_cells(cells, sector)
-        # is_closed with the box computed once (box_of already covers ``cells``)
-        closed = not any(possible(n, box, size) for n in open_cells)
-        weight = sector_weight(state.options, sector, closed)  # scenarios
-        sign = (1.0 if winner == side else -1.0) * weight
-        if closed:
-            value += sign * WIN
-            continue
-        value += sign * LEAD
-        # a sector with a single open neighbour may be closed by the next canal
-        if len(open_cells) == 1:
-            value += sign * THREAT
+        dist = _dist(sector) if largest else 0
+        fact = _fact(sector, winner, open_cells, box, opts.board_dims, dist)
+        entries.append(_entry(opts, side, fact))
+    return _total(state, seat, entries)
+
+
+def _total(state: KontorState, seat: int, entries: list) -> float:
+    """The board's value from its open sectors' entries (``_entry``), in sectors' order."""
+    if state.options.final_selection == "largest":
+        return _total_largest(state, seat, entries)
+    value = 0.0
+    for terms in entries:
+        for term in terms:  # added one by one, as floats round
+            value += term
     return value
+
+
+def _done(state: KontorState) -> set:
+    """The sectors already scored (they stay on the board)."""
+    if _DONE["state"] is not state:
+        _DONE.update(state=state, found={frozenset(s.cells) for s in state.scored})
+    return _DONE["found"]
+
+
+#: _done's memo for the last state asked about
+_DONE: dict = {"state": None, "found": set()}
+
+
+def _dist(cells_of) -> int:
+    """Distance to the anchor at (0, 0): on a dense port the path over cards is the
+    Manhattan one (the tie-break of the largest sectors)."""
+    return min(abs(x) + abs(y) for x, y in cells_of)
+
+
+def _fact(sector, winner, open_cells: set, box, size, dist: int) -> tuple:
+    """What the policy reads of a sector: (cells, holder, open cells, closed, distance)."""
+    low_x, high_x, low_y, high_y = possible_area(box, size)
+    # as is_closed: no open cell may ever hold a card
+    closed = not any(low_x <= x <= high_x and low_y <= y <= high_y for x, y in open_cells)
+    return sector, winner, len(open_cells), closed, dist
+
+
+def _entry(opts, side: int, fact: tuple):
+    """A sector's share of the value: the terms added (plain games), or (size, distance,
+    value) for choose_largest ("largest sectors" games)."""
+    sector, winner, open_count, closed, dist = fact
+    if opts.final_selection == "largest":
+        sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
+        sign *= sector_weight(opts, sector, closed)  # scenarios
+        if closed:
+            return len(sector), dist, sign * WIN
+        v = sign * LEAD * (1 + len(sector) * GROW_LEAD)
+        if open_count == 1:
+            v += sign * THREAT
+        return len(sector), dist, v
+    if winner is None:
+        return ()  # worth nothing to anyone, closed or open
+    sign = (1.0 if winner == side else -1.0) * sector_weight(opts, sector, closed)  # scenarios
+    if closed:
+        return (sign * WIN,)
+    # a sector with a single open neighbour may be closed by the next canal
+    return (sign * LEAD, sign * THREAT) if open_count == 1 else (sign * LEAD,)
 
 
 def _open_cells(cells: dict, sector) -> set:
@@ -132,41 +194,11 @@ def _open_cells(cells: dict, sector) -> set:
     return out
 
 
-def _evaluate_largest(
-    state: KontorState, seat: int, cells: dict, warehouses: frozenset[int], found=None
-) -> float:
+def _total_largest(state: KontorState, seat: int, entries: list) -> float:
     """Only the largest sectors count at the end: rank every sector (already scored ones
     included) by size and value the ones in the counted slots."""
     opts = state.options
-    size = opts.board_dims
-    side = side_of(opts, seat)
-    sides = side_count(opts, state.seat_count)
-    box = box_of(state, cells)
-    done = {frozenset(s.cells) for s in state.scored}
-    entries: list[tuple[int, int, float]] = []  # (size, distance, value for me)
-
-    def dist(cells_of) -> int:
-        # the anchor is at (0, 0); on a dense port the path over cards is the Manhattan one
-        return min(abs(x) + abs(y) for x, y in cells_of)
-
-    for s in state.scored:
-        v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
-        entries.append((len(s.cells), dist(s.cells), v))
-    for sector in sectors(cells) if found is None else found:
-        if sector in done:
-            continue
-        winner = _winner(state, cells, sector, warehouses, sides)
-        sign = 0.0 if winner is None else (1.0 if winner == side else -1.0)
-        open_cells = _open_cells(cells, sector)
-        closed = not any(possible(n, box, size) for n in open_cells)  # as is_closed
-        sign *= sector_weight(opts, sector, closed)  # scenarios
-        if closed:
-            entries.append((len(sector), dist(sector), sign * WIN))
-            continue
-        v = sign * LEAD * (1 + len(sector) * GROW_LEAD)
-        if len(open_cells) == 1:
-            v += sign * THREAT
-        entries.append((len(sector), dist(sector), v))
+    entries = _scored_entries(state, side_of(opts, seat)) + entries
     counted, _ = choose_largest(
         tuple(e[0] for e in entries),
         tuple(e[1] for e in entries),
@@ -180,32 +212,136 @@ def _evaluate_largest(
     return value
 
 
-def _sectors_after(cells: dict, card: int, pos) -> list | None:
-    """The sectors once ``card`` goes to the empty cell ``pos``, derived from those of
-    ``cells`` (a policy call tries every cell against the same board); None when ``pos``
-    is covered (a flood, a bridge): recount then."""
-    if pos in cells:
-        return None
-    if _SECTORS["cells"] is not cells:
-        _SECTORS.update(cells=cells, found=sectors(cells))
-    found = _SECTORS["found"]
-    if card not in DOCKS:
-        return found  # a canal on an empty cell neither joins nor splits sectors
+def _scored_entries(state: KontorState, side: int) -> list:
+    """(size, distance, value) of the sectors already scored, for choose_largest."""
+    if _SCORED["state"] is not state or _SCORED["side"] != side:
+        out = []
+        for s in state.scored:
+            v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
+            out.append((len(s.cells), _dist(s.cells), v))
+        _SCORED.update(state=state, side=side, found=out)
+    return _SCORED["found"]
+
+
+#: _scored_entries' memo for the last state and side asked about
+_SCORED: dict = {"state": None, "side": None, "found": []}
+
+
+class _Board:
+    """The board a policy call tries its cells against, with what placing one card on an
+    empty cell leaves unchanged: the sectors not touching that cell keep their cells,
+    holder and open cells, and only the port's extent (which may grow) changes whether
+    they are closed.  ``_value_after`` then recomputes only the sectors next to the cell."""
+
+    def __init__(self, state: KontorState, cells: dict, warehouses: frozenset[int]):
+        self.state, self.cells, self.warehouses = state, cells, warehouses
+        self.sides = side_count(state.options, state.seat_count)
+        self.box = box_of(state, cells)
+        self.sectors = sectors(cells)
+        self.stored = [_stored(cells, s, warehouses) for s in self.sectors]
+        self.winners = [_holder(state, stored, self.sides) for stored in self.stored]
+        self.open = [_open_cells(cells, s) for s in self.sectors]
+        self.dists = [_dist(s) for s in self.sectors]
+        #: sectors' order (board.sectors): by their first cell in (y, x) order
+        self.firsts = [min((y, x) for x, y in s) for s in self.sectors]
+        self.touching: dict = {}  # empty cell -> the sectors next to it
+        for i, open_cells in enumerate(self.open):
+            for pos in open_cells:
+                self.touching.setdefault(pos, []).append(i)
+        # the sectors evaluate_board counts: not scored yet; slot: the index among them
+        done = _done(state)
+        self.counted = [i for i, sector in enumerate(self.sectors) if sector not in done]
+        self.slot = {i: k for k, i in enumerate(self.counted)}
+        self.counted_firsts = [self.firsts[i] for i in self.counted]
+        self.entries_at: dict = {}  # (box, side) -> each counted sector's _entry
+
+    def entries(self, box, side: int) -> list:
+        """Each counted sector's entry once the port's extent is ``box``."""
+        key = (box, side)
+        if key not in self.entries_at:
+            self.entries_at[key] = [self.entry(i, self.open[i], box, side) for i in self.counted]
+        return self.entries_at[key]
+
+    def entry(self, i: int, open_cells: set, box, side: int):
+        """Sector ``i``'s entry with these open cells and extent."""
+        opts = self.state.options
+        sector = self.sectors[i]
+        fact = _fact(sector, self.winners[i], open_cells, box, opts.board_dims, self.dists[i])
+        return _entry(opts, side, fact)
+
+
+def _board(state: KontorState, cells: dict, warehouses: frozenset[int]) -> _Board:
+    """The _Board of this board (boards are never changed once built: _after copies)."""
+    found = _BOARD["board"]
+    if (
+        found is None
+        or found.state is not state
+        or found.cells is not cells
+        or found.warehouses is not warehouses
+    ):
+        found = _Board(state, cells, warehouses)
+        _BOARD["board"] = found
+    return found
+
+
+#: _board's memo: the last board asked about
+_BOARD: dict = {"board": None}
+
+
+def _value_after(board: _Board, seat: int, card: int, pos) -> float:
+    """evaluate_board once ``card`` goes to the empty cell ``pos`` of ``board``: the
+    same entries in the same order, the untouched sectors' taken from ``board``."""
+    side = side_of(board.state.options, seat)
     x, y = pos
-    touching = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
-    merged, rest = {pos}, []
-    for sector in found:
-        if any(n in sector for n in touching):
-            merged |= sector
-        else:
-            rest.append(sector)
-    rest.append(frozenset(merged))
-    return sorted(rest, key=lambda sector: min((p[1], p[0]) for p in sector))  # sectors' order
+    min_x, max_x, min_y, max_y = board.box
+    box = (min(min_x, x), max(max_x, x), min(min_y, y), max(max_y, y))  # box_of with pos
+    if card in DOCKS:
+        entries = _entries_after_dock(board, side, card, pos, box)
+    else:
+        entries = _entries_after_canal(board, side, pos, box)
+    return _total(board.state, seat, entries)
 
 
-#: _sectors_after's memo: the board last asked about (boards are never changed once
-#: built: _after copies) and its sectors
-_SECTORS: dict = {"cells": None, "found": []}
+def _entries_after_canal(board: _Board, side: int, pos, box) -> list:
+    """A card that is no dock, on an empty cell: the sectors next to it lose an open cell."""
+    entries = list(board.entries(box, side))
+    for i in board.touching.get(pos, ()):
+        if i in board.slot:
+            entries[board.slot[i]] = board.entry(i, board.open[i] - {pos}, box, side)
+    return entries
+
+
+def _entries_after_dock(board: _Board, side: int, card: int, pos, box) -> list:
+    """A dock on an empty cell joins the sectors next to it (and itself) into one, placed
+    among the others in ``sectors``' order (by first cell)."""
+    state, opts = board.state, board.state.options
+    x, y = pos
+    merged = {pos}
+    stored = {card} if CARDS[card].goods or card in board.warehouses else set()  # as _after
+    open_cells = {
+        n for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n not in board.cells
+    }
+    dist, first = abs(x) + abs(y), (y, x)
+    joined = board.touching.get(pos, ())
+    for i in joined:
+        merged |= board.sectors[i]
+        stored |= board.stored[i]
+        open_cells |= board.open[i]
+        dist, first = min(dist, board.dists[i]), min(first, board.firsts[i])
+    open_cells.discard(pos)
+    entries = board.entries(box, side)
+    gone = {board.slot[i] for i in joined if i in board.slot}
+    if gone:
+        entries = [e for k, e in enumerate(entries) if k not in gone]
+    else:
+        entries = list(entries)
+    merged = frozenset(merged)
+    if merged not in _done(state):
+        winner = _holder(state, frozenset(stored), board.sides)
+        new = _entry(opts, side, _fact(merged, winner, open_cells, box, opts.board_dims, dist))
+        # the joined sectors all come after the new one: the others before it stay put
+        entries.insert(bisect_left(board.counted_firsts, first), new)
+    return entries
 
 
 def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
@@ -235,8 +371,12 @@ def placement_value(
 ) -> float:
     cells = occupancy(state) if cells is None else cells
     warehouses = state.warehouses if warehouses is None else warehouses
-    after, wh = _after(cells, warehouses, card, pos)
-    value = evaluate_board(_supplied(state, seat, card), seat, after, wh, _sectors_after(cells, card, pos))
+    supplied = _supplied(state, seat, card)
+    if pos in cells or supplied is not state:  # a flood, a bridge; Embargo's goods
+        after, wh = _after(cells, warehouses, card, pos)
+        value = evaluate_board(supplied, seat, after, wh)
+    else:
+        value = _value_after(_board(state, cells, warehouses), seat, card, pos)
     if CARDS[card].kind == "water" and state.treasury > 0:
         value += money_worth(state)
     return value
@@ -369,10 +509,11 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             return policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = best_cell(state, seat, card, rng, noise)
         return policy_export(state, seat, PlaceCard(*pos), legal)
-    base = evaluate_board(state, seat, occupancy(state), state.warehouses)
+    cells = occupancy(state)  # one board for every card: best_cell's sectors are shared
+    base = evaluate_board(state, seat, cells, state.warehouses)
     choices = []
     for card in sorted(set(state.hands[seat])):
-        pos, v = best_cell(state, seat, card, rng, noise)
+        pos, v = best_cell(state, seat, card, rng, noise, cells)
         if pos is None:
             continue
         gain = v - base
