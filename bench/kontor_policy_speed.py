@@ -2,16 +2,18 @@
 of its behaviour to prove that a speed-up changes no choice.
 
 Run:  PYTHONPATH=. python bench/kontor_policy_speed.py [--save FILE | --check FILE]
-          [--only basic,advanced,...] [--games N] [--strong-games N]
+          [--only basic,advanced,...] [--games N] [--strong-games N] [--strong-iterations N]
 
-Plays seeded games in every Kontor form the policy in basic.py plays (basic, advanced,
-team at 4 seats, free for all at 3 and 4; not the free wheel, which has its own
-policy), each scenario, special rule and expansion alone at 2 seats, the 4-seat
-scenarios and special rules in the team game, and the first random combinations of
-tests/conformance/test_kontor_combinations.py.  Seat 0 (and its team) plays "normal",
-the others "easy", through domain.common.computer.computer_command as the service does;
-``--strong-games`` more games per base form put a strong seat (the search, 4 iterations)
-against normal, so the policy's calls from rollouts and GAME.evaluate count too.
+Plays seeded games in every Kontor form basic.py plays (basic, advanced, team at 4 seats),
+each scenario, special rule and expansion alone at 2 seats, the 4-seat scenarios and
+special rules in the team game, and the first random combinations of
+tests/conformance/test_kontor_combinations.py; also free for all at 3 and 4 seats,
+whose sequential turns get free_wheel.py's policy (there: a check that nothing else
+moved).  Seat 0 (and its team) plays "normal", the others "easy", through the steps of
+domain.common.computer.computer_command, as the service does.  ``--strong-games`` more
+games per base form put a strong seat (the search, ``--strong-iterations`` per move, 4
+by default) against normal, so the policy's calls from rollouts and GAME.evaluate count
+too.
 
 The fingerprint, per case: every chosen command, and every 4th state the exact floats
 (repr) of evaluate_board for each seat, placement_value of the placing card (or of each
@@ -19,7 +21,8 @@ card in the acting seat's hand) at every cell it may go, and GAME.evaluate for e
 ``--save`` writes it as JSON, ``--check`` compares with a saved one and names the first
 difference per case (exit 1 on any).  Printed per case: policy calls, CPU time per call
 (median, mean, ms: time.process_time around GAME.policy on the re-dealt state, the
-fingerprint's own sampling excluded), and the total.
+fingerprint's own sampling excluded), the strong seat's CPU time per move (the whole
+search), and the total.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from domain.rng import Rng  # noqa: E402
 
 AT = "2026-01-01T00:00:00Z"
 SAMPLE_EVERY = 4
-STRONG_ITERATIONS = 4
+STRONG_ITERATIONS = 4  # default of --strong-iterations: the fingerprint's
 
 
 def cases() -> dict[str, tuple[dict, int]]:
@@ -111,14 +114,20 @@ def sample(state, seats: int) -> list:
 
 
 def play(
-    raw: dict, seats: int, seed: int, levels: list[str], times: list[float], strong: list[float]
+    raw: dict,
+    seats: int,
+    seed: int,
+    levels: list[str],
+    times: list[float],
+    strong: list[float],
+    iterations: int = STRONG_ITERATIONS,
 ) -> list:
     """One game; the fingerprint; appends the policy's CPU time per call to ``times``, and
-    the strong seat's per move to ``strong``."""
+    the strong seat's (``iterations`` per move) per move to ``strong``."""
     options = GAME.parse_options(raw, seats)
     state = GAME.fold(GAME.start(options, seats, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")
-    budget = Budget(iterations=STRONG_ITERATIONS)
+    budget = Budget(iterations=iterations)
     trace: list = []
     moves = 0
     while not GAME.is_finished(state) and moves < 2000:
@@ -165,6 +174,12 @@ def main() -> None:
     parser.add_argument(
         "--strong-games", type=int, default=1, help="strong-vs-normal games per base form"
     )
+    parser.add_argument(
+        "--strong-iterations",
+        type=int,
+        default=STRONG_ITERATIONS,
+        help="the strong seat's search budget (another value makes another fingerprint)",
+    )
     args = parser.parse_args()
     known = cases()
     names = args.only.split(",") if args.only else list(known)
@@ -200,6 +215,7 @@ def main() -> None:
                         levels_for(raw, seats, "strong", "normal"),
                         times,
                         strong,
+                        args.strong_iterations,
                     )
                 )
         prints[name] = traces
@@ -220,14 +236,19 @@ def main() -> None:
             if strong
             else f"{'-':>20} {'-':>6}"
         )
+        policy_ms = (
+            f"{statistics.median(times) * 1000:13.2f} {statistics.mean(times) * 1000:6.2f}"
+            if times
+            else f"{'-':>13} {'-':>6}"
+        )
         print(
-            f"{name:44} {len(times):5} {statistics.median(times) * 1000:13.2f} "
-            f"{statistics.mean(times) * 1000:6.2f} {strong_ms} {time.process_time() - started:6.1f}{verdict}",
+            f"{name:44} {len(times):5} {policy_ms} {strong_ms} {time.process_time() - started:6.1f}{verdict}",
             flush=True,
         )
-    print(
-        f"{'all':44} {len(total):5} {statistics.median(total) * 1000:13.2f} {statistics.mean(total) * 1000:6.2f}"
-    )
+    if total:
+        print(
+            f"{'all':44} {len(total):5} {statistics.median(total) * 1000:13.2f} {statistics.mean(total) * 1000:6.2f}"
+        )
     if args.save:
         Path(args.save).write_text(json.dumps(prints))
     if saved is not None:
