@@ -199,16 +199,14 @@ def _total_largest(state: KontorState, seat: int, entries: list) -> float:
     included) by size and value the ones in the counted slots."""
     opts = state.options
     entries = _scored_entries(state, side_of(opts, seat)) + entries
-    counted, _ = choose_largest(
-        tuple(e[0] for e in entries),
-        tuple(e[1] for e in entries),
-        opts.final_count,
-        opts.final_min_docks,
-    )
+    if not entries:
+        return 0.0
+    sizes, dists, values = zip(*entries)
+    counted, _ = choose_largest(sizes, dists, opts.final_count, opts.final_min_docks)
     chosen = set(counted)
     value = 0.0
-    for i, e in enumerate(entries):
-        value += e[2] if i in chosen else REST * e[2]
+    for i, v in enumerate(values):
+        value += v if i in chosen else REST * v
     return value
 
 
