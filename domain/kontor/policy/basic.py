@@ -286,6 +286,12 @@ def _board(state: KontorState, cells: dict, warehouses: frozenset[int]) -> _Boar
 _BOARD: dict = {"board": None}
 
 
+def _board_value(board: _Board, seat: int) -> float:
+    """evaluate_board of the board itself (the _Board its cells will be tried against)."""
+    side = side_of(board.state.options, seat)
+    return _total(board.state, seat, board.entries(board.box, side))
+
+
 def _value_after(board: _Board, seat: int, card: int, pos) -> float:
     """evaluate_board once ``card`` goes to the empty cell ``pos`` of ``board``: the
     same entries in the same order, the untouched sectors' taken from ``board``."""
@@ -508,7 +514,7 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
         pos, _ = best_cell(state, seat, card, rng, noise)
         return policy_export(state, seat, PlaceCard(*pos), legal)
     cells = occupancy(state)  # one board for every card: best_cell's sectors are shared
-    base = evaluate_board(state, seat, cells, state.warehouses)
+    base = _board_value(_board(state, cells, state.warehouses), seat)
     choices = []
     for card in sorted(set(state.hands[seat])):
         pos, v = best_cell(state, seat, card, rng, noise, cells)
