@@ -42,6 +42,7 @@ FORMS = {
     "kontor:free_wheel": ("kontor", {"variant": "free_wheel"}, 2),
     "kontor:free_wheel:4": ("kontor", {"variant": "free_wheel"}, 4),
     "kontor:team": ("kontor", {"variant": "team"}, 4),
+    "kontor:free_wheel:4": ("kontor", {"variant": "free_wheel"}, 4),
     "kontor:free_for_all": ("kontor", {"variant": "free_for_all"}, 3),
     "kontor:free_for_all:4": ("kontor", {"variant": "free_for_all"}, 4),
     **{f"speicherstadt:{n}": ("speicherstadt", {}, n) for n in range(2, 6)},
