@@ -40,7 +40,6 @@ FORMS = {
     "kontor:basic": ("kontor", {"variant": "basic"}, 2),
     "kontor:advanced": ("kontor", {"variant": "advanced"}, 2),
     "kontor:free_wheel": ("kontor", {"variant": "free_wheel"}, 2),
-    "kontor:free_wheel:4": ("kontor", {"variant": "free_wheel"}, 4),
     "kontor:team": ("kontor", {"variant": "team"}, 4),
     "kontor:free_wheel:4": ("kontor", {"variant": "free_wheel"}, 4),
     "kontor:free_for_all": ("kontor", {"variant": "free_for_all"}, 3),
