@@ -61,10 +61,10 @@ def test_random_free_wheel_games(variant, seats, batch):
     ("variant", "seats", "n", "policy_seats"),
     [
         ("free_wheel", 2, 4000, {0: "normal"}),
-        ("free_wheel", 2, 4001, {0: "strong", 1: "easy"}),
+        ("free_wheel", 2, 4001, {0: "normal", 1: "easy"}),
         ("free_wheel", 4, 4002, {0: "normal", 2: "normal"}),
         ("free_for_all", 3, 4003, {0: "normal", 1: "normal", 2: "easy"}),
-        ("free_for_all", 4, 4004, {0: "normal", 1: "normal", 2: "normal", 3: "strong"}),
+        ("free_for_all", 4, 4004, {0: "normal", 1: "normal", 2: "normal", 3: "easy"}),
         ("free_for_all", 4, 4005, {1: "normal"}),
     ],
 )

@@ -3,9 +3,9 @@
 Greedy, one ply, from public information and the seat's own hand only: a position is
 worth the seat's provisional final points (every sector of at least two docks, as the
 final count would score it now, alliances and drunk docks included) minus the best
-opponent's, plus a little for money.  Tavern coins, alliance proposals, answers and
-leaving are taken when they raise that value; the draw takes the pile whose visible top
-card would be worth more.
+opponent's, plus a little for money where money decides games (three or more sides).
+Tavern coins, alliance proposals, answers and leaving are taken when they raise that
+value; the draw takes the pile whose visible top card would be worth more.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.sides import owner_side, side_count, side_of
 from domain.kontor.core.state import KontorState
-from domain.kontor.core.view import redetermine
 from domain.kontor.forms.free_wheel.alliances import pairs_in
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
@@ -37,6 +36,12 @@ from domain.kontor.forms.free_wheel.scoring import (
     sector_result,
 )
 
+#: a florin (a canal's income, a florin card's tax) with three or more sides, where ties
+#: on points are common (27 % of 3-seat games) and money breaks them.  With two sides
+#: (2 seats, or teams at 4) ties are rare (5 %): valuing money there made the normal
+#: level prefer canals and the canal pile whenever no point changed hands, leaving it
+#: fewer warehouses on the board than easy (bench/ai_levels.py, free_wheel: normal vs
+#: easy 36.7 % with money at 0.3, 30 % at 0.05, 77.5 % at 0)
 MONEY = 0.3
 GAIN = 0.5  # a side action must be worth this much
 #: a sector's lead in warehouses, capped, is worth this much per warehouse (tuned with
@@ -44,12 +49,6 @@ GAIN = 0.5  # a side action must be worth this much
 MARGIN = 0.15
 MARGIN_CAP = 3
 SMALL = 0.3
-#: strong level: how many one-ply best placements are checked against an answer, over
-#: how many deals of the unseen cards, and the answer's share of the final judgement
-#: (tuned with bench/ai_kontor.py: strong vs normal 54–62 % over 80 games)
-REPLY_CANDIDATES = 6
-REPLY_DEALS = 2
-REPLY_SHARE = 0.5
 
 
 def _tally(state: KontorState, cells, warehouses, owners, drunk):
@@ -106,13 +105,19 @@ def _placed(state: KontorState, seat: int, card: int, pos, base):
     return cells, warehouses, owners, drunk
 
 
+def money_worth(state: KontorState) -> float:
+    """A florin's worth: nothing with two sides (see MONEY)."""
+    return MONEY if side_count(state.options, state.seat_count) > 2 else 0.0
+
+
 def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> float:
     v = _value(state, seat, *_placed(state, seat, card, pos, base or _base(state)))
     c = CARDS[card]
+    money = money_worth(state)
     if c.kind == "water" and state.treasury > 0:
-        v += MONEY
+        v += money
     if c.florin:
-        v += MONEY
+        v += money
     return v
 
 
@@ -124,42 +129,6 @@ def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float, base
         if v > best_v:
             best, best_v = pos, v
     return best, best_v
-
-
-def _reply_value(state: KontorState, seat: int, base) -> float:
-    """The seat's value after the next seat's best answer (by that seat's own value) with
-    each card of a hand dealt from what the seat cannot see."""
-    replier = (seat + 1) % state.seat_count
-    best_theirs, mine = float("-inf"), _value(state, seat, *base)
-    for card in set(state.hands[replier]):
-        for pos in placement_cells(state, base[0], card, replier):
-            tally = _tally(state, *_placed(state, replier, card, pos, base))
-            theirs = _seat_value(state, replier, tally)
-            if theirs > best_theirs:
-                best_theirs, mine = theirs, _seat_value(state, seat, tally)
-    return mine
-
-
-def _strong_pick(state: KontorState, seat: int, cards, rng):
-    """Strong level: the few best placements by one ply, each judged half by itself and
-    half by the next seat's best answer over hands redealt from the unseen cards, so the
-    policy never looks at hidden cards."""
-    base = _base(state)
-    ranked = []
-    for card in cards:
-        for pos in placement_cells(state, base[0], card, seat):
-            ranked.append((_placed_value(state, seat, card, pos, base), card, pos))
-    ranked.sort(key=lambda t: t[0], reverse=True)
-    deals = [redetermine(state, seat, rng.fork(f"deal/{i}")) for i in range(REPLY_DEALS)]
-    best, best_v = None, float("-inf")
-    for first, card, pos in ranked[:REPLY_CANDIDATES]:
-        after = _placed(state, seat, card, pos, base)
-        bonus = first - _value(state, seat, *after)  # money, as the one-ply value counts it
-        v = bonus + sum(_reply_value(d, seat, after) for d in deals) / len(deals)
-        v = REPLY_SHARE * v + (1 - REPLY_SHARE) * first
-        if v > best_v:
-            best, best_v = (card, pos), v
-    return best
 
 
 def policy(state: KontorState, seat: int, rng, level: str, legal: list):
@@ -212,22 +181,18 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         if best is not None:
             return best
         base = _base(state)
-        choices, placeable = [], []
+        choices = []
         for cmd in legal:
             if isinstance(cmd, ChooseCard):
                 pos, v = _best_cell(state, seat, cmd.card, rng, noise, base)
                 if pos is None:
                     v = now - 0.1  # a ship card that may only free a cell
-                else:
-                    placeable.append(cmd.card)
                 choices.append((v, cmd.card))
         if not choices:
             return Pass()
         v, card = max(choices)
         if state.money[seat] == 0 and state.treasury > 0 and v < now + 0.5:
             return Pass()
-        if level == "strong" and placeable:
-            card = _strong_pick(state, seat, placeable, rng)[0]
         return ChooseCard(card)
     if phase == "place":
         card = state.revealed[seat]
@@ -252,8 +217,6 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         if pos is None:
             ships = [c for c in legal if isinstance(c, MoveShip)]
             return ships[0] if ships else legal[0]
-        if level == "strong":
-            pos = _strong_pick(state, seat, [card], rng)[1]
         return PlaceCard(*pos)
     if phase == "draw":
         draws = [c for c in legal if isinstance(c, DrawCard)]

@@ -1,5 +1,6 @@
-"""The computer player in the variants: Misère's money, Embargo's supply, and the free wheel
-levels reading only what the seat knows (win rates: bench/ai_kontor.py)."""
+"""The computer player in the variants: Misère's money, Embargo's supply, the free wheel
+policy's money, and redetermination reading only what the seat knows (win rates:
+bench/ai_kontor.py, bench/ai_levels.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from domain.kontor import GAME
 from domain.kontor.core.board import occupancy, supremacy_lead
 from domain.kontor.core.commands import Pass
 from domain.kontor.core.data import CARDS
+from domain.kontor.policy import free_wheel
 from domain.kontor.policy.basic import _supplied, evaluate_board, placement_value
 from domain.kontor.scenarios.embargo import supply
 from domain.rng import Rng
@@ -73,19 +75,14 @@ def test_supremacy_lead_counts_warehouses_ahead():
     assert supremacy_lead(((1, 0, 0), (0, 0, 0), (0, 2, 0)), 2) == 1
 
 
-@pytest.mark.parametrize(("variant", "seats"), [("free_wheel", 2), ("free_for_all", 3)])
-def test_free_wheel_strong_policy_uses_only_what_the_seat_knows(variant, seats):
-    """The strong level deals the unseen cards itself: re-dealing them first changes
-    nothing, and every answer is legal."""
-    options = GAME.parse_options({"variant": variant}, seats)
-    played = play_random_game(GAME, options, seats, seed_for(11), Rng(seed_for(11)))
-    live = [s for s in played.states if not GAME.is_finished(s)]
-    for state in live[:: max(1, len(live) // 6)]:
-        for seat in GAME.to_act(state):
-            command = GAME.policy(state, seat, Rng("56" * 32), "strong")
-            assert command in GAME.legal_commands(state, seat)
-            other = GAME.redetermine(state, seat, Rng("78" * 32))
-            assert GAME.policy(other, seat, Rng("56" * 32), "strong") == command
+@pytest.mark.parametrize(
+    ("variant", "seats", "worth"),
+    [("free_wheel", 2, 0.0), ("free_wheel", 4, 0.0), ("free_for_all", 3, free_wheel.MONEY)],
+)
+def test_free_wheel_policy_values_money_only_with_three_sides_or_more(variant, seats, worth):
+    """Two sides rarely tie on points, so money, which only breaks ties, is worth nothing
+    to the free wheel policy there; with three sides or more it breaks many ties."""
+    assert free_wheel.money_worth(_start({"variant": variant}, seats)) == worth
 
 
 @pytest.mark.parametrize(("variant", "seats"), [("basic", 2), ("free_wheel", 2), ("team", 4)])
