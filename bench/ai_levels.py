@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import statistics
 import sys
 import time
@@ -85,7 +86,7 @@ def play(game, options, seats: int, measured: int, a: str, b: str, seed: int, bu
     return (1.0 / len(winners) if side[measured] in winners else 0.0), times
 
 
-def run(form: str, pair: str, games: int, budget: Budget) -> None:
+def run(form: str, pair: str, games: int, budget: Budget, progress: bool = False) -> None:
     title, raw, seats = FORMS[form]
     game = titles()[title]
     options = game.parse_options(raw, seats)
@@ -98,6 +99,8 @@ def run(form: str, pair: str, games: int, budget: Budget) -> None:
             score += won
             times += t
             played += 1
+            if progress:
+                print(f"  {form} {pair}: {score:g} of {played} games", file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # timeout -s INT: print what was measured, then stop
         _print(form, seats, a, b, played, score, times, game, options, started)
         raise
@@ -124,12 +127,16 @@ def _print(form, seats, a, b, games, score, times, game, options, started) -> No
 
 
 def main() -> None:
+    # a background job started by a shell ignores SIGINT: restore it, so that
+    # `timeout -s INT` still stops a run and prints what was measured
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--pairs", default=",".join(PAIRS))
     parser.add_argument("--forms", default=",".join(FORMS))
     parser.add_argument("--seconds", type=float, default=None, help="strong: time per move (with --iterations: a cap)")
     parser.add_argument("--iterations", type=int, default=None, help="strong: iterations per move")
+    parser.add_argument("--progress", action="store_true", help="the running score after every game, on stderr")
     args = parser.parse_args()
     if args.iterations is not None and args.seconds is not None:
         # the server's way with a smaller cap: reproducible unless a move reaches the clock
@@ -144,7 +151,7 @@ def main() -> None:
     try:
         for form in args.forms.split(","):
             for pair in args.pairs.split(","):
-                run(form, pair, args.games, budget)
+                run(form, pair, args.games, budget, args.progress)
     except KeyboardInterrupt:
         print("interrupted: the last line covers the games finished")
 
