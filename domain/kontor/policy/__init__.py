@@ -38,12 +38,20 @@ EVALUATION_SCALE = 9.0
 MONEY_LEAD = 0.5
 
 
+#: free wheel forms: a provisional point of lead reads as about 3:1
+FREE_WHEEL_SCALE = 1.0
+
+
 def evaluate(state, seat: int) -> float:
     """The search's cut-off estimate of ``seat``'s chances, squashed into [0, 1]: the
     points its side already leads by (a sector won is worth the policy's WIN), the
     policy's evaluation of the open board (sectors held, leads, threats), and the money
     lead that breaks ties.  "Largest sectors" games score only at the end: their board
-    evaluation already ranks the scored sectors."""
+    evaluation already ranks the scored sectors.  The free wheel forms count every
+    sector at the end, as their own policy values a position (free_wheel.lead): the
+    basic game's board evaluation would misjudge them."""
+    if state.options.sequential_turns:
+        return 1.0 / (1.0 + math.exp(-free_wheel.lead(state, seat) / FREE_WHEEL_SCALE))
     value = basic.evaluate_board(state, seat, occupancy(state), state.warehouses)
     opts = state.options
     points = side_values_max(opts, state.points)

@@ -399,26 +399,6 @@ def best_cell(
     return best, best_value
 
 
-def _reply_value(
-    state: KontorState, seat: int, card: int, pos, reply_seat: int, reply: int
-) -> float:
-    """My placement at ``pos``, then the next placer's best answer with its revealed card
-    (an opponent's worst for me, a partner's best)."""
-    cells, warehouses = _after(occupancy(state), state.warehouses, card, pos)
-    friendly = side_of(state.options, reply_seat) == side_of(state.options, seat)
-    pick = max if friendly else min
-    best = None
-    for rpos in placement_cells(state, cells, reply, reply_seat):
-        after, wh = _after(cells, warehouses, reply, rpos)
-        v = evaluate_board(state, seat, after, wh)
-        best = v if best is None else pick(best, v)
-    if best is None:
-        best = evaluate_board(state, seat, cells, warehouses)
-    if CARDS[card].kind == "water" and state.treasury > 0:
-        best += money_worth(state)
-    return best
-
-
 def _ship_choice(state: KontorState, seat: int, card: int, ships: list, rng, noise: float):
     """The best ship move with a removal, if it beats placing without moving."""
     cells = occupancy(state)
@@ -497,20 +477,6 @@ def choose(state: KontorState, seat: int, rng, level: str, legal: list):
             move = _ship_choice(state, seat, card, ships, rng, noise)
             if move is not None:
                 return move
-        places = [c for c in legal if isinstance(c, PlaceCard)]
-        if level == "strong" and len(state.order) > 1:
-            # the next placer places with a card everyone has seen: answer it
-            reply_seat = state.order[1]
-            reply = state.revealed[reply_seat]
-            scored = [
-                (
-                    _reply_value(state, seat, card, (c.x, c.y), reply_seat, reply)
-                    + rng.below(1000) / 1e5,
-                    (c.x, c.y),
-                )
-                for c in places
-            ]
-            return policy_export(state, seat, PlaceCard(*max(scored)[1]), legal)
         pos, _ = best_cell(state, seat, card, rng, noise)
         return policy_export(state, seat, PlaceCard(*pos), legal)
     cells = occupancy(state)  # one board for every card: best_cell's sectors are shared

@@ -26,7 +26,7 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
-from domain.kontor.core.sides import owner_side, side_count, side_of
+from domain.kontor.core.sides import owner_side, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
 from domain.kontor.forms.free_wheel.alliances import pairs_in
 from domain.kontor.forms.free_wheel.scoring import (
@@ -86,6 +86,16 @@ def _base(state: KontorState):
 
 def position_value(state: KontorState, seat: int) -> float:
     return _value(state, seat, *_base(state))
+
+
+def lead(state: KontorState, seat: int) -> float:
+    """The search's cut-off measure (policy.evaluate): the position's value plus the
+    money lead where money decides ties (three or more sides)."""
+    opts = state.options
+    money = side_values(opts, state.money)
+    mine = side_of(opts, seat)
+    others = [m for side, m in enumerate(money) if side != mine]
+    return position_value(state, seat) + money_worth(state) * (money[mine] - max(others, default=0))
 
 
 def _placed(state: KontorState, seat: int, card: int, pos, base):
