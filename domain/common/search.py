@@ -30,7 +30,9 @@ seat's own re-deal (progressive pruning: a small budget is not spread over every
 a board).
 
 The move played is the root child with the most visits, summed over all the
-determinizations the iterations used.
+determinizations the iterations used; the normal policy's move instead when that child
+does not clearly beat it, or when the seat could take it back at once (a pure
+rearrangement: searched one move at a time, such moves could alternate forever).
 
 Determinism: with an iteration budget the choice is a function of (seen state, seat,
 random stream).  A time budget stops at whichever of the deadline or the iteration cap
@@ -139,7 +141,28 @@ def search(
         _iterate(game, seen, seat, rng, root, tuning, depth, hint if runs == 0 else None,
                  expired=lambda: done(0), allowed=allowed)
         runs += 1
-    return _pick(root, [c for c in legal if allowed is None or c in allowed], hint, tuning)
+    choice = _pick(root, [c for c in legal if allowed is None or c in allowed], hint, tuning)
+    if choice != hint and _undoable(game, seen, seat, choice):
+        # a rearrangement the seat can take back at once (Speicherstadt's KeepCube /
+        # RetrieveCube): searched move by move, two of them can alternate forever
+        return hint
+    return choice
+
+
+def _undoable(game, seen, seat: int, command) -> bool:
+    """Whether ``seat``, still to act after ``command``, has a command that restores
+    ``seen`` exactly."""
+    after = game.fold(game.decide(seen, Issued(seat, SIMULATED_AT, command)), seen)
+    if seat not in game.to_act(after):
+        return False
+    for back in game.legal_commands(after, seat):
+        try:
+            again = game.fold(game.decide(after, Issued(seat, SIMULATED_AT, back)), after)
+        except Exception:  # noqa: BLE001 - a title's refusal: not a way back
+            continue
+        if again == seen:
+            return True
+    return False
 
 
 def _root_candidates(game, seen, seat: int, legal: list, hint: Any, width: int | None):

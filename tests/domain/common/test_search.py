@@ -1,4 +1,4 @@
-"""The generic search on tiny games defined here, whose best moves are known."""
+"""The generic search on tiny games defined here, whose best moves are known (and one real game)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from domain.common.computer import computer_command
 from domain.common.search import Budget, Tuning, search
-from domain.decider import GameDefinition, Result
+from domain.decider import GameDefinition, Issued, Result
 from domain.rng import Rng
+from domain.speicherstadt import GAME as SPEICHERSTADT
 
 
 def tiny_game(**functions) -> GameDefinition:
@@ -164,3 +166,22 @@ def test_with_few_iterations_the_root_searches_only_the_best_rated_moves():
     budget = Budget(iterations=15)
     assert search(PICK, Pick(), 0, Rng("05" * 32), budget, Tuning(rollout_depth=2)) == 17
     assert search(PICK, Pick(), 0, Rng("05" * 32), budget, Tuning(rollout_depth=2, root_width=None)) == 0
+
+
+def test_a_strong_seat_never_takes_back_and_redoes_a_move_forever():
+    """Speicherstadt lets a seat move a cube to its market (KeepCube) and back among its
+    unloaded cubes (RetrieveCube) as often as it likes.  In this seeded 4-seat game (the
+    bench's first) the search, asked one move at a time, alternated the two from the
+    300th decision on and the game never ended; a move the seat can take back at once is
+    now played only when the normal policy plays it."""
+    state = SPEICHERSTADT.fold(SPEICHERSTADT.start(SPEICHERSTADT.parse_options({}, 4), 4, f"{17:064x}"))
+    chooser = Rng(f"{1_000_017:064x}")
+    for decision in range(1000):
+        if SPEICHERSTADT.is_finished(state):
+            break
+        seat = chooser.choice(sorted(SPEICHERSTADT.to_act(state)))
+        level = "strong" if seat == 0 else "normal"
+        command = computer_command(SPEICHERSTADT, state, seat, chooser.fork(f"ai/{decision}"), level,
+                                   Budget(iterations=60))
+        state = SPEICHERSTADT.fold(SPEICHERSTADT.decide(state, Issued(seat, "2026-01-01T00:00:00Z", command)), state)
+    assert SPEICHERSTADT.is_finished(state), "the game should end within 1000 decisions (it ends near 270)"
