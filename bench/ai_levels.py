@@ -86,7 +86,7 @@ def play(game, options, seats: int, measured: int, a: str, b: str, seed: int, bu
     return (1.0 / len(winners) if side[measured] in winners else 0.0), times
 
 
-def run(form: str, pair: str, games: int, budget: Budget, progress: bool = False) -> None:
+def run(form: str, pair: str, games: int, budget: Budget, progress: bool = False, first: int = 0) -> None:
     title, raw, seats = FORMS[form]
     game = titles()[title]
     options = game.parse_options(raw, seats)
@@ -94,7 +94,7 @@ def run(form: str, pair: str, games: int, budget: Budget, progress: bool = False
     score, times, played = 0.0, [], 0
     started = time.perf_counter()
     try:
-        for g in range(games):
+        for g in range(first, first + games):
             won, t = play(game, options, seats, g % seats, a, b, 7919 * g + 17, budget)
             score += won
             times += t
@@ -136,6 +136,7 @@ def main() -> None:
     parser.add_argument("--forms", default=",".join(FORMS))
     parser.add_argument("--seconds", type=float, default=None, help="strong: time per move (with --iterations: a cap)")
     parser.add_argument("--iterations", type=int, default=None, help="strong: iterations per move")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number (to extend an earlier run)")
     parser.add_argument("--progress", action="store_true", help="the running score after every game, on stderr")
     args = parser.parse_args()
     if args.iterations is not None and args.seconds is not None:
@@ -151,7 +152,7 @@ def main() -> None:
     try:
         for form in args.forms.split(","):
             for pair in args.pairs.split(","):
-                run(form, pair, args.games, budget, args.progress)
+                run(form, pair, args.games, budget, args.progress, args.first)
     except KeyboardInterrupt:
         print("interrupted: the last line covers the games finished")
 
