@@ -13,7 +13,11 @@ def new_seed() -> str:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """A bearer token (256 random bits, URL-safe).  Never one starting with "-": the
+    CLI's `--token <token>` would read it as an option."""
+    while (token := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return token
 
 
 def token_hash(token: str) -> str:
