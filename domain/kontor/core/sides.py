@@ -50,6 +50,14 @@ def side_values(options: Options, per_seat: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
+def side_lead(options: Options, per_seat: tuple[int, ...], seat: int) -> int:
+    """How far ``seat``'s side leads the best other side in a per-seat tuple summed per
+    side (0 with no other side)."""
+    values = side_values(options, per_seat)
+    mine = side_of(options, seat)
+    return values[mine] - max((v for side, v in enumerate(values) if side != mine), default=values[mine])
+
+
 def owner_side(state: KontorState, card: int) -> int | None:
     """The side a dock belongs to: in free for all the seat that played it (« Il place
     ensuite un marqueur à sa couleur sur le numéro »), else its printed colour."""

@@ -11,7 +11,7 @@ import math
 
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.decide import legal_commands
-from domain.kontor.core.sides import side_of, side_values
+from domain.kontor.core.sides import side_lead, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.policy import basic, free_wheel, special_rules
 
@@ -51,18 +51,22 @@ def evaluate(state, seat: int) -> float:
     sector at the end, as their own policy values a position (free_wheel.lead): the
     basic game's board evaluation would misjudge them."""
     if state.options.sequential_turns:
-        return 1.0 / (1.0 + math.exp(-free_wheel.lead(state, seat) / FREE_WHEEL_SCALE))
+        return _squash(free_wheel.lead(state, seat), FREE_WHEEL_SCALE)
     value = basic.evaluate_board(state, seat, occupancy(state), state.warehouses)
     opts = state.options
     points = side_values_max(opts, state.points)
-    money = side_values(opts, state.money)
     mine = side_of(opts, seat)
     others = [s for s in range(len(points)) if s != mine]
     if others:
         if opts.final_selection != "largest":
             value += basic.WIN * (points[mine] - max(points[s] for s in others))
-        value += MONEY_LEAD * basic.money_worth(state) * (money[mine] - max(money[s] for s in others))
-    return 1.0 / (1.0 + math.exp(-value / EVALUATION_SCALE))
+        value += MONEY_LEAD * basic.money_worth(state) * side_lead(opts, state.money, seat)
+    return _squash(value, EVALUATION_SCALE)
+
+
+def _squash(value: float, scale: float) -> float:
+    """A lead in policy units as a chance in [0, 1]."""
+    return 1.0 / (1.0 + math.exp(-value / scale))
 
 
 def side_values_max(opts, per_seat: tuple[int, ...]) -> list[int]:

@@ -26,7 +26,7 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
-from domain.kontor.core.sides import owner_side, side_count, side_of, side_values
+from domain.kontor.core.sides import owner_side, side_count, side_lead, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.forms.free_wheel.alliances import pairs_in
 from domain.kontor.forms.free_wheel.scoring import (
@@ -91,11 +91,7 @@ def position_value(state: KontorState, seat: int) -> float:
 def lead(state: KontorState, seat: int) -> float:
     """The search's cut-off measure (policy.evaluate): the position's value plus the
     money lead where money decides ties (three or more sides)."""
-    opts = state.options
-    money = side_values(opts, state.money)
-    mine = side_of(opts, seat)
-    others = [m for side, m in enumerate(money) if side != mine]
-    return position_value(state, seat) + money_worth(state) * (money[mine] - max(others, default=0))
+    return position_value(state, seat) + money_worth(state) * side_lead(state.options, state.money, seat)
 
 
 def _placed(state: KontorState, seat: int, card: int, pos, base):
