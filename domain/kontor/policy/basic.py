@@ -8,6 +8,7 @@ worth more the larger it is, since only the largest ones count at the end.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left
 
 from domain.common.frozen import replace
@@ -77,15 +78,26 @@ def _stored(cells: dict, sector, warehouses: frozenset[int]) -> frozenset[int]:
     return frozenset(card for p in sector if (card := cells[p]) in warehouses)
 
 
+class _Memo(threading.local):
+    """A memo of the state one policy call is evaluating, kept per thread (threading.local
+    gives each thread its own fields): policy calls running at once never mix theirs."""
+
+    def __init__(self, **fields) -> None:
+        self.remember(**fields)
+
+    def remember(self, **fields) -> None:
+        self.__dict__.update(fields)
+
+
 def _holder(state: KontorState, stored: frozenset[int], sides: int):
     """Who holds a sector whose docks with warehouses are ``stored``.  warehouse_counts
     adds up those docks' warehouses wherever they lie, so the holder depends only on them
     and the state: a policy call meets the same ones for many of the cells it tries."""
     if not stored:
         return None  # no warehouse counts there: nobody holds it (warehouse_counts)
-    if _WINNERS["state"] is not state or _WINNERS["sides"] != sides:
-        _WINNERS.update(state=state, sides=sides, found={})
-    found = _WINNERS["found"]
+    if _WINNERS.state is not state or _WINNERS.sides != sides:
+        _WINNERS.remember(state=state, sides=sides, found={})
+    found = _WINNERS.found
     if stored not in found:
         by_card = {card: card for card in stored}  # the cards stand for their own cells
         counts = warehouse_counts(
@@ -102,7 +114,7 @@ def _holder(state: KontorState, stored: frozenset[int], sides: int):
 
 
 #: _winner's memo for the one state being evaluated (the last one asked about)
-_WINNERS: dict = {"state": None, "sides": None, "found": {}}
+_WINNERS = _Memo(state=None, sides=None, found={})
 
 
 def evaluate_board(state: KontorState, seat: int, cells: dict, warehouses: frozenset[int]) -> float:
@@ -139,13 +151,13 @@ def _total(state: KontorState, seat: int, entries: list) -> float:
 
 def _done(state: KontorState) -> set:
     """The sectors already scored (they stay on the board)."""
-    if _DONE["state"] is not state:
-        _DONE.update(state=state, found={frozenset(s.cells) for s in state.scored})
-    return _DONE["found"]
+    if _DONE.state is not state:
+        _DONE.remember(state=state, found={frozenset(s.cells) for s in state.scored})
+    return _DONE.found
 
 
 #: _done's memo for the last state asked about
-_DONE: dict = {"state": None, "found": set()}
+_DONE = _Memo(state=None, found=set())
 
 
 def _dist(cells_of) -> int:
@@ -212,17 +224,17 @@ def _total_largest(state: KontorState, seat: int, entries: list) -> float:
 
 def _scored_entries(state: KontorState, side: int) -> list:
     """(size, distance, value) of the sectors already scored, for choose_largest."""
-    if _SCORED["state"] is not state or _SCORED["side"] != side:
+    if _SCORED.state is not state or _SCORED.side != side:
         out = []
         for s in state.scored:
             v = 0.0 if s.winner is None else (WIN if s.winner == side else -WIN) * s.points
             out.append((len(s.cells), _dist(s.cells), v))
-        _SCORED.update(state=state, side=side, found=out)
-    return _SCORED["found"]
+        _SCORED.remember(state=state, side=side, found=out)
+    return _SCORED.found
 
 
 #: _scored_entries' memo for the last state and side asked about
-_SCORED: dict = {"state": None, "side": None, "found": []}
+_SCORED = _Memo(state=None, side=None, found=[])
 
 
 class _Board:
@@ -270,7 +282,7 @@ class _Board:
 
 def _board(state: KontorState, cells: dict, warehouses: frozenset[int]) -> _Board:
     """The _Board of this board (boards are never changed once built: _after copies)."""
-    found = _BOARD["board"]
+    found = _BOARD.board
     if (
         found is None
         or found.state is not state
@@ -278,12 +290,12 @@ def _board(state: KontorState, cells: dict, warehouses: frozenset[int]) -> _Boar
         or found.warehouses is not warehouses
     ):
         found = _Board(state, cells, warehouses)
-        _BOARD["board"] = found
+        _BOARD.board = found
     return found
 
 
 #: _board's memo: the last board asked about
-_BOARD: dict = {"board": None}
+_BOARD = _Memo(board=None)
 
 
 def _board_value(board: _Board, seat: int) -> float:
