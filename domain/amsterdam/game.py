@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from domain.amsterdam import data
 from domain.amsterdam.commands import COMMAND_TYPES
+from domain.amsterdam.evaluation import evaluate
 from domain.amsterdam.events import EVENT_TYPES
 from domain.amsterdam.evolve import evolve
 from domain.amsterdam.options import MAX_SEATS, MIN_SEATS, Options, options_schema, parse_options
-from domain.amsterdam.policy import evaluate, policy
+from domain.amsterdam.policy import policy
 from domain.amsterdam.rounds import RULES_VERSION, decide, legal_commands, start, to_act
 from domain.amsterdam.state import FINISHED, State
 from domain.amsterdam.view import redact_event, redetermine, view

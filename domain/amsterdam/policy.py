@@ -5,8 +5,6 @@ runs on ``redetermine(state, seat, rng)``, so no hidden pile, tile or die is eve
 
 from __future__ import annotations
 
-import math
-
 from domain.amsterdam import cards, data
 from domain.amsterdam.actions import barge_commands
 from domain.amsterdam.board import blocks_of, first_free_roof, largest_group
@@ -65,6 +63,11 @@ def _delivery_value(state: State, node: str, good: str) -> float:
 
 def value(state: State, seat: int) -> float:
     """A heuristic worth of the seat's position, in points."""
+    return sum(terms(state, seat).values())
+
+
+def terms(state: State, seat: int) -> dict[str, float]:
+    """``value``'s parts, by name (the search's ``evaluate`` weighs them apart)."""
     me = state.seats[seat]
     rounds_left = max(0, data.ROUNDS_FULL - state.round)
     card_weight = min(1.0, rounds_left / 5)
@@ -78,17 +81,25 @@ def value(state: State, seat: int) -> float:
     blocks = blocks_of(state, seat)
     expected_penalties = me.penalties + round(len(me.inactive) * (1 - card_weight))
     arrow_risk = VALUE["empty_arrow"] if rounds_left and not any(me.rose[0]) else 0.0
-    return (me.points - data.penalty_points(expected_penalties) - arrow_risk
-            + VALUE["florin"] * me.florins
-            + VALUE["resource"] * sum(me.reserve) + VALUE["kept"] * (me.house is not None)
-            + sum(VALUE["resource"] * sum(v) for v in me.rose)
-            + cargo + waiting + dockers
-            + VALUE["active_card"] * card_weight * len(me.active)
-            + cards.end_points(state, seat)
-            + VALUE["inactive_card"] * card_weight * len(me.inactive)
-            + VALUE["amstel_space"] * me.amstel
-            + VALUE["arms"] * len(blocks)
-            + data.CITY_POINTS_PER_ARM * largest_group(blocks))
+    # in the order value() has always added them: the same floats, so the same choices
+    return {
+        "points": me.points,
+        "penalties": -data.penalty_points(expected_penalties),
+        "arrow_risk": -arrow_risk,
+        "florins": VALUE["florin"] * me.florins,
+        "reserve": VALUE["resource"] * sum(me.reserve),
+        "kept": VALUE["kept"] * (me.house is not None),
+        "rose": sum(VALUE["resource"] * sum(v) for v in me.rose),
+        "cargo": cargo,
+        "waiting": waiting,
+        "dockers": dockers,
+        "active_cards": VALUE["active_card"] * card_weight * len(me.active),
+        "laurels": cards.end_points(state, seat),
+        "inactive_cards": VALUE["inactive_card"] * card_weight * len(me.inactive),
+        "amstel": VALUE["amstel_space"] * me.amstel,
+        "arms": VALUE["arms"] * len(blocks),
+        "city": data.CITY_POINTS_PER_ARM * largest_group(blocks),
+    }
 
 
 def _after(state: State, seat: int, command) -> State:
@@ -164,21 +175,3 @@ def policy(state: State, seat: int, rng, level: str = "normal"):
         keeps = [c for c in legal if isinstance(c, EndTurn)]
         return max(keeps, key=lambda c: _score(sample, seat, c))
     return max(legal, key=lambda c: (_score(sample, seat, c), -legal.index(c)))
-
-
-#: a lead of this many heuristic points reads as about 73% (1 / (1 + e^-1))
-EVALUATION_SCALE = 6.0
-
-
-def evaluate(state: State, seat: int) -> float:
-    """The search's cut-off estimate of ``seat``'s chances: its heuristic worth (points
-    in hand and to come) against the best other seat's, squashed into [0, 1].  Alone
-    (the solo game against TOM) the worth itself, against a middling score."""
-    mine = value(state, seat)
-    others = [value(state, other) for other in range(len(state.seats)) if other != seat]
-    lead = mine - max(others) if others else mine - SOLO_PAR
-    return 1.0 / (1.0 + math.exp(-lead / EVALUATION_SCALE))
-
-
-#: the solo game: a worth that reads as even chances
-SOLO_PAR = 40.0
