@@ -101,11 +101,17 @@ def main() -> None:
                   f"held-out winner picked: fit {hits_fit / max(1, total):.1%}, plain sum "
                   f"{hits_sum / max(1, total):.1%} ({total} positions)", flush=True)
     print("FEATURES =", FEATURES)
-    print("WEIGHTS = {")
+    print("WEIGHTS: dict[tuple[int, int], tuple[float, ...]] = {")
     for key, w in table.items():
-        print(f"    {key}: {w},")
+        half = (len(w) + 1) // 2
+        print(f"    {key}: ({', '.join(map(str, w[:half]))},")
+        print(f"             {', '.join(map(str, w[half:]))}),")
     print("}")
-    print("SPREADS =", spreads)
+    print("SPREADS: dict[tuple[int, int], float] = {")
+    keys = list(spreads)
+    for i in range(0, len(keys), 4):
+        print("    " + " ".join(f"{k}: {spreads[k]}," for k in keys[i:i + 4]))
+    print("}")
 
 
 if __name__ == "__main__":
