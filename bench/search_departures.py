@@ -10,11 +10,13 @@ whose departures lose on average is misled by its cut-off estimate (bench/README
 Amsterdam).
 
 Run:  PYTHONPATH=. python bench/search_departures.py --title amsterdam --seats 4 --game 0
+      PYTHONPATH=. python bench/search_departures.py --title kontor --options '{"variant": "free_wheel"}'
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -43,6 +45,7 @@ def play_out(game, state, seat: int, command, stream: Rng) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--title", default="amsterdam")
+    parser.add_argument("--options", default="{}", help='the form, as JSON: \'{"variant": "free_wheel"}\'')
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--game", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=60)
@@ -51,7 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     game = titles()[args.title]
     seed = 7919 * args.game + 17
-    state = game.fold(game.start(game.parse_options({}, args.seats), args.seats, f"{seed:064x}"))
+    state = game.fold(game.start(game.parse_options(json.loads(args.options), args.seats), args.seats, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")
     budget, moves, found, gains = Budget(args.iterations), 0, 0, []
     while not game.is_finished(state) and found < args.departures:
@@ -81,6 +84,8 @@ def main() -> None:
         moves += 1
     if gains:
         print(f"{len(gains)} departures, mean gain {sum(gains) / len(gains):+.3f}")
+    else:
+        print(f"no departure from the normal move in {moves} decisions")
 
 
 if __name__ == "__main__":
