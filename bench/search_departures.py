@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.common.computer import choose  # noqa: E402
-from domain.common.search import SIMULATED_AT, Budget, reward  # noqa: E402
+from domain.common.search import SIMULATED_AT, Budget, Tuning, reward, search, sides  # noqa: E402
 from domain.decider import Issued  # noqa: E402
 from domain.registry import titles  # noqa: E402
 from domain.rng import Rng  # noqa: E402
@@ -39,7 +39,7 @@ def play_out(game, state, seat: int, command, stream: Rng) -> float:
         choice = game.policy(state, actor, stream.fork(f"p{n}"), "normal")
         state = game.fold(game.decide(state, Issued(actor, SIMULATED_AT, choice)), state)
         n += 1
-    return reward(game.result(state), seat)
+    return reward(game.result(state), seat, sides(game, state))
 
 
 def main() -> None:
@@ -51,19 +51,23 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=60)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--departures", type=int, default=6)
+    parser.add_argument("--depth", type=int, default=None,
+                        help="rollout decisions before the cut-off (default: the title's rollout_depth)")
     args = parser.parse_args()
     game = titles()[args.title]
     seed = 7919 * args.game + 17
     state = game.fold(game.start(game.parse_options(json.loads(args.options), args.seats), args.seats, f"{seed:064x}"))
     chooser = Rng(f"{seed + 1_000_000:064x}")
-    budget, moves, found, gains = Budget(args.iterations), 0, 0, []
+    budget, moves, found, gains, asked = Budget(args.iterations), 0, 0, [], 0
     while not game.is_finished(state) and found < args.departures:
         seat = chooser.choice(sorted(game.to_act(state)))
         rng = chooser.fork(f"ai/{moves}")
         seen = game.redetermine(state, seat, rng.fork("seen"))
         normal = choose(game, seen, seat, rng.fork("choice"), "normal", budget)
         if seat == 0 and moves % 3 == 0 and len(game.legal_commands(state, seat)) > 1:
-            strong = choose(game, seen, seat, rng.fork("choice"), "strong", budget)
+            asked += 1
+            depth = game.rollout_depth if args.depth is None else args.depth
+            strong = search(game, seen, seat, rng.fork("choice"), budget, Tuning(rollout_depth=depth))
             if strong != normal:
                 found += 1
                 started, diffs, shares = time.perf_counter(), [], [0.0, 0.0]
@@ -83,7 +87,8 @@ def main() -> None:
         state = game.fold(game.decide(state, Issued(seat, "2026-01-01T00:00:00Z", normal)), state)
         moves += 1
     if gains:
-        print(f"{len(gains)} departures, mean gain {sum(gains) / len(gains):+.3f}")
+        print(f"{len(gains)} departures in {asked} decisions asked, mean gain {sum(gains) / len(gains):+.3f}, "
+              f"per decision asked {sum(gains) / asked:+.4f}")
     else:
         print(f"no departure from the normal move in {moves} decisions")
 

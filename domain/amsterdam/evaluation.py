@@ -11,11 +11,10 @@ of the game (fitted by bench/fit_amsterdam_evaluation.py, which prints this tabl
 
 from __future__ import annotations
 
-import math
-
 from domain.amsterdam.policy import terms, value
 from domain.amsterdam.scoring import district_scores
 from domain.amsterdam.state import State
+from domain.common.chance import win_chance
 
 TERMS = ("points", "penalties", "arrow_risk", "florins", "reserve", "kept", "rose", "cargo", "waiting",
          "dockers", "active_cards", "laurels", "inactive_cards", "amstel", "arms", "city")
@@ -84,4 +83,4 @@ def evaluate(state: State, seat: int) -> float:
         worth = [sum(w * x for w, x in zip(weights, features(state, s, districts))) for s in range(seats)]
         lead = worth[seat] - max(w for s, w in enumerate(worth) if s != seat)
         scale = LOGISTIC_PER_SPREAD * SPREADS[(seats, stage_of(state))]
-    return 1.0 / (1.0 + math.exp(-lead / scale))
+    return win_chance(lead, scale)

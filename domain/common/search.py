@@ -20,9 +20,9 @@ How one iteration runs (single-observer ISMCTS, Cowling, Powley & Whitehouse 201
    never depends on theirs.
 3. Roll out: every seat plays the normal policy, with ``epsilon`` random mistakes, to
    the end, or for ``rollout_depth`` decisions when the title has an ``evaluate``.
-4. Back up the outcome for the searching seat: a win shared by k seats counts 1/k
-   (team-mates share a win, so a team win is still worth more than a tie), else the
-   title's ``evaluate(state, seat)`` in [0, 1] at the cut-off.
+4. Back up the outcome for the searching seat: a win shared by k sides counts 1/k (a
+   team's win counts whole for each partner), else the title's ``evaluate(state, seat)``
+   in [0, 1] at the cut-off.
 
 With an ``evaluate`` and more root moves than ``Tuning.root_width``, the root searches
 only the normal policy's move and the moves ``evaluate`` rates best one move ahead on the
@@ -109,11 +109,21 @@ class _Node:
         self.available = 0
 
 
-def reward(result: Result, seat: int) -> float:
-    """The searching seat's share of the outcome: 1/k of a win shared by k seats."""
+def reward(result: Result, seat: int, side_of: Callable[[int], Any] = lambda seat: seat) -> float:
+    """The searching seat's share of the outcome: 1/k of a win shared by k sides.  A side
+    is a seat, or a team (``side_of``): partners win together, so a team's win is worth a
+    whole win to each of them, on the same scale as ``evaluate``'s chances (counted 1/2
+    per partner, a won team game read as a tie to the search)."""
     if seat not in result.winners:
         return 0.0
-    return 1.0 / len(result.winners)
+    return 1.0 / len({side_of(winner) for winner in result.winners})
+
+
+def sides(game: GameDefinition, state: Any) -> Callable[[int], Any]:
+    """seat -> its side: its team where the title has teams (``team_of``; every title's
+    state records its options), else the seat itself."""
+    options = getattr(state, "options", None)
+    return lambda seat: game.team_of(options, seat) or seat
 
 
 def search(
@@ -234,7 +244,7 @@ def _iterate(game, seen, seat, rng, root: _Node, tuning: Tuning, depth: int | No
                 rolled += 1
         state = game.fold(game.decide(state, Issued(actor, SIMULATED_AT, command)), state)
     if game.is_finished(state):
-        value = reward(game.result(state), seat)
+        value = reward(game.result(state), seat, sides(game, state))
     else:
         value = game.evaluate(state, seat)
     for visited in path:

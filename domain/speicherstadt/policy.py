@@ -9,9 +9,9 @@ one time in three, otherwise as "normal"; "normal" and "strong" use the same val
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
+from domain.common.chance import win_chance
 from domain.speicherstadt import commands as cmd
 from domain.speicherstadt import goods as gd
 from domain.speicherstadt.data import (
@@ -269,4 +269,4 @@ def evaluate(state: State, seat: int) -> float:
 
     mine = worth(state.seats[seat])
     best_other = max(worth(s) for i, s in enumerate(state.seats) if i != seat)
-    return 1.0 / (1.0 + math.exp(-(mine - best_other) / EVALUATION_SCALE))
+    return win_chance(mine - best_other, EVALUATION_SCALE)

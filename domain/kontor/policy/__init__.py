@@ -7,8 +7,7 @@ phases and steps of the special rules A, free_wheel.py the free wheel forms."""
 
 from __future__ import annotations
 
-import math
-
+from domain.common.chance import win_chance
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.decide import legal_commands
 from domain.kontor.core.sides import side_lead, side_of
@@ -51,7 +50,7 @@ def evaluate(state, seat: int) -> float:
     sector at the end, as their own policy values a position (free_wheel.lead): the
     basic game's board evaluation would misjudge them."""
     if state.options.sequential_turns:
-        return _squash(free_wheel.lead(state, seat), FREE_WHEEL_SCALE)
+        return win_chance(free_wheel.lead(state, seat), FREE_WHEEL_SCALE)
     value = basic.evaluate_board(state, seat, occupancy(state), state.warehouses)
     opts = state.options
     points = side_values_max(opts, state.points)
@@ -61,12 +60,7 @@ def evaluate(state, seat: int) -> float:
         if opts.final_selection != "largest":
             value += basic.WIN * (points[mine] - max(points[s] for s in others))
         value += MONEY_LEAD * basic.money_worth(state) * side_lead(opts, state.money, seat)
-    return _squash(value, EVALUATION_SCALE)
-
-
-def _squash(value: float, scale: float) -> float:
-    """A lead in policy units as a chance in [0, 1]."""
-    return 1.0 / (1.0 + math.exp(-value / scale))
+    return win_chance(value, EVALUATION_SCALE)
 
 
 def side_values_max(opts, per_seat: tuple[int, ...]) -> list[int]:

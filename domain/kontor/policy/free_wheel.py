@@ -11,7 +11,14 @@ value; the draw takes the pile whose visible top card would be worth more.
 from __future__ import annotations
 
 from domain.common.frozen import replace
-from domain.kontor.core.board import occupancy, sector_of, sectors, supremacy_leads
+from domain.kontor.core.board import (
+    DOCKS,
+    neighbours,
+    occupancy,
+    sector_of,
+    sectors,
+    supremacy_leads,
+)
 from domain.kontor.core.commands import (
     AcceptAlliance,
     ChooseCard,
@@ -51,22 +58,72 @@ MARGIN_CAP = 3
 SMALL = 0.3
 
 
-def _tally(state: KontorState, cells, warehouses, owners, drunk):
-    """Provisional points per seat and capped warehouse leads per side, in one pass."""
-    points = [0.0] * state.seat_count
-    margins = [0.0] * side_count(state.options, state.seat_count)
-    for sector in sectors(cells):
-        r = sector_result(state, cells, sector, warehouses, drunk, owners)
-        small = dock_count(cells, sector) < state.options.final_min_docks
-        for party, lead in zip(r["parties"], supremacy_leads(r["warehouses"])):
-            lead = max(-MARGIN_CAP, min(MARGIN_CAP, lead))
-            for side in party:
-                margins[side] += SMALL * lead if small else lead  # small: may still grow
-        if small:
-            continue
-        for s, p in enumerate(r["shares"]):
-            points[s] += p
-    return points, margins
+def _sector_part(state: KontorState, cells, sector, warehouses, owners, drunk) -> tuple[int, ...]:
+    """One sector's share of the tally, as integers: its points per seat (none while it
+    has too few docks to count), then its capped warehouse lead per side, then that lead
+    again for a sector too small to count yet (weighted SMALL: it may still grow)."""
+    sides = side_count(state.options, state.seat_count)
+    points, whole, small = [0] * state.seat_count, [0] * sides, [0] * sides
+    r = sector_result(state, cells, sector, warehouses, drunk, owners)
+    too_small = dock_count(cells, sector) < state.options.final_min_docks
+    for party, lead in zip(r["parties"], supremacy_leads(r["warehouses"])):
+        lead = max(-MARGIN_CAP, min(MARGIN_CAP, lead))
+        for side in party:
+            (small if too_small else whole)[side] += lead
+    if not too_small:
+        points = list(r["shares"])
+    return (*points, *whole, *small)
+
+
+class _Board:
+    """A position's tally kept per sector, so that the value after placing one card
+    recomputes only the sectors that card touches: the policy rates every cell for every
+    card in hand, and the search asks it thousands of times a move."""
+
+    def __init__(self, state: KontorState, base) -> None:
+        self.state, self.base = state, base
+        cells, warehouses, owners, drunk = base
+        self.parts: dict[frozenset, tuple[int, ...]] = {}
+        self.sector_at: dict = {}
+        for sector in sectors(cells):
+            self.parts[sector] = _sector_part(state, cells, sector, warehouses, owners, drunk)
+            self.sector_at.update(dict.fromkeys(sector, sector))
+        self.totals = [sum(column) for column in zip(*self.parts.values())] or [0] * self._width()
+
+    def _width(self) -> int:
+        return self.state.seat_count + 2 * side_count(self.state.options, self.state.seat_count)
+
+    def value(self, seat: int) -> float:
+        return _seat_value(self.state, seat, _tally_of(self.state, self.totals))
+
+    def placed_value(self, seat: int, card: int, pos) -> float:
+        """``seat``'s value once it has placed ``card`` at ``pos``."""
+        if card not in DOCKS and pos not in self.sector_at:
+            return self.value(seat)  # water beside the docks changes no sector
+        cells, warehouses, owners, drunk = _placed(self.state, seat, card, pos, self.base)
+        touched = {self.sector_at[p] for p in (pos, *neighbours(pos)) if p in self.sector_at}
+        totals = list(self.totals)
+        for sector in touched:
+            totals = [t - v for t, v in zip(totals, self.parts[sector])]
+        if card in DOCKS:  # the dock joins every sector it touches: no flood fill
+            fresh = [frozenset({pos}).union(*touched)]
+        else:  # a dock covered by another card may split its sector
+            fresh, done = [], set()
+            for start in (p for sector in touched for p in sector):
+                if start not in done and cells.get(start) in DOCKS:
+                    fresh.append(sector_of(cells, start))
+                    done |= fresh[-1]
+        for sector in fresh:
+            part = _sector_part(self.state, cells, sector, warehouses, owners, drunk)
+            totals = [t + v for t, v in zip(totals, part)]
+        return _seat_value(self.state, seat, _tally_of(self.state, totals))
+
+
+def _tally_of(state: KontorState, totals) -> tuple[list[int], list[float]]:
+    """(points per seat, capped warehouse leads per side) from a _Board's integer sums."""
+    seats, sides = state.seat_count, side_count(state.options, state.seat_count)
+    whole, small = totals[seats:seats + sides], totals[seats + sides:]
+    return totals[:seats], [w + SMALL * m for w, m in zip(whole, small)]
 
 
 def _seat_value(state: KontorState, seat: int, tally) -> float:
@@ -76,16 +133,12 @@ def _seat_value(state: KontorState, seat: int, tally) -> float:
     return points[seat] - (max(others) if others else 0.0) + MARGIN * margins[side]
 
 
-def _value(state: KontorState, seat: int, cells, warehouses, owners, drunk) -> float:
-    return _seat_value(state, seat, _tally(state, cells, warehouses, owners, drunk))
-
-
 def _base(state: KontorState):
     return occupancy(state), state.warehouses, owners_map(state), drunk_docks(state)
 
 
 def position_value(state: KontorState, seat: int) -> float:
-    return _value(state, seat, *_base(state))
+    return _Board(state, _base(state)).value(seat)
 
 
 def lead(state: KontorState, seat: int) -> float:
@@ -116,8 +169,9 @@ def money_worth(state: KontorState) -> float:
     return MONEY if side_count(state.options, state.seat_count) > 2 else 0.0
 
 
-def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> float:
-    v = _value(state, seat, *_placed(state, seat, card, pos, base or _base(state)))
+def _placed_value(board: _Board, seat: int, card: int, pos) -> float:
+    state = board.state
+    v = board.placed_value(seat, card, pos)
     c = CARDS[card]
     money = money_worth(state)
     if c.kind == "water" and state.treasury > 0:
@@ -127,11 +181,10 @@ def _placed_value(state: KontorState, seat: int, card: int, pos, base=None) -> f
     return v
 
 
-def _best_cell(state: KontorState, seat: int, card: int, rng, noise: float, base=None):
-    base = base or _base(state)
+def _best_cell(board: _Board, seat: int, card: int, rng, noise: float):
     best, best_v = None, float("-inf")
-    for pos in placement_cells(state, base[0], card, seat):
-        v = _placed_value(state, seat, card, pos, base) + rng.below(1000) / 1000.0 * noise
+    for pos in placement_cells(board.state, board.base[0], card, seat):
+        v = _placed_value(board, seat, card, pos) + rng.below(1000) / 1000.0 * noise
         if v > best_v:
             best, best_v = pos, v
     return best, best_v
@@ -186,11 +239,11 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
                 best, best_v = cmd, v
         if best is not None:
             return best
-        base = _base(state)
+        board = _Board(state, _base(state))
         choices = []
         for cmd in legal:
             if isinstance(cmd, ChooseCard):
-                pos, v = _best_cell(state, seat, cmd.card, rng, noise, base)
+                pos, v = _best_cell(board, seat, cmd.card, rng, noise)
                 if pos is None:
                     v = now - 0.1  # a ship card that may only free a cell
                 choices.append((v, cmd.card))
@@ -203,7 +256,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
     if phase == "place":
         card = state.revealed[seat]
         base = _base(state)
-        pos, plain = _best_cell(state, seat, card, rng, noise, base)
+        pos, plain = _best_cell(_Board(state, base), seat, card, rng, noise)
         best, best_v = None, plain + GAIN
         side = side_of(state.options, seat)
         for cmd in legal:
@@ -215,7 +268,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
             cells = dict(base[0])
             del cells[(cmd.remove_x, cmd.remove_y)]
             after = (cells, base[1] - {removed}, base[2], base[3] - {removed})
-            _, v = _best_cell(state, seat, card, rng, noise, after)
+            _, v = _best_cell(_Board(state, after), seat, card, rng, noise)
             if v > best_v:
                 best, best_v = cmd, v
         if best is not None:
@@ -228,6 +281,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         draws = [c for c in legal if isinstance(c, DrawCard)]
         if len(draws) == 1:
             return draws[0]
+        board = _Board(state, _base(state))
         scored = []
         for cmd in draws:
             if cmd.pile == "water":
@@ -236,7 +290,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
                 top = state.common_docks[0]
             else:
                 top = state.dock_piles[seat][0]
-            _, v = _best_cell(state, seat, top, rng, noise)
+            _, v = _best_cell(board, seat, top, rng, noise)
             scored.append((v, cmd.pile == "water", cmd))
         return max(scored, key=lambda t: (t[0], t[1]))[2]
     return legal[0]

@@ -185,3 +185,36 @@ def test_a_strong_seat_never_takes_back_and_redoes_a_move_forever():
                                    Budget(iterations=60))
         state = SPEICHERSTADT.fold(SPEICHERSTADT.decide(state, Issued(seat, "2026-01-01T00:00:00Z", command)), state)
     assert SPEICHERSTADT.is_finished(state), "the game should end within 1000 decisions (it ends near 270)"
+
+
+# --- teams: a team's win is a whole win to each partner -----------------------------------
+@dataclass(frozen=True)
+class Relay:
+    """Four seats in two teams (0, 1) and (2, 3).  Seat 0 either ends the game at once
+    with its team's win ("win") or plays on ("wait"): a position its evaluation rates
+    0.7, one decision before the cut-off."""
+
+    moves: tuple = ()
+
+
+RELAY = tiny_game(
+    min_players=4, max_players=4,
+    decide=lambda s, issued: [issued.command],
+    evolve=lambda s, command: Relay(s.moves + (command,)),
+    to_act=lambda s: () if "win" in s.moves else (len(s.moves) % 4,),
+    legal_commands=lambda s, seat: (["win", "wait"] if not s.moves else ["wait"])
+    if "win" not in s.moves and seat == len(s.moves) % 4 else [],
+    is_finished=lambda s: "win" in s.moves,
+    result=lambda s: Result(scores=(1.0, 1.0, 0.0, 0.0), winners=(0, 1)),
+    policy=lambda s, seat, rng, level: "wait",
+    evaluate=lambda s, seat: 0.7,
+    team_of=lambda options, seat: "red" if seat < 2 else "black",
+    rollout_depth=1,
+)
+
+
+def test_a_teams_win_is_worth_more_to_a_partner_than_a_good_position():
+    """Counted 1/2 per partner (a win shared by two seats), the won game would read worse
+    than the evaluation's 0.7 and the search would play on."""
+    budget = Budget(iterations=40)
+    assert search(RELAY, Relay(), 0, Rng("06" * 32), budget, Tuning(rollout_depth=1)) == "win"
