@@ -160,10 +160,16 @@ def test_a_delivery_whose_job_was_lost_is_sent_by_the_workers_sweeper(notify_set
         assert queued  # ...and lost: never in Redis
         got = wait_for(lambda: receiver.at("/lost"), 15)
         assert len(got) == 1 and got[0].verified and got[0].body["type"] == "your_turn"
-        state = owner_db.execute(
-            "SELECT d.state, d.attempts FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
-            " WHERE w.player_id = %s", (b.id,)).fetchone()
-        assert state == ("delivered", 1)
+
+        def recorded():
+            # the worker records the delivery once the receiver has answered: just after
+            # the receiver saw it, the row may still say "sending"
+            row = owner_db.execute(
+                "SELECT d.state, d.attempts FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
+                " WHERE w.player_id = %s", (b.id,)).fetchone()
+            return row if row[0] != "sending" else None
+
+        assert wait_for(recorded, 15) == ("delivered", 1)
     finally:
         services.close()
 
