@@ -75,12 +75,13 @@ def evaluate(state: State, seat: int) -> float:
     seat's, squashed by the fit's spread at this stage.  Alone (the solo game against
     TOM) its plain worth against a middling score."""
     seats = len(state.seats)
-    weights = WEIGHTS.get((seats, stage_of(state)))
+    fitted = (seats, stage_of(state))
+    weights = WEIGHTS.get(fitted)
     if weights is None:
         lead, scale = value(state, seat) - SOLO_PAR, SOLO_SCALE
     else:
         districts = district_scores(state)
         worth = [sum(w * x for w, x in zip(weights, features(state, s, districts))) for s in range(seats)]
         lead = worth[seat] - max(w for s, w in enumerate(worth) if s != seat)
-        scale = LOGISTIC_PER_SPREAD * SPREADS[(seats, stage_of(state))]
+        scale = LOGISTIC_PER_SPREAD * SPREADS[fitted]
     return win_chance(lead, scale)

@@ -195,7 +195,8 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
     if level == "easy" and rng.below(3) == 0:
         return rng.choice(legal)
     phase = state.phase
-    now = position_value(state, seat)
+    board = _Board(state, _base(state))  # one tally of the position, for every phase below
+    now = board.value(seat)
     if phase == "alliance":
         a, b, x, y = state.proposal
         cells = occupancy(state)
@@ -239,7 +240,6 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
                 best, best_v = cmd, v
         if best is not None:
             return best
-        board = _Board(state, _base(state))
         choices = []
         for cmd in legal:
             if isinstance(cmd, ChooseCard):
@@ -255,8 +255,8 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         return ChooseCard(card)
     if phase == "place":
         card = state.revealed[seat]
-        base = _base(state)
-        pos, plain = _best_cell(_Board(state, base), seat, card, rng, noise)
+        base = board.base
+        pos, plain = _best_cell(board, seat, card, rng, noise)
         best, best_v = None, plain + GAIN
         side = side_of(state.options, seat)
         for cmd in legal:
@@ -281,7 +281,6 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         draws = [c for c in legal if isinstance(c, DrawCard)]
         if len(draws) == 1:
             return draws[0]
-        board = _Board(state, _base(state))
         scored = []
         for cmd in draws:
             if cmd.pile == "water":
