@@ -19,16 +19,29 @@ def _dock_pile(state, seat: int) -> tuple[int, ...]:
     return state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
 
 
+#: free wheel versions played before a draw was judged by the card it brings (issue 25)
+DRAW_BY_PILE_VERSIONS = ("kontor-free-wheel-1", "kontor-free-for-all-1", "kontor-free-for-all-2")
+
+
 def free_draw_allowed(state, seat: int) -> set[str]:
     """« Vous devez cependant toujours avoir au moins un dock et un canal en main »: the
-    piles after whose draw the hand holds a dock and a canal, judged by what each card is;
-    every pile with cards when none does."""
+    piles after whose draw the hand holds a dock and a canal, judged by what each card is
+    (in hand, and the face-up top card the draw brings: « la première carte soit toujours
+    visible »; the free wheel games shuffle the specials into the canal pile); every pile
+    with cards when none does. The basic games' piles hold only their own kind."""
     hand = state.hands[seat]
     has_dock = any(CARDS[c].kind in DOCK_KINDS for c in hand)
     has_water = any(CARDS[c].kind in WATER_KINDS for c in hand)
-    available = {p for p, cards in (("dock", _dock_pile(state, seat)), ("water", state.water_pile)) if cards}
-    keep = {p for p in available if (has_dock or p == "dock") and (has_water or p == "water")}
-    return keep or available
+    piles = {p: cards for p, cards in (("dock", _dock_pile(state, seat)), ("water", state.water_pile)) if cards}
+    by_card = state.options.sequential_turns and state.rules_version not in DRAW_BY_PILE_VERSIONS
+
+    def brings(pile: str, kinds) -> bool:
+        if by_card:
+            return CARDS[piles[pile][0]].kind in kinds
+        return pile == ("dock" if kinds is DOCK_KINDS else "water")
+
+    keep = {p for p in piles if (has_dock or brings(p, DOCK_KINDS)) and (has_water or brings(p, WATER_KINDS))}
+    return keep or set(piles)
 
 
 def _removed_dock_owners(state, card: int) -> set[int]:

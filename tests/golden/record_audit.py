@@ -39,6 +39,9 @@ RECORDS = {
     "kontor-advanced-2": ("kontor", {"variant": "advanced", "special_rules": ["free_choice"]}, 2, 39),
     "kontor-team-2": ("kontor", {"variant": "team", "special_rules": ["free_choice"]}, 4, 40),
     "kontor-free-for-all-2": ("kontor", {"variant": "free_for_all"}, 3, 41),
+    # issue 25: the free wheel games judge a draw by the card it brings
+    "kontor-free-wheel-2": ("kontor", {"variant": "free_wheel"}, 2, 44),
+    "kontor-free-for-all-3": ("kontor", {"variant": "free_for_all"}, 3, 44),
     "speicherstadt-1": ("speicherstadt", {}, 3, 36),
     "amsterdam-1": ("amsterdam", {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"],
                                   "tasks": "secret3"}, 3, 37),

@@ -101,12 +101,12 @@ def test_ship_sends_a_removed_dock_under_the_common_pile_for_whoever_placed_it()
 def test_a_game_of_the_first_free_for_all_version_keeps_the_printed_colour():
     """Games recorded under ``kontor-free-for-all-1`` are still decided as they were played
     (an audit re-derives them): there a removed dock went under the pile of a player of its
-    printed colour. New games record ``kontor-free-for-all-2`` (core/versions.py)."""
+    printed colour. New games record ``kontor-free-for-all-3`` (core/versions.py)."""
     printed_black = next(c for c in cards("dock", 1, ("wine",), False) if CARDS[c].ship)
     ship_canal = next(c for c in cards("water", None, (), False) if CARDS[c].ship)
     layout = {(0, 0): 0, (1, 0): printed_black, (2, 0): plain(5)}
     state = ffa(layout, hands=((ship_canal,), (), ()), owners=[(1, 0, C)], common=(dock(0, "tea"),))
-    assert state.rules_version == GAME.rules_version_for(FFA3) == "kontor-free-for-all-2"
+    assert state.rules_version == GAME.rules_version_for(FFA3) == "kontor-free-for-all-3"
     state = replace(state, rules_version="kontor-free-for-all-1")
     _, state = then(state, A, ChooseCard(ship_canal))
     removals = [

@@ -42,7 +42,7 @@ from domain.kontor.core.scoring import winners
 from domain.kontor.core.ship import any_removal, may_move_ship, ship_commands
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
-from domain.kontor.core.versions import rules_version_of
+from domain.kontor.core.versions import FREE_WHEEL_DRAW_BY_PILE, rules_version_of
 from domain.kontor.forms.free_wheel import alliances
 from domain.kontor.forms.free_wheel.scoring import counted_sectors, sector_result
 from domain.rng import Rng
@@ -174,11 +174,18 @@ def _tavern_moves(state: KontorState, seat: int, cells: Mapping[Pos, int]) -> li
 
 def draw_piles(state: KontorState, seat: int) -> list[str]:
     """« les joueurs peuvent compléter leurs mains depuis une pioche ou l'autre » ;
-    « Vous devez cependant toujours avoir au moins un dock et un canal en main »: a pile
-    the hand lacks is forced while it has cards."""
+    « Vous devez cependant toujours avoir au moins un dock et un canal en main »: a draw
+    is judged by the card it brings, each pile's top being face up (« la première carte
+    soit toujours visible »): a bridge or a customs house on the canal pile brings a dock
+    (« Le pont est considéré comme un dock »; RULES-NOTES), a flood a canal. When no top
+    card gives the hand what it lacks, either pile (core/free_draw.py). Games of the
+    earlier versions judged a draw by its pile (versions.FREE_WHEEL_DRAW_BY_PILE)."""
     docks = state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
-    avail = [p for p, cards in (("dock", docks), ("water", state.water_pile)) if cards]
-    return free_draw_piles(state.hands[seat], avail)
+    piles = (("dock", docks), ("water", state.water_pile))
+    avail = [p for p, cards in piles if cards]
+    if state.rules_version in FREE_WHEEL_DRAW_BY_PILE:
+        return free_draw_piles(state.hands[seat], avail)
+    return free_draw_piles(state.hands[seat], avail, tops={p: cards[0] for p, cards in piles if cards})
 
 
 def legal_commands(state: KontorState, seat: int) -> list:
