@@ -20,6 +20,7 @@ from domain.amsterdam.commands import (
 )
 from domain.amsterdam.payments import affordable, any_colours, colours_of
 from domain.amsterdam.state import State
+from domain.amsterdam.versions import CB21_MAY_STAY
 from domain.decider import RuleViolation
 
 
@@ -134,8 +135,9 @@ def market_commands(state: State, seat_index: int) -> list[BuyPrestige]:
     special = data.MARKET_TILES[tile].special
     if special == "exchange_card":
         return market_tiles.exchange_commands(state, seat_index)
-    if special == "barge_anywhere":
-        return [BuyPrestige(node=n) for n in data.HARBOUR_NODES]
+    if special == "barge_anywhere":                # CB 21 (L2238): to another space
+        here = None if state.rules_version in CB21_MAY_STAY else seat.barge
+        return [BuyPrestige(node=n) for n in data.HARBOUR_NODES if n != here]
     if special == "free_block":
         return [BuyPrestige(block=b, sale=s, bailiff_to=f, pawn_to=p)
                 for b, o in zip(data.BLOCK_IDS, state.block_owner) if o is None
@@ -317,6 +319,12 @@ def advance_amstel(tx, seat: int, command: AdvanceAmstel) -> None:
 
 def buy_prestige(tx, seat: int, command: BuyPrestige) -> None:
     if command not in market_commands(tx.state, seat):
+        tile = data.MARKET_TILES.get(tx.state.market_tile or "")
+        if (tile is not None and tile.special == "barge_anywhere"
+                and command.node == tx.seat(seat).barge):
+            raise _violation("market", "CB 21 moves your barge to another space of the harbour"
+                             " (« déplacez votre barge sur une case de votre choix », L2238):"
+                             " not the space it is on.")
         raise _violation("market", "Buy prestige once per turn (020: twice), paying the"
                          " tile's florins (L611).")
     tile = data.MARKET_TILES[tx.state.market_tile]

@@ -9,8 +9,9 @@ from domain.amsterdam.events import EVENT_TYPES
 from domain.amsterdam.evolve import evolve
 from domain.amsterdam.options import MAX_SEATS, MIN_SEATS, Options, options_schema, parse_options
 from domain.amsterdam.policy import policy
-from domain.amsterdam.rounds import RULES_VERSION, decide, legal_commands, start, to_act
+from domain.amsterdam.rounds import decide, legal_commands, start, start_version, to_act
 from domain.amsterdam.state import FINISHED, State
+from domain.amsterdam.versions import EARLIER_VERSIONS, RELEASED_VERSIONS, RULES_VERSION
 from domain.amsterdam.view import redact_event, redetermine, view
 from domain.common.codec import to_data
 from domain.decider import GameDefinition, Result
@@ -83,4 +84,7 @@ GAME = GameDefinition(
     #: about one seat's turn and the others' answers: the heuristic reads a settled board
     rollout_depth=12,
     component_data=component_data,
+    released_versions=RELEASED_VERSIONS,
+    earlier_versions_of=lambda options: EARLIER_VERSIONS,
+    start_version=start_version,
 )

@@ -29,11 +29,10 @@ from domain.amsterdam.state import (
     State,
 )
 from domain.amsterdam.tx import Tx
+from domain.amsterdam.versions import RULES_VERSION
 from domain.common.frozen import replace
 from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.rng import Rng
-
-RULES_VERSION = "amsterdam-1"
 
 
 def _violation(rule: str, message: str) -> RuleViolation:
@@ -98,6 +97,13 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     # A1: the seat at the bottom of the stack chooses first, then reverse Amstel order
     tx.emit(ev.PhaseStarted(OPENING_CARD, first_round, tuple(reversed(seat_order(tx.state)))))
     return tx.events
+
+
+def start_version(options: Options, seat_count: int, seed: str, rules_version: str) -> list:
+    """The setup of a game played under ``rules_version``: the released versions differ
+    only in what decide decides (versions.py), so the same deal, recording that version."""
+    started, *rest = start(options, seat_count, seed)
+    return [replace(started, rules_version=rules_version), *rest]
 
 
 # -- flow --------------------------------------------------------------------------------

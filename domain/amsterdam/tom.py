@@ -7,6 +7,7 @@ from domain.amsterdam import data
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import first_free_roof
 from domain.amsterdam.state import State
+from domain.amsterdam.versions import TOM_CLIMBS_WITHOUT_MOVING, TRIPLE_BY_DOCKER_COLOUR
 
 TOM = data.TOM
 
@@ -24,8 +25,13 @@ def discard_candidates(state: State) -> tuple[str, ...]:
 
 
 def advance(tx, spaces: int, source: str) -> None:
+    """« TOM ... avance sur la rivière Amstel le cas échéant » (L942): no move, no event (a
+    pawn goes on top of a stack only when it ends a move there); games of amsterdam-1 put
+    TOM on top of his stack on a tile without a move (versions.py)."""
     tom = tx.state.tom
     if tom.mouth_slot is not None:
+        return
+    if spaces <= 0 and tx.state.rules_version not in TOM_CLIMBS_WITHOUT_MOVING:
         return
     end = min(data.AMSTEL_SPACES, tom.amstel + spaces)
     bridges = [v for k, v in sorted(data.AMSTEL["bridges"].items()) if tom.amstel <= k < end]
@@ -52,6 +58,19 @@ def _cheapest_block(state: State, colour: str) -> str | None:
     return min(free, key=key).id
 
 
+def _triple_docker(state: State, face: int) -> str | None:
+    """L927-930 « prenez le docker sur le ponton suivant : Bleu clair Blanc Jaune Marron
+    Rose Vert clair »: the docker standing on the pontoon that face names (solo: one docker
+    of each colour, at most one per pontoon, never on its own colour's, L894); an empty
+    pontoon gives nothing (B32). amsterdam-1 took the docker of the pontoon's colour
+    wherever it stood (versions.py)."""
+    pontoon = data.SOLO["triple_pontoons"][face]
+    if state.rules_version in TRIPLE_BY_DOCKER_COLOUR:
+        return pontoon if any(pontoon in d for d in state.pontoons) else None
+    dockers = state.pontoons[tuple(data.PONTOONS.values()).index(pontoon)]
+    return dockers[0] if dockers else None
+
+
 def play_round(tx, rolled: tuple[int, ...]) -> None:
     """TOM's Phases II and III on the unmodified dice (L925-946)."""
     state = tx.state
@@ -61,11 +80,10 @@ def play_round(tx, rolled: tuple[int, ...]) -> None:
             advance(tx, 1, "dice")
     for face in sorted(set(rolled)):                             # L927-932: triples
         if rolled.count(face) >= 3 and face not in tx.state.tom.triples:
-            colour = data.SOLO["triple_pontoons"][face]
-            pontoon = next((i for i, d in enumerate(tx.state.pontoons) if colour in d), None)
+            colour = _triple_docker(tx.state, face)
             space = len(tx.state.docker_building)
-            tx.emit(ev.TomDockerDelivered(face, colour if pontoon is not None else None, space))
-            if pontoon is not None:
+            tx.emit(ev.TomDockerDelivered(face, colour, space))
+            if colour is not None:
                 values = data.DOCKER_BUILDING["values"]
                 tx.emit(ev.TomScored(values[min(space, len(values) - 1)], "docker_building"))
                 tx.emit(ev.TomFlorins(1, "docker"))

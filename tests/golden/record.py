@@ -27,6 +27,9 @@ STREAMS = {
                                                             "market_tiles"], "tasks": "secret3"},
                                3, 31, {0: "normal"}),
     "amsterdam-solo": ("amsterdam", {}, 1, 32, {0: "normal"}),
+    # amsterdam-2 (issue 25): TOM's triple takes the docker on the named pontoon, TOM does
+    # not climb a stack without moving; amsterdam-solo (amsterdam-1) still replays
+    "amsterdam-solo-2": ("amsterdam", {}, 1, 34, {0: "normal"}),
 }
 
 

@@ -45,6 +45,17 @@ RECORDS = {
     "speicherstadt-1": ("speicherstadt", {}, 3, 36),
     "amsterdam-1": ("amsterdam", {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"],
                                   "tasks": "secret3"}, 3, 37),
+    # issue 25: TOM's triple and stack (solo), CB 21 to another space
+    "amsterdam-2": ("amsterdam", {}, 1, 45),
+}
+
+#: records written by an earlier release's code (its record() with these arguments), kept
+#: to show that games it played still verify under today's code; never re-recorded:
+#: amsterdam-1-solo was written by the amsterdam-1 code (before issue 25), whose TOM
+#: takes the docker of a triple's colour wherever it stands and climbs on a tile without
+#: a move
+EARLIER_RELEASES = {
+    "amsterdam-1-solo": ("amsterdam", {}, 1, 46),
 }
 
 

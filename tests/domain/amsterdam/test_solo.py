@@ -101,13 +101,17 @@ def test_tom_buys_the_market_tile_without_its_resource():
 
 
 def test_tom_fetches_a_docker_on_a_new_triple_only():
-    """L927-932: three equal dice: TOM delivers the docker of that face's pontoon, scores
-    the top free space and gains 1 florin; the same triple later does nothing."""
+    """L927-932: three equal dice: TOM delivers the docker standing on that face's pontoon
+    (« prenez le docker sur le ponton suivant »), scores the top free space and gains 1
+    florin; the same triple later does nothing. (The docker on an empty pontoon, and games
+    of amsterdam-1: test_rules_version_2.py.)"""
     state = replace(at_phase(ACTIONS, 1), market_tile=None, docker_building=())
     state = replace(state, tom=replace(state.tom, points=0, florins=0, triples=()))
     after = _tom_round(state, (4, 4, 4, 2, 3, 5))
-    colour = data.SOLO["triple_pontoons"][4]
-    assert after.docker_building == ((colour, TOM),)
+    pontoon = tuple(data.PONTOONS.values()).index(data.SOLO["triple_pontoons"][4])
+    (standing,) = state.pontoons[pontoon]
+    assert standing != data.SOLO["triple_pontoons"][4]            # never on its own (L251)
+    assert after.docker_building == ((standing, TOM),) and after.pontoons[pontoon] == ()
     assert after.tom.points == data.DOCKER_BUILDING["values"][0] and after.tom.florins == 1 + 1
     again = _tom_round(after, (4, 4, 4, 2, 3, 5))
     assert again.docker_building == after.docker_building
