@@ -84,6 +84,8 @@ def test_three_canals_may_draw_the_bridge_from_the_canal_pile():
     state, bridge, dock_top = _at_draw(FFA3, 3, SEED_BRIDGE, 2, ("water",) * 3, "dock", "bridge")
     assert CARDS[bridge].kind == "bridge"
     assert _draws(state, 2) == ["dock", "water"]
+    assert GAME.view(state, 2)["you"]["draw_piles"] == ["dock", "water"]   # in the view too
+    assert "draw_piles" not in GAME.view(state, None).get("you", {})
     events, state = then(state, 2, DrawCard("water"))
     assert [e.card for e in events if isinstance(e, ev.CardDrawn)] == [bridge]
     assert bridge in state.hands[2]

@@ -152,14 +152,6 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
         }
         for r in state.results
     ]
-    if viewer is not None and "you" in out:
-        out["you"]["color"] = (
-            MARKER_COLORS[viewer] if opts.shared_dock_pile else out["you"]["color"]
-        )
-        # the piles one may draw from depend on one's hand: one's own secret
-        out["you"]["draw_piles"] = (
-            draw_piles(state, viewer) if state.phase == "draw" and state.current == viewer else []
-        )
 
 
 def slot(state: KontorState, card: int) -> tuple:
@@ -177,6 +169,19 @@ def slot(state: KontorState, card: int) -> tuple:
 def _keys(state: KontorState, out: dict, cells, viewer) -> None:
     if state.options.sequential_turns:
         free_wheel_keys(state, out, cells, viewer)
+
+
+def you_keys(state: KontorState, out: dict, cells, viewer) -> None:
+    """The seat's own keys, once ``out["you"]`` exists (the view hook runs after it; the
+    form's keys run before): its marker colour in free for all, and the piles it may draw
+    from (they depend on its hand: its own secret)."""
+    if not state.options.sequential_turns or viewer is None or "you" not in out:
+        return
+    if state.options.shared_dock_pile:
+        out["you"]["color"] = MARKER_COLORS[viewer]
+    out["you"]["draw_piles"] = (
+        draw_piles(state, viewer) if state.phase == "draw" and state.current == viewer else []
+    )
 
 
 def _slot(state: KontorState, base):
@@ -230,6 +235,7 @@ def hidden_common_docks(state: KontorState, observer):
 
 def register(hooks) -> None:
     hooks.form_view.append(_keys)
+    hooks.view.append(you_keys)
     hooks.slot.append(_slot)
     hooks.result.append(result_keys)
     hooks.redact.append(redact)
