@@ -1,0 +1,93 @@
+"""Accounts in the web client (issue 28), in Debian's Chromium driven by Playwright against
+a live `entrepot serve`: a player signs up with a name, an email and a password, signs out,
+signs in again from a new browser context and finds their game; the session is an
+HttpOnly cookie, never a token in localStorage; the account page lists sessions and makes
+and revokes a personal token."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect, sync_playwright
+
+PASSWORD = "a long enough password"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield launched
+        launched.close()
+
+
+def create_game(page: Page) -> str:
+    page.get_by_label("Title").select_option("kontor")
+    page.get_by_label("Computer opponents").fill("1")
+    page.get_by_label("Level").select_option("easy")
+    page.get_by_label("Options (JSON)").fill('{"variant": "basic"}')
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url("**/#/games/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
+    email = f"web-{uuid.uuid4().hex[:8]}@players.test"
+    first = browser.new_context()
+    page = first.new_page()
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ada")
+    page.locator("#new-email").fill(email)
+    page.locator("#new-password").fill(PASSWORD)
+    page.get_by_role("button", name="Create my account").click()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    game_id = create_game(page)
+    # the session is an HttpOnly cookie; nothing is kept in localStorage
+    cookies = {c["name"]: c for c in first.cookies()}
+    assert cookies["entrepot_session"]["httpOnly"] and cookies["entrepot_session"]["sameSite"] == "Lax"
+    assert page.evaluate("Object.keys(localStorage)") == []
+    assert page.evaluate("document.cookie").count("entrepot_session") == 0
+    page.goto(server + "/#/")
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="I have an account")).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("heading", name="I have an account")).to_be_visible()
+    stale = requests.get(f"{server}/v1/players/me", cookies={"entrepot_session": cookies["entrepot_session"]["value"]},
+                         timeout=30)
+    assert stale.status_code == 401  # the signed-out session is over on the server too
+    first.close()
+
+    second = browser.new_context()
+    page = second.new_page()
+    page.goto(server + "/")
+    page.get_by_label("Email", exact=True).fill(email)
+    page.get_by_label("Password", exact=True).fill("wrong password")
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.locator("#notice")).to_contain_text("invalid_credentials")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    expect(page.locator(f"a[href='#/games/{game_id}']")).to_be_visible()
+    page.locator(f"a[href='#/games/{game_id}']").click()
+    expect(page.locator("#board svg")).to_be_visible()
+    expect(page.locator("#moves button.move").first).to_be_visible()  # their seat: moves offered
+
+    # the account page: sessions, and a personal token shown once, then revoked
+    page.get_by_role("link", name="Account").click()
+    expect(page.locator("#sessions")).to_contain_text("(this browser)")
+    page.locator("#token-name").fill("my bot")
+    page.get_by_role("button", name="Create the token").click()
+    token = page.locator("#new-token-value").inner_text()
+    assert requests.get(f"{server}/v1/players/me", headers={"Authorization": f"Bearer {token}"},
+                        timeout=30).status_code == 200
+    page.locator("#tokens li", has_text="my bot").get_by_role("button", name="Revoke").click()
+    expect(page.locator("#tokens")).not_to_contain_text("my bot")
+    assert requests.get(f"{server}/v1/players/me", headers={"Authorization": f"Bearer {token}"},
+                        timeout=30).status_code == 401
+    second.close()
