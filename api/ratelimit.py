@@ -53,4 +53,5 @@ def throttle(kind: str, email: str | None) -> None:
         if not allowed:
             reset_at, _ = limiter.get_window_stats(limit, prefix, kind, scope, who)
             retry = max(1, math.ceil(reset_at - time.time()))
-            raise TooManyAttempts(f"too many attempts for this {scope}: try again in {retry} s", retry)
+            what = "from this client address" if scope == "address" else "for this account"
+            raise TooManyAttempts(f"too many attempts {what}: try again in {retry} s", retry)

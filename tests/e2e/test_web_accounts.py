@@ -13,6 +13,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect, sync_playwright
 
+pytestmark = pytest.mark.slow(seconds=40)  # started early: tests/conftest.py
+
 PASSWORD = "a long enough password"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -91,3 +93,43 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
     assert requests.get(f"{server}/v1/players/me", headers={"Authorization": f"Bearer {token}"},
                         timeout=30).status_code == 401
     second.close()
+
+
+def test_a_browser_that_kept_a_token_before_sessions_is_moved_to_a_session(server, browser):
+    player = requests.post(f"{server}/v1/players", json={"name": "Kept"}, timeout=30).json()
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", name="I have an account")).to_be_visible()
+    # what the web client kept before this version
+    page.evaluate("t => { localStorage.setItem('entrepot.token', t);"
+                  " localStorage.setItem('entrepot.player', '{}'); }", player["token"])
+    page.reload()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    expect(page.locator("#who")).to_contain_text("Kept")
+    assert page.evaluate("Object.keys(localStorage)") == []
+    assert "entrepot_session" in {c["name"] for c in context.cookies()}
+    context.close()
+
+
+def test_a_third_party_app_is_allowed_from_the_browser(server, browser):
+    email = f"app-{uuid.uuid4().hex[:8]}@players.test"
+    requests.post(f"{server}/v1/players", json={"name": "Ada", "email": email, "password": PASSWORD}, timeout=30)
+    context = browser.new_context()
+    page = context.new_page()
+    # the app's redirect URI (a loopback server of a native app) answers here
+    page.route("http://127.0.0.1:9/**", lambda route: route.fulfill(body="app: thanks"))
+    query = ("response_type=code&client_id=board-buddy&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+             "&scope=read+play&state=s1&code_challenge=" + "A" * 43 + "&code_challenge_method=S256")
+    page.goto(f"{server}/oauth/authorize?{query}")
+    page.get_by_role("link", name="Sign in").click()  # not signed in: to the web client and back
+    page.get_by_label("Email", exact=True).fill(email)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_role("heading", name="Allow this application?")).to_be_visible()
+    expect(page.locator("#client-id")).to_have_text("board-buddy")
+    expect(page.locator("#scopes")).to_contain_text("play for you")
+    page.get_by_role("button", name="Allow").click()
+    page.wait_for_url("http://127.0.0.1:9/cb?*")
+    assert "code=" in page.url and "state=s1" in page.url
+    context.close()
