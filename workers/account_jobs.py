@@ -15,3 +15,8 @@ def account_mail(request_id: int) -> int:
     sent = services().accounts.mail_links(int(request_id))
     log.info("account request %s: %d link(s) mailed", request_id, sent)
     return sent
+
+
+def sweep_accounts() -> int:
+    """For the sweeper: sign-in and reset requests whose job was lost are queued again."""
+    return services().accounts.sweep_requests()

@@ -306,6 +306,12 @@ class AccountService:
             request_id = records.insert_request(tx, kind, email.strip())
         self.queue.enqueue_job(ACCOUNT_MAIL, (request_id,), f"account-mail-{request_id}")
 
+    def sweep_requests(self, older_than_seconds: float = 30.0) -> int:
+        """Queue again the jobs of requests still unhandled (Redis lost them)."""
+        with self.store.read() as tx:
+            lost = records.lost_requests(tx, older_than_seconds, self.settings.link_ttl.total_seconds())
+        return self.queue.enqueue_missing([(ACCOUNT_MAIL, (i,), f"account-mail-{i}") for i in lost])
+
     def mail_links(self, request_id: int) -> int:
         """The job: a link for each verified player with the address (none for others)."""
         sent = []

@@ -175,6 +175,15 @@ def claim_request(tx: Tx, request_id: int) -> dict | None:
                     " RETURNING id, kind, email", (request_id,))
 
 
+def lost_requests(tx: Tx, older_than_seconds: float, newer_than_seconds: float) -> list[int]:
+    """Requests not handled this long after they came (their job was lost), and not so
+    old that their link would be pointless."""
+    return [r[0] for r in tx.conn.execute(
+        "SELECT id FROM account_requests WHERE handled_at IS NULL"
+        " AND created_at < now() - make_interval(secs => %s) AND created_at > now() - make_interval(secs => %s)"
+        " ORDER BY id LIMIT 500", (older_than_seconds, newer_than_seconds))]
+
+
 def insert_link(tx: Tx, player_id: str, kind: str, token_hash: str, expires_at: datetime) -> None:
     tx.conn.execute("INSERT INTO account_links (player_id, kind, token_hash, expires_at) VALUES (%s, %s, %s, %s)",
                     (player_id, kind, token_hash, expires_at))

@@ -116,3 +116,20 @@ def test_an_expired_link_is_refused(client, sink, verified_player, run_account_j
                         (ada["id"],))
     late = fresh().post("/v1/sessions", json={"link_token": token})
     assert late.status_code == 409 and late.json["code"] == "token_expired"
+
+
+def test_a_request_whose_job_was_lost_is_mailed_after_the_sweep(client, sink, verified_player, run_account_jobs,
+                                                                 fresh, mail_services):
+    ada = verified_player("Lost")
+    assert fresh().post("/v1/sessions/link", json={"email": ada["email"]}).status_code == 202
+    queue = Queue(mail_services.settings.queue_name, connection=mail_services.redis)
+    for job in queue.jobs:  # Redis lost it
+        job.delete()
+    with mail_services.store.tx() as tx:
+        tx.conn.execute("UPDATE account_requests SET created_at = now() - interval '1 minute'"
+                        " WHERE handled_at IS NULL AND email = %s", (ada["email"],))
+    assert mail_services.accounts.sweep_requests() == 1
+    run_account_jobs()
+    mail = sink[0].wait(lambda m: ada["email"] in str(m["To"]) and "sign-in link" in str(m["Subject"]))
+    assert fresh().post("/v1/sessions", json={"link_token": link_token(mail, "signin")}).status_code == 201
+    assert mail_services.accounts.sweep_requests() == 0  # handled: nothing more
