@@ -45,12 +45,18 @@ function field(id, label, attrs = {}) {
 
 function when(iso) { return iso ? new Date(iso).toLocaleString() : "never"; }
 
-// where to go once signed in: back to an OAuth consent page that sent us here, else home
+const AFTER_KEY = "entrepot.after";  // the page asked for before signing in (not a secret)
+
+// where to go once signed in: back to an OAuth consent page that sent us here, or to the
+// game a mail linked to (kept across the sign-in link's new tab), else home
 function afterSignIn(route) {
   const next = new URLSearchParams(location.search).get("next");
   if (next && next.startsWith("/oauth/authorize?")) { location.assign(next); return; }
   if (location.search) history.replaceState(null, "", "/#/");
-  if (location.hash !== "#/") location.hash = "#/";  // routes on hashchange
+  const wanted = localStorage.getItem(AFTER_KEY) || "#/";
+  localStorage.removeItem(AFTER_KEY);
+  const target = /^#\/games\/[0-9a-f-]+$/.test(wanted) ? wanted : "#/";
+  if (location.hash !== target) location.hash = target;  // routes on hashchange
   else route();
 }
 
@@ -84,6 +90,7 @@ export async function signOut(route) {
 
 /** The sign-in and sign-up page. */
 export function signInPage(main, route) {
+  if (/^#\/games\/[0-9a-f-]+$/.test(location.hash)) localStorage.setItem(AFTER_KEY, location.hash);
   const name = field("name", "Your name", { required: true, maxlength: 64, autocomplete: "nickname" });
   const newEmail = field("new-email", "Your email (to sign in from any browser)",
     { type: "email", autocomplete: "email" });

@@ -6,12 +6,19 @@ and revokes a personal token."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import time
 import uuid
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
 
 import pytest
 import requests
 from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.e2e.conftest import SERVER_MAIL
 
 pytestmark = pytest.mark.slow(seconds=40)  # started early: tests/conftest.py
 
@@ -132,4 +139,46 @@ def test_a_third_party_app_is_allowed_from_the_browser(server, browser):
     page.get_by_role("button", name="Allow").click()
     page.wait_for_url("http://127.0.0.1:9/cb?*")
     assert "code=" in page.url and "state=s1" in page.url
+    context.close()
+
+
+def mail_to(address: str, subject: str, seconds: float = 30) -> str:
+    """The text of the newest mail the server wrote (no SMTP configured: a folder) to
+    ``address`` with ``subject`` in its subject."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for path in sorted(Path(SERVER_MAIL["dir"]).glob("*.eml"), key=lambda p: p.stat().st_mtime, reverse=True):
+            message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+            if address in str(message["To"]) and subject in str(message["Subject"]):
+                return message.get_body(("plain",)).get_content()
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {address}: {subject}")
+
+
+def test_the_game_link_of_a_mail_opens_after_a_sign_in_link(server, browser):
+    """The issue's case: a player who signed up through the API (a token, a verified
+    address) opens the "play in the browser" link of a mail in a browser that never saw
+    them, asks for a sign-in link, opens it in a new tab, and lands on that game."""
+    email = f"mailed-{uuid.uuid4().hex[:8]}@players.test"
+    player = requests.post(f"{server}/v1/players", json={"name": "Mailed", "email": email}, timeout=30).json()
+    bearer = {"Authorization": f"Bearer {player['token']}"}
+    code = re.search(r"/v1/email/verify/(\d+-[a-z2-7]{26})", mail_to(email, "Confirm")).group(1)
+    assert requests.post(f"{server}/v1/players/me/email/verify", json={"token": code}, headers=bearer,
+                         timeout=30).status_code == 200
+    game = requests.post(f"{server}/v1/games", headers=bearer, timeout=30, json={
+        "title": "kontor", "options": {"variant": "basic"}, "seats": [{"player_id": player["id"]}, {"ai": "easy"}]})
+    game_id = game.json()["id"]
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server}/#/games/{game_id}")  # the mail's link
+    page.get_by_label("Email", exact=True).fill(email)
+    page.get_by_role("button", name="Email me a sign-in link").click()
+    expect(page.locator("#notice")).to_contain_text("sign-in link is on its way")
+    token = re.search(r"/#/signin/(\S+)", mail_to(email, "sign-in link")).group(1)
+    tab = context.new_page()
+    tab.goto(f"{server}/#/signin/{token}")
+    tab.get_by_role("button", name="Sign me in").click()
+    tab.wait_for_url(f"**/#/games/{game_id}")
+    expect(tab.locator("#board svg")).to_be_visible()
+    expect(tab.locator("#who")).to_contain_text("Mailed")
     context.close()
