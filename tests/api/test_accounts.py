@@ -333,3 +333,8 @@ def test_sign_in_attempts_are_limited_per_account_and_per_address(limited, accou
     assert answers == [202] * 5 + [429]
     # another address and another account are not affected
     assert limited.post("/v1/sessions/link", json={"email": address()}, **from_address("10.3.0.2")).status_code == 202
+
+
+def test_a_password_without_an_email_is_refused(client):
+    refused = client.post("/v1/players", json={"name": "NoMail", "password": PASSWORD})
+    assert refused.status_code == 422 and "password" in refused.json["errors"]
