@@ -54,7 +54,8 @@ def install(app: Flask, settings: Settings, redis_pool) -> Limiter:
         applied = limiter.current_limits
         breached = [limit for limit in applied if limit.breached]
         current = (breached or sorted(applied, key=lambda limit: limit.remaining) or [None])[0]
-        if current is not None:
+        # a 429 of another limit (sign-in attempts, api/ratelimit.py) says its own Retry-After
+        if current is not None and "Retry-After" not in response.headers:
             window = current.limit.get_expiry()  # the reset time is stored in whole seconds
             reset = min(window, max(0, math.ceil(current.reset_at - time.time())))
             response.headers["RateLimit-Limit"] = str(current.limit.amount)

@@ -27,7 +27,7 @@ from marshmallow import EXCLUDE, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from api.auth import bearer_player
+from api.auth import SESSION_COOKIE, stream_player
 from api.problems import (
     PROBLEM_JSON,
     problem_body,
@@ -99,7 +99,7 @@ class GameStreams:
         try:
             query = STREAM_QUERY.load(dict(request.query_params), unknown=EXCLUDE)
             after = _after(request.headers.get("Last-Event-ID"), query["after"])
-            caller = await self._caller(request.headers.get("Authorization"))
+            caller = await self._caller(request.headers.get("Authorization"), request.cookies.get(SESSION_COOKIE))
             watch = self.fanout.watch(game_id)  # before the first read: no move slips between
             first = await self.events.page(game_id, caller, after, PAGE, query["seat"])
         except Exception as err:  # a problem+json answer, as from every route
@@ -119,11 +119,11 @@ class GameStreams:
             return None
         return watching_key(game_id, caller.id) if game is not None and game.seats_of(caller.id) else None
 
-    async def _caller(self, header: str | None) -> Player | None:
-        if header is None:
+    async def _caller(self, header: str | None, session: str | None) -> Player | None:
+        if header is None and not session:
             return None  # a spectator
-        # looked up once per stream, by the same cached service as every route
-        return await to_thread.run_sync(bearer_player, self.players, header)
+        # looked up once per stream, by the same service as every route (a token needs "read")
+        return await to_thread.run_sync(stream_player, self.players, header, session, "read")
 
     async def _messages(self, watch: Watch, game_id: str, caller: Player | None, query: dict,
                         page: EventPage, watching: Watching) -> AsyncIterator[str]:
@@ -166,9 +166,10 @@ class PlayerStreams:
             query = PLAYER_STREAM_QUERY.load(dict(request.query_params), unknown=EXCLUDE)
             after = _after(request.headers.get("Last-Event-ID"), query["after"])
             header = request.headers.get("Authorization")
-            if header is None:
-                raise Unauthorized("this stream needs Authorization: Bearer <token>")
-            caller = await to_thread.run_sync(bearer_player, self.players, header)
+            caller = await to_thread.run_sync(stream_player, self.players, header,
+                                              request.cookies.get(SESSION_COOKIE), "notifications")
+            if caller is None:
+                raise Unauthorized("this stream needs Authorization: Bearer <token> or a signed-in session")
             watch = self.fanout.watch_player(caller.id)  # before the first read: nothing slips between
             first = await self.reader.notifications(caller.id, after, PAGE)
         except Exception as err:

@@ -19,6 +19,13 @@ class Strict(Schema):
 class PlayerCreate(Strict):
     name = fields.Str(required=True, validate=validate.Length(min=1, max=64))
     email = fields.Email(load_default=None, allow_none=True)
+    #: an account people can keep (issue 28): sign in with email and password
+    password = fields.Str(load_default=None, validate=validate.Length(min=8, max=256))
+
+    @validates_schema
+    def password_needs_email(self, data, **kwargs):
+        if data.get("password") is not None and not data.get("email"):
+            raise ValidationError("a password signs in with an email: give both", "password")
 
 
 class NotifySettings(Strict):

@@ -20,6 +20,11 @@
     abort GAME [--seat N]        abort before the first move, or ask to (all people must)
     vacation [--from T] [UNTIL | --end]
                                  show, declare or end your vacation (clocks pause)
+    tokens                       your personal access tokens (never their secrets)
+    new-token NAME [--scope S]...
+                                 a new token allowed S (read, play, notifications,
+                                 account; default read and play); prints it once
+    revoke-token ID              revoke a token: it is refused from now on
 
 New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit].
 
@@ -99,6 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     send.add_argument("game")
     send.add_argument("json")
     send.add_argument("--seat", type=int, default=None)
+    sub.add_parser("tokens")
+    new_token = sub.add_parser("new-token")
+    new_token.add_argument("name")
+    new_token.add_argument("--scope", action="append", dest="scopes",
+                           choices=("read", "play", "notifications", "account"))
+    sub.add_parser("revoke-token").add_argument("id")
     args = parser.parse_args(argv)
     client = Client(args.url, args.token)
     try:
@@ -163,6 +174,16 @@ def _run(client: Client, args) -> int:
             out = client.start_vacation(args.until, args.starts)
         else:
             out = client.vacation()
+    elif args.command == "tokens":
+        return _print_tokens(client.tokens()["tokens"])
+    elif args.command == "new-token":
+        out = client.create_token(args.name, args.scopes or ["read", "play"])
+        print(f"token {out['name']!r} may: {', '.join(out['scopes'])}. Keep it now, it is not shown again:",
+              file=sys.stderr)
+    elif args.command == "revoke-token":
+        client.revoke_token(args.id)
+        print(f"token {args.id} revoked")
+        return 0
     print(json.dumps(out, indent=2))
     return 0
 
@@ -179,6 +200,14 @@ def _print_turns(me: str, games: list[dict]) -> int:
         when = min(deadlines) if deadlines else "no clock"
         print(f"{when:<28} {game['title']:<14} {game['id']}  seat {','.join(map(str, mine))}"
               f"{'  (paused: you are away)' if paused else ''}")
+    return 0
+
+
+def _print_tokens(tokens: list[dict]) -> int:
+    """One line per live token: id, what it may do, name (an app's client id), last use."""
+    for token in tokens:
+        who = f"app {token['client_id']}" if token["kind"] == "oauth" else token["name"]
+        print(f"{token['id']}  {','.join(token['scopes']):<30} {who}  (last used {token['last_used_at'] or 'never'})")
     return 0
 
 

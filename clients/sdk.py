@@ -158,6 +158,17 @@ class Client:
     def end_vacation(self) -> dict:
         return self._call("DELETE", "/v1/players/me/vacation")
 
+    # personal access tokens (scopes: read, play, notifications, account)
+    def tokens(self) -> dict:
+        return self._call("GET", "/v1/players/me/tokens")
+
+    def create_token(self, name: str, scopes: list[str]) -> dict:
+        """A new token; its secret (``token``) is in this answer only."""
+        return self._call("POST", "/v1/players/me/tokens", {"name": name, "scopes": scopes})
+
+    def revoke_token(self, token_id: str) -> None:
+        self._call("DELETE", f"/v1/players/me/tokens/{token_id}")
+
 
 def _seat(seat: int | None) -> dict | None:
     return {"seat": seat} if seat is not None else None

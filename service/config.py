@@ -75,6 +75,10 @@ class Settings:
     webhook_key: str | None = None
     #: A game whose notifications lag its version this long is fanned out by the sweeper.
     fanout_patience_seconds: float = 5.0
+    #: sign-in, sign-in link and password reset attempts (limits' notation), per account
+    #: (the address tried) and per client address; over them: 429 with Retry-After
+    signin_limit_per_account: str = "10 per 15 minutes"
+    signin_limit_per_address: str = "30 per minute;300 per hour"
 
     @property
     def owner_database_url(self) -> str:
@@ -126,6 +130,8 @@ class Settings:
             webhook_timeout_seconds=float(env("ENTREPOT_WEBHOOK_TIMEOUT", "10")),
             webhook_key=env("ENTREPOT_WEBHOOK_KEY") or None,
             fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
+            signin_limit_per_account=env("ENTREPOT_SIGNIN_LIMIT_PER_ACCOUNT", cls.signin_limit_per_account),
+            signin_limit_per_address=env("ENTREPOT_SIGNIN_LIMIT_PER_ADDRESS", cls.signin_limit_per_address),
         )
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from redis import Redis
 
 from domain.common.search import Budget
+from service.accounts import AccountService, AccountSettings
 from service.audit import AuditService
 from service.clock import Clock, SystemClock
 from service.clocks import ClockService
@@ -51,6 +52,7 @@ class Services:
     mailer: Mailer
     notifications: NotificationService
     webhooks: WebhookService
+    accounts: AccountService | None = None
 
     def close(self) -> None:
         self.health.close()
@@ -83,13 +85,15 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                  Links(settings.public_url,
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
                                  settings.mail_window_seconds, settings.digest_every_seconds))
+    accounts = AccountService(store, jobs, mailer.transport, bytes(signing_key),
+                              AccountSettings(settings.mail_from, settings.public_url))
     return Services(
         settings=settings,
         store=store,
         redis=redis,
         jobs=jobs,
         notifier=notifier,
-        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds)),
+        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds), accounts),
         games=games,
         messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),
@@ -100,4 +104,5 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         mailer=mailer,
         notifications=notifications,
         webhooks=webhooks,
+        accounts=accounts,
     )

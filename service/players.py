@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any
 
+from service.accounts import AccountService, Credential
+from service.accounts import records as account_records
 from service.entropy import new_id, new_token, token_hash
-from service.errors import Unauthorized
 from service.idempotency import IdempotencyKey, Replayed, once
 from service.mail.accounts import MailAccounts
 from service.store import Player, Store
@@ -19,25 +19,30 @@ class NewPlayer:
     token: str  # shown once, never stored
 
 
-#: How long a token's identity is trusted without asking the database again.
-IDENTITY_TTL_SECONDS = 60.0
-
-
 class PlayerService:
-    def __init__(self, store: Store, accounts: MailAccounts | None = None):
+    def __init__(self, store: Store, accounts: MailAccounts | None = None,
+                 credentials: AccountService | None = None):
         self.store = store
         #: address verification and mail choices (service/mail/accounts.py)
         self.accounts = accounts
-        self._identities: dict[str, tuple[Player, float]] = {}
+        #: passwords, sessions, tokens with scopes (service/accounts/)
+        self.credentials = credentials
 
-    def create(self, name: str, email: str | None, idem: IdempotencyKey | None = None):
+    def create(self, name: str, email: str | None, idem: IdempotencyKey | None = None,
+               password: str | None = None):
         verification = None
+        # argon2 outside the transaction: it takes a while, on purpose
+        hashed = self._credentials().hash_password(password) if password is not None else None
 
         def work(tx):
             nonlocal verification
             token = new_token()
             player_id = new_id()
             tx.insert_player(player_id, name, email, token_hash(token))
+            if hashed is not None:
+                account_records.set_password(tx, player_id, hashed)
+            # the sign-up token is the player's first personal access token, with every scope
+            self._credentials().first_token(tx, player_id, token)
             if email and self.accounts is not None:
                 verification = self.accounts.start_verification(tx, player_id, email)
             return NewPlayer(tx.player(player_id), token)
@@ -48,19 +53,12 @@ class PlayerService:
         return created
 
     def authenticate(self, token: str) -> Player:
-        """The token's player. Identities are cached briefly: a token never changes owner."""
-        digest = token_hash(token)
-        cached = self._identities.get(digest)
-        if cached is not None and cached[1] > time.monotonic():
-            return cached[0]
-        with self.store.read() as tx:
-            player = tx.player_by_token_hash(digest)
-        if player is None:
-            raise Unauthorized("the bearer token is not valid")
-        if len(self._identities) > 10_000:
-            self._identities.clear()
-        self._identities[digest] = (player, time.monotonic() + IDENTITY_TTL_SECONDS)
-        return player
+        """The token's player. Not cached: a revoked token is refused at its next request."""
+        return self.credential(token).player
+
+    def credential(self, token: str) -> Credential:
+        """The bearer token's player and scopes (Unauthorized: unknown, revoked, expired)."""
+        return self._credentials().token_credential(token)
 
     def get(self, player_id: str) -> Player:
         with self.store.read() as tx:
@@ -89,6 +87,10 @@ class PlayerService:
     def unsubscribe(self, token: str):
         with self.store.tx() as tx:
             return self._accounts().unsubscribe(tx, token)
+
+    def _credentials(self) -> AccountService:
+        assert self.credentials is not None, "built by service.container with the account service"
+        return self.credentials
 
     def _accounts(self) -> MailAccounts:
         assert self.accounts is not None, "built by service.container with mail accounts"

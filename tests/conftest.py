@@ -111,6 +111,9 @@ def settings(database_url, owner_database_url, redis_url) -> Settings:
         # limits themselves (tests/api/test_rate_limits.py) set low ones
         rate_limit_per_ip=UNTHROTTLED,
         rate_limit_per_token=UNTHROTTLED,
+        # and sign-in attempts (tests/api/test_accounts.py tests those limits)
+        signin_limit_per_account=UNTHROTTLED,
+        signin_limit_per_address=UNTHROTTLED,
     )
 
 

@@ -17,6 +17,7 @@ from service.health import beat
 from service.jobs import JobQueue, ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
+from workers.account_jobs import sweep_accounts
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.mail_jobs import sweep_mail
@@ -60,6 +61,9 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             resent, digests = sweep_mail()
             if resent or digests:
                 log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
+            requests = sweep_accounts()
+            if requests:
+                log.info("sweeper re-queued %s sign-in or reset link requests", requests)
             fanouts, mails, deliveries = sweep_notifications()
             if fanouts or mails or deliveries:
                 log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",

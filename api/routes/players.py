@@ -23,7 +23,7 @@ def _render_new(result):
 @bp.post("/players")
 def create_player():
     data = load_body(PLAYER_CREATE)
-    result = services().players.create(data["name"], data["email"], idempotency(_render_new))
+    result = services().players.create(data["name"], data["email"], idempotency(_render_new), data["password"])
     return respond(result, _render_new)
 
 

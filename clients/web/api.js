@@ -1,6 +1,8 @@
 // The public REST contract, and nothing else: every call goes through here.
-const TOKEN_KEY = "entrepot.token";
-const PLAYER_KEY = "entrepot.player";
+// The browser is signed in by the session cookie (HttpOnly: this code never sees it);
+// every change carries the session's CSRF token from the entrepot_csrf cookie.
+const CSRF_COOKIE = "entrepot_csrf";
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export class ApiError extends Error {
   constructor(status, problem) {
@@ -10,22 +12,22 @@ export class ApiError extends Error {
   }
 }
 
+// who is signed in (account.js fills it from the session); nothing is kept in localStorage
 export const session = {
-  get token() { return localStorage.getItem(TOKEN_KEY); },
-  get player() { return JSON.parse(localStorage.getItem(PLAYER_KEY) || "null"); },
-  save(token, player) {
-    localStorage.setItem(TOKEN_KEY, token);
-    localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  player: null,
+  get csrf() {
+    const found = document.cookie.split("; ").find((c) => c.startsWith(`${CSRF_COOKIE}=`));
+    return found ? decodeURIComponent(found.slice(CSRF_COOKIE.length + 1)) : null;
   },
-  clear() { localStorage.removeItem(TOKEN_KEY); localStorage.removeItem(PLAYER_KEY); },
+  clear() { this.player = null; },
 };
 
-export async function call(method, path, body, accept = "application/json") {
-  const headers = { Accept: accept };
-  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+export async function call(method, path, body, accept = "application/json", extraHeaders = {}) {
+  const headers = { Accept: accept, ...extraHeaders };
+  if (!SAFE.has(method) && session.csrf) headers["X-CSRF-Token"] = session.csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(`/v1${path}`, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    method, headers, credentials: "same-origin", body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
     let problem = {};
@@ -37,7 +39,26 @@ export async function call(method, path, body, accept = "application/json") {
 }
 
 export const api = {
-  createPlayer: (name) => call("POST", "/players", { name }),
+  createPlayer: (name, email, password) =>
+    call("POST", "/players", email ? { name, email, password } : { name }),
+  // accounts (account.js)
+  signIn: (email, password) => call("POST", "/sessions", { email, password }),
+  signInWithLink: (token) => call("POST", "/sessions", { link_token: token }),
+  signInWithToken: (token) => call("POST", "/sessions", undefined, "application/json",
+    { Authorization: `Bearer ${token}` }),
+  currentSession: () => call("GET", "/sessions/current"),
+  signOut: () => call("DELETE", "/sessions/current"),
+  askSignInLink: (email) => call("POST", "/sessions/link", { email }),
+  askPasswordReset: (email) => call("POST", "/password-reset", { email }),
+  completeReset: (token, password) => call("POST", "/password-reset/complete", { token, password }),
+  setPassword: (password, current) => call("PUT", "/players/me/password",
+    current ? { password, current_password: current } : { password }),
+  setEmail: (email) => call("PATCH", "/players/me", { email }),
+  sessions: () => call("GET", "/players/me/sessions"),
+  endSession: (id) => call("DELETE", `/players/me/sessions/${id}`),
+  tokens: () => call("GET", "/players/me/tokens"),
+  createToken: (name, scopes) => call("POST", "/players/me/tokens", { name, scopes }),
+  revokeToken: (id) => call("DELETE", `/players/me/tokens/${id}`),
   me: () => call("GET", "/players/me"),
   titles: () => call("GET", "/titles"),
   myGames: () => call("GET", "/games?player=me&limit=100"),

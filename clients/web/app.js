@@ -1,4 +1,5 @@
 // Entrepot's web client: plain ES modules on the public REST API, no build step.
+import { accountPage, linkPages, restore, signInPage, signOut } from "./account.js";
 import { api, ApiError, session } from "./api.js";
 
 const main = document.getElementById("main");
@@ -36,32 +37,9 @@ function describe(command) {
     : command.type;
 }
 
-// --- sign in -----------------------------------------------------------------------------
+// --- sign in (account.js: sign up, sign in, links, the account page) ----------------------
 function signIn() {
-  const name = el("input", { id: "name", required: true, maxlength: 80, autocomplete: "nickname" });
-  const token = el("input", { id: "token", autocomplete: "off" });
-  main.replaceChildren(
-    el("section", {},
-      el("h2", {}, "New player"),
-      el("form", {
-        onsubmit: (event) => { event.preventDefault(); guarded(async () => {
-          const created = await api.createPlayer(name.value);
-          session.save(created.token, { id: created.id, name: created.name });
-          say(""); route();
-        }); },
-      }, el("label", { for: "name" }, "Your name "), name, " ",
-      el("button", { class: "primary", type: "submit" }, "Create my account")),
-      el("p", {}, "Your token is kept in this browser only; it is shown once by the server.")),
-    el("section", {},
-      el("h2", {}, "I already have a token"),
-      el("form", {
-        onsubmit: (event) => { event.preventDefault(); guarded(async () => {
-          session.save(token.value.trim(), null);
-          const me = await api.me();
-          session.save(token.value.trim(), { id: me.id, name: me.name });
-          route();
-        }); },
-      }, el("label", { for: "token" }, "Token "), token, " ", el("button", { type: "submit" }, "Sign in"))));
+  signInPage(main, route);
 }
 
 // --- lobby -------------------------------------------------------------------------------
@@ -262,7 +240,6 @@ function followStream(id, wake) {
     while (!controller.signal.aborted) {
       try {
         const headers = { Accept: "text/event-stream", "Last-Event-ID": String(last) };
-        if (session.token) headers.Authorization = `Bearer ${session.token}`;
         const response = await fetch(api.streamUrl(id, last), { headers, signal: controller.signal });
         if (!response.ok) throw new Error(`stream: HTTP ${response.status}`);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -294,14 +271,15 @@ async function route() {
   leaveGame();
   leaveGame = () => {};
   const who = document.getElementById("who");
-  if (!session.token || !session.player) {
+  if (linkPages(main, route)) { who.textContent = ""; return; }  // a sign-in or reset mail's link
+  if (!(await guarded(restore))) {
     who.textContent = "";
     signIn();
     return;
   }
-  who.replaceChildren(`${session.player.name} `, el("button", {
-    onclick: () => { session.clear(); location.hash = "#/"; route(); },
-  }, "Sign out"));
+  who.replaceChildren(`${session.player.name} `, el("a", { href: "#/account", id: "account-link" }, "Account"), " ",
+    el("button", { onclick: () => signOut(route) }, "Sign out"));
+  if (accountPage(main, route)) return;
   const match = location.hash.match(/^#\/games\/([0-9a-f-]+)$/);
   if (match) gamePage(match[1]);
   else await guarded(lobby);

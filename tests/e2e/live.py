@@ -68,7 +68,8 @@ def engine_env(settings, queue_suffix: str) -> dict[str, str]:
             "ENTREPOT_MIGRATE_DATABASE_URL": settings.owner_database_url,
             "ENTREPOT_QUEUE": settings.queue_name + queue_suffix,
             # tests drive the server from one address as fast as they can
-            "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED}
+            "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED,
+            "ENTREPOT_SIGNIN_LIMIT_PER_ADDRESS": UNTHROTTLED, "ENTREPOT_SIGNIN_LIMIT_PER_ACCOUNT": UNTHROTTLED}
 
 
 def embedded_env() -> dict[str, str]:
