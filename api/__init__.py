@@ -8,6 +8,7 @@ from flask import Flask, Response, send_from_directory
 
 from api import ids, limits, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
+from api.routes import lobby as lobby_routes
 from service.config import Settings
 from service.container import Services, build
 
@@ -26,7 +27,7 @@ def create_app(services: Services | None = None) -> Flask:
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
-                      mail.bp, webhooks.bp):
+                      mail.bp, webhooks.bp, lobby_routes.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
 
     @app.get("/")

@@ -17,6 +17,7 @@ from service.embedded import default_data_dir
 from service.games import GameService
 from service.health import HealthCheck
 from service.jobs import JobQueue, RQJobQueue
+from service.lobby import LobbyService
 from service.mail.accounts import MailAccounts
 from service.mail.compose import domain_of
 from service.mail.content import Links
@@ -27,6 +28,7 @@ from service.messages import MessageService
 from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.ratings import RatingService
 from service.sealing import webhook_sealer
 from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
@@ -51,6 +53,8 @@ class Services:
     mailer: Mailer
     notifications: NotificationService
     webhooks: WebhookService
+    ratings: RatingService
+    lobby: LobbyService
 
     def close(self) -> None:
         self.health.close()
@@ -83,6 +87,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                  Links(settings.public_url,
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
                                  settings.mail_window_seconds, settings.digest_every_seconds))
+    ratings = RatingService(store)
     return Services(
         settings=settings,
         store=store,
@@ -100,4 +105,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         mailer=mailer,
         notifications=notifications,
         webhooks=webhooks,
+        ratings=ratings,
+        lobby=LobbyService(store, clock, ratings, notifier),
     )

@@ -21,6 +21,7 @@ from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
+from workers.rating_jobs import sweep_lobby
 from workers.runtime import services
 from workers.timer_worker import (
     SCHEDULER_POLL_SECONDS,
@@ -60,6 +61,9 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             resent, digests = sweep_mail()
             if resent or digests:
                 log.info("sweeper re-sent %s lost mails, queued %s digests", resent, digests)
+            rated, withdrawn = sweep_lobby()
+            if rated or withdrawn:
+                log.info("sweeper rated %s games, withdrew %s seeks", rated, withdrawn)
             fanouts, mails, deliveries = sweep_notifications()
             if fanouts or mails or deliveries:
                 log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",
