@@ -1,7 +1,8 @@
 """The lobby, players by name, profiles and the archive: read models over indexed SQL.
 
-- A seek is a waiting game that is not private and has an open seat. ``GET /v1/lobby``
-  lists them newest first (index ``games_lobby`` / ``games_lobby_title``) with the
+- A seek is a waiting game that is not private and has an open seat (``games.open_seats``,
+  kept by a trigger on seats, migration 0100). ``GET /v1/lobby`` lists them newest first
+  (partial index ``games_lobby`` / ``games_lobby_title``) with the
   creator's name and rating in the seek's title (``ratings`` primary key). A seek may
   carry a rating range: only a player whose displayed rating in that title is within it
   may join. Nobody joined within SEEK_TTL (7 days, ``ENTREPOT_SEEK_TTL``): the sweeper
@@ -112,8 +113,7 @@ class LobbyService:
     def seeks(self, title: str | None, limit: int, before: tuple[datetime, str] | None = None) -> list[Seek]:
         if title is not None:
             title_of(title)
-        where = ["g.status = 'waiting'", "NOT g.private",
-                 "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL)"]
+        where = ["g.status = 'waiting'", "NOT g.private", "g.open_seats > 0"]
         params: list[Any] = [NEWCOMER_RATING, DEFAULT_SIGMA]
         if title:
             where.append("g.title = %s")
@@ -122,11 +122,14 @@ class LobbyService:
             where.append("(g.created_at, g.id) < (%s, %s)")
             params.extend(before)
         with self.store.read() as tx, tx.conn.cursor(row_factory=dict_row) as cur:
+            # the page first (an ordered walk of games_lobby), then its names and ratings
             cur.execute(
-                f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, {_CREATOR} FROM games g"
+                f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, {_CREATOR} FROM (SELECT g.id FROM games g"
+                f" WHERE {' AND '.join(where)} ORDER BY g.created_at DESC, g.id DESC LIMIT %s) page"
+                " JOIN games g ON g.id = page.id"
                 " LEFT JOIN players p ON p.id = g.created_by"
                 " LEFT JOIN ratings r ON r.player_id = g.created_by AND r.title = g.title"
-                f" WHERE {' AND '.join(where)} ORDER BY g.created_at DESC, g.id DESC LIMIT %s",
+                " ORDER BY g.created_at DESC, g.id DESC",
                 (*params, limit))
             rows = cur.fetchall()
         return [_seek(row) for row in rows]
@@ -141,8 +144,7 @@ class LobbyService:
         with self.store.tx() as tx:
             gone = tx.conn.execute(
                 "UPDATE games g SET status = 'aborted', updated_at = now() WHERE g.id IN ("
-                " SELECT id FROM games WHERE status = 'waiting' AND expires_at <= %s"
-                " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.player_id IS NULL AND s.ai IS NULL)"
+                " SELECT id FROM games WHERE status = 'waiting' AND open_seats > 0 AND expires_at <= %s"
                 " ORDER BY expires_at LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING g.id",
                 (self.clock.now(), limit)).rowcount
         if gone:

@@ -9,11 +9,29 @@ ALTER TABLE games ADD COLUMN min_rating integer;
 ALTER TABLE games ADD COLUMN max_rating integer;
 ALTER TABLE games ADD COLUMN expires_at timestamptz;
 
--- The lobby: public waiting games, newest first (with and without a title).
-CREATE INDEX games_lobby ON games (created_at DESC, id DESC) WHERE status = 'waiting' AND NOT private;
-CREATE INDEX games_lobby_title ON games (title, created_at DESC, id DESC) WHERE status = 'waiting' AND NOT private;
+-- How many seats are open (nobody, no computer): kept by the trigger below on every seat
+-- change, so that the lobby is one partial index, newest first (with and without a title).
+ALTER TABLE games ADD COLUMN open_seats integer NOT NULL DEFAULT 0;
+UPDATE games g SET open_seats = (SELECT count(*) FROM seats s WHERE s.game_id = g.id
+                                 AND s.player_id IS NULL AND s.ai IS NULL)
+WHERE g.status = 'waiting';
+CREATE FUNCTION seats_count_open() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE games SET open_seats = o.n
+    FROM (SELECT count(*) AS n FROM seats s WHERE s.game_id = NEW.game_id
+          AND s.player_id IS NULL AND s.ai IS NULL) o
+    WHERE id = NEW.game_id AND open_seats <> o.n;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER seats_open AFTER INSERT OR UPDATE OF player_id, ai ON seats
+    FOR EACH ROW EXECUTE FUNCTION seats_count_open();
+CREATE INDEX games_lobby ON games (created_at DESC, id DESC)
+    WHERE status = 'waiting' AND NOT private AND open_seats > 0;
+CREATE INDEX games_lobby_title ON games (title, created_at DESC, id DESC)
+    WHERE status = 'waiting' AND NOT private AND open_seats > 0;
 -- Seeks to withdraw.
-CREATE INDEX games_seek_expiry ON games (expires_at) WHERE status = 'waiting';
+CREATE INDEX games_seek_expiry ON games (expires_at) WHERE status = 'waiting' AND open_seats > 0;
 -- Watching and the archive without a player: public games by status, latest first.
 CREATE INDEX games_public_status ON games (status, updated_at DESC, id DESC) WHERE NOT private;
 CREATE INDEX games_public_title_status ON games (title, status, updated_at DESC, id DESC) WHERE NOT private;

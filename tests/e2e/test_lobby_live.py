@@ -63,6 +63,13 @@ def test_the_lobby_stream_follows_seeks_live(server):
     assert guest.join(game["id"], 1)["status"] == "active"
     reader.join(10)
     assert game["id"] not in [g["id"] for g in found[-1][1]["games"]]  # started: gone from the lobby
+    for response, status, code in [
+        (requests.get(f"{server}/v1/lobby/stream", params={"limit": 0}, timeout=10), 422, "validation_error"),
+        (requests.get(f"{server}/v1/lobby/stream", params={"title": "chess"}, timeout=10), 422, "validation_error"),
+        (requests.post(f"{server}/v1/lobby/stream", timeout=10), 405, "method_not_allowed"),
+    ]:
+        assert response.status_code == status and response.json()["code"] == code, response.text
+        assert response.headers["Content-Type"] == "application/problem+json"
 
 
 def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
@@ -107,6 +114,15 @@ def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
     assert state_view == watched["view"]
     # control: the re-deals do change what is hidden (a seat's own view tells them apart)
     assert any(title.view(other, 0) != title.view(state, 0) for other in redeals)
+
+    # a private game is nobody's to watch but its players'
+    hidden = red.create_game("kontor", [{"player_id": red.me()["id"]}, {"open": True}], {"variant": "basic"},
+                             private=True)
+    black.join(hidden["id"], 1)
+    assert stream(server, hidden["id"], timeout=0.5).status_code == 404
+    assert stream(server, hidden["id"], token=black.token, timeout=0.5).status_code == 200
+    live = requests.get(f"{server}/v1/games", params={"status": "active", "limit": 200}, timeout=10).json()
+    assert hidden["id"] not in [g["id"] for g in live["games"]]
 
 
 def test_the_cli_lobby_commands(server):
