@@ -17,7 +17,8 @@ at least 2, no player in two seats; a game with a computer seat at the start nev
 The numbers: the ``openskill`` package's PlackettLuce with its defaults (mu 25, sigma
 25/3, tau 25/300, beta 25/6). Displayed ``rating`` = round(1000 + 40 * (mu - 3 * sigma)),
 the conservative ordinal scaled so that a newcomer shows 1000; ``provisional`` while sigma
-is above PROVISIONAL_SIGMA (about the first dozen games).
+is above PROVISIONAL_SIGMA (5: about the first 10 to 20 rated games, measured
+against settled and against new opponents).
 
 Order and exactness: games are rated in finishing order, ``finished_at`` (the time of the
 game's last event) then game id. The job (after each finished game's commit, and the
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
-PROVISIONAL_SIGMA = 2.5
+PROVISIONAL_SIGMA = 5.0
 #: an advisory lock per title: pg_advisory_xact_lock(RATING_LOCK, hashtext(title))
 RATING_LOCK = 0x7261
 
