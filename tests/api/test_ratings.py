@@ -19,7 +19,7 @@ from rq import Queue, SimpleWorker
 
 from service.jobs import RATE_GAME
 from tests.api.seating import accept_invitations
-from workers import runtime
+from workers import rating_jobs, runtime
 
 MODEL = PlackettLuce()
 
@@ -215,3 +215,29 @@ def test_profile_and_leaderboard(client, services, people):
     assert client.get("/v1/titles/chess/leaderboard").status_code == 404
     assert client.get(f"/v1/players/{uuid.uuid4()}").status_code == 404
     assert client.get("/v1/players/not-an-id").status_code == 404
+
+
+def test_the_sweeper_rates_a_game_whose_job_was_lost_and_withdraws_late_seeks(client, services, people,
+                                                                              monkeypatch):
+    players, _ = people(2)
+    game = start(client, "kontor", {"variant": "basic"}, players)
+    queue = Queue(services.settings.queue_name, connection=Redis.from_url(services.settings.redis_url))
+    client.post(f"/v1/games/{game['id']}/resign", token=players[1]["token"], json={})
+    queue.remove(f"ratings-{game['id']}")  # lost (a flushed Redis, a crash after the commit)
+    assert stored(services, game["id"]) == []
+    monkeypatch.setenv("DATABASE_URL", services.settings.database_url)
+    monkeypatch.setenv("REDIS_URL", services.settings.redis_url)
+    monkeypatch.setenv("ENTREPOT_QUEUE", services.settings.queue_name)
+    runtime.services.cache_clear()
+    try:
+        seek = client.post("/v1/games", token=players[0]["token"], json={
+            "title": "kontor", "options": {"variant": "basic"},
+            "seats": [{"player_id": players[0]["id"]}, {"open": True}]}).json
+        with services.store.tx() as tx:  # its 7 days are over
+            tx.conn.execute("UPDATE games SET expires_at = now() - interval '1 second' WHERE id = %s", (seek["id"],))
+        rated, withdrawn = rating_jobs.sweep_lobby()
+    finally:
+        runtime.services.cache_clear()
+    assert rated >= 1 and withdrawn >= 1
+    assert len(stored(services, game["id"])) == 2
+    assert client.get(f"/v1/games/{seek['id']}").json["status"] == "aborted"
