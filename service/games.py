@@ -192,7 +192,7 @@ class GameService:
             )
             save_time_control(tx, game_id, control)
             if listing is not None:
-                listing.save(tx, game_id, seats, caller, self.clock.now())
+                listing.save(tx, game_id, self.clock.now())
             tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
             return game_id, self._start_if_ready(tx, game_id)
 

@@ -68,7 +68,7 @@ class Listing:
                 raise Invalid("the rating range is empty", {"rating_range": ["min must not exceed max"]})
         return Listing(rateable if rated is None else rated, bool(private), low, high, ttl_seconds)
 
-    def save(self, tx: Tx, game_id: str, seats, caller: Player, now: datetime) -> None:
+    def save(self, tx: Tx, game_id: str, now: datetime) -> None:
         tx.conn.execute(
             "UPDATE games SET rated = %s, private = %s, min_rating = %s, max_rating = %s, expires_at = %s"
             " WHERE id = %s",
