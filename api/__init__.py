@@ -8,6 +8,7 @@ from flask import Flask, Response, send_from_directory
 
 from api import ids, limits, oauth, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
+from api.routes import lobby as lobby_routes
 from api.routes.accounts import bp as accounts_bp
 from service.config import Settings
 from service.container import Services, build
@@ -27,7 +28,7 @@ def create_app(services: Services | None = None) -> Flask:
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
-                      mail.bp, webhooks.bp, accounts_bp):
+                      mail.bp, webhooks.bp, accounts_bp, lobby_routes.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
     oauth.install(app)  # /.well-known/oauth-authorization-server and /oauth/*
 

@@ -17,6 +17,7 @@ from starlette.routing import Mount, Route
 
 from api import create_app
 from api.live import GameStreams, PlayerStreams
+from api.lobby_live import LobbyStreams
 from service.config import Settings
 from service.container import Services, build
 from service.store import AsyncReader
@@ -31,6 +32,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     redis = aioredis.from_url(services.settings.redis_url)
     streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
     player_streams = PlayerStreams(services.players, reader, fanout)
+    lobby_streams = LobbyStreams(services.lobby, fanout)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -50,6 +52,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Route("/v1/players/me/stream", player_streams.endpoint,
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+            Route("/v1/lobby/stream", lobby_streams.endpoint, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,

@@ -72,6 +72,15 @@ class GameCreate(Strict):
     time_control = fields.Dict(keys=fields.Str(), load_default=None, allow_none=True)
     seed = fields.Str(load_default=None, allow_none=True, validate=validate.Regexp(
         r"^[0-9a-fA-F]{64}$", error="must be 64 hex digits (32 bytes)"))
+    # the lobby (service/lobby.py): rated by default between people, public by default
+    rated = StrictBool(load_default=None, allow_none=True)
+    private = StrictBool(load_default=False)
+    rating_range = fields.Nested("RatingRange", load_default=None, allow_none=True)
+
+
+class RatingRange(Strict):
+    min = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=-100_000, max=100_000))
+    max = StrictInt(load_default=None, allow_none=True, validate=validate.Range(min=-100_000, max=100_000))
 
 
 class CommandRequest(Strict):
@@ -90,6 +99,11 @@ class GameQuery(Strict):
     cursor = fields.Str(load_default=None)
     #: only the games waiting for the caller, most urgent first (correspondence play)
     to_act = fields.Str(load_default=None, validate=validate.OneOf(("me",)))
+    # the archive (status=finished): the named player's result, the form, finished from / before
+    result = fields.Str(load_default=None, validate=validate.OneOf(("won", "lost", "any")))
+    form = fields.Str(load_default=None, validate=validate.Length(min=1, max=64))
+    after = UtcDateTime(load_default=None)
+    before = UtcDateTime(load_default=None)
 
 
 class ExportsQuery(Strict):
@@ -191,6 +205,16 @@ class GameSummaryOut(Schema):
     away = fields.Function(lambda game: _table(game, "away"))
     out = fields.Function(lambda game: _table(game, "out"))
     abort_requests = fields.Function(lambda game: _table(game, "abort_requests"))
+    rated = fields.Bool()
+    private = fields.Bool()
+    rating_range = fields.Function(lambda game: _rating_range(game))
+    expires_at = fields.AwareDateTime(allow_none=True)
+
+
+def _rating_range(game) -> dict | None:
+    low, high = (game.get("min_rating"), game.get("max_rating")) if isinstance(game, dict) else (
+        getattr(game, "min_rating", None), getattr(game, "max_rating", None))
+    return None if low is None and high is None else {"min": low, "max": high}
 
 
 def _table(game, part: str) -> list:

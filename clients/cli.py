@@ -25,8 +25,20 @@
                                  a new token allowed S (read, play, notifications,
                                  account; default read and play); prints it once
     revoke-token ID              revoke a token: it is refused from now on
+    lobby [--title T]            the open games (seeks) anyone may join
+    seek TITLE [--seats N]       post an open game: you and N-1 open seats (default 2 seats);
+                                 --unrated, --private, --min-rating R, --max-rating R
+    challenge NAME TITLE         invite the player of that name (or id) to a 2-seat game
+    invitations                  the challenges waiting for your answer
+    profile [NAME | ID | me]     ratings per title, games played, won, lost, recent games
+    leaderboard TITLE            the best rated players of a title
+    archive [--player NAME|me] [--title T] [--result won|lost|any] [--form F]
+            [--after T] [--before T]
+                                 finished games; open one with show / events
+    live [--title T]             games under way that anyone may watch (show GAME)
 
-New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit].
+New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit]
+(seek and challenge too).
 
 The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL. Errors are one
 line on stderr: exit 1 for a refusal or an unreachable server, 2 for bad arguments.
@@ -100,6 +112,33 @@ def main(argv: list[str] | None = None) -> int:
     vacation.add_argument("until", nargs="?", default=None, help="RFC 3339 time")
     vacation.add_argument("--from", dest="starts", default=None)
     vacation.add_argument("--end", action="store_true", help="end the current vacation now")
+    lobby = sub.add_parser("lobby")
+    lobby.add_argument("--title", default=None)
+    seek = sub.add_parser("seek")
+    seek.add_argument("title")
+    seek.add_argument("--seats", type=int, default=2)
+    challenge = sub.add_parser("challenge")
+    challenge.add_argument("name")
+    challenge.add_argument("title")
+    for p in (seek, challenge):
+        p.add_argument("--options", default="{}", help="the options as JSON")
+        p.add_argument("--per-move", default=None, help="ISO 8601 time per move, e.g. P2D, PT12H")
+        p.add_argument("--on-timeout", default="computer", choices=("computer", "forfeit"))
+        p.add_argument("--unrated", action="store_true")
+        p.add_argument("--private", action="store_true", help="hidden from the lobby, archive and spectators")
+    seek.add_argument("--min-rating", type=int, default=None)
+    seek.add_argument("--max-rating", type=int, default=None)
+    sub.add_parser("invitations")
+    sub.add_parser("profile").add_argument("who", nargs="?", default="me")
+    sub.add_parser("leaderboard").add_argument("title")
+    archive = sub.add_parser("archive")
+    archive.add_argument("--player", default=None)
+    archive.add_argument("--title", default=None)
+    archive.add_argument("--result", default=None, choices=("won", "lost", "any"))
+    archive.add_argument("--form", default=None)
+    archive.add_argument("--after", default=None)
+    archive.add_argument("--before", default=None)
+    sub.add_parser("live").add_argument("--title", default=None)
     send = sub.add_parser("send")
     send.add_argument("game")
     send.add_argument("json")
@@ -184,8 +223,136 @@ def _run(client: Client, args) -> int:
         client.revoke_token(args.id)
         print(f"token {args.id} revoked")
         return 0
+    elif args.command in LOBBY_COMMANDS:
+        return LOBBY_COMMANDS[args.command](client, args)
     print(json.dumps(out, indent=2))
     return 0
+
+
+def _player_id(client: Client, who: str) -> str:
+    """A player named by id, by exact name (or the only name with that start), or me."""
+    if who == "me":
+        return client.me()["id"]
+    if len(who) == 36 and who.count("-") == 4:
+        return who
+    found = client.find_players(who)
+    exact = [p for p in found if p["name"].lower() == who.lower()]
+    if len(exact) == 1 or len(found) == 1:
+        return (exact or found)[0]["id"]
+    if not found:
+        raise BadArgument(f"no player is named {who!r}")
+    raise BadArgument(f"several players' names start with {who!r}: {', '.join(p['name'] for p in found)}")
+
+
+def _clock(game: dict) -> str:
+    control = game.get("time_control") or {}
+    if control.get("per_move"):
+        return f"{control['per_move']} a move"
+    if control.get("bank"):
+        return f"bank {control['bank']}"
+    return "no clock"
+
+
+def _listing(args) -> dict:
+    control = {"per_move": args.per_move, "on_timeout": args.on_timeout} if args.per_move else None
+    return {"options": _json_argument(args.options, "--options"), "time_control": control,
+            "rated": False if args.unrated else None, "private": True if args.private else None}
+
+
+def _seek(client: Client, args) -> int:
+    me = client.me()["id"]
+    extra = _listing(args)
+    if args.min_rating is not None or args.max_rating is not None:
+        extra["rating_range"] = {"min": args.min_rating, "max": args.max_rating}
+    seats = [{"player_id": me}] + [{"open": True}] * (args.seats - 1)
+    game = client.create_game(args.title, seats, **extra)
+    print(f"posted {game['title']} game {game['id']} ({'rated' if game['rated'] else 'unrated'}, {_clock(game)});"
+          f" it starts when {args.seats - 1} more join; withdrawn at {game['expires_at']} if not")
+    return 0
+
+
+def _challenge(client: Client, args) -> int:
+    me, them = client.me()["id"], _player_id(client, args.name)
+    game = client.create_game(args.title, [{"player_id": me}, {"player_id": them}], **_listing(args))
+    print(f"challenged {game['seats'][1]['name']} to {game['title']} (game {game['id']}, {_clock(game)});"
+          " it starts when they accept")
+    return 0
+
+
+def _lobby(client: Client, args) -> int:
+    games = client.lobby(args.title)["games"]
+    if not games:
+        print("no open game; post one with: seek TITLE")
+    for g in games:
+        open_seats = [s["index"] for s in g["seats"] if s["status"] == "open"]
+        creator = g["creator"]
+        rating = f"{creator['rating']}{'?' if creator['provisional'] else ''}"
+        band = g.get("rating_range")
+        band_text = f"  for ratings {band['min'] or ''}-{band['max'] or ''}" if band else ""
+        print(f"{g['id']}  {g['title']:<14} {creator['name']} ({rating})  {len(g['seats'])} seats,"
+              f" open {','.join(map(str, open_seats))}  {_clock(g)}  {'rated' if g['rated'] else 'unrated'}"
+              f"  options {json.dumps(g['options'])}{band_text}")
+    return 0
+
+
+def _invitations(client: Client, args) -> int:
+    found = client.invitations()
+    if not found:
+        print("no invitation is waiting for you")
+    for i in found:
+        c = i["challenger"]
+        print(f"{i['game']['id']}  {i['game']['title']:<14} from {c['name']} ({c['rating']}"
+              f"{'?' if c['provisional'] else ''})  {_clock(i)}  seat {i['seat']}:"
+              f" accept {i['game']['id']} {i['seat']}")
+    return 0
+
+
+def _profile(client: Client, args) -> int:
+    profile = client.profile(_player_id(client, args.who))
+    print(profile["name"])
+    for title, r in profile["ratings"].items():
+        print(f"  {title:<14} rating {r['rating']}{' (provisional)' if r['provisional'] else ''},"
+              f" {r['games']} rated games; history {' '.join(str(h['rating']) for h in r['history'][-10:])}")
+    for title, s in profile["stats"].items():
+        print(f"  {title:<14} played {s['played']}, won {s['won']}, lost {s['lost']}")
+    for g in profile["recent_games"]:
+        print(f"  {g['updated_at'][:10]}  {g['title']:<14} {g['id']}  "
+              + " / ".join(s["name"] or s["ai"] or "?" for s in g["seats"]))
+    return 0
+
+
+def _leaderboard(client: Client, args) -> int:
+    for place, p in enumerate(client.leaderboard(args.title)["players"], start=1):
+        print(f"{place:4d}. {p['rating']:5d}{'?' if p.get('provisional') else ' '} {p['name']} ({p['games']} games)")
+    return 0
+
+
+def _archive(client: Client, args) -> int:
+    player = _player_id(client, args.player) if args.player else None
+    games = client.archive(player=player, title=args.title, result=args.result, form=args.form,
+                           after=args.after, before=args.before)["games"]
+    if not games:
+        print("no finished game matches")
+    for g in games:
+        winners = (g.get("result") or {}).get("winners", [])
+        names = [s["name"] or f"computer ({s['ai']})" for s in g["seats"]]
+        print(f"{g['updated_at'][:16]}  {g['title']:<14} {g['id']}  won by "
+              f"{', '.join(names[w] for w in winners) or 'nobody'}  ({' / '.join(names)})")
+    return 0
+
+
+def _live(client: Client, args) -> int:
+    games = client.games(status="active", **({"title": args.title} if args.title else {}))["games"]
+    if not games:
+        print("no game is under way")
+    for g in games:
+        print(f"{g['id']}  {g['title']:<14} {' / '.join(s['name'] or s['ai'] or 'open' for s in g['seats'])}"
+              f"  version {g['version']}  (watch: show {g['id']})")
+    return 0
+
+
+LOBBY_COMMANDS = {"lobby": _lobby, "seek": _seek, "challenge": _challenge, "invitations": _invitations,
+                  "profile": _profile, "leaderboard": _leaderboard, "archive": _archive, "live": _live}
 
 
 def _print_turns(me: str, games: list[dict]) -> int:

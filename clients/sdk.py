@@ -91,12 +91,14 @@ class Client:
 
     # games
     def create_game(self, title: str, seats: list[dict], options: dict | None = None,
-                    seed: str | None = None, time_control: dict | None = None) -> dict:
+                    seed: str | None = None, time_control: dict | None = None, **listing: Any) -> dict:
+        """``listing``: rated, private, rating_range (the lobby's choices)."""
         body: dict[str, Any] = {"title": title, "seats": seats, "options": options or {}}
         if seed is not None:
             body["seed"] = seed
         if time_control is not None:
             body["time_control"] = time_control
+        body.update({k: v for k, v in listing.items() if v is not None})
         return self._call("POST", "/v1/games", body, idempotent=True)
 
     def join(self, game_id: str, seat: int) -> dict:
@@ -136,6 +138,27 @@ class Client:
 
     def export(self, game_id: str) -> dict:
         return self._call("GET", f"/v1/games/{game_id}/export")
+
+    # lobby, players, ratings, archive
+    def lobby(self, title: str | None = None, limit: int = 50) -> dict:
+        return self._call("GET", "/v1/lobby", params={"limit": limit, **({"title": title} if title else {})})
+
+    def find_players(self, name: str, limit: int = 20) -> list[dict]:
+        return self._call("GET", "/v1/players", params={"name": name, "limit": limit})["players"]
+
+    def profile(self, player_id: str) -> dict:
+        return self._call("GET", f"/v1/players/{player_id}")
+
+    def invitations(self) -> list[dict]:
+        return self._call("GET", "/v1/players/me/invitations")["invitations"]
+
+    def leaderboard(self, title: str, limit: int = 50) -> dict:
+        return self._call("GET", f"/v1/titles/{title}/leaderboard", params={"limit": limit})
+
+    def archive(self, **filters) -> dict:
+        """Finished games: player, title, result (won|lost|any), form, after, before, limit."""
+        return self._call("GET", "/v1/games", params={"status": "finished",
+                                                      **{k: v for k, v in filters.items() if v is not None}})
 
     # correspondence play
     def turns(self, limit: int = 50) -> dict:

@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.decider import GameDefinition
 from service import chain
+from service.games import viewer_of
 from service.states import decode
 from service.store import Game, StoredCommand, StoredEvent
 from service.titles import title as title_of
@@ -105,9 +106,10 @@ class AuditService:
         self.games = games
         self.keys = keys
 
-    def record(self, game_id: str) -> dict:
+    def record(self, game_id: str, caller=None) -> dict:
         with self.store.read() as tx:
             game = self.games.game_row(tx, game_id)
+            viewer_of(game, caller, None)  # a private game is its players' only
             return self._record(tx, game)
 
     def finished(self, title: str | None, after, before, cursor: tuple[str, str] | None,

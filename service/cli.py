@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("mail-in", help="handle one reply mail (RFC 5322) from standard input, for an MTA's pipe")
     # dispatched by service.entry before this parser (the verifier needs no server)
     sub.add_parser("verify", help="check a game's audit record offline (entrepot verify --help)")
+    ratings = sub.add_parser("ratings", help="the ratings' projection (service/ratings.py)")
+    ratings.add_argument("--rebuild", action="store_true",
+                         help="forget every rating and rate every finished rated game again from its events")
     keys = sub.add_parser("retire-key", help="end the validity of a signing key (after a rotation)")
     keys.add_argument("key_id")
     args = parser.parse_args(argv)
@@ -62,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in migrate(os.environ.get("ENTREPOT_MIGRATE_DATABASE_URL") or app_url, app_url):
             print(f"applied {name}")
         return 0
+    if args.command == "ratings":
+        return _ratings(args.rebuild)
     if args.command == "retire-key":
         return _retire_key(args.key_id)
     if args.command == "mail-in":
@@ -75,6 +80,21 @@ def main(argv: list[str] | None = None) -> int:
             cmd += ["--sweep-every", str(args.sweep_every)]
         os.execv(sys.executable, cmd)
     return serve_all(args)
+
+
+def _ratings(rebuild: bool) -> int:
+    from service.ratings import RatingService
+    from service.store import Store
+
+    if not rebuild:
+        print("entrepot ratings: say what to do (--rebuild)", file=sys.stderr)
+        return 2
+    store = Store(_require("DATABASE_URL"), min_size=1, max_size=2)
+    try:
+        print(f"rated {RatingService(store).rebuild()} games")
+    finally:
+        store.close()
+    return 0
 
 
 def _retire_key(key_id: str) -> int:

@@ -47,6 +47,8 @@ class Settings:
     idempotency_ttl_seconds: float = 24 * 3600.0
     #: An invitation to a seat not accepted within this lapses (the seat opens).
     invitation_ttl_seconds: float = 7 * 24 * 3600.0
+    #: a seek (a waiting game with an open seat) nobody filled is withdrawn after this
+    seek_ttl_seconds: float = 7 * 24 * 3600.0
     #: outbound mail (service/mail/): smtp://user:pass@host:port (?starttls=1),
     #: smtp+starttls://, smtps://; None: mails are written as .eml files to ``mail_dir``
     smtp_url: str | None = None
@@ -115,6 +117,7 @@ class Settings:
             signing_key_file=env("ENTREPOT_SIGNING_KEY_FILE") or None,
             idempotency_ttl_seconds=float(env("ENTREPOT_IDEMPOTENCY_TTL", str(24 * 3600))),
             invitation_ttl_seconds=float(env("ENTREPOT_INVITATION_TTL", str(7 * 24 * 3600))),
+            seek_ttl_seconds=float(env("ENTREPOT_SEEK_TTL", str(7 * 24 * 3600))),
             smtp_url=env("ENTREPOT_SMTP_URL") or None,
             mail_from=env("ENTREPOT_MAIL_FROM") or cls.mail_from,
             mail_reply_domain=env("ENTREPOT_MAIL_REPLY_DOMAIN") or None,

@@ -18,6 +18,7 @@ from service.embedded import default_data_dir
 from service.games import GameService
 from service.health import HealthCheck
 from service.jobs import JobQueue, RQJobQueue
+from service.lobby import LobbyService
 from service.mail.accounts import MailAccounts
 from service.mail.compose import domain_of
 from service.mail.content import Links
@@ -28,6 +29,7 @@ from service.messages import MessageService
 from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
+from service.ratings import RatingService
 from service.sealing import webhook_sealer
 from service.signing import KeyRing, Signer, load_signing_key
 from service.states import StateCache
@@ -52,6 +54,8 @@ class Services:
     mailer: Mailer
     notifications: NotificationService
     webhooks: WebhookService
+    ratings: RatingService
+    lobby: LobbyService
     accounts: AccountService | None = None
 
     def close(self) -> None:
@@ -87,6 +91,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                  settings.mail_window_seconds, settings.digest_every_seconds))
     accounts = AccountService(store, jobs, mailer.transport, bytes(signing_key),
                               AccountSettings(settings.mail_from, settings.public_url))
+    ratings = RatingService(store)
     return Services(
         settings=settings,
         store=store,
@@ -105,4 +110,6 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         notifications=notifications,
         webhooks=webhooks,
         accounts=accounts,
+        ratings=ratings,
+        lobby=LobbyService(store, clock, ratings, notifier),
     )

@@ -39,7 +39,8 @@ from service.errors import (
     VersionConflict,
 )
 from service.idempotency import IdempotencyKey, once
-from service.jobs import JobQueue
+from service.jobs import RATE_GAME, JobQueue
+from service.lobby import check_rating_range
 from service.notify import Notifier, SilentNotifier
 from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
@@ -150,7 +151,9 @@ class GameService:
         seed: str | None = None,
         idem: IdempotencyKey | None = None,
         time_control: dict | None = None,
+        listing=None,
     ):
+        """``listing``: rated, private and the seek's rating range (service/lobby.py)."""
         title = title_of(title_id)
         control = parse_time_control(time_control, self.clock.now()) if time_control is not None else None
         if not title.seat_count_allowed(len(seats)):
@@ -188,6 +191,8 @@ class GameService:
                 [(s.player_id, s.ai) for s in seats],
             )
             save_time_control(tx, game_id, control)
+            if listing is not None:
+                listing.save(tx, game_id, self.clock.now())
             tx.keep_chain_key(game_id, new_seed())  # 32 random bytes, like a seed
             return game_id, self._start_if_ready(tx, game_id)
 
@@ -202,6 +207,7 @@ class GameService:
                 raise GameNotActive("this game is not waiting for players")
             if game.seats_of(caller.id):
                 raise SeatTaken("you already hold a seat in this game")
+            check_rating_range(tx, game, caller.id)
             if not tx.take_seat(game_id, index, caller.id):
                 raise SeatTaken(f"seat {index} is not open")
             return game_id, self._start_if_ready(tx, game_id)
@@ -279,6 +285,7 @@ class GameService:
         snapshot = once(self.store, idem, seat)
         if isinstance(snapshot, GameSnapshot):
             self._after_commit(snapshot.game, started)
+            getattr(self.notifier, "lobby_changed", lambda: None)()  # a seek came, filled or went
         return snapshot
 
     def _start(self, tx: Tx, title: GameDefinition, game_id: str, raw_options: dict, seats: int, seed: str):
@@ -497,6 +504,8 @@ class GameService:
             timer_at = title.next_timer(folded.state)
             if timer_at is not None:
                 self.jobs.schedule_timer(game.id, folded.version, timer_at)
+        if game.status == "finished":  # the ratings' projection (service/ratings.py)
+            self.jobs.enqueue_job(RATE_GAME, (game.id,), f"ratings-{game.id}")
         if game.status != "active":
             return
         for seat in game.to_act:
@@ -629,6 +638,8 @@ def viewer_of(game: Game, caller: Player | None, seat: int | None) -> int | None
     """The seat whose eyes the caller reads with: ``seat`` if it is theirs, else their
     first seat, else None (a spectator)."""
     mine = game.seats_of(caller.id) if caller else []
+    if game.private and not mine:  # a private game is its players' only (service/lobby.py)
+        raise NotFound(f"no game {game.id}")
     if seat is not None:
         if seat not in mine:
             raise NotYourSeat(f"seat {seat} is not yours")

@@ -47,6 +47,8 @@ MESSAGE_FANOUT = "workers.notification_jobs.fan_out_messages"
 WEBHOOK_DELIVERY = "workers.notification_jobs.deliver_webhook"
 MAIL_NOTIFICATION = "workers.mail_jobs.mail_notification"
 WEBHOOK_DISABLED = "workers.mail_jobs.webhook_disabled"
+#: Ratings (service/ratings.py): the projection of a finished game, after its commit.
+RATE_GAME = "workers.rating_jobs.rate_game"
 
 
 def ai_queue(queue_name: str) -> str:

@@ -12,7 +12,7 @@ import psycopg
 
 from service.chain import format_time
 from service.errors import Conflict, Invalid, NotYourSeat
-from service.games import GameService
+from service.games import GameService, viewer_of
 from service.store import Game, Player, Store
 from service.titles import title as title_of
 
@@ -85,6 +85,7 @@ class MessageService:
         filtered by the query, so a page is full whatever the other channels hold."""
         with self.store.read() as tx:
             game, _ = self.games.live(tx, game_id)
+            viewer_of(game, caller, None)  # a private game's messages are its players' only
             readable = self._readable(game, caller, seat)
             rows = tx.conn.execute(
                 "SELECT seq, seat, channel, body, at FROM messages WHERE game_id = %s AND seq > %s"

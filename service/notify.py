@@ -26,6 +26,10 @@ def player_channel(player_id: str) -> str:
     return f"entrepot:player:{player_id}"
 
 
+#: The lobby's channel: a seek appeared, filled or went (service/lobby.py).
+LOBBY_CHANNEL = "entrepot:lobby"
+
+
 class Notifier(Protocol):
     def appended(self, game_id: str, version: int) -> None: ...
 
@@ -36,13 +40,17 @@ class RedisNotifier:
 
     def __init__(self, redis: Redis):
         self.redis = redis
-        self._outbox: queue.SimpleQueue[tuple[str, int]] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[tuple[str | None, int]] = queue.SimpleQueue()
         self._publisher: threading.Thread | None = None
         self._lock = threading.Lock()
 
     def appended(self, game_id: str, version: int) -> None:
         self._ensure_publisher()
         self._outbox.put((game_id, version))
+
+    def lobby_changed(self) -> None:
+        self._ensure_publisher()
+        self._outbox.put((None, 0))
 
     def _ensure_publisher(self) -> None:
         # started on first use, so that it runs in the process that uses it (after a fork)
@@ -58,11 +66,14 @@ class RedisNotifier:
         while True:
             game_id, version = self._outbox.get()
             try:
-                self.redis.publish(channel(game_id), str(version))
+                self.redis.publish(channel(game_id) if game_id is not None else LOBBY_CHANNEL, str(version))
             except Exception:  # Redis down: the streams' resync finds the move (service/streams.py)
                 log.warning("could not publish version %s of %s", version, game_id)
 
 
 class SilentNotifier:
     def appended(self, game_id: str, version: int) -> None:
+        pass
+
+    def lobby_changed(self) -> None:
         pass

@@ -115,6 +115,13 @@ class Game:
     #: model (running clocks, who is away, seats out, abort requests)
     time_control: dict | None = None
     table: dict | None = None
+    #: the lobby (migration 0100, service/lobby.py): rated, hidden from everyone but its
+    #: players, the seek's rating range, when a seek nobody filled is withdrawn
+    rated: bool = False
+    private: bool = False
+    min_rating: int | None = None
+    max_rating: int | None = None
+    expires_at: datetime | None = None
 
     def seats_of(self, player_id: str | None) -> list[int]:
         return [s.index for s in self.seats if player_id is not None and s.player_id == player_id]
@@ -141,7 +148,8 @@ _GAME_COLUMNS = (
     "g.id::text AS id, g.title, g.rules_version, g.options, g.status, g.seat_count, g.version,"
     " g.to_act, g.deadline, g.result, g.seed_commitment, g.seed_source,"
     " g.created_by::text AS created_by, g.created_at, g.updated_at, g.chain,"
-    " g.time_control, g.table_state AS table"
+    " g.time_control, g.table_state AS table,"
+    " g.rated, g.private, g.min_rating, g.max_rating, g.expires_at"
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
@@ -280,10 +288,10 @@ class Tx:
         limit: int,
         before: tuple[datetime, str] | None,
     ) -> list[Game]:
-        # public: games with an open seat (a lobby) and finished ones; the rest only to
-        # the players seated or invited in them
-        where = ["(g.status = 'finished' OR (g.status = 'waiting' AND EXISTS (SELECT 1 FROM seats s"
-                 " WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))"
+        # public: games with an open seat (a lobby), games under way (to watch) and finished
+        # ones, unless private; the rest only to the players seated or invited in them
+        where = ["((NOT g.private AND (g.status IN ('finished', 'active') OR (g.status = 'waiting' AND EXISTS"
+                 " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))))"
                  " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
         params: list[Any] = [caller_id]
         if player_id:
@@ -497,7 +505,7 @@ class Tx:
         """Finished games with the time of their last event (immutable, unlike the row's
         updated_at), oldest first, after the ``cursor`` (finished_at text, id)."""
         filters = [("g.title = %s", title), ("e.at >= %s", after), ("e.at < %s", before)]
-        where = ["g.status = 'finished'"] + [sql for sql, value in filters if value]
+        where = ["g.status = 'finished'", "NOT g.private"] + [sql for sql, value in filters if value]
         params: list[Any] = [value for _, value in filters if value]
         if cursor:
             where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")

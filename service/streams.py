@@ -23,7 +23,7 @@ from redis import asyncio as aioredis
 
 from service.errors import NotFound
 from service.games import EventPage, event_page, is_game_id, viewer_of
-from service.notify import channel, player_channel
+from service.notify import LOBBY_CHANNEL, channel, player_channel
 from service.store import AsyncReader, Game, Player, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -83,6 +83,10 @@ class Fanout:
         """The doorbell of a player's notifications (GET /v1/players/me/stream)."""
         return self._watch(player_channel(player_id))
 
+    def watch_lobby(self) -> Watch:
+        """The doorbell of the lobby (GET /v1/lobby/stream)."""
+        return self._watch(LOBBY_CHANNEL)
+
     def _watch(self, key: str) -> Watch:
         watch = Watch(self, key)
         self._watches[key].add(watch)
@@ -109,7 +113,7 @@ class Fanout:
             redis = aioredis.from_url(self.redis_url)
             pubsub = redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(channel("*"), player_channel("*"))
+                await pubsub.psubscribe(channel("*"), player_channel("*"), LOBBY_CHANNEL)
                 self._ring_all()  # whatever was published before this subscription
                 async for message in pubsub.listen():
                     if message["type"] == "pmessage":

@@ -22,6 +22,7 @@ from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
+from workers.rating_jobs import sweep_lobby
 from workers.runtime import services
 from workers.timer_worker import (
     SCHEDULER_POLL_SECONDS,
@@ -64,6 +65,9 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             requests = sweep_accounts()
             if requests:
                 log.info("sweeper re-queued %s sign-in or reset link requests", requests)
+            rated, withdrawn = sweep_lobby()
+            if rated or withdrawn:
+                log.info("sweeper rated %s games, withdrew %s seeks", rated, withdrawn)
             fanouts, mails, deliveries = sweep_notifications()
             if fanouts or mails or deliveries:
                 log.info("sweeper fanned out %s games, re-queued %s mail jobs and %s webhook deliveries",

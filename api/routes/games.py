@@ -27,7 +27,9 @@ from api.schemas import (
 )
 from api.services import services
 from service.boards import board_picture
+from service.errors import Invalid
 from service.games import SeatRequest
+from service.lobby import Listing
 
 bp = Blueprint("games", __name__)
 
@@ -85,9 +87,11 @@ def create_game():
         )
         for s in data["seats"]
     ]
+    listing = Listing.of(seats, data["rated"], data["private"], data["rating_range"],
+                         services().settings.seek_ttl_seconds)
     result = services().games.create(
         caller, data["title"], data["options"], seats, data["seed"], idempotency(_render_created),
-        data["time_control"],
+        data["time_control"], listing,
     )
     return respond(result, _render_created)
 
@@ -101,6 +105,15 @@ def list_games():
     before = _decode_cursor(query["cursor"]) if query["cursor"] else None
     if query["to_act"] == "me":  # most urgent first: one page, no cursor
         games, next_cursor = services().clocks.to_act(required_player(), query["limit"]), None
+    elif query["status"] == "finished" or query["result"] or query["form"] or query["after"] or query["before"]:
+        # the archive (service/lobby.py): finished games only, latest first
+        if query["status"] not in (None, "finished"):
+            raise Invalid("the archive holds finished games", {"status": ["must be finished with these filters"]})
+        if query["before"] and not before:
+            before = (query["before"], "00000000-0000-0000-0000-000000000000")
+        games = services().lobby.archive(optional_player(), player, query["title"], query["result"] or "any",
+                                         query["form"], query["after"], before, query["limit"])
+        next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
     else:
         games = services().games.list(optional_player(), player, query["status"], query["title"], query["limit"], before)
         next_cursor = _encode_cursor(games[-1]) if len(games) == query["limit"] else None
@@ -195,7 +208,7 @@ def list_messages(game_id: str):
 
 @bp.get("/games/<game_id>/export")
 def export(game_id: str):
-    return send_json(services().audit.record(game_id))
+    return send_json(services().audit.record(game_id, optional_player()))
 
 
 def _encode_cursor(game) -> str:

@@ -1,6 +1,7 @@
 // Entrepot's web client: plain ES modules on the public REST API, no build step.
 import { accountPage, linkPages, restore, signInPage, signOut } from "./account.js";
 import { api, ApiError, session } from "./api.js";
+import { lobbyNav, lobbyRoute } from "./lobby.js";
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
@@ -70,7 +71,7 @@ async function lobby() {
     options.value = title.value === "kontor" ? '{"variant": "basic"}' : "{}";
   });
   options.value = titles[0] && titles[0].id === "kontor" ? '{"variant": "basic"}' : "{}";
-  main.replaceChildren(
+  main.replaceChildren(lobbyNav(el),
     el("section", {}, el("h2", {}, "Your games"),
       games.length ? el("ul", { class: "games" }, games.map((game) => el("li", {},
         el("a", { href: `#/games/${game.id}` }, `${game.title} · ${game.id.slice(0, 8)}`),
@@ -280,6 +281,7 @@ async function route() {
   who.replaceChildren(`${session.player.name} `, el("a", { href: "#/account", id: "account-link" }, "Account"), " ",
     el("button", { onclick: () => signOut(route) }, "Sign out"));
   if (accountPage(main, route)) return;
+  if (await lobbyRoute(location.hash, { main, el, guarded, say })) { main.focus(); return; }
   const match = location.hash.match(/^#\/games\/([0-9a-f-]+)$/);
   if (match) gamePage(match[1]);
   else await guarded(lobby);

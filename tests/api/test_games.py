@@ -81,14 +81,17 @@ def test_listing_games(client, game, new_player):
     invitation = create_game(client, red, [{"player_id": red["id"]}, {"player_id": nosy["id"]}]).json
     mine = client.get("/v1/games", token=red["token"], query_string={"player": "me", "status": "active"}).json
     assert created["id"] in [g["id"] for g in mine["games"]]
-    # others see only public games (an open seat, or finished), not every player's
+    hidden = create_game(client, red, [{"player_id": red["id"]}, {"open": True}], private=True).json
+    # others see only public games (an open seat, under way to watch, or finished), never
+    # a private one nor an invitation to someone else (issue 30: watching, privacy)
     for token in (nosy["token"], None):
         seen = listed(client, token)
-        assert lobby["id"] in seen and created["id"] not in seen
-        assert created["id"] not in listed(client, token, player=red["id"])
+        assert lobby["id"] in seen and created["id"] in seen and hidden["id"] not in seen
+        assert created["id"] in listed(client, token, player=red["id"])
+        assert hidden["id"] not in listed(client, token, player=red["id"])
     assert invitation["id"] in listed(client, nosy["token"], player="me")  # invited: it is theirs
     assert invitation["id"] not in listed(client, black["token"])
-    assert {created["id"], lobby["id"], invitation["id"]} <= set(listed(client, red["token"], player="me"))
+    assert {created["id"], lobby["id"], invitation["id"], hidden["id"]} <= set(listed(client, red["token"], player="me"))
     page = client.get("/v1/games", token=red["token"], query_string={"limit": 1}).json
     assert len(page["games"]) == 1 and page["next_cursor"]
     following = client.get("/v1/games", token=red["token"], query_string={"limit": 1, "cursor": page["next_cursor"]}).json
