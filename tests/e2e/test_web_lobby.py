@@ -11,18 +11,26 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from clients.sdk import Client
 from tests.e2e.test_web_client import ARTIFACTS, browser, sign_up  # noqa: F401  (the browser fixture)
 
 pytestmark = pytest.mark.slow(seconds=40)
 
 
-def token_of(page: Page) -> str:
-    return page.evaluate("localStorage.getItem('entrepot.token')")
-
-
 def player_of(page: Page) -> dict:
-    return page.evaluate("JSON.parse(localStorage.getItem('entrepot.player'))")
+    """The signed-in player, asked with the page's own cookie session."""
+    return page.evaluate("fetch('/v1/players/me').then((r) => r.json())")
+
+
+def resign_in_page(page: Page, game_id: str) -> None:
+    """Resign with the page's cookie session and its CSRF token (as the page itself would)."""
+    status = page.evaluate(
+        """async (id) => {
+             const csrf = document.cookie.split('; ').find((c) => c.startsWith('entrepot_csrf='));
+             const r = await fetch(`/v1/games/${id}/resign`, {method: 'POST',
+               headers: {'X-CSRF-Token': csrf ? decodeURIComponent(csrf.split('=')[1]) : ''}});
+             return r.status;
+           }""", game_id)
+    assert 200 <= status < 300, status
 
 
 def test_lobby_challenge_profile_leaderboard_archive_and_watching(server, browser):  # noqa: F811
@@ -76,7 +84,7 @@ def test_lobby_challenge_profile_leaderboard_archive_and_watching(server, browse
     expect(watcher.locator("#board svg")).to_be_visible()
 
     # the guest resigns; the rating job rates the game; profile, leaderboard, archive
-    Client(server, token_of(guest)).resign(game_id)
+    resign_in_page(guest, game_id)
     host_id = player_of(host)["id"]
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
