@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from service.moves import card_detail
+
 LINE_CHARS = 160
 
 
@@ -65,3 +67,77 @@ def command_label(command: dict) -> str:
 
 def numbered_commands(commands: list[dict]) -> str:
     return "\n".join(f"{i}. {command_label(c)}" for i, c in enumerate(commands, start=1))
+
+
+# what a "your turn" mail shows besides the picture ---------------------------------------
+MONEY_KEYS = (("money", "florins"), ("florins", "florins"), ("coins", "coins"))
+
+
+def _seats(view: dict) -> list[dict]:
+    rows = view.get("players") or view.get("seats") or []
+    return [r for r in rows if isinstance(r, dict)]
+
+
+def scores_text(view: dict | None, names: list[str], me: int | None) -> str:
+    """``Scores: Ada (you, red) 3 points, 4 florins; Bob (black) 2 points, 5 florins``."""
+    if not isinstance(view, dict):
+        return ""
+    parts = []
+    for index, row in enumerate(_seats(view)):
+        seat = row.get("seat", index)
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat + 1}"
+        tags = [t for t in ("you" if seat == me else None, row.get("color")) if t]
+        said = [f"{row['points']} points"] if "points" in row else []
+        said += [f"{row[key]} {unit}" for key, unit in MONEY_KEYS if isinstance(row.get(key), int)][:1]
+        parts.append(f"{who}{' (' + ', '.join(tags) + ')' if tags else ''} {', '.join(said)}".strip())
+    return "Scores: " + "; ".join(parts) if parts else ""
+
+
+def hidden_text(title_id: str, view: dict | None) -> str:
+    """What only this seat may see: its own hand (Kontor), its private part otherwise."""
+    if not isinstance(view, dict) or not isinstance(view.get("you"), dict):
+        return ""
+    you = view["you"]
+    if title_id == "kontor":
+        hand = you.get("hand") or []
+        cards = "; ".join(card_detail(c, you.get("color")) for c in hand if isinstance(c, dict))
+        return f"Your hand (only you see it): {cards}" if cards else "Your hand is empty."
+    mine = {k: v for k, v in you.items() if k not in ("seat", "legal_command_count") and v not in (None, [], {})}
+    if not mine:
+        return ""
+    return "Only you see: " + "; ".join(f"{k.replace('_', ' ')}: {_short(v)}" for k, v in mine.items())
+
+
+def _kontor_label(card: dict) -> str:
+    kind = card.get("kind")
+    number = card.get("number")
+    if kind == "anchor":
+        return "[ANC]"
+    if kind == "water":
+        return f"~{number}~" if number is not None else "~~~"
+    owner = (card.get("owner") or "?")[0].upper()
+    if kind == "dock":
+        return f"{owner}{number}"
+    return f"{(kind or '?')[0].upper()}{number if number is not None else ''}"
+
+
+def board_text(title_id: str, view: dict | None) -> str:
+    """The board in characters, the text alternative of the picture (Kontor: its grid,
+    north at the top; others: the summary of ``position_text``)."""
+    if not isinstance(view, dict):
+        return "(the game has no position yet)"
+    if title_id != "kontor" or not isinstance(view.get("board"), dict):
+        rest = {k: v for k, v in view.items() if k not in ("you", "players", "seats", "to_act")}
+        return position_text(rest)
+    cells = {(c["x"], c["y"]): c.get("card") or {} for c in view["board"].get("cells", ()) if "x" in c}
+    if not cells:
+        return "(the board is empty)"
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    rows = []
+    for y in range(min(ys), max(ys) + 1):
+        rows.append(" ".join(f"{_kontor_label(cells[(x, y)]) if (x, y) in cells else '.':^5}"
+                             for x in range(min(xs), max(xs) + 1)).rstrip())
+    legend = ("North is up. [ANC] the anchor, ~n~ water (the river), R25 red's dock 25"
+              " (the letter is the owner's colour), F flood, B bridge, C customs.")
+    phase = ", ".join(f"{k} {view[k]}" for k in ("round", "phase") if view.get(k) is not None)
+    return (f"{phase.capitalize()}\n" if phase else "") + "\n".join(rows) + "\n" + legend
