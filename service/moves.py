@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 Describer = Callable[[dict, dict], str | None]
@@ -99,6 +100,15 @@ def _next_to(cells: dict, x: int, y: int, me: str | None) -> str:
     return ", next to " + names[0]
 
 
+@cache
+def _kontor_catalogue() -> dict[int, dict]:
+    """Kontor's printed cards by number (public: the title's component data)."""
+    from service.titles import title  # the registry of titles, read once
+
+    cards = title("kontor").component_data().get("cards", ())
+    return {c["number"]: c for c in cards if isinstance(c, dict) and c.get("number") is not None}
+
+
 def _kontor_card(view: dict, number: Any) -> dict | None:
     you = view.get("you") if isinstance(view.get("you"), dict) else {}
     for card in you.get("hand") or ():
@@ -111,7 +121,7 @@ def _kontor_card(view: dict, number: Any) -> dict | None:
                                             if isinstance(p, dict)]:
         if isinstance(pile, dict) and isinstance(pile.get("top"), dict) and pile["top"].get("number") == number:
             return pile["top"]
-    return None
+    return _kontor_catalogue().get(number)
 
 
 def _placing(view: dict) -> str:
@@ -134,7 +144,7 @@ def kontor(view: dict, command: dict) -> str | None:
         return "pass: play no card this round"
     if kind == "PlaceCard":
         x, y = command["x"], command["y"]
-        return f"place {_placing(view)} {_where(x, y)}{_next_to(cells, x, y, me)}"
+        return f"place {_placing(view)} on the square {_where(x, y)}{_next_to(cells, x, y, me)}"
     if kind == "MoveShip":
         x, y = command["x"], command["y"]
         text = f"move the ship to the water {_where(x, y)}"

@@ -65,7 +65,7 @@ def is_their_turn(game: Game, seat: int | None, since_version: int) -> bool:
 
 
 def _names(game: Game) -> list[str]:
-    return [s.name or (f"computer ({s.ai})" if s.ai else f"seat {s.index + 1}") for s in game.seats]
+    return [s.name or ("the computer" if s.ai else f"seat {s.index + 1}") for s in game.seats]
 
 
 def _when(at: datetime) -> str:

@@ -85,7 +85,7 @@ def scores_text(view: dict | None, names: list[str], me: int | None) -> str:
     parts = []
     for index, row in enumerate(_seats(view)):
         seat = row.get("seat", index)
-        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat + 1}"
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
         tags = [t for t in ("you" if seat == me else None, row.get("color")) if t]
         said = [f"{row['points']} points"] if "points" in row else []
         said += [f"{row[key]} {unit}" for key, unit in MONEY_KEYS if isinstance(row.get(key), int)][:1]
@@ -108,17 +108,33 @@ def hidden_text(title_id: str, view: dict | None) -> str:
     return "Only you see: " + "; ".join(f"{k.replace('_', ' ')}: {_short(v)}" for k, v in mine.items())
 
 
+#: a dock's letter in the text board: its owner's colour
+COLOUR_LETTERS = {"red": "R", "black": "K", "blue": "U", "green": "G", "yellow": "Y"}
+#: other cards' marks in the text board, and how the legend says them
+KIND_MARKS = {"flood": ("F", "flood"), "bridge": ("=", "bridge"), "customs": ("$", "customs")}
+
+
 def _kontor_label(card: dict) -> str:
     kind = card.get("kind")
-    number = card.get("number")
+    number = "" if card.get("number") is None else card["number"]
     if kind == "anchor":
         return "[ANC]"
     if kind == "water":
-        return f"~{number}~" if number is not None else "~~~"
-    owner = (card.get("owner") or "?")[0].upper()
+        return f"~{number}~"
     if kind == "dock":
-        return f"{owner}{number}"
-    return f"{(kind or '?')[0].upper()}{number if number is not None else ''}"
+        return f"{COLOUR_LETTERS.get(card.get('owner'), '?')}{number}"
+    return f"{KIND_MARKS.get(kind, ('?', kind))[0]}{number}"
+
+
+def _kontor_legend(cards: list[dict], me: str | None) -> str:
+    said = ["North is up", "[ANC] the anchor", "~n~ the river (water n)"]
+    colours = sorted({c.get("owner") for c in cards if c.get("kind") == "dock" and c.get("owner")})
+    for colour in colours:
+        letter = COLOUR_LETTERS.get(colour, "?")
+        said.append(f"{letter}n {'your' if colour == me else colour + chr(39) + 's'} dock n")
+    for kind in sorted({c.get("kind") for c in cards} & set(KIND_MARKS)):
+        said.append(f"{KIND_MARKS[kind][0]}n {KIND_MARKS[kind][1]} n")
+    return "; ".join(said) + "."
 
 
 def board_text(title_id: str, view: dict | None) -> str:
@@ -137,7 +153,7 @@ def board_text(title_id: str, view: dict | None) -> str:
     for y in range(min(ys), max(ys) + 1):
         rows.append(" ".join(f"{_kontor_label(cells[(x, y)]) if (x, y) in cells else '.':^5}"
                              for x in range(min(xs), max(xs) + 1)).rstrip())
-    legend = ("North is up. [ANC] the anchor, ~n~ water (the river), R25 red's dock 25"
-              " (the letter is the owner's colour), F flood, B bridge, C customs.")
+    you = view.get("you") if isinstance(view.get("you"), dict) else {}
+    legend = _kontor_legend(list(cells.values()), you.get("color"))
     phase = ", ".join(f"{k} {view[k]}" for k in ("round", "phase") if view.get(k) is not None)
     return (f"{phase.capitalize()}\n" if phase else "") + "\n".join(rows) + "\n" + legend
