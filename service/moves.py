@@ -203,7 +203,12 @@ def speicherstadt(view: dict, command: dict) -> str | None:
 def amsterdam(view: dict, command: dict) -> str | None:
     kind = command.get("type")
     if kind == "EndTurn":
-        return "end your turn"
+        said = ["end your turn"]
+        if command.get("keep"):
+            said.append(f"keeping {_value(command['keep'])}")
+        if command.get("foreman_to"):
+            said.append(f"moving the foreman to {_value(command['foreman_to'])}")
+        return ", ".join(said)
     if kind == "DeclineCard":
         return "take no card"
     if kind == "TakeCard":
@@ -232,4 +237,10 @@ def describe(title_id: str, view: dict | None, command: dict) -> str:
 
 
 def describe_all(title_id: str, view: dict | None, commands: list[dict]) -> list[str]:
-    return [describe(title_id, view, c) for c in commands]
+    """Each command in words; two that would read the same get their fields said too, so
+    a player can always tell the numbered moves apart."""
+    words = [describe(title_id, view, c) for c in commands]
+    seen: dict[str, int] = {}
+    for said in words:
+        seen[said] = seen.get(said, 0) + 1
+    return [f"{said} ({generic(c)})" if seen[said] > 1 else said for said, c in zip(words, commands, strict=True)]

@@ -1,5 +1,7 @@
 """A game's position as plain text for a mail, built only from the seat's view
-(``title.view(state, seat)``): what the player may see, never more.
+(``title.view(state, seat)``): what the player may see, never more. The scores, the
+seat's own hidden cards and the board in characters (the text alternative of the board's
+picture); the moves in words are service/moves.py's.
 
 Titles have no text rendering of their own (clients/terminal.py is a client, which the
 service does not import), so this is a generic summary of the view's JSON: scalars as
@@ -57,16 +59,6 @@ def position_text(view: dict | None) -> str:
         else:
             lines.append(f"{key}: {_short(value)}")
     return "\n".join(lines)
-
-
-def command_label(command: dict) -> str:
-    """``ChooseCard card=7``: a command's type and its arguments."""
-    args = " ".join(f"{k}={_short(v)}" for k, v in command.items() if k != "type")
-    return f"{command.get('type', '?')} {args}".strip()
-
-
-def numbered_commands(commands: list[dict]) -> str:
-    return "\n".join(f"{i}. {command_label(c)}" for i, c in enumerate(commands, start=1))
 
 
 # what a "your turn" mail shows besides the picture ---------------------------------------
