@@ -26,6 +26,11 @@ def _words(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
 
 
+def words_of(value: Any) -> str:
+    """A field's value in words: lists and mappings without brackets or quotes."""
+    return _value(value)
+
+
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"

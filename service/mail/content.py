@@ -117,6 +117,29 @@ def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: 
                    images=(picture,) if picture is not None else ())
 
 
+def position_now(tx: Tx, games: GameService, links: Links, game_id: str, seat: int, intro: str,
+                 subject: str) -> Content | None:
+    """The game as it is now for a seat that is not to act (the board, scores, its own
+    hidden cards), with no move and no reply address: None once the game is over."""
+    game, folded = games.live(tx, game_id)
+    if game.status != "active":
+        return None
+    title = title_of(game.title)
+    view = title.view(folded.state, seat)
+    scores, hidden = scores_text(view, _names(game), seat), hidden_text(game.title, view)
+    board = board_text(game.title, view)
+    picture = _picture(game.title, view, title)
+    later = "It is not your turn now: you will get a mail when it is."
+    text = "\n\n".join(p for p in (intro.strip(), later, scores, hidden, "The board:\n" + board,
+                                   links.game(game_id)) if p) + "\n"
+    body = _html(*(p for p in (intro.strip(), later) if p))
+    if picture is not None:
+        body += (f'<p><img src="cid:{picture.cid}" alt="{html.escape(_alt(board))}"'
+                 ' style="max-width:100%"></p>')
+    body += _html(*(p for p in (scores, hidden) if p), link=(links.game(game_id), "Open the game"))
+    return Content(subject, text, body, images=(picture,) if picture is not None else ())
+
+
 def _alt(board: str) -> str:
     return "The board. In characters: " + " / ".join(line.strip() for line in board.splitlines() if line.strip())
 

@@ -121,6 +121,9 @@ class Mailer:
                                           ref["game_id"], ref["seat"], ref["current_version"],
                                           intro=made.text.replace("\n\nNothing was played.", "")
                                           + "\n\nHere is the game as it is now.", subject=made.subject)
+                if fresh is None:  # not their turn now: the position all the same, without moves
+                    fresh = content.position_now(tx, self.games, self.settings.links, ref["game_id"], ref["seat"],
+                                                 made.text.replace("\n\nNothing was played.", ""), made.subject)
                 if fresh is not None:
                     made = fresh
         else:

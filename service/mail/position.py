@@ -4,17 +4,16 @@ seat's own hidden cards and the board in characters (the text alternative of the
 picture); the moves in words are service/moves.py's.
 
 Titles have no text rendering of their own (clients/terminal.py is a client, which the
-service does not import), so this is a generic summary of the view's JSON: scalars as
+service does not import), so this is a generic summary of the view: scalars as
 ``key: value``, the players' rows one per line, the caller's own part ("you") in full,
-and bigger structures as short JSON.
+and bigger structures in words cut to a line.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from service.moves import card_detail
+from service.moves import card_detail, words_of
 
 LINE_CHARS = 160
 
@@ -24,7 +23,8 @@ def _scalar(value: Any) -> bool:
 
 
 def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """A value in words (a mail shows no JSON), cut to a line."""
+    text = value if isinstance(value, str) else words_of(value)
     return text if len(text) <= LINE_CHARS else text[: LINE_CHARS - 1] + "…"
 
 
@@ -53,7 +53,7 @@ def position_text(view: dict | None) -> str:
                 else:
                     lines.append(f"  {k}: {_short(v)}")
         elif isinstance(value, dict) and any(_scalar(v) for v in value.values()):
-            lines.append(f"{key}: {_flat(value)}")
+            lines.append(f"{key.replace('_', ' ')}: {_flat(value)}")
         elif isinstance(value, (list, dict)) and not value:
             continue
         else:
@@ -70,6 +70,10 @@ def _seats(view: dict) -> list[dict]:
     return [r for r in rows if isinstance(r, dict)]
 
 
+def _count(number: Any, unit: str) -> str:
+    return f"{number} {unit[:-1] if number == 1 else unit}"
+
+
 def scores_text(view: dict | None, names: list[str], me: int | None) -> str:
     """``Scores: Ada (you, red) 3 points, 4 florins; Bob (black) 2 points, 5 florins``."""
     if not isinstance(view, dict):
@@ -79,8 +83,8 @@ def scores_text(view: dict | None, names: list[str], me: int | None) -> str:
         seat = row.get("seat", index)
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
         tags = [t for t in ("you" if seat == me else None, row.get("color")) if t]
-        said = [f"{row['points']} points"] if "points" in row else []
-        said += [f"{row[key]} {unit}" for key, unit in MONEY_KEYS if isinstance(row.get(key), int)][:1]
+        said = [_count(row["points"], "points")] if "points" in row else []
+        said += [_count(row[key], unit) for key, unit in MONEY_KEYS if isinstance(row.get(key), int)][:1]
         parts.append(f"{who}{' (' + ', '.join(tags) + ')' if tags else ''} {', '.join(said)}".strip())
     return "Scores: " + "; ".join(parts) if parts else ""
 

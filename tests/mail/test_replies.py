@@ -64,6 +64,9 @@ def test_a_numbered_reply_plays_that_move_and_a_replay_is_refused(client, sink, 
     answer = _answer(sink, ada, before)
     assert "(replayed)" in text_of(answer) and "used already" in text_of(answer)
     assert _version(client, game, ada) == events[-1]["seq"]
+    # Bob has still to choose: the answer shows the game as it is, with no move to reply with
+    assert "It is not your turn now" in text_of(answer) and answer["Reply-To"] is None
+    assert "Scores: " in text_of(answer) and any(p.get_content_type() == "image/png" for p in answer.walk())
     # the played reply was confirmed in one short mail, in words
     confirmed = [m for m in sink[0].to(ada["email"]) if str(m["Subject"]).startswith("Played")]
     assert len(confirmed) == 1 and "Played in Kontor game" in text_of(confirmed[0])
