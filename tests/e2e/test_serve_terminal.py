@@ -152,3 +152,55 @@ def test_engines_of_a_process_killed_outright_are_stopped_by_their_watchdog(data
         if owner.poll() is None:
             os.killpg(owner.pid, signal.SIGKILL)
             owner.wait()
+
+
+SLEEPER = '''
+import os
+import time
+from pathlib import Path
+
+from tests.mail.conftest import mail_services, mail_settings, sink  # noqa: F401 (fixtures)
+from tests.mail.test_correspondence_by_mail import worker  # noqa: F401 (the real fixture)
+
+
+def test_a_worker_then_a_long_wait(worker):
+    Path(os.environ["SLEEPER_PID_FILE"]).write_text(str(worker.pid))
+    time.sleep(300)
+'''
+
+
+def test_ctrl_c_of_pytest_leaves_no_worker_of_its_tests(tmp_path):
+    """`pytest` as a developer runs it (xdist, the project's options), stopped by Ctrl-C
+    while a test's RQ worker (the mail tests' fixture: its own session, so the terminal's
+    Ctrl-C does not reach it) runs: the worker and its scheduler end with the run."""
+    test_file = tmp_path / "test_sleeper.py"
+    test_file.write_text(SLEEPER)
+    pid_file, output = tmp_path / "worker.pid", tmp_path / "pytest.txt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTEST_XDIST"))}
+    with open(output, "wb") as screen:
+        pytest_run = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT),
+             "-p", "tests.conftest", "-p", "no:cacheprovider", str(test_file)],
+            cwd=ROOT, stdout=screen, stderr=subprocess.STDOUT,
+            env={**env, "PYTHONPATH": str(ROOT), "SLEEPER_PID_FILE": str(pid_file)}, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not pid_file.exists() or not pid_file.read_text():
+            assert pytest_run.poll() is None, output.read_text()[-3000:]
+            assert time.monotonic() < deadline, output.read_text()[-3000:]
+            time.sleep(0.2)
+        worker = int(pid_file.read_text())
+        family = _family(worker, tmp_path / "nothing")
+        assert worker in family and _alive(family)
+        os.killpg(pytest_run.pid, signal.SIGINT)  # Ctrl-C in the terminal
+        time.sleep(0.3)
+        os.killpg(pytest_run.pid, signal.SIGINT)  # and again, impatient: the teardowns are cut short
+        pytest_run.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _alive(family) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(family), {pid: _processes().get(pid) for pid in _alive(family)}
+    finally:
+        if pytest_run.poll() is None:
+            os.killpg(pytest_run.pid, signal.SIGKILL)
+            pytest_run.wait()
