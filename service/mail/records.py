@@ -171,11 +171,14 @@ def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: in
                     commands: list[dict] | None = None, ttl_seconds: float | None = None) -> int:
     """The reply token of this seat's mail at ``version`` (one per version: a mail re-sent
     carries the same), keeping the numbered ``commands`` that mail lists and when the
-    token expires (counted from its first mail)."""
+    token expires (counted from its first mail; a new mail of the same position after it
+    expired renews it: the address it carries works again)."""
     row = tx.conn.execute(
         "INSERT INTO reply_tokens (player_id, game_id, seat, version, commands, expires_at)"
         " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))"
-        " ON CONFLICT (player_id, game_id, seat, version) DO UPDATE SET seat = EXCLUDED.seat RETURNING id",
+        " ON CONFLICT (player_id, game_id, seat, version) DO UPDATE SET expires_at = CASE"
+        "   WHEN reply_tokens.expires_at <= now() THEN EXCLUDED.expires_at ELSE reply_tokens.expires_at END"
+        " RETURNING id",
         (player_id, game_id, seat, version, Jsonb(commands or []), ttl_seconds)).fetchone()
     return row[0]
 

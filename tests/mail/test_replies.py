@@ -162,3 +162,31 @@ def test_mail_in_reads_one_message_on_stdin(client, sink, mail_services, two_sea
     assert "(replayed)" in text_of(_answer(sink, ada, before))
     garbage = subprocess.run(command, input=b"", env=env, capture_output=True, timeout=60)
     assert garbage.returncode == 1
+
+
+def test_an_expired_reply_address_plays_nothing_and_the_mail_said_until_when(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, _ = _your_turn_mail(client, sink, mail_services, game, ada)
+    assert "This reply address plays one move and works until " in text_of(mail)
+    version = _version(client, game, ada)
+    token_id = int(str(mail["Reply-To"]).split("+")[1].split("-")[0])
+    with mail_services.store.tx() as tx:
+        until = tx.conn.execute("SELECT expires_at - created_at FROM reply_tokens WHERE id = %s",
+                                (token_id,)).fetchone()[0]
+        assert until.days == 30
+        tx.conn.execute("UPDATE reply_tokens SET expires_at = now() - interval '1 second' WHERE id = %s",
+                        (token_id,))
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1")
+    answer = _answer(sink, ada, before)
+    assert "(expired)" in text_of(answer) and _version(client, game, ada) == version
+    # still her turn: the answer carries the position again, with its address renewed
+    # (the same position, so the same token, expiring 30 days from now)
+    assert answer["Reply-To"] and "Your moves:" in text_of(answer)
+    with mail_services.store.read() as tx:
+        assert tx.conn.execute("SELECT expires_at > now() + interval '29 days' FROM reply_tokens"
+                               " WHERE id = %s", (token_id,)).fetchone()[0]
+    reply(inbox, answer, "1")
+    assert _version(client, game, ada) > version
