@@ -258,6 +258,7 @@ class LegalCommandsOut(Schema):
     version = fields.Int()
     seat = fields.Int()
     commands = fields.List(fields.Dict())
+    descriptions = fields.List(fields.Str())
 
 
 class TitleOut(Schema):

@@ -11,8 +11,9 @@
     join GAME SEAT               take an open seat
     games [--status S]           your games
     show GAME                    the game with your view
-    legal GAME [--seat N]        what you may send now, numbered
-    play GAME N [--seat N]       send the N-th legal command
+    legal GAME [--seat N]        what you may play now, numbered from 1, in words
+                                 (--json: the commands themselves)
+    play GAME N [--seat N]       play move N of that list (1 is the first)
     send GAME JSON [--seat N]    send a command written as JSON
     events GAME [--after N]      the history as you may see it
     turns                        the games waiting for you, most urgent first
@@ -52,6 +53,12 @@ import sys
 
 from clients.config import add_connection_arguments
 from clients.sdk import ApiError, Client, EntrepotError
+
+
+def describe(command: dict) -> str:
+    """A command in words when the server sent none (an older server)."""
+    fields = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in command.items() if k != "type")
+    return f"{command.get('type', '?')}" + (f": {fields}" if fields else "")
 
 
 class BadArgument(Exception):
@@ -99,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("game")
         p.add_argument("--seat", type=int, default=None)
         p.add_argument("--after", type=int, default=0)
+        if name == "legal":
+            p.add_argument("--json", action="store_true", help="print each command as JSON too")
     play = sub.add_parser("play")
     play.add_argument("game")
     play.add_argument("number", type=int)
@@ -186,17 +195,21 @@ def _run(client: Client, args) -> int:
         out = client.game(args.game, args.seat)
     elif args.command == "legal":
         legal = client.legal_commands(args.game, args.seat)
-        for i, command in enumerate(legal["commands"]):
-            print(f"{i:3d}  {json.dumps(command)}")
-        print(f"(version {legal['version']}, seat {legal['seat']})")
+        words = legal.get("descriptions") or [describe(c) for c in legal["commands"]]
+        if not legal["commands"]:
+            print("nothing to play now")
+        for i, (command, said) in enumerate(zip(legal["commands"], words, strict=True), start=1):
+            print(f"{i:3d}. {said}" + (f"  {json.dumps(command)}" if args.json else ""))
+        print(f"(seat {legal['seat']}; play one with: play {args.game} N)")
         return 0
     elif args.command == "play":
         legal = client.legal_commands(args.game, args.seat)
-        if not 0 <= args.number < len(legal["commands"]):
-            print(f"error: there is no legal command {args.number} ({len(legal['commands'])} now)",
-                  file=sys.stderr)
+        count = len(legal["commands"])
+        if not 1 <= args.number <= count:
+            print(f"error: there is no move {args.number} (" + (f"1 to {count} now" if count else "nothing to play now")
+                  + ")", file=sys.stderr)
             return 1
-        out = client.command(args.game, legal["commands"][args.number], seat=legal["seat"],
+        out = client.command(args.game, legal["commands"][args.number - 1], seat=legal["seat"],
                              expected_version=legal["version"])
     elif args.command == "send":
         out = client.command(args.game, _json_argument(args.json, "the command"), seat=args.seat)

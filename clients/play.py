@@ -45,7 +45,7 @@ def play(client: Client, console: Console, game_id: str, seat: int | None, poll:
             console.print("waiting for the other seats…")
             time.sleep(poll)
             continue
-        console.print(moves_table(legal["commands"]))
+        console.print(moves_table(legal["commands"], legal.get("descriptions")))
         answer = choose(console, len(legal["commands"]))
         if answer == "q":
             return 0

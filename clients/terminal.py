@@ -139,10 +139,13 @@ def game_panel(game: dict) -> Panel:
     return Panel(Group(Text(line, style="bold"), body), title=f"{game['title']} {game['id'][:8]}")
 
 
-def moves_table(commands: list[dict]) -> Table:
+def moves_table(commands: list[dict], descriptions: list[str] | None = None) -> Table:
+    """The moves numbered from 1, in the server's words (the legal-commands
+    ``descriptions``, as the mail and the web client say them) when it sends them."""
     table = Table(box=box.SIMPLE, title="your moves")
     table.add_column("#", justify="right")
-    table.add_column("command")
+    table.add_column("move")
+    words = descriptions if descriptions and len(descriptions) == len(commands) else None
     for number, command in enumerate(commands, start=1):
-        table.add_row(str(number), describe(command))
+        table.add_row(str(number), words[number - 1] if words else describe(command))
     return table

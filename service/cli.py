@@ -19,9 +19,14 @@ from pathlib import Path
 
 from service.embedded import EmbeddedEngines, default_data_dir
 from service.instance_lock import AlreadyRunning, InstanceLock
+from service.lifeline import die_with_parent
 from service.migrate import migrate
 
 log = logging.getLogger("entrepot")
+
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+#: how long `serve` waits for its API to answer before it gives up
+START_SECONDS = 120.0
 
 
 def _workers_default() -> int:
@@ -42,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="RQ worker processes for computer moves (plus one for short jobs)")
     serve.add_argument("--smtp-in-port", type=int, default=None,
                        help="also listen for reply mails (moves by email) by SMTP on this port")
+    serve.add_argument("--verbose", action="store_true",
+                       help="show every process's log here, the embedded engines' setup included"
+                            " (otherwise it goes to DATA_DIR/entrepot.log)")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     worker.add_argument("--queues", default="main,ai",
@@ -55,10 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     ratings = sub.add_parser("ratings", help="the ratings' projection (service/ratings.py)")
     ratings.add_argument("--rebuild", action="store_true",
                          help="forget every rating and rate every finished rated game again from its events")
+    sub.add_parser("turns", help="the games waiting for you, most urgent first (--url, --token)")
     keys = sub.add_parser("retire-key", help="end the validity of a signing key (after a rotation)")
     keys.add_argument("key_id")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.command != "serve":  # serve sets its own up: a terminal of its own, a log file
+        logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
 
     if args.command == "migrate":
         app_url = _require("DATABASE_URL")
@@ -143,8 +153,41 @@ def _require(name: str) -> str:
     return value
 
 
+def _log_to(data_dir: Path, verbose: bool):
+    """Where serve's log (and its children's output) goes: the terminal with --verbose,
+    else DATA_DIR/entrepot.log, the terminal showing only warnings. Returns the file
+    the children write to (None: the terminal)."""
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    if verbose:
+        logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+        return None
+    Path(data_dir).mkdir(parents=True, exist_ok=True)
+    path = Path(data_dir) / "entrepot.log"
+    to_file = logging.FileHandler(path)
+    to_file.setFormatter(logging.Formatter(LOG_FORMAT))
+    on_screen = logging.StreamHandler(sys.stderr)
+    on_screen.setLevel(logging.WARNING)
+    on_screen.setFormatter(logging.Formatter("entrepot: %(message)s"))
+    root.addHandler(to_file)
+    root.addHandler(on_screen)
+    logging.captureWarnings(True)  # the engines' libraries' warnings: to the file only
+    warnings_log = logging.getLogger("py.warnings")
+    warnings_log.propagate = False
+    warnings_log.addHandler(to_file)
+    return open(path, "ab")
+
+
+class _Interrupted(Exception):
+    pass
+
+
 def serve_all(args) -> int:
     data_dir = args.data_dir or default_data_dir()
+    output = _log_to(data_dir, getattr(args, "verbose", False))
+    # Ctrl-C or SIGTERM at any moment, the engines' start included, ends in the cleanup
+    # below: nothing of this server is left running
+    stopping = _stop_flag()
     engines = EmbeddedEngines(data_dir)
     env = dict(os.environ)
     lock = InstanceLock(data_dir)
@@ -161,57 +204,108 @@ def serve_all(args) -> int:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         env["ENTREPOT_SIGNING_KEY_FILE"] = str(Path(data_dir) / "signing-key")
         load_signing_key(None, env["ENTREPOT_SIGNING_KEY_FILE"])  # made once, before the workers
+    children: list[subprocess.Popen] = []
+
+    def start(command: list[str]) -> None:
+        if stopping():
+            raise _Interrupted
+        children.append(subprocess.Popen(command, env=env, stdout=output, stderr=output,
+                                         preexec_fn=die_with_parent))
+
     try:
         if not env.get("DATABASE_URL"):
             owner_url = engines.start_postgres()
             env["ENTREPOT_MIGRATE_DATABASE_URL"] = owner_url
             env["DATABASE_URL"] = engines.app_database_url(owner_url)
-        if not env.get("REDIS_URL"):
+        if not env.get("REDIS_URL") and not stopping():
             env["REDIS_URL"] = engines.start_redis()
+        if stopping():
+            raise _Interrupted
         for name in migrate(env.get("ENTREPOT_MIGRATE_DATABASE_URL") or env["DATABASE_URL"], env["DATABASE_URL"]):
             log.info("applied migration %s", name)
         env["ENTREPOT_THREADS"] = str(args.threads)
         # every process writes mails (without SMTP) to the same folder, and links to this server
         env["ENTREPOT_DATA_DIR"] = str(data_dir)
         env.setdefault("ENTREPOT_PUBLIC_URL", f"http://{args.host}:{args.port}")
-        api = [
+        start([
             sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",
             "--host", args.host, "--port", str(args.port),
             "--workers", str(args.workers),
             "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
-        ]
-        children = [subprocess.Popen(api, env=env)]
+        ])
         # short jobs (clocks, mail) get a worker of their own: never behind a search
-        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
+        start([sys.executable, "-m", "workers", "--queues", "main"])
         for _ in range(args.rq_workers):
-            children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
+            start([sys.executable, "-m", "workers", "--queues", "ai"])
         if args.smtp_in_port is not None:
-            children.append(subprocess.Popen([sys.executable, "-m", "service.mail.listener", "--host",
-                                              args.host, "--port", str(args.smtp_in_port)], env=env))
-            log.info("reply mails by SMTP on %s:%s", args.host, args.smtp_in_port)
-        log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
-        return _supervise(children)
+            start([sys.executable, "-m", "service.mail.listener", "--host", args.host,
+                   "--port", str(args.smtp_in_port)])
+        if not _answers(args.host, args.port, children, stopping):
+            return 1 if not stopping() else 0
+        url = f"http://{args.host}:{args.port}"
+        log.info("Entrepot is serving on %s", url)
+        if output is not None:
+            print(f"Log: {Path(data_dir) / 'entrepot.log'}")
+        if args.smtp_in_port is not None:
+            print(f"Reply mails (moves by email) by SMTP on {args.host}:{args.smtp_in_port}")
+        print(f"Entrepot is serving on {url} (Ctrl-C stops it)", flush=True)
+        return _supervise(children, stopping)
+    except (_Interrupted, KeyboardInterrupt):
+        return 0
     finally:
+        _stop_children(children)
         engines.stop()
         lock.release()
+        if output is not None:
+            output.close()
 
 
-def _supervise(children: list[subprocess.Popen]) -> int:
-    stopping = False
+def _stop_flag():
+    """Turn SIGINT and SIGTERM into a flag (the cleanup runs in serve's own time)."""
+    stopped = []
 
     def stop(signum, _frame):
-        nonlocal stopping
-        stopping = True
+        stopped.append(signum)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    return lambda: bool(stopped)
+
+
+def _answers(host: str, port: int, children: list[subprocess.Popen], stopping) -> bool:
+    """Wait until the API answers its health check (the children still running)."""
+    import urllib.request
+
+    probe = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/v1/health"
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline and not stopping():
+        if any(child.poll() is not None for child in children):
+            log.error("a process of the server stopped while starting: see the log")
+            return False
+        try:
+            with urllib.request.urlopen(probe, timeout=2) as answer:
+                if answer.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(0.2)
+    if not stopping():
+        log.error("the API did not answer within %.0f s: see the log", START_SECONDS)
+    return False
+
+
+def _supervise(children: list[subprocess.Popen], stopping) -> int:
     code = 0
-    while not stopping:
+    while not stopping():
         for child in children:
             if child.poll() is not None:
                 log.error("a child process exited with %s; stopping", child.returncode)
-                stopping, code = True, child.returncode or 1
+                return child.returncode or 1
         time.sleep(0.5)
+    return code
+
+
+def _stop_children(children: list[subprocess.Popen]) -> None:
     for child in children:
         if child.poll() is None:
             child.terminate()
@@ -220,7 +314,7 @@ def _supervise(children: list[subprocess.Popen]) -> int:
             child.wait(timeout=15)
         except subprocess.TimeoutExpired:
             child.kill()
-    return code
+            child.wait()
 
 
 if __name__ == "__main__":

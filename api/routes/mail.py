@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import html
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from api.auth import required_player
 from api.io import load_body, send
 from api.schemas import EmailVerification, MeOut
 from api.services import services
+from service.errors import InvalidToken, ServiceError, TokenExpired, TokenUsed
 
 bp = Blueprint("mail", __name__)
 
@@ -47,9 +48,32 @@ def verify_email_page(token: str):
     return _page("Confirm your email address", _button(f"/v1/email/verify/{token}", "Confirm my address"))
 
 
+def _wants_page() -> bool:
+    """A browser (the button of the page above) asks for HTML: it gets a page for a
+    refusal too, never problem+json; an API client keeps the problem document."""
+    best = request.accept_mimetypes.best_match(["application/problem+json", "application/json", "text/html"])
+    return best == "text/html" and request.accept_mimetypes["text/html"] > request.accept_mimetypes["application/json"]
+
+
+#: a refused link as a person reads it: (status, title, what to do); the statuses are the
+#: problem documents' (api/problems.py)
+_REFUSED = {
+    TokenUsed: (409, "Already confirmed", "This address was confirmed already: there is nothing more to do."),
+    TokenExpired: (409, "This link has expired", "Change your address in your settings again to get a new link."),
+    InvalidToken: (422, "This link is not valid", "Open the link exactly as it came in the mail, or ask for a new"
+                   " one by changing your address in your settings."),
+}
+
+
 @bp.post("/email/verify/<token>")
 def verify_email_link(token: str):
-    services().players.verify_email(token, None)
+    try:
+        services().players.verify_email(token, None)
+    except (TokenUsed, TokenExpired, InvalidToken) as err:
+        if not _wants_page():
+            raise
+        status, title, text = _REFUSED[type(err)]
+        return _page(title, f"<p>{html.escape(text)}</p>", status)
     return _page("Address confirmed", "<p>Entrepot will mail you what you chose to receive.</p>")
 
 
@@ -64,6 +88,12 @@ def unsubscribe_page(token: str):
 @bp.post("/unsubscribe/<token>")
 def unsubscribe(token: str):
     # RFC 8058: the body is "List-Unsubscribe=One-Click" (form encoded); the token decides
-    done = services().players.unsubscribe(token)
+    try:
+        done = services().players.unsubscribe(token)
+    except ServiceError as err:
+        if not _wants_page() or not isinstance(err, InvalidToken):
+            raise
+        return _page("This link is not valid", "<p>Open the unsubscribe link exactly as it came in the mail."
+                     " You can also turn mails off in your notification settings.</p>", 422)
     return _page("Unsubscribed", f"<p>No more {html.escape(_UNSUBSCRIBE_KINDS[done.kind])} from Entrepot."
-                 " Change this any time with PATCH /v1/players/me.</p>")
+                 " You can turn them on again any time in your notification settings.</p>")

@@ -31,7 +31,13 @@ async function guarded(action) {
   }
 }
 
+// the server's words for each legal command (the legal-commands `descriptions`), the same
+// as the mail's and the CLI's; a command without them is said from its fields
+const serverWords = new WeakMap();
+
 function describe(command) {
+  const said = serverWords.get(command);
+  if (said) return said;
   const fields = Object.entries(command).filter(([key]) => key !== "type");
   return fields.length
     ? `${command.type} ${fields.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ")}`
@@ -142,6 +148,7 @@ function gamePage(id) {
     historyLabel.textContent = `version ${history.value} of ${game.version}`;
     const offered = seat !== null && game.to_act.includes(seat) ? await api.legal(id, seat) : null;
     legal = offered ? offered.commands : [];
+    (offered?.descriptions || []).forEach((words, index) => { if (legal[index]) serverWords.set(legal[index], words); });
     legalVersion = offered ? offered.version : game.version;
     const offeredAt = legalVersion;
     moves.replaceChildren(...legal.map((command, index) => el("li", {},

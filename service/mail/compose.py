@@ -19,12 +19,23 @@ POLICY = SMTP.clone(max_line_length=998)
 
 
 @dataclass(frozen=True)
+class Image:
+    """A picture the HTML shows inline (``<img src="cid:{cid}">``): a part of the
+    multipart/related around the HTML, so mail clients display it without fetching."""
+
+    cid: str
+    data: bytes
+    subtype: str = "png"
+
+
+@dataclass(frozen=True)
 class Content:
     subject: str
     text: str
     #: HTML body fragments (already escaped); None: the text in <pre>
     html: str | None = None
     reply_to: str | None = None
+    images: tuple[Image, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,12 @@ def build(sender: str, to: str, key: str, content: Content, unsubscribe: Unsubsc
                       "Unsubscribe</a></p>")
     message.set_content(text)
     message.add_alternative(f"<!doctype html><html><body>{body_html}</body></html>", subtype="html")
+    if content.images:
+        # multipart/alternative [text/plain, multipart/related [text/html, image/png...]]
+        html_part = message.get_payload()[1]
+        for image in content.images:
+            html_part.add_related(image.data, "image", image.subtype, cid=f"<{image.cid}>",
+                                  disposition="inline", filename=f"{image.cid.split('@')[0]}.{image.subtype}")
     return message
 
 

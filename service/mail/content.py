@@ -3,19 +3,30 @@ render a lost mail again; None when the mail has lost its point (the game moved 
 
 from __future__ import annotations
 
+import hashlib
 import html
-import json
+import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from domain.common.envelope import encode_command
+from service.boards import render
+from service.boards.png import png
 from service.games import GameService
 from service.mail import records
-from service.mail.compose import Content, mailbox
-from service.mail.position import numbered_commands, position_text
+from service.mail.compose import Content, Image, mailbox
+from service.mail.position import board_text, hidden_text, scores_text
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens, token_hash
+from service.moves import describe_all
 from service.store import Game, Tx
 from service.titles import title as title_of
+
+log = logging.getLogger(__name__)
+
+#: a reply address works this long after its mail (and for one move): long enough for a
+#: correspondence game's slowest clock, short enough that an old mailbox is no key
+REPLY_TTL_SECONDS = 30 * 24 * 3600.0
 
 KIND_OF_TYPE = {"your_turn": "your_turn", "reminder": "reminder", "finished": "finished", "message": "messages"}
 
@@ -53,52 +64,133 @@ def is_their_turn(game: Game, seat: int | None, since_version: int) -> bool:
     return game.status == "active" and game.version >= since_version and seat is not None and seat in game.to_act
 
 
+def _names(game: Game) -> list[str]:
+    return [s.name or ("the computer" if s.ai else f"seat {s.index + 1}") for s in game.seats]
+
+
+def _when(at: datetime) -> str:
+    return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-              seat: int, since_version: int, intro: str = "") -> Content | None:
-    """The position now, the legal commands numbered, and a Reply-To that plays one at the
-    current version: None if it is no longer this seat's turn. (A mail that waited, in a
-    coalescing window or a simultaneous choice, shows the latest state, never an old one.)"""
+              seat: int, since_version: int, intro: str = "", subject: str | None = None) -> Content | None:
+    """The position now (the board as a picture and in characters, the scores, the seat's
+    own hidden cards), the legal moves numbered in words, and a Reply-To that plays one:
+    None if it is no longer this seat's turn. (A mail that waited shows the latest
+    state, never an old one.) The reply token keeps the numbered moves, so a reply's
+    number means what this mail listed, whenever it arrives."""
     game, folded = games.live(tx, game_id)
     if not is_their_turn(game, seat, since_version):
         return None
     version = game.version
     title = title_of(game.title)
     commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
-    token_id = records.reply_token_row(tx, player.id, game_id, seat, version)
+    view = title.view(folded.state, seat)
+    words = describe_all(game.title, view, commands)
+    token_id = records.reply_token_row(tx, player.id, game_id, seat, version, commands, REPLY_TTL_SECONDS)
     token = tokens.reply(token_id, player.id, game_id, seat, version)
     records.keep_reply_token_hash(tx, token_id, token_hash(token))
-    position = position_text(title.view(folded.state, seat))
-    listed = numbered_commands(commands)
-    text = (f"{intro}It is your turn in {game_label(game)} (seat {seat}, version {version}).\n\n"
-            f"{position}\n\nYour legal moves:\n{listed}\n\n"
-            "Reply to this mail with the number of your move on the first line (or a command's JSON).\n"
-            f"Or play in the browser: {links.game(game_id)}\n")
-    body = _html(*(p for p in (intro.strip(), f"It is your turn in {game_label(game)} (seat {seat},"
-                               f" version {version}).") if p), pre=position) + (
-        "<p>Your legal moves:</p><ol>" + "".join(f"<li>{html.escape(line.split('. ', 1)[1])}</li>"
-                                                 for line in listed.splitlines()) + "</ol>"
-        "<p>Reply to this mail with the number of your move on the first line"
-        " (or a command's JSON).</p>") + _html(link=(links.game(game_id), "Play in the browser"))
-    return Content(f"Your turn: {game_label(game)}", text, body,
-                   reply_to=mailbox(f"play+{token}", links.reply_domain))
+    expires = records.reply_token(tx, token_id)["expires_at"]
+    label = game_label(game)
+    scores = scores_text(view, _names(game), seat)
+    hidden = hidden_text(game.title, view)
+    board = board_text(game.title, view)
+    picture = _picture(game.title, view, title)
+    listed = "\n".join(f"{i}. {w}" for i, w in enumerate(words, start=1))
+    how = ("Reply to this mail with the number of your move on the first line (for example: 1)."
+           f" This reply address plays one move and works until {_when(expires)}.")
+    lead = f"It is your turn in {label}."
+    text = "\n\n".join(p for p in (intro.strip(), lead, scores, hidden, "The board:\n" + board,
+                                   "Your moves:\n" + listed, how,
+                                   f"Or play in the browser: {links.game(game_id)}") if p) + "\n"
+    body = _html(*(p for p in (intro.strip(), lead) if p))
+    if picture is not None:
+        body += (f'<p><img src="cid:{picture.cid}" alt="{html.escape(_alt(board))}"'
+                 ' style="max-width:100%"></p>')
+    else:
+        body += f"<pre>{html.escape(board)}</pre>"
+    body += _html(*(p for p in (scores, hidden) if p))
+    body += ("<p>Your moves:</p><ol>" + "".join(f"<li>{html.escape(w)}</li>" for w in words) + "</ol>"
+             + _html(how, link=(links.game(game_id), "Play in the browser")))
+    return Content(subject or f"Your turn: {label}", text, body,
+                   reply_to=mailbox(f"play+{token}", links.reply_domain),
+                   images=(picture,) if picture is not None else ())
+
+
+def position_now(tx: Tx, games: GameService, links: Links, game_id: str, seat: int, intro: str,
+                 subject: str) -> Content | None:
+    """The game as it is now for a seat that is not to act (the board, scores, its own
+    hidden cards), with no move and no reply address: None once the game is over."""
+    game, folded = games.live(tx, game_id)
+    if game.status != "active":
+        return None
+    title = title_of(game.title)
+    view = title.view(folded.state, seat)
+    scores, hidden = scores_text(view, _names(game), seat), hidden_text(game.title, view)
+    board = board_text(game.title, view)
+    picture = _picture(game.title, view, title)
+    later = "It is not your turn now: you will get a mail when it is."
+    text = "\n\n".join(p for p in (intro.strip(), later, scores, hidden, "The board:\n" + board,
+                                   links.game(game_id)) if p) + "\n"
+    body = _html(*(p for p in (intro.strip(), later) if p))
+    if picture is not None:
+        body += (f'<p><img src="cid:{picture.cid}" alt="{html.escape(_alt(board))}"'
+                 ' style="max-width:100%"></p>')
+    body += _html(*(p for p in (scores, hidden) if p), link=(links.game(game_id), "Open the game"))
+    return Content(subject, text, body, images=(picture,) if picture is not None else ())
+
+
+def _alt(board: str) -> str:
+    return "The board. In characters: " + " / ".join(line.strip() for line in board.splitlines() if line.strip())
+
+
+def _picture(title_id: str, view: dict, title) -> Image | None:
+    """The board picture of ``board.svg`` as a PNG; None (the text alone) if it cannot be
+    drawn: a mail is never lost for its picture."""
+    try:
+        data = png(render(title_id, view, title.component_data()))
+    except Exception:
+        log.exception("the board of a %s mail could not be drawn", title_id)
+        return None
+    return Image(f"board-{hashlib.sha256(data).hexdigest()[:16]}@entrepot", data)
+
+
+def result_words(game: Game) -> str:
+    """``Ada won. Scores: Ada 12, Bob 10.`` from the game's stored result."""
+    result = game.result or {}
+    names = _names(game)
+    winners = [names[w] if 0 <= w < len(names) else f"seat {w + 1}" for w in result.get("winners", [])]
+    said = []
+    if winners:
+        said.append(" and ".join(winners) + (" won." if len(winners) == 1 else " won together."))
+    elif game.status == "aborted":
+        said.append("The game was called off.")
+    else:
+        said.append("Nobody won.")
+    scores = result.get("scores") or []
+    if scores:
+        said.append("Scores: " + ", ".join(f"{names[i] if i < len(names) else f'seat {i + 1}'} {s:g}"
+                                           for i, s in enumerate(scores)) + ".")
+    reason = result.get("reason")
+    if reason and reason != "scored":
+        said.append(f"It ended by {str(reason).replace('_', ' ')}.")
+    return " ".join(said)
 
 
 def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient,
                  n: Notification, folded: int = 0) -> Content | None:
-    note = f"({folded} earlier updates of this game are folded into this mail.)\n\n" if folded else ""
     if n.type == "your_turn":
-        return your_turn(tx, games, tokens, links, player, n.game_id, n.seat, n.version, note)
+        return your_turn(tx, games, tokens, links, player, n.game_id, n.seat, n.version)
     game = games.game_row(tx, n.game_id)
     label = game_label(game)
     if n.type == "reminder":
-        if not is_their_turn(game, n.seat, n.version):
-            return None
         deadline = n.data.get("deadline") if isinstance(n.data, dict) else None
-        text = f"{note}Reminder: {label} is waiting for your move" + (f" (deadline {deadline})" if deadline else "")
-        subject = f"Reminder: your move in {label}"
-    elif n.type == "finished":
-        result = game.result or {}
-        text = f"{note}{label} is over.\n\nResult:\n{json.dumps(result, indent=2)}"
+        intro = f"Reminder: {label} is waiting for your move" + (f" until {deadline}." if deadline else ".")
+        return your_turn(tx, games, tokens, links, player, n.game_id, n.seat, n.version, intro=intro,
+                         subject=f"Reminder: your move in {label}")
+    note = f"({folded} earlier messages of this game are folded into this mail.)\n\n" if folded else ""
+    if n.type == "finished":
+        text = f"{label} is over.\n\n{result_words(game)}"
         subject = f"Finished: {label}"
     else:
         message = n.data.get("message", {}) if isinstance(n.data, dict) else {}
@@ -109,11 +201,45 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
     return Content(subject, text, _html(*text.strip().split("\n\n")[:-1], link=(links.game(n.game_id), "Open the game")))
 
 
+def played(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
+           seat: int, version: int, words: str) -> Content:
+    """The one short mail that confirms a reply was played; when the seat is to act again
+    at once, the same mail carries the new position and moves."""
+    game = games.game_row(tx, game_id)
+    label = game_label(game)
+    done = f"Played in {label}: {words}."
+    again = your_turn(tx, games, tokens, links, player, game_id, seat, version, intro=done + " It is your turn again.",
+                      subject=f"Played, your turn again: {label}")
+    if again is not None:
+        return again
+    later = ("The game is over: " + result_words(game)) if game.status != "active" else \
+        "You will get a mail when it is your turn again."
+    text = f"{done}\n\n{later}\n\n{links.game(game_id)}\n"
+    return Content(f"Played: {label}", text, _html(done, later, link=(links.game(game_id), "Open the game")))
+
+
+def stood_in(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
+             seat: int, version: int, words: str) -> Content:
+    """Your time ran out and the computer made that move for you."""
+    game = games.game_row(tx, game_id)
+    label = game_label(game)
+    done = f"Your time ran out in {label}, so the computer played for you: {words}."
+    again = your_turn(tx, games, tokens, links, player, game_id, seat, version, intro=done,
+                      subject=f"The computer played for you: {label}")
+    if again is not None:
+        return again
+    later = ("The game is over: " + result_words(game)) if game.status != "active" else \
+        "You will get a mail when it is your turn again."
+    text = f"{done}\n\n{later}\n\n{links.game(game_id)}\n"
+    return Content(f"The computer played for you: {label}", text,
+                   _html(done, later, link=(links.game(game_id), "Open the game")))
+
+
 def verification(links: Links, token: str, email: str) -> Content:
     url = links.verify(token)
     # short lines: the text part stays 7bit, so the link can be read (and grepped) as is
-    text = (f"Confirm that {email} is your address for Entrepot:\n\n{url}\n\n"
-            "Or send POST /v1/players/me/email/verify with this token:\n\n"
+    text = (f"Confirm that {email} is your address for Entrepot by opening this link:\n\n{url}\n\n"
+            "Or paste this code where your client asks for it:\n\n"
             f"{token}\n\nNothing else is mailed to this address before it is confirmed.")
     return Content("Confirm your email address", text,
                    _html(f"Confirm that {email} is your address for Entrepot.", link=(url, "Confirm my address")))
@@ -133,10 +259,12 @@ def digest(tx: Tx, games: GameService, links: Links, notes: list[Notification]) 
 
 def webhook_disabled(url: str) -> Content:
     text = (f"Your webhook {url} failed for too long and was disabled.\n"
-            "Register it again (POST /v1/players/me/webhooks) once it answers.")
+            "Add it again in your notification settings once it answers.")
     return Content("Webhook disabled", text)
 
 
-def answer(reason: str, detail: str) -> Content:
-    text = f"Your reply was not played: {reason}.\n\n{detail}\n\nNothing was played."
-    return Content(f"Not played: {reason}", text)
+def answer(reason: str, detail: str, label: str | None = None) -> Content:
+    """A reply that was not played. The subject is the same for every answer about one
+    game ("Not played: Kontor game 1a2b3c4d"), so replying to answers never grows it."""
+    text = f"Your reply was not played ({reason}).\n\n{detail}\n\nNothing was played."
+    return Content(f"Not played: {label or 'your reply'}", text)

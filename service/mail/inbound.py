@@ -2,16 +2,25 @@
 
 The reply address (``play+TOKEN@domain``, in To, Cc, Delivered-To, X-Original-To or the
 SMTP envelope) carries the token; the From header proves nothing. The token's MAC binds it
-to game, seat, version and player; its row says whether it was used. The first non-empty
-line not quoted (``>``) of the text part (or of the HTML, stripped) is a number (the
-numbered legal command of the mail) or a command's JSON. It is played through the one
-write path (``GameService.execute``) as the token's player and seat, with
-``expected_version`` = the token's version; the token is marked used right after. A crash
-in between leaves it unmarked, but the game has moved past its version by then, so a
-replay is refused as stale all the same.
+to player, game and seat (and the version its mail showed); its row keeps the numbered
+moves that mail listed, when it expires (30 days after the mail), and whether it was used.
 
-A refused reply (forged, replayed, stale, illegal, game over) is answered by mail with the
-reason, and nothing is played: to the token's player when the token is genuine; for a
+A reply is judged by what it asks, not by when its mail was sent. The first non-empty
+line not quoted (``>``) of the text part (or of the HTML, stripped) is a number (the
+move of that number in the mail the reply answers, as the token's row kept it) or a
+command's JSON. That command is decided against the game as it is when the reply
+arrives, for the token's seat, through the one write path (``GameService.execute``) as
+the token's player: if the rules allow it now it is played, whatever happened in the
+game since (the opponent's move, a computer's secret choice, a reminder); only if they
+do not is the reply refused, and the answer carries the current position, its numbered
+moves and a fresh reply address.
+
+Single use: the command commits under an idempotency key derived from the token, in the
+same transaction as its events, so a token plays at most one move even if the process
+dies before the row is marked used; the row's ``used_at`` then refuses any later reply.
+
+A refused reply (forged, replayed, expired, illegal, game over) is answered by mail with
+the reason, and nothing is played: to the token's player when the token is genuine; for a
 forged one (which names nobody) to the From address only if it is a verified player's, so
 the listener never mails strangers (no backscatter for anyone who forges a From).
 """
@@ -32,6 +41,7 @@ from email.utils import getaddresses, parseaddr
 from domain.common.envelope import encode_command
 from service.errors import (
     GameNotActive,
+    IdempotencyKeyReused,
     Invalid,
     InvalidToken,
     NotFound,
@@ -40,12 +50,12 @@ from service.errors import (
     ServiceError,
     VersionConflict,
 )
+from service.idempotency import Replayed, idempotency_key
 from service.mail import records
 from service.mail.accounts import unsubscribe
 from service.mail.mailer import Mailer
-from service.mail.position import command_label
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
-from service.store import Player
+from service.moves import describe
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
@@ -62,8 +72,19 @@ class Unparseable(Exception):
 @dataclass(frozen=True)
 class Outcome:
     played: bool
-    reason: str  # "played" or why not: forged, replayed, stale, illegal, game_over
-    detail: str = ""
+    reason: str  # "played" or why not: forged, replayed, expired, illegal, game_over
+    detail: str = ""  # played: the move in words
+    version: int | None = None  # played: the game's version after it
+
+
+#: a reply token's idempotency key outlives the token (30 days)
+REPLY_KEY_TTL_SECONDS = 31 * 24 * 3600.0
+#: a reply judged legal may lose a race with another commit: judged again this often
+RACE_ATTEMPTS = 5
+
+
+def _render_outcome(done) -> tuple[int, dict]:
+    return 201, {"version": done.version}
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -143,22 +164,19 @@ class Inbound:
             return Outcome(False, "forged", "The reply address carries no valid token of this server."), None
         if row["used_at"] is not None:
             return Outcome(False, "replayed", "This reply address was used already: each one plays one move."), row
-        with self.store.read() as tx:
-            player = tx.player(row["player_id"])
-            game, folded = self.games.live(tx, row["game_id"])
-        if game.status != "active":
-            return Outcome(False, "game_over", f"The game is {game.status}."), row
-        if game.version != row["version"]:
-            return Outcome(False, "stale", f"The game moved on (version {row['version']} -> {game.version})."), row
-        title = title_of(game.title)
+        if row["expired"]:
+            return Outcome(False, "expired", "This reply address has expired: it worked for 30 days after"
+                           " its mail."), row
         line = first_line(message)
         if re.fullmatch(r"\d{1,4}\.?", line):
-            legal = [encode_command(c) for c in title.legal_commands(folded.state, row["seat"])]
+            listed = row["commands"] or []
             number = int(line.rstrip("."))
-            if not 1 <= number <= len(legal):
-                return Outcome(False, "illegal", f"There is no move {number} (1 to {len(legal)})."), row
-            command = legal[number - 1]
-            label = command_label(command)
+            if not listed:  # a token from before the moves were kept: its own version's list
+                listed = self._listed_at(row)
+            if not 1 <= number <= len(listed):
+                return Outcome(False, "illegal", f"That mail has no move {number} (it lists 1 to {len(listed)})."
+                               if listed else f"That mail has no move {number}: its moves are no longer known."), row
+            command = listed[number - 1]
         else:
             try:
                 command = json.loads(line)
@@ -167,34 +185,69 @@ class Inbound:
             if not isinstance(command, dict):
                 return Outcome(False, "illegal", f"The first line {line[:80]!r} is neither a move's number"
                                " nor a command's JSON."), row
-            label = command_label(command)
-        return self._execute(player, row, command, label), row
+        return self._execute(row, command), row
 
-    def _execute(self, player: Player, row: dict, command: dict, label: str) -> Outcome:
-        try:
-            self.games.execute(player, row["game_id"], row["seat"], command, expected_version=row["version"])
-        except VersionConflict as err:
-            return Outcome(False, "stale", err.detail)
-        except GameNotActive as err:
-            return Outcome(False, "game_over", err.detail)
-        except (Invalid, NotYourTurn, NotYourSeat, NotFound) as err:
-            return Outcome(False, "illegal", err.detail)
-        except ServiceError as err:  # unavailable: let the MTA retry
-            raise RuntimeError(err.detail) from err
-        with self.store.tx() as tx:
-            records.use_reply_token(tx, row["id"])
-        return Outcome(True, "played", f"Played: {label}.")
+    def _listed_at(self, row: dict) -> list[dict]:
+        with self.store.read() as tx:
+            game, folded = self.games.live(tx, row["game_id"])
+        if game.version != row["version"] or game.status != "active":
+            return []
+        return [encode_command(c) for c in title_of(game.title).legal_commands(folded.state, row["seat"])]
+
+    def _words(self, game_id: str, seat: int, command: dict) -> str:
+        """The command in words, as the seat saw the game just before it."""
+        with self.store.read() as tx:
+            game, folded = self.games.live(tx, game_id)
+            title = title_of(game.title)
+            try:
+                view = title.view(folded.state, seat) if game.status == "active" else None
+            except Exception:
+                view = None
+        return describe(game.title, view, command)
+
+    def _execute(self, row: dict, command: dict) -> Outcome:
+        """Play ``command`` for the token's seat if the rules allow it now."""
+        with self.store.read() as tx:
+            player = tx.player(row["player_id"])
+        idem = idempotency_key(row["player_id"], "MAIL", f"/reply-tokens/{row['id']}", str(row["id"]),
+                               {"command": command}, REPLY_KEY_TTL_SECONDS, _render_outcome)
+        for _ in range(RACE_ATTEMPTS):
+            with self.store.read() as tx:
+                game, _folded = self.games.live(tx, row["game_id"])
+            if game.status != "active":
+                return Outcome(False, "game_over", f"The game is over ({game.status}).")
+            words = self._words(row["game_id"], row["seat"], command)
+            try:
+                done = self.games.execute(player, row["game_id"], row["seat"], command,
+                                          expected_version=game.version, idem=idem)
+            except VersionConflict:  # something else committed in between: judge again
+                continue
+            except IdempotencyKeyReused:
+                done = Replayed(0, None)
+            except GameNotActive as err:
+                return Outcome(False, "game_over", err.detail)
+            except NotYourTurn:
+                return Outcome(False, "illegal", f"It is not your turn now, so {words!r} cannot be played.")
+            except (Invalid, NotYourSeat, NotFound) as err:
+                return Outcome(False, "illegal", f"{words!r} cannot be played now: {err.detail}")
+            except ServiceError as err:  # unavailable: let the MTA retry
+                raise RuntimeError(err.detail) from err
+            with self.store.tx() as tx:
+                records.use_reply_token(tx, row["id"])
+            if isinstance(done, Replayed):  # a move committed under this token before (a crash after it)
+                return Outcome(False, "replayed", "This reply address was used already: each one plays one move.")
+            return Outcome(True, "played", words, done.version)
+        raise RuntimeError("the game kept changing while the reply was judged: try again")
 
     def _next_if_still_theirs(self, row: dict, outcome: Outcome) -> None:
-        """The fan-out tells no one of their own move; a player who plays by mail and is
-        to act again (several moves in a row) gets the new position at once."""
+        """One short mail confirms the move; when the seat is to act again at once (the
+        fan-out tells no one of their own move) it carries the new position too."""
         with self.store.read() as tx:
             player = records.recipient(tx, row["player_id"])
-            game = self.games.game_row(tx, row["game_id"])
-        if player is None or not player.verified or row["seat"] not in game.to_act or game.status != "active":
+        if player is None or not player.verified or not player.notify_by_email:
             return
-        ref = {"reason": "", "detail": outcome.detail, "game_id": row["game_id"], "seat": row["seat"],
-               "current_version": game.version}
+        ref = {"words": outcome.detail, "game_id": row["game_id"], "seat": row["seat"],
+               "current_version": outcome.version}
         self.mailer.claim_and_deliver(f"played:{row['id']}", player.id, row["game_id"], "played", ref,
                                       player.email)
 
@@ -209,9 +262,9 @@ class Inbound:
             log.info("a %s reply from %r is not answered: no verified player to tell", outcome.reason, sender)
             return
         to, player_id = player.email, player.id
-        ref = {"reason": outcome.reason.replace("_", " "), "detail": outcome.detail,
-               "in_reply_to_subject": str(message.get("Subject", ""))[:120]}
-        if outcome.reason == "stale" and player_id is not None:
+        ref = {"reason": outcome.reason.replace("_", " "), "detail": outcome.detail}
+        if row is not None and player.id == row["player_id"]:
+            # the game as it is now, with a fresh reply address if it is their turn
             with self.store.read() as tx:
                 game = self.games.game_row(tx, row["game_id"])
             ref.update(game_id=row["game_id"], seat=row["seat"], current_version=game.version)

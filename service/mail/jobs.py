@@ -7,3 +7,5 @@ MAIL_FOLLOWUP = "workers.mail_jobs.mail_followup"
 MAIL_VERIFICATION = "workers.mail_jobs.mail_verification"
 MAIL_DIGEST = "workers.mail_jobs.send_digest"
 MAIL_RESEND = "workers.mail_jobs.resend_mail"
+#: queued by GameService.play_computer when the computer made a timed-out seat's move
+MAIL_STOOD_IN = "workers.mail_jobs.mail_stood_in"

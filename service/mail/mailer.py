@@ -24,7 +24,7 @@ from redis import Redis
 from service.games import GameService
 from service.jobs import JobQueue
 from service.mail import content, records
-from service.mail.compose import Content, Unsubscribe, build, mailbox
+from service.mail.compose import Unsubscribe, build, mailbox
 from service.mail.content import KIND_OF_TYPE, Links
 from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
@@ -101,20 +101,31 @@ class Mailer:
         elif claim.kind == "webhook_disabled":
             made = content.webhook_disabled(ref["url"])
         elif claim.kind == "played":
-            made = content.your_turn(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
-                                     ref["seat"], ref["current_version"], intro=f"{ref['detail']}\n\n")
+            if player is None:
+                return None
+            made = content.played(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
+                                  ref["seat"], ref["current_version"], ref["words"])
+            unsubscribe_kind = "your_turn"
+        elif claim.kind == "stood_in":
+            if player is None:
+                return None
+            made = content.stood_in(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
+                                    ref["seat"], ref["current_version"], ref["words"])
+            unsubscribe_kind = "your_turn"
         elif claim.kind == "answer":
-            made = content.answer(ref["reason"], ref["detail"])
+            label = content.game_label(self.games.game_row(tx, ref["game_id"])) if ref.get("game_id") else None
+            made = content.answer(ref["reason"], ref["detail"], label)
             if ref.get("seat") is not None and player is not None and player.verified:
-                # a stale reply: the current position with a fresh reply address, if it is still their turn
+                # the current position with a fresh reply address, if it is their turn now
                 fresh = content.your_turn(tx, self.games, self.tokens, self.settings.links, player,
                                           ref["game_id"], ref["seat"], ref["current_version"],
-                                          intro=made.text + "\n\n")
+                                          intro=made.text.replace("\n\nNothing was played.", "")
+                                          + "\n\nHere is the game as it is now.", subject=made.subject)
+                if fresh is None:  # not their turn now: the position all the same, without moves
+                    fresh = content.position_now(tx, self.games, self.settings.links, ref["game_id"], ref["seat"],
+                                                 made.text.replace("\n\nNothing was played.", ""), made.subject)
                 if fresh is not None:
-                    made = Content(made.subject, fresh.text, fresh.html, fresh.reply_to)
-            if ref.get("in_reply_to_subject"):
-                made = Content(f"Re: {ref['in_reply_to_subject']} ({made.subject})", made.text, made.html,
-                               made.reply_to)
+                    made = fresh
         else:
             raise ValueError(f"unknown mail kind {claim.kind}")
         if made is None:
@@ -157,9 +168,9 @@ class Mailer:
         return content.is_their_turn(self.games.game_row(tx, n.game_id), n.seat, n.version)
 
     def mail_notification(self, notification_id: int, folded: int = 0) -> str:
-        """Mail one notification, unless unwanted, watched, stale, already mailed, or
-        inside the coalescing window (then a follow-up at the window's end sends the
-        latest state)."""
+        """Mail one notification, unless unwanted, watched, stale, already mailed, or (a
+        table message only) inside the coalescing window: then a follow-up at the window's
+        end sends the latest messages. A turn, a reminder and a result go out at once."""
         with self.store.tx() as tx:
             n = records.notification(tx, notification_id)
             if n is None:
@@ -176,7 +187,8 @@ class Mailer:
             key = f"notification:{n.id}"
             if records.claimed(tx, key) is not None:
                 return "duplicate"
-            until = records.window_end(tx, n.player_id, n.game_id, self.settings.window_seconds)
+            until = records.window_end(tx, n.player_id, n.game_id, self.settings.window_seconds) \
+                if n.type == "message" else None
             if until is not None:
                 self._follow_up(n.player_id, n.game_id, until)
                 return "coalesced"
@@ -189,15 +201,30 @@ class Mailer:
                            f"mail-followup-{player_id}-{game_id}-{int(at.timestamp())}", at=at)
 
     def mail_followup(self, player_id: str, game_id: str) -> str:
-        """At a window's end: mail the latest still relevant notification that the window
-        held back (the earlier ones are folded into it)."""
+        """At a window's end: mail the latest table message that the window held back (the
+        earlier ones are folded into it)."""
         with self.store.read() as tx:
-            last = records.last_mailed_notification(tx, player_id, game_id)
-            held = records.notifications_after(tx, player_id, last, game_id=game_id)
-            candidates = [n for n in reversed(held) if self.relevant(tx, n)]
+            last = records.last_mailed_notification(tx, player_id, game_id, "message")
+            held = [n for n in records.notifications_after(tx, player_id, last, game_id=game_id)
+                    if n.type == "message"]
+            candidates = list(reversed(held))
         if not candidates:
             return "nothing"
         return self.mail_notification(candidates[0].id, folded=len(held) - 1)
+
+    def mail_stood_in(self, game_id: str, seat: int, version: int, words: str) -> str:
+        """Tell a seat's player the move the computer made for them at their deadline
+        (queued by GameService.play_computer after the stand-in's move committed)."""
+        with self.store.read() as tx:
+            game = self.games.game_row(tx, game_id)
+            player_id = game.seats[seat].player_id if 0 <= seat < len(game.seats) else None
+            player = records.recipient(tx, player_id) if player_id else None
+        why = self.unwanted(player, "your_turn")
+        if why:
+            return why
+        ref = {"game_id": game_id, "seat": seat, "current_version": version, "words": words}
+        return self.claim_and_deliver(f"stood-in:{game_id}:{version}:{seat}", player.id, game_id, "stood_in", ref,
+                                      player.email)
 
     # other mails ----------------------------------------------------------------------
     def mail_verification(self, verification_id: int) -> str:

@@ -128,20 +128,26 @@ def mark_dropped(tx: Tx, key: str, why: str) -> None:
 
 
 def window_end(tx: Tx, player_id: str, game_id: str, seconds: float) -> datetime | None:
-    """When the coalescing window of the last notification mail of this player and game
-    ends, if it has not ended yet."""
-    row = _one(tx, "SELECT claimed_at + make_interval(secs => %s) AS until FROM mails_sent"
-                   " WHERE player_id = %s AND game_id = %s AND kind = 'notification'"
-                   " ORDER BY claimed_at DESC LIMIT 1", (seconds, player_id, game_id))
+    """When the coalescing window of the last message mail of this player and game ends,
+    if it has not ended yet (only table messages are grouped: a turn or a reminder goes
+    out at once)."""
+    row = _one(tx, "SELECT m.claimed_at + make_interval(secs => %s) AS until FROM mails_sent m"
+                   " JOIN notifications n ON n.id = (m.ref ->> 'notification_id')::bigint"
+                   " WHERE m.player_id = %s AND m.game_id = %s AND m.kind = 'notification'"
+                   " AND n.type = 'message' ORDER BY m.claimed_at DESC LIMIT 1", (seconds, player_id, game_id))
     if row is None:
         return None
     still = _one(tx, "SELECT %s::timestamptz > now() AS inside", (row["until"],))
     return row["until"] if still and still["inside"] else None
 
 
-def last_mailed_notification(tx: Tx, player_id: str, game_id: str) -> int:
-    row = _one(tx, "SELECT coalesce(max((ref ->> 'notification_id')::bigint), 0) AS last FROM mails_sent"
-                   " WHERE player_id = %s AND game_id = %s AND kind = 'notification'", (player_id, game_id))
+def last_mailed_notification(tx: Tx, player_id: str, game_id: str, type_: str | None = None) -> int:
+    """The newest notification of this player and game mailed (of this type, if given)."""
+    row = _one(tx, "SELECT coalesce(max((m.ref ->> 'notification_id')::bigint), 0) AS last FROM mails_sent m"
+                   " WHERE m.player_id = %s AND m.game_id = %s AND m.kind = 'notification'"
+                   " AND (%s::text IS NULL OR EXISTS (SELECT 1 FROM notifications n"
+                   "   WHERE n.id = (m.ref ->> 'notification_id')::bigint AND n.type = %s))",
+               (player_id, game_id, type_, type_))
     return row["last"] if row else 0
 
 
@@ -161,11 +167,19 @@ def reclaim_unsent(tx: Tx, older_than_seconds: float, max_attempts: int, limit: 
 
 
 # reply tokens -------------------------------------------------------------------------
-def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: int) -> int:
+def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: int,
+                    commands: list[dict] | None = None, ttl_seconds: float | None = None) -> int:
+    """The reply token of this seat's mail at ``version`` (one per version: a mail re-sent
+    carries the same), keeping the numbered ``commands`` that mail lists and when the
+    token expires (counted from its first mail; a new mail of the same position after it
+    expired renews it: the address it carries works again)."""
     row = tx.conn.execute(
-        "INSERT INTO reply_tokens (player_id, game_id, seat, version) VALUES (%s, %s, %s, %s)"
-        " ON CONFLICT (player_id, game_id, seat, version) DO UPDATE SET seat = EXCLUDED.seat RETURNING id",
-        (player_id, game_id, seat, version)).fetchone()
+        "INSERT INTO reply_tokens (player_id, game_id, seat, version, commands, expires_at)"
+        " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))"
+        " ON CONFLICT (player_id, game_id, seat, version) DO UPDATE SET expires_at = CASE"
+        "   WHEN reply_tokens.expires_at <= now() THEN EXCLUDED.expires_at ELSE reply_tokens.expires_at END"
+        " RETURNING id",
+        (player_id, game_id, seat, version, Jsonb(commands or []), ttl_seconds)).fetchone()
     return row[0]
 
 
@@ -175,7 +189,9 @@ def keep_reply_token_hash(tx: Tx, token_id: int, digest: str) -> None:
 
 def reply_token(tx: Tx, token_id: int) -> dict | None:
     return _one(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, version,"
-                    " token_hash, used_at FROM reply_tokens WHERE id = %s", (token_id,))
+                    " token_hash, used_at, commands, expires_at,"
+                    " coalesce(expires_at <= now(), false) AS expired FROM reply_tokens WHERE id = %s",
+                (token_id,))
 
 
 def use_reply_token(tx: Tx, token_id: int) -> None:

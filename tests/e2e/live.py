@@ -11,6 +11,7 @@ from pathlib import Path
 
 import requests
 
+from service.lifeline import die_with_parent
 from tests.conftest import ROOT, UNTHROTTLED
 
 
@@ -30,8 +31,10 @@ class Served:
         self.log_path = log_path
         self._log = open(log_path, "w+b")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port), *args],
+            # --verbose: every process's log in this one file, for a failing test's message
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port), "--verbose", *args],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent,  # if pytest dies, serve gets SIGTERM and stops its engines
         )
 
     def log(self) -> str:

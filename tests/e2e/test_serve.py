@@ -74,7 +74,7 @@ def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):
         if not play_round(bot, rng):
             time.sleep(0.05)
     assert cli.main(["--url", server, f"--token={token}", "legal", game_id]) == 0
-    assert cli.main(["--url", server, f"--token={token}", "play", game_id, "0"]) == 1  # nothing to play: finished
+    assert cli.main(["--url", server, f"--token={token}", "play", game_id, "1"]) == 1  # nothing to play: finished
     assert "error" in capsys.readouterr().err
 
 

@@ -67,6 +67,7 @@ def test_a_whole_game_typed_in_the_terminal(server):
     assert first, terminal.screen[-2000:]
     assert b"\x1b[" in terminal.screen, "no colours drawn"
     assert b"your moves" in terminal.screen and b"seats" in terminal.screen
+    assert b"choose card" in terminal.screen  # the server's words, as in the mail and the web client
     terminal.type("not a number")
     assert terminal.read_until(re.compile(rb"is not a move number between 1 and \d+"))
     deadline = time.monotonic() + 180

@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from dataclasses import replace
+from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -40,6 +41,7 @@ class Sink:
         raw = envelope.original_content or envelope.content
         message = BytesParser(policy=policy.default).parsebytes(raw)
         message.raw = raw  # as it came over the wire
+        message.received_at = datetime.now(UTC)  # when the SMTP server took it
         with self._lock:
             self.messages.append(message)
             self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))

@@ -38,16 +38,21 @@ def test_your_turn_mail_shows_the_position_numbered_moves_a_link_and_a_signed_re
     assert mail.get_content_type() == "multipart/alternative"
     assert "Kontor" in str(mail["Subject"]) and game["id"][:8] in str(mail["Subject"])
     text = text_of(mail)
-    legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json["commands"]
-    for number, command in enumerate(legal, start=1):
-        assert f"\n{number}. {command['type']}" in text
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json
+    assert len(legal["descriptions"]) == len(legal["commands"])
+    for number, words in enumerate(legal["descriptions"], start=1):  # the same words as every client
+        assert f"\n{number}. {words}\n" in text.replace("\r\n", "\n")
+        assert words.startswith(("choose card ", "pass: "))
+    assert "ChooseCard" not in text and "{" not in text  # words, never raw commands
     assert f"http://entrepot.test/#/games/{game['id']}" in text
     # the position is the seat's own view: their hand, never the other's
     view = client.get(f"/v1/games/{game['id']}/state", token=ada["token"]).json["view"]
     mine = [c["number"] for c in view["you"]["hand"]]
-    assert all(f"number={n}," in text for n in mine)
+    hand_line = next(line for line in text.splitlines() if line.startswith("Your hand"))
+    assert all(f"card {n} (" in hand_line for n in mine)
     theirs = client.get(f"/v1/games/{game['id']}/state", token=bob["token"]).json["view"]["you"]["hand"]
-    assert theirs and not any(f"number={c['number']}," in text for c in theirs)
+    assert theirs and not any(f"card {c['number']} (" in text for c in theirs)
+    assert "Scores: Ada (you, red) 0 points" in text
     reply_to = str(mail["Reply-To"])
     assert reply_to.startswith("play+") and reply_to.endswith("@games.test")
     token = reply_to.split("+")[1].split("@")[0]
@@ -95,7 +100,7 @@ def test_a_claim_a_crash_left_unsent_is_sent_by_the_sweeper(client, sink, mail_s
                                (f"notification:{nid}",)).fetchone()[0]
 
 
-def test_notifications_inside_the_window_fold_into_one_later_mail_of_the_latest_state(
+def test_messages_inside_the_window_fold_into_one_later_mail_but_a_turn_goes_at_once(
         client, sink, mail_services, two_seat_game, verified_player):
     mails, _ = sink
     ada, bob = verified_player("Ada"), verified_player("Bob")
@@ -107,18 +112,24 @@ def test_notifications_inside_the_window_fold_into_one_later_mail_of_the_latest_
     assert mailer.mail_notification(first) == "sent"
     second = insert_notification(mail_services, ada["id"], game["id"], seat, "message", game["version"],
                                  {"message": {"text": "again", "seat": 1}, "from": "Bob"}, ref="m2")
-    third = insert_notification(mail_services, ada["id"], game["id"], seat, "your_turn", game["version"])
+    third = insert_notification(mail_services, ada["id"], game["id"], seat, "message", game["version"],
+                                {"message": {"text": "and again", "seat": 1}, "from": "Bob"}, ref="m3")
+    turn = insert_notification(mail_services, ada["id"], game["id"], seat, "your_turn", game["version"])
     assert mailer.mail_notification(second) == "coalesced"
     assert mailer.mail_notification(third) == "coalesced"
+    # a turn is never held back by the window: it goes out at once
+    assert mailer.mail_notification(turn) == "sent"
+    assert "Your turn" in str(mails.to(ada["email"])[-1]["Subject"])
     scheduled = ScheduledJobRegistry(mail_services.settings.queue_name, connection=mail_services.redis)
     assert any(j.startswith(f"mail-followup-{ada['id']}-{game['id']}") for j in scheduled.get_job_ids())
-    assert len(mails.to(ada["email"])) == 1 + 1  # the verification, the first message
+    assert len(mails.to(ada["email"])) == 1 + 2  # the verification, the first message, the turn
     time.sleep(1.6)
     assert mailer.mail_followup(ada["id"], game["id"]) == "sent"
     latest = mails.to(ada["email"])[-1]
-    assert "Your turn" in str(latest["Subject"]) and "1 earlier updates" in text_of(latest)
+    assert "Message" in str(latest["Subject"]) and "1 earlier messages" in text_of(latest)
+    assert "and again" in text_of(latest)
     assert mailer.mail_followup(ada["id"], game["id"]) == "nothing"
-    assert len(mails.to(ada["email"])) == 3
+    assert len(mails.to(ada["email"])) == 4
 
 
 def test_a_your_turn_no_longer_true_is_not_mailed(client, sink, mail_services, two_seat_game, verified_player):

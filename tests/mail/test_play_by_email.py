@@ -14,6 +14,7 @@ import time
 import pytest
 from redis import Redis
 
+from service.lifeline import die_with_parent
 from tests.conftest import ROOT
 from tests.mail.conftest import reply
 
@@ -36,7 +37,8 @@ def worker(mail_services):
            "ENTREPOT_MAIL_FROM": settings.mail_from, "ENTREPOT_MAIL_SECRET": settings.mail_secret,
            "ENTREPOT_PUBLIC_URL": settings.public_url, "ENTREPOT_MAIL_WINDOW": "0", "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main", "--sweep-every", "5"],
-                               cwd=ROOT, env=env, start_new_session=True)
+                               cwd=ROOT, env=env, start_new_session=True,
+                               preexec_fn=die_with_parent)  # gone with pytest, however it ends
     redis = Redis.from_url(settings.redis_url)
     deadline = time.monotonic() + 60
     while not redis.exists(f"rq:scheduler-lock:{settings.queue_name}") and process.poll() is None:

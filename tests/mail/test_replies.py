@@ -1,6 +1,7 @@
 """Moves by email reply, through the built-in inbound SMTP listener and `entrepot mail-in`:
-a numbered reply plays; forged, replayed, stale and illegal replies are each refused with
-an answer mail, and nothing is appended."""
+a numbered reply plays and is confirmed; a reply sent before the opponent moved still
+plays when its move is still legal; forged, replayed and illegal replies are each refused
+with an answer mail, and nothing is appended."""
 
 from __future__ import annotations
 
@@ -61,15 +62,23 @@ def test_a_numbered_reply_plays_that_move_and_a_replay_is_refused(client, sink, 
     before = _answers(sink, ada)
     reply(inbox, mail, "1")  # the same reply address again
     answer = _answer(sink, ada, before)
-    assert "replayed" in str(answer["Subject"]) and "used already" in text_of(answer)
+    assert "(replayed)" in text_of(answer) and "used already" in text_of(answer)
     assert _version(client, game, ada) == events[-1]["seq"]
+    # Bob has still to choose: the answer shows the game as it is, with no move to reply with
+    assert "It is not your turn now" in text_of(answer) and answer["Reply-To"] is None
+    assert "Scores: " in text_of(answer) and any(p.get_content_type() == "image/png" for p in answer.walk())
+    # the played reply was confirmed in one short mail, in words
+    confirmed = [m for m in sink[0].to(ada["email"]) if str(m["Subject"]).startswith("Played")]
+    assert len(confirmed) == 1 and "Played in Kontor game" in text_of(confirmed[0])
+    assert "choose card" in text_of(confirmed[0])
 
 
-def test_a_stale_reply_is_refused_with_the_current_position_and_a_fresh_address(
+def test_a_reply_sent_before_the_opponent_moved_is_played_when_its_move_is_still_legal(
         client, sink, inbox, mail_services, two_seat_game, verified_player):
     ada, bob = verified_player("Ada"), verified_player("Bob")
     game = two_seat_game(ada, bob)
     mail, seat = _your_turn_mail(client, sink, mail_services, game, ada)
+    listed = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json["commands"]
     # the game moves on meanwhile (Bob plays in the browser: kontor's first choice is simultaneous)
     bob_seat = 1 - seat
     legal = client.get(f"/v1/games/{game['id']}/legal-commands?seat={bob_seat}", token=bob["token"]).json
@@ -78,15 +87,14 @@ def test_a_stale_reply_is_refused_with_the_current_position_and_a_fresh_address(
     assert played.status_code in (200, 201), played.json
     version = _version(client, game, ada)
     before = _answers(sink, ada)
-    reply(inbox, mail, "1")
-    answer = _answer(sink, ada, before)
-    assert "stale" in str(answer["Subject"]) and "moved on" in text_of(answer)
-    assert _version(client, game, ada) == version
-    # still Ada's turn: the answer carries the position now and a reply address for it
-    assert str(answer["Reply-To"]).startswith("play+") and answer["Reply-To"] != mail["Reply-To"]
-    reply(inbox, answer, "1")
+    reply(inbox, mail, "2")  # the mail's version is behind: what counts is that move 2 is still legal
+    assert _answers(sink, ada) == before
     assert _version(client, game, ada) > version
     assert _played_by(mail_services, game, version) == {"kind": "player", "player_id": ada["id"]}
+    with mail_services.store.read() as tx:
+        sent = tx.conn.execute("SELECT command FROM commands WHERE game_id = %s AND version = %s",
+                               (game["id"], version)).fetchone()[0]
+    assert sent == listed[1]  # the number means the move of that mail
 
 
 def test_forged_and_illegal_replies_are_refused_and_nothing_is_played(client, sink, inbox, mail_services,
@@ -101,21 +109,23 @@ def test_forged_and_illegal_replies_are_refused_and_nothing_is_played(client, si
     before = _answers(sink, ada)
     reply(inbox, mail, "1", sender=ada["email"].upper(), to=f"play+{number}-{'a' * len(mac)}@games.test")
     forged = _answer(sink, ada, before)
-    assert "forged" in str(forged["Subject"]) and forged["Reply-To"] is None
+    assert "(forged)" in text_of(forged) and forged["Reply-To"] is None
     # no token at all
     reply(inbox, mail, "1", sender=ada["email"], to="play@games.test")
-    assert "forged" in str(_answer(sink, ada, before + 1)["Subject"])
+    assert "(forged)" in text_of(_answer(sink, ada, before + 1))
     # a stranger's forgery is not answered: the listener mails no one who is not a player
     stranger = "mallory@forgers.test"
     reply(inbox, mail, "1", sender=stranger, to=f"play+{number}-{'b' * len(mac)}@games.test")
     assert sink[0].to(stranger) == []
     # illegal: a number out of range, words, a command the rules refuse
-    for line, says in (("99", "no move 99"), ("yes please", "neither a move's number"),
-                       (json.dumps({"type": "ChooseCard", "card": 9999}), "")):
+    for line, says in (("99", "has no move 99"), ("yes please", "neither a move's number"),
+                       (json.dumps({"type": "ChooseCard", "card": 9999}), "cannot be played now")):
         before = _answers(sink, ada)
         reply(inbox, mail, line)
         answer = _answer(sink, ada, before)
-        assert "illegal" in str(answer["Subject"]) and says in text_of(answer)
+        assert "(illegal)" in text_of(answer) and says in text_of(answer)
+        # the subject stays the game's, however often one answers the answers
+        assert str(answer["Subject"]) == f"Not played: Kontor game {game['id'][:8]}"
     assert _version(client, game, ada) == version
     # the token survives a refused move: the right answer still plays
     legal = client.get(f"/v1/games/{game['id']}/legal-commands", token=ada["token"]).json["commands"]
@@ -149,6 +159,34 @@ def test_mail_in_reads_one_message_on_stdin(client, sink, mail_services, two_sea
     before = _answers(sink, ada)
     again = subprocess.run(command, input=message.as_bytes(), env=env, capture_output=True, timeout=60)
     assert again.returncode == 0 and again.stdout.decode().strip() == "replayed"
-    assert "replayed" in str(_answer(sink, ada, before)["Subject"])
+    assert "(replayed)" in text_of(_answer(sink, ada, before))
     garbage = subprocess.run(command, input=b"", env=env, capture_output=True, timeout=60)
     assert garbage.returncode == 1
+
+
+def test_an_expired_reply_address_plays_nothing_and_the_mail_said_until_when(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, _ = _your_turn_mail(client, sink, mail_services, game, ada)
+    assert "This reply address plays one move and works until " in text_of(mail)
+    version = _version(client, game, ada)
+    token_id = int(str(mail["Reply-To"]).split("+")[1].split("-")[0])
+    with mail_services.store.tx() as tx:
+        until = tx.conn.execute("SELECT expires_at - created_at FROM reply_tokens WHERE id = %s",
+                                (token_id,)).fetchone()[0]
+        assert until.days == 30
+        tx.conn.execute("UPDATE reply_tokens SET expires_at = now() - interval '1 second' WHERE id = %s",
+                        (token_id,))
+    before = _answers(sink, ada)
+    reply(inbox, mail, "1")
+    answer = _answer(sink, ada, before)
+    assert "(expired)" in text_of(answer) and _version(client, game, ada) == version
+    # still her turn: the answer carries the position again, with its address renewed
+    # (the same position, so the same token, expiring 30 days from now)
+    assert answer["Reply-To"] and "Your moves:" in text_of(answer)
+    with mail_services.store.read() as tx:
+        assert tx.conn.execute("SELECT expires_at > now() + interval '29 days' FROM reply_tokens"
+                               " WHERE id = %s", (token_id,)).fetchone()[0]
+    reply(inbox, answer, "1")
+    assert _version(client, game, ada) > version

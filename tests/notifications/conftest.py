@@ -19,6 +19,7 @@ from redis import Redis
 
 from api import create_app
 from service.container import build
+from service.lifeline import die_with_parent
 from tests.conftest import ROOT
 from tests.notifications.receiver import Receiver
 from tests.openapi_check import ValidatingClient
@@ -86,6 +87,7 @@ def start_worker(settings) -> subprocess.Popen:
     group takes its scheduler too."""
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5", "--queues", "main"],
                                cwd=ROOT, env=worker_env(settings), start_new_session=True,
+                               preexec_fn=die_with_parent,  # gone with pytest, however it ends
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     redis = Redis.from_url(settings.redis_url)
     wait_for(lambda: redis.exists(f"rq:scheduler-lock:{settings.queue_name}") or process.poll() is not None, 60)

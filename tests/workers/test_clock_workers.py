@@ -23,6 +23,7 @@ from rq.registry import FinishedJobRegistry
 from api import create_app
 from service.container import build
 from service.jobs import ai_queue, clock_queue
+from service.lifeline import die_with_parent
 from tests.conftest import ROOT, with_db
 from tests.openapi_check import ValidatingClient
 
@@ -49,7 +50,7 @@ def start_worker(settings) -> subprocess.Popen:
     }
     # its own session: kill -9 of the group takes the worker and its scheduler process
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=die_with_parent)
     redis = Redis.from_url(settings.redis_url)
     wait_for(lambda: redis.exists(f"rq:scheduler-lock:{clock_queue(settings.queue_name)}") or process.poll() is not None,
              60)
