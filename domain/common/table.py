@@ -43,6 +43,14 @@ class TimeControlSet:
     #: the computer level that plays a timed-out move and the seats that are out (streams
     #: recorded before it was chosen read "normal")
     level: str = "normal"
+    #: after this many consecutive timeouts under "computer" the seat's next timeout puts
+    #: it out (a forfeit); None (streams recorded before the limit existed): no limit
+    max_stand_ins: int | None = None
+    #: a time bank instead of a time per move (per_move is then ""): the seconds each seat
+    #: starts with, gains after each of its moves, and may hold at most
+    bank_seconds: float | None = None
+    increment_seconds: float = 0.0
+    max_bank_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -126,9 +134,20 @@ class VacationEnded:
     ended_at: str
 
 
+@dataclass(frozen=True)
+class BankCharged:
+    """A seat on a time bank moved: its bank is what was left of its clock, plus the
+    increment, capped at the largest bank."""
+
+    TYPE: ClassVar[str] = "BankCharged"
+    seat: int
+    used_seconds: float
+    bank_seconds: float
+
+
 TABLE_EVENTS: tuple[type, ...] = (
     TimeControlSet, ClockStarted, ReminderSent, TimedOut, Resigned, SeatOut, WonByDefault,
-    AbortRequested, Aborted, VacationStarted, VacationEnded,
+    AbortRequested, Aborted, VacationStarted, VacationEnded, BankCharged,
 )
 TABLE_EVENT_NAMES = frozenset(cls.TYPE for cls in TABLE_EVENTS)
 
@@ -245,6 +264,8 @@ class SeatClock:
     deadline: datetime  # moved by every pause that has ended
     paused_since: datetime | None
     reminders_sent: int
+    #: the seconds this clock was started with (a time per move, or the seat's bank)
+    span: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -264,6 +285,12 @@ class Table:
     abort_requests: frozenset[int] = frozenset()
     ended: str | None = None  # "won_by_default" | "aborted"
     winners: tuple[int, ...] = ()
+    #: why each out seat left ("resigned" | "timeout")
+    out_reasons: Mapping[int, str] = field(default_factory=dict)
+    #: consecutive timeouts of each seat whose move the computer made ("computer")
+    stand_ins: Mapping[int, int] = field(default_factory=dict)
+    #: each clocked seat's time bank in seconds (a time bank control only)
+    banks: Mapping[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -333,6 +360,9 @@ class TableGame(GameDefinition):
                      for a in sorted(state.away.values(), key=lambda a: a.seat)],
             "out": sorted(state.out),
             "abort_requests": sorted(state.abort_requests),
+            # a time bank: each clocked seat's bank as of its last move (a running clock
+            # spends it: the seat's deadline is when it runs dry)
+            "banks": [{"seat": seat, "seconds": seconds} for seat, seconds in sorted(state.banks.items())],
         }
 
 
@@ -370,12 +400,22 @@ def seat_table(title: GameDefinition) -> TableGame:
         return state.ended is not None or title.is_finished(state.game)
 
     def result(state: Table) -> Result | None:
+        out = tuple(sorted(state.out_reasons.items()))
         if state.ended == "aborted":
-            return None
+            return Result((), (), {}, "aborted", out)
         if state.ended == "won_by_default":
-            return won_by_default(len(state.winners) + len(state.out), state.out)
+            last = list(state.out_reasons.values())[-1] if state.out_reasons else "forfeit"
+            found = won_by_default(len(state.winners) + len(state.out), state.out, last)
+            # nobody still in (a solo game given up): nobody won it, it was abandoned
+            return replace(found, reason=last if state.winners else "abandoned", out=out)
         found = title.result(state.game)
-        return rank_out_last(found, state.out) if found is not None else None
+        if found is None:
+            return None
+        return replace(rank_out_last(found, state.out), reason="scored", out=out)
+
+    def view(state: Table, viewer: int | None) -> dict:
+        shown = title.view(state.game, viewer)
+        return ended_view(shown, state.ended) if state.ended is not None else shown
 
     def redact_event(event: Any, viewer: int | None) -> dict:
         if type(event) in _TABLE_EVOLVE:
@@ -391,7 +431,7 @@ def seat_table(title: GameDefinition) -> TableGame:
         "evolve": evolve,
         "to_act": lambda state: () if state.ended else title.to_act(state.game),
         "legal_commands": legal_commands,
-        "view": lambda state, viewer: title.view(state.game, viewer),
+        "view": view,
         "redact_event": redact_event,
         "is_finished": is_finished,
         "result": result,
@@ -401,12 +441,33 @@ def seat_table(title: GameDefinition) -> TableGame:
     }, inner=title)
 
 
+def ended_view(view: dict, ended: str) -> dict:
+    """A title's view of a game the table ended (won by default or aborted) before the
+    title did: no seat is asked to act any more, and a game won by default shows as
+    finished (the title's phase is the one it was stopped in)."""
+    shown = dict(view)
+    if isinstance(shown.get("to_act"), list):
+        shown["to_act"] = []
+    players = shown.get("players")
+    if isinstance(players, list):
+        shown["players"] = [{**p, "to_act": False} if isinstance(p, dict) and "to_act" in p else p
+                            for p in players]
+    for key in ("placing",):
+        if key in shown:
+            shown[key] = None
+    if ended == "won_by_default":
+        shown["phase"] = "finished"
+        shown["finished"] = True
+    else:
+        shown["phase"] = "aborted"
+    return shown
+
+
 def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
     """The clocks of the seats asked to act now, earliest deadline first."""
     if state.control is None or state.ended is not None or title.is_finished(state.game):
         return []
     clocks = []
-    per_move = timedelta(seconds=state.control.per_move_seconds)
     for seat in title.to_act(state.game):
         clock = state.clocks.get(seat)
         if clock is None or seat in state.out:
@@ -418,7 +479,7 @@ def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
         else:
             deadline, paused_until = clock.deadline, None
         fractions = state.control.reminders[clock.reminders_sent:]
-        reminder = deadline - per_move * (1 - fractions[0]) if fractions else None
+        reminder = deadline - _span(state.control, clock) * (1 - fractions[0]) if fractions else None
         clocks.append(Clock(seat, deadline, paused_until, reminder))
     return sorted(clocks, key=lambda c: (c.deadline, c.seat))
 
@@ -442,16 +503,58 @@ def _open_table(title: GameDefinition, state: Table, command: OpenTable, at: str
         c = command.control
         events.insert(0, TimeControlSet(c["per_move"], float(c["per_move_seconds"]), c["on_timeout"],
                                         tuple(c["reminders"]), tuple(command.clocked_seats),
-                                        c.get("level", STAND_IN_LEVEL)))
+                                        c.get("level", STAND_IN_LEVEL), c.get("max_stand_ins"),
+                                        _seconds(c.get("bank_seconds")), float(c.get("increment_seconds") or 0.0),
+                                        _seconds(c.get("max_bank_seconds"))))
         opened = _fold(state, events)
         events += _clock_starts(title, opened, opened, None, _time(at))
     return events
 
 
+def _seconds(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
 def _move(title: GameDefinition, state: Table, issued: Issued) -> list[Any]:
     events = title.decide(state.game, issued)
     after = replace(state, game=title.fold(events, state.game))
+    charged = _charge_bank(title, state, issued.seat, _time(issued.at))
+    if charged:
+        events = events + charged
+        after = _fold(after, charged)
     return events + _clock_starts(title, state, after, issued.seat, _time(issued.at))
+
+
+def _charge_bank(title, state: Table, seat: int | None, now: datetime) -> list[Any]:
+    """On a time bank, the seat that moved on its running clock keeps what was left of it,
+    plus the increment, up to the largest bank."""
+    control = state.control
+    if control is None or control.bank_seconds is None or seat is None or seat in state.out:
+        return []
+    clock = state.clocks.get(seat)
+    if clock is None or seat not in title.to_act(state.game):
+        return []
+    stopped = clock.paused_since if clock.paused_since is not None else now
+    left = max((clock.deadline - stopped).total_seconds(), 0.0)
+    bank = left + control.increment_seconds
+    if control.max_bank_seconds is not None:
+        bank = min(bank, control.max_bank_seconds)
+    return [BankCharged(seat, round(max(clock.span - left, 0.0), 6), round(bank, 6))]
+
+
+def clock_seconds(control: TimeControlSet, banks: Mapping[int, float], seat: int) -> float:
+    """How long a clock that starts now for ``seat`` runs: the time per move, or the seat's
+    bank (at least a second, so a bank emptied by a timeout still gives a move's chance)."""
+    if control.bank_seconds is None:
+        return control.per_move_seconds
+    return max(banks.get(seat, control.bank_seconds), 1.0)
+
+
+def _span(control: TimeControlSet, clock: SeatClock) -> timedelta:
+    """The length a clock's reminders are fractions of."""
+    if control.bank_seconds is None:
+        return timedelta(seconds=control.per_move_seconds)
+    return timedelta(seconds=clock.span)
 
 
 def _clock_starts(title, before: Table, after: Table, acted: int | None, at: datetime) -> list[Any]:
@@ -468,7 +571,7 @@ def _clock_starts(title, before: Table, after: Table, acted: int | None, at: dat
             continue
         if seat in waiting and seat != acted and (seat in before.clocks or seat in owed):
             continue  # still deciding on its clock, or still owed its timed-out move
-        deadline = at + timedelta(seconds=control.per_move_seconds)
+        deadline = at + timedelta(seconds=clock_seconds(control, after.banks, seat))
         events.append(ClockStarted(seat, _text(at), _text(deadline), seat in after.away))
     return events
 
@@ -485,9 +588,9 @@ def _remind(title, state: Table, command: Remind, now: datetime) -> list[Any]:
     if found is None or found.paused_until is not None or found.next_reminder is None or found.next_reminder > now:
         raise RuleViolation("clock.no_reminder_due", "no reminder is due for this seat now")
     # a late reminder sends only the latest fraction due: one mail, not a burst
-    per_move = timedelta(seconds=state.control.per_move_seconds)
+    span = _span(state.control, clock)
     fraction = max(f for f in state.control.reminders[clock.reminders_sent:]
-                   if found.deadline - per_move * (1 - f) <= now)
+                   if found.deadline - span * (1 - f) <= now)
     return [ReminderSent(command.seat, fraction, _text(found.deadline))]
 
 
@@ -496,6 +599,9 @@ def _time_out(title, state: Table, command: TimeOut, now: datetime) -> list[Any]
     if clock.paused_since is not None or clock.deadline > now:
         raise RuleViolation("clock.not_due", "this seat's deadline has not passed")
     action = state.control.on_timeout
+    limit = state.control.max_stand_ins
+    if action == "computer" and limit is not None and state.stand_ins.get(command.seat, 0) >= limit:
+        action = "forfeit"  # no winning by absence: the computer stood in enough times
     timed_out = TimedOut(command.seat, _text(clock.deadline), action)
     if action == "computer":
         if command.move is None:  # the stand-in's move follows (StandIn), from the computers' queue
@@ -568,13 +674,24 @@ def _fold(state: Table, events: list[Any]) -> Table:
 
 
 def _control_set(state: Table, e: TimeControlSet) -> Table:
-    return replace(state, control=e)
+    banks = {seat: e.bank_seconds for seat in e.clocked_seats} if e.bank_seconds is not None else {}
+    return replace(state, control=e, banks=banks)
 
 
 def _clock_started(state: Table, e: ClockStarted) -> Table:
     started = _time(e.started_at)
-    clock = SeatClock(e.seat, started, _time(e.deadline), started if e.paused else None, 0)
-    return replace(state, clocks={**state.clocks, e.seat: clock})
+    deadline = _time(e.deadline)
+    clock = SeatClock(e.seat, started, deadline, started if e.paused else None, 0,
+                      (deadline - started).total_seconds())
+    stand_ins = state.stand_ins
+    if e.seat in state.clocks and stand_ins.get(e.seat):
+        # its last clock ended with its own move, not a timeout: the run of timeouts is over
+        stand_ins = {s: n for s, n in stand_ins.items() if s != e.seat}
+    return replace(state, clocks={**state.clocks, e.seat: clock}, stand_ins=stand_ins)
+
+
+def _bank_charged(state: Table, e: BankCharged) -> Table:
+    return replace(state, banks={**state.banks, e.seat: e.bank_seconds})
 
 
 def _reminder_sent(state: Table, e: ReminderSent) -> Table:
@@ -588,11 +705,22 @@ def _without_clock(state: Table, seat: int) -> Table:
 
 
 def _timed_out(state: Table, e: TimedOut) -> Table:
-    return _without_clock(state, e.seat)
+    state = _without_clock(state, e.seat)
+    if e.on_timeout == "computer":
+        state = replace(state, stand_ins={**state.stand_ins, e.seat: state.stand_ins.get(e.seat, 0) + 1})
+    control = state.control
+    if control is not None and control.bank_seconds is not None:
+        # the bank ran dry: the seat's next clock has the increment (clock_seconds: 1 s at least)
+        bank = control.increment_seconds
+        if control.max_bank_seconds is not None:
+            bank = min(bank, control.max_bank_seconds)
+        state = replace(state, banks={**state.banks, e.seat: bank})
+    return state
 
 
 def _seat_out(state: Table, e: SeatOut) -> Table:
-    return replace(_without_clock(state, e.seat), out=state.out | {e.seat})
+    return replace(_without_clock(state, e.seat), out=state.out | {e.seat},
+                   out_reasons={**state.out_reasons, e.seat: e.reason})
 
 
 def _won_by_default(state: Table, e: WonByDefault) -> Table:
@@ -630,5 +758,5 @@ _TABLE_EVOLVE = {
     TimeControlSet: _control_set, ClockStarted: _clock_started, ReminderSent: _reminder_sent,
     TimedOut: _timed_out, Resigned: lambda state, e: state, SeatOut: _seat_out,
     WonByDefault: _won_by_default, AbortRequested: _abort_requested, Aborted: _aborted,
-    VacationStarted: _vacation_started, VacationEnded: _vacation_ended,
+    VacationStarted: _vacation_started, VacationEnded: _vacation_ended, BankCharged: _bank_charged,
 }

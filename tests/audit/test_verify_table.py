@@ -134,7 +134,7 @@ def test_a_game_lost_on_time_verifies(forfeit):
     last = forfeit["steps"][-1]
     assert [e["type"] for e in last["events"]] == ["TimedOut", "SeatOut", "WonByDefault"]
     assert last["sender"] == {"kind": "clock"}
-    assert forfeit["result"]["detail"]["ended_by"] == "forfeit"
+    assert forfeit["result"]["detail"]["ended_by"] == "timeout" and forfeit["result"]["reason"] == "timeout"
 
 
 def test_a_resigned_game_verifies(resigned):
