@@ -8,6 +8,8 @@ from flask import Flask, Response, send_from_directory
 
 from api import ids, limits, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
+from api.routes import notes as notes_routes
+from api.routes import takeback as takeback_routes
 from service.config import Settings
 from service.container import Services, build
 
@@ -26,7 +28,7 @@ def create_app(services: Services | None = None) -> Flask:
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
-                      mail.bp, webhooks.bp):
+                      mail.bp, webhooks.bp, notes_routes.bp, takeback_routes.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
 
     @app.get("/")

@@ -275,6 +275,7 @@ class WebhookCreate(Strict):
     url = fields.Str(required=True, validate=validate.Length(min=1, max=2000))
     events = fields.List(fields.Str(validate=validate.OneOf(NOTIFICATION_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(NOTIFICATION_TYPES)))
+    format = fields.Str(load_default="standard", validate=validate.OneOf(("standard", "discord", "slack")))
 
 
 class DeliveriesQuery(Strict):
@@ -295,6 +296,7 @@ class WebhookOut(Schema):
     created_at = fields.AwareDateTime()
     disabled_at = fields.AwareDateTime(allow_none=True)
     disabled_reason = fields.Str(allow_none=True)
+    format = fields.Str()
 
 
 class NewWebhookOut(WebhookOut):

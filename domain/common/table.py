@@ -26,9 +26,12 @@ from domain.common.envelope import decode_command, encode_command
 from domain.common.times import format_time as _text
 from domain.common.times import parse_time as _time
 from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
+from domain.rng import Rng
 
 #: The stand-in's level when the game chose none (no time control, or an older stream).
 STAND_IN_LEVEL = "normal"
+#: How many title events back a takeback may reach (one move is a few events).
+RECENT = 24
 
 
 # events ---------------------------------------------------------------------------------
@@ -145,9 +148,41 @@ class BankCharged:
     bank_seconds: float
 
 
+@dataclass(frozen=True)
+class TakebackRequested:
+    """The seat asks to take back its last move (of ``events`` title events)."""
+
+    TYPE: ClassVar[str] = "TakebackRequested"
+    seat: int
+    events: int
+
+
+@dataclass(frozen=True)
+class TakebackAccepted:
+    TYPE: ClassVar[str] = "TakebackAccepted"
+    seat: int
+
+
+@dataclass(frozen=True)
+class TakebackDeclined:
+    TYPE: ClassVar[str] = "TakebackDeclined"
+    seat: int
+
+
+@dataclass(frozen=True)
+class MoveTakenBack:
+    """The compensating event of a takeback: the game is again as it was before the last
+    ``events`` title events (they stay in the history; the fold undoes them)."""
+
+    TYPE: ClassVar[str] = "MoveTakenBack"
+    seat: int
+    events: int
+
+
 TABLE_EVENTS: tuple[type, ...] = (
     TimeControlSet, ClockStarted, ReminderSent, TimedOut, Resigned, SeatOut, WonByDefault,
     AbortRequested, Aborted, VacationStarted, VacationEnded, BankCharged,
+    TakebackRequested, TakebackAccepted, TakebackDeclined, MoveTakenBack,
 )
 TABLE_EVENT_NAMES = frozenset(cls.TYPE for cls in TABLE_EVENTS)
 
@@ -210,8 +245,27 @@ class EndVacation:
     ended_at: str
 
 
+@dataclass(frozen=True)
+class RequestTakeback:
+    """Take back ``move``, the seat's last move (sent at ``at``, ``events`` title events),
+    once every other person's seat still in agrees (``humans``: the seats people hold)."""
+
+    seat: int
+    events: int
+    at: str
+    humans: tuple[int, ...]
+    move: Any = None
+
+
+@dataclass(frozen=True)
+class AnswerTakeback:
+    seat: int
+    accept: bool
+    humans: tuple[int, ...]
+
+
 TABLE_COMMANDS: tuple[type, ...] = (OpenTable, Remind, TimeOut, Resign, StandIn, RequestAbort,
-                                     BeginVacation, EndVacation)
+                                     BeginVacation, EndVacation, RequestTakeback, AnswerTakeback)
 
 
 def table_command_json(command: Any) -> dict:
@@ -291,6 +345,18 @@ class Table:
     stand_ins: Mapping[int, int] = field(default_factory=dict)
     #: each clocked seat's time bank in seconds (a time bank control only)
     banks: Mapping[int, float] = field(default_factory=dict)
+    #: the table as it was before each of the last title events (at most RECENT, each
+    #: without its own ``recent``): what a takeback returns to
+    recent: tuple[Table, ...] = ()
+    #: the takeback asked and not yet answered by everyone (any title event voids it)
+    takeback: Takeback | None = None
+
+
+@dataclass(frozen=True)
+class Takeback:
+    seat: int
+    events: int
+    accepted: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -363,6 +429,8 @@ class TableGame(GameDefinition):
             # a time bank: each clocked seat's bank as of its last move (a running clock
             # spends it: the seat's deadline is when it runs dry)
             "banks": [{"seat": seat, "seconds": seconds} for seat, seconds in sorted(state.banks.items())],
+            "takeback": None if state.takeback is None else {
+                "seat": state.takeback.seat, "accepted": sorted(state.takeback.accepted)},
         }
 
 
@@ -374,7 +442,11 @@ def seat_table(title: GameDefinition) -> TableGame:
             return _TABLE_EVOLVE[type(event)](state, event)
         if state is None:
             return Table(title.evolve(None, event))
-        return replace(state, game=title.evolve(state.game, event))
+        # keep the table as it was before this event (a takeback returns to it); a move
+        # voids a takeback asked before it
+        kept = replace(state, recent=(), takeback=None)
+        return replace(state, game=title.evolve(state.game, event), recent=(*state.recent[1 - RECENT:], kept),
+                       takeback=None)
 
     def decide(state: Table, issued: Issued) -> list[Any]:
         command = issued.command
@@ -384,6 +456,9 @@ def seat_table(title: GameDefinition) -> TableGame:
             raise GameOver()
         handler = _TABLE_DECIDE.get(type(command))
         if handler is not None:
+            return handler(title, state, command, _time(issued.at))
+        if isinstance(command, RequestTakeback | AnswerTakeback):
+            handler = _request_takeback if isinstance(command, RequestTakeback) else _answer_takeback
             return handler(title, state, command, _time(issued.at))
         if issued.seat in state.out:
             raise NotYourTurn("this seat is out of the game: the computer plays it")
@@ -660,6 +735,87 @@ def _end_vacation(title, state: Table, command: EndVacation, now: datetime) -> l
     return [VacationEnded(command.seat, command.vacation, command.ended_at)]
 
 
+def takeback_refusal(title: GameDefinition, state: Table, seat: int, count: int, move: Any, at: str) -> str | None:
+    """Why ``seat`` may not take back ``move`` (its last move, ``count`` title events sent
+    at ``at``), or None if it may: the move must be the last one, made by the seat itself,
+    and must have revealed nothing hidden or random (a drawn card, a secret choice of
+    another seat, dice) that the seat could use when it moves again."""
+    if seat in state.out:
+        return "this seat is out of the game"
+    if count < 1 or count > len(state.recent) or move is None:
+        return "there is no move of yours to take back"
+    before = state.recent[-count]
+    if seat not in title.to_act(before.game):
+        return "the last move was not this seat's"
+    issued = Issued(seat, at, move)
+    try:
+        decided = title.decide(before.game, issued)
+    except (RuleViolation, NotYourTurn, GameOver):
+        return "the last move was not this one"
+    if title.fold(decided, before.game) != state.game:
+        return "another seat has acted since your move"
+    if getattr(before.game, "rng_counter", None) != getattr(state.game, "rng_counter", None):
+        return "your move drew at random (a card, a tile or dice): what it revealed cannot be taken back"
+    # a re-deal of everything the seat could not see must not change what its move did
+    wanted = [encode_event_data(e) for e in decided]
+    for attempt in range(3):
+        other = title.redetermine(before.game, seat, Rng(f"{attempt + 1:064x}"))
+        try:
+            again = [encode_event_data(e) for e in title.decide(other, issued)]
+        except (RuleViolation, NotYourTurn, GameOver):
+            again = None
+        if again != wanted:
+            return "your move revealed something hidden (a card drawn, a secret choice): it cannot be taken back"
+    return None
+
+
+def encode_event_data(event: Any) -> tuple[str, Any]:
+    return event.TYPE, to_data(event)
+
+
+def _request_takeback(title, state: Table, command: RequestTakeback, now: datetime) -> list[Any]:
+    if state.takeback is not None:
+        raise RuleViolation("takeback.pending", "a takeback is already asked and not yet answered")
+    why = takeback_refusal(title, state, command.seat, command.events, command.move, command.at)
+    if why is not None:
+        raise RuleViolation("takeback.unavailable", why)
+    events: list[Any] = [TakebackRequested(command.seat, command.events)]
+    asked = {h for h in command.humans if h != command.seat and h not in state.out}
+    if not asked:  # nobody to ask (only computers besides): taken back at once
+        events += _take_back(title, _fold(state, events), command.seat, command.events, now)
+    return events
+
+
+def _answer_takeback(title, state: Table, command: AnswerTakeback, now: datetime) -> list[Any]:
+    asked = state.takeback
+    if asked is None:
+        raise RuleViolation("takeback.none_asked", "no takeback is asked now")
+    if command.seat == asked.seat:
+        raise RuleViolation("takeback.own_request", "this seat asked for the takeback itself")
+    if command.seat not in command.humans or command.seat in state.out:
+        raise RuleViolation("takeback.not_asked", "this seat is not asked about the takeback")
+    if command.seat in asked.accepted:
+        raise RuleViolation("takeback.already_answered", "this seat has already accepted")
+    if not command.accept:
+        return [TakebackDeclined(command.seat)]
+    events: list[Any] = [TakebackAccepted(command.seat)]
+    others = {h for h in command.humans if h != asked.seat and h not in state.out}
+    if others <= asked.accepted | {command.seat}:
+        events += _take_back(title, _fold(state, events), asked.seat, asked.events, now)
+    return events
+
+
+def _take_back(title, state: Table, seat: int, count: int, now: datetime) -> list[Any]:
+    """The compensating event, and a fresh clock for the seat that moves again."""
+    events: list[Any] = [MoveTakenBack(seat, count)]
+    after = _fold(state, events)
+    control = after.control
+    if control is not None and seat in control.clocked_seats and seat in title.to_act(after.game):
+        deadline = now + timedelta(seconds=clock_seconds(control, after.banks, seat))
+        events.append(ClockStarted(seat, _text(now), _text(deadline), seat in after.away))
+    return events
+
+
 _TABLE_DECIDE = {
     Remind: _remind, TimeOut: _time_out, Resign: _resign, StandIn: _stand_in,
     RequestAbort: _request_abort, BeginVacation: _begin_vacation, EndVacation: _end_vacation,
@@ -754,9 +910,31 @@ def _vacation_ended(state: Table, e: VacationEnded) -> Table:
     return replace(state, away={s: a for s, a in state.away.items() if s != e.seat}, clocks=clocks)
 
 
+def _takeback_requested(state: Table, e: TakebackRequested) -> Table:
+    return replace(state, takeback=Takeback(e.seat, e.events))
+
+
+def _takeback_accepted(state: Table, e: TakebackAccepted) -> Table:
+    asked = state.takeback
+    if asked is None:
+        return state
+    return replace(state, takeback=replace(asked, accepted=asked.accepted | {e.seat}))
+
+
+def _move_taken_back(state: Table, e: MoveTakenBack) -> Table:
+    before = state.recent[-e.events]
+    # the title's state and the banks as they were; the clocks of seats asked to act by
+    # the move taken back go (the mover's own clock starts afresh: ClockStarted follows)
+    clocks = {s: c for s, c in state.clocks.items() if s in before.clocks}
+    return replace(state, game=before.game, banks=before.banks, clocks=clocks,
+                   recent=state.recent[:-e.events], takeback=None)
+
+
 _TABLE_EVOLVE = {
     TimeControlSet: _control_set, ClockStarted: _clock_started, ReminderSent: _reminder_sent,
     TimedOut: _timed_out, Resigned: lambda state, e: state, SeatOut: _seat_out,
     WonByDefault: _won_by_default, AbortRequested: _abort_requested, Aborted: _aborted,
     VacationStarted: _vacation_started, VacationEnded: _vacation_ended, BankCharged: _bank_charged,
+    TakebackRequested: _takeback_requested, TakebackAccepted: _takeback_accepted,
+    TakebackDeclined: lambda state, e: replace(state, takeback=None), MoveTakenBack: _move_taken_back,
 }
