@@ -184,6 +184,8 @@ class GameSummaryOut(Schema):
     away = fields.Function(lambda game: _table(game, "away"))
     out = fields.Function(lambda game: _table(game, "out"))
     abort_requests = fields.Function(lambda game: _table(game, "abort_requests"))
+    banks = fields.Function(lambda game: _table(game, "banks"))
+    takeback = fields.Function(lambda game: _table(game, "takeback") or None)
 
 
 def _table(game, part: str) -> list:

@@ -757,11 +757,13 @@ def takeback_refusal(title: GameDefinition, state: Table, seat: int, count: int,
     if getattr(before.game, "rng_counter", None) != getattr(state.game, "rng_counter", None):
         return "your move drew at random (a card, a tile or dice): what it revealed cannot be taken back"
     # a re-deal of everything the seat could not see must not change what its move did
-    wanted = [encode_event_data(e) for e in decided]
+    # (its events, and what the seat sees after it: a pile's next card turned face up, say)
+    wanted = ([encode_event_data(e) for e in decided], title.view(state.game, seat))
     for attempt in range(3):
         other = title.redetermine(before.game, seat, Rng(f"{attempt + 1:064x}"))
         try:
-            again = [encode_event_data(e) for e in title.decide(other, issued)]
+            events = title.decide(other, issued)
+            again = ([encode_event_data(e) for e in events], title.view(title.fold(events, other), seat))
         except (RuleViolation, NotYourTurn, GameOver):
             again = None
         if again != wanted:
