@@ -416,11 +416,13 @@ class TableGame(GameDefinition):
 
     def table_json(self, state: Table) -> dict:
         """The read model the games row keeps (and the API shows)."""
+        clocks = self.running_clocks(state)
+        running = {c.seat for c in clocks}
         return {
             "clocks": [
                 {"seat": c.seat, "deadline": _text(c.deadline),
                  "paused_until": _text(c.paused_until) if c.paused_until else None}
-                for c in self.running_clocks(state)
+                for c in clocks
             ],
             "away": [{"seat": a.seat, "until": _text(a.until), "vacation": a.vacation}
                      for a in sorted(state.away.values(), key=lambda a: a.seat)],
@@ -428,7 +430,8 @@ class TableGame(GameDefinition):
             "abort_requests": sorted(state.abort_requests),
             # a time bank: each clocked seat's bank as of its last move (a running clock
             # spends it: the seat's deadline is when it runs dry)
-            "banks": [{"seat": seat, "seconds": seconds} for seat, seconds in sorted(state.banks.items())],
+            "banks": [{"seat": seat, "seconds": seconds, "running": seat in running}
+                      for seat, seconds in sorted(state.banks.items())],
             "takeback": None if state.takeback is None else {
                 "seat": state.takeback.seat, "accepted": sorted(state.takeback.accepted)},
         }

@@ -200,7 +200,8 @@ def test_the_bank_runs_while_the_seat_must_act_gains_the_increment_and_is_capped
     gid = new_game(svc, "speicherstadt", [a, b], BANK)
     row = game(svc, gid)
     assert row.time_control["bank"] == "PT1H" and row.time_control["bank_seconds"] == 3600.0
-    assert row.table["banks"] == [{"seat": 0, "seconds": 3600.0}, {"seat": 1, "seconds": 3600.0}]
+    assert [(b["seat"], b["seconds"]) for b in row.table["banks"]] == [(0, 3600.0), (1, 3600.0)]
+    assert {b["seat"] for b in row.table["banks"] if b["running"]} == set(row.to_act)
     people = (a, b)
     seat = row.to_act[0]
     started = clock.at
