@@ -345,11 +345,28 @@ class Table:
     stand_ins: Mapping[int, int] = field(default_factory=dict)
     #: each clocked seat's time bank in seconds (a time bank control only)
     banks: Mapping[int, float] = field(default_factory=dict)
-    #: the table as it was before each of the last title events (at most RECENT, each
-    #: without its own ``recent``): what a takeback returns to
-    recent: tuple[Table, ...] = ()
+    #: what the table was before each of the last title events (at most RECENT): what a
+    #: takeback returns to
+    recent: tuple[Before, ...] = ()
     #: the takeback asked and not yet answered by everyone (any title event voids it)
     takeback: Takeback | None = None
+
+
+class Before(typing.NamedTuple):
+    """The parts of the table a takeback restores, as they were before a title event."""
+
+    game: Any
+    banks: Mapping[int, float]
+    clocks: Mapping[int, SeatClock]
+
+
+def _with_game(state: Table, game: Any, recent: tuple[Before, ...]) -> Table:
+    """``replace(state, game=game, recent=recent, takeback=None)`` without dataclasses'
+    per-field work: it runs for every title event of every fold."""
+    new = object.__new__(Table)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(game=game, recent=recent, takeback=None)
+    return new
 
 
 @dataclass(frozen=True)
@@ -447,9 +464,8 @@ def seat_table(title: GameDefinition) -> TableGame:
             return Table(title.evolve(None, event))
         # keep the table as it was before this event (a takeback returns to it); a move
         # voids a takeback asked before it
-        kept = replace(state, recent=(), takeback=None)
-        return replace(state, game=title.evolve(state.game, event), recent=(*state.recent[1 - RECENT:], kept),
-                       takeback=None)
+        kept = Before(state.game, state.banks, state.clocks)
+        return _with_game(state, title.evolve(state.game, event), (*state.recent[1 - RECENT:], kept))
 
     def decide(state: Table, issued: Issued) -> list[Any]:
         command = issued.command
