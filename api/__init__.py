@@ -9,6 +9,8 @@ from flask import Flask, Response, send_from_directory
 from api import ids, limits, oauth, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from api.routes import lobby as lobby_routes
+from api.routes import notes as notes_routes
+from api.routes import takeback as takeback_routes
 from api.routes.accounts import bp as accounts_bp
 from service.config import Settings
 from service.container import Services, build
@@ -28,7 +30,8 @@ def create_app(services: Services | None = None) -> Flask:
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
-                      mail.bp, webhooks.bp, accounts_bp, lobby_routes.bp):
+                      mail.bp, webhooks.bp, accounts_bp, lobby_routes.bp, notes_routes.bp,
+                      takeback_routes.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")
     oauth.install(app)  # /.well-known/oauth-authorization-server and /oauth/*
 

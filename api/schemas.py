@@ -209,6 +209,8 @@ class GameSummaryOut(Schema):
     private = fields.Bool()
     rating_range = fields.Function(lambda game: _rating_range(game))
     expires_at = fields.AwareDateTime(allow_none=True)
+    banks = fields.Function(lambda game: _table(game, "banks"))
+    takeback = fields.Function(lambda game: _table(game, "takeback") or None)
 
 
 def _rating_range(game) -> dict | None:
@@ -307,6 +309,7 @@ class WebhookCreate(Strict):
     url = fields.Str(required=True, validate=validate.Length(min=1, max=2000))
     events = fields.List(fields.Str(validate=validate.OneOf(NOTIFICATION_TYPES)), required=True,
                          validate=validate.Length(min=1, max=len(NOTIFICATION_TYPES)))
+    format = fields.Str(load_default="standard", validate=validate.OneOf(("standard", "discord", "slack")))
 
 
 class DeliveriesQuery(Strict):
@@ -327,6 +330,7 @@ class WebhookOut(Schema):
     created_at = fields.AwareDateTime()
     disabled_at = fields.AwareDateTime(allow_none=True)
     disabled_reason = fields.Str(allow_none=True)
+    format = fields.Str()
 
 
 class NewWebhookOut(WebhookOut):

@@ -37,9 +37,15 @@
             [--after T] [--before T]
                                  finished games; open one with show / events
     live [--title T]             games under way that anyone may watch (show GAME)
+    takeback GAME [--seat N]     ask to take back your last move (the others answer)
+    answer GAME accept|decline [--seat N]
+                                 answer the takeback another player asked
+    notes GAME [TEXT | --clear]  show or replace your private notes on the game
+    clock GAME                   each seat's clock and time bank, in words
 
 New games may have a clock: new ... --per-move P2D [--on-timeout computer|forfeit]
-(seek and challenge too).
+[--max-stand-ins 2], or a time bank: new ... --bank P3D [--increment P1D] [--max-bank P7D]
+(seek and challenge take --per-move too).
 
 The token may also come from ENTREPOT_TOKEN, the URL from ENTREPOT_URL. Errors are one
 line on stderr: exit 1 for a refusal or an unreachable server, 2 for bad arguments.
@@ -95,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("--options", default="{}", help="the options as JSON")
     new.add_argument("--per-move", default=None, help="ISO 8601 time per move, e.g. P2D, PT12H")
     new.add_argument("--on-timeout", default="computer", choices=("computer", "forfeit"))
+    new.add_argument("--bank", default=None, help="a time bank instead: ISO 8601 time to start with, e.g. P3D")
+    new.add_argument("--increment", default=None, help="time bank: added after each move, e.g. P1D")
+    new.add_argument("--max-bank", default=None, help="time bank: at most this much, e.g. P7D")
+    new.add_argument("--max-stand-ins", type=int, default=None,
+                     help="timeouts the computer covers in a row before the next one forfeits (default 2)")
     for name in ("accept", "decline", "join"):
         p = sub.add_parser(name)
         p.add_argument("game")
@@ -113,10 +124,19 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("number", type=int)
     play.add_argument("--seat", type=int, default=None)
     sub.add_parser("turns")
-    for name in ("resign", "abort"):
+    for name in ("resign", "abort", "takeback"):
         p = sub.add_parser(name)
         p.add_argument("game")
         p.add_argument("--seat", type=int, default=None)
+    answer = sub.add_parser("answer")
+    answer.add_argument("game")
+    answer.add_argument("verdict", choices=("accept", "decline"))
+    answer.add_argument("--seat", type=int, default=None)
+    notes = sub.add_parser("notes")
+    notes.add_argument("game")
+    notes.add_argument("text", nargs="?", default=None)
+    notes.add_argument("--clear", action="store_true", help="empty the notes")
+    sub.add_parser("clock").add_argument("game")
     vacation = sub.add_parser("vacation")
     vacation.add_argument("until", nargs="?", default=None, help="RFC 3339 time")
     vacation.add_argument("--from", dest="starts", default=None)
@@ -184,7 +204,7 @@ def _run(client: Client, args) -> int:
     elif args.command == "new":
         options = _json_argument(args.options, "--options")
         me = client.me()["id"]
-        control = {"per_move": args.per_move, "on_timeout": args.on_timeout} if args.per_move else None
+        control = _time_control(args)
         out = client.create_game(args.title, [_seat(s, me) for s in args.seats], options,
                                  time_control=control)
     elif args.command in ("accept", "decline", "join"):
@@ -217,8 +237,20 @@ def _run(client: Client, args) -> int:
         out = client.events(args.game, after=args.after)
     elif args.command == "turns":
         return _print_turns(client.me()["id"], client.turns()["games"])
-    elif args.command in ("resign", "abort"):
+    elif args.command in ("resign", "abort", "takeback"):
         out = getattr(client, args.command)(args.game, args.seat)
+    elif args.command == "answer":
+        out = client.answer_takeback(args.game, args.verdict == "accept", args.seat)
+    elif args.command == "notes":
+        if args.clear or args.text is not None:
+            out = client.set_notes(args.game, "" if args.clear else args.text)
+        else:
+            print(client.notes(args.game)["text"] or "(no notes)")
+            return 0
+    elif args.command == "clock":
+        for line in clock_lines(client.game(args.game)):
+            print(line)
+        return 0
     elif args.command == "vacation":
         if args.end:
             out = client.end_vacation()
@@ -366,6 +398,57 @@ def _live(client: Client, args) -> int:
 
 LOBBY_COMMANDS = {"lobby": _lobby, "seek": _seek, "challenge": _challenge, "invitations": _invitations,
                   "profile": _profile, "leaderboard": _leaderboard, "archive": _archive, "live": _live}
+def _time_control(args) -> dict | None:
+    if args.bank:
+        control = {"bank": args.bank, "on_timeout": args.on_timeout}
+        control.update({k: v for k, v in (("increment", args.increment), ("max_bank", args.max_bank)) if v})
+    elif args.per_move:
+        control = {"per_move": args.per_move, "on_timeout": args.on_timeout}
+    else:
+        return None
+    if args.max_stand_ins is not None:
+        control["max_stand_ins"] = args.max_stand_ins
+    return control
+
+
+def duration(seconds: float) -> str:
+    """Seconds in words a player reads: "2 d 3 h", "5 h 20 min", "45 s"."""
+    seconds = max(int(seconds), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    if minutes:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    return f"{secs} s"
+
+
+def clock_lines(game: dict) -> list[str]:
+    """Each person's seat: its deadline if its clock runs, and its time bank."""
+    control = game.get("time_control")
+    if not control:
+        return ["this game has no clock"]
+    if control.get("bank"):
+        lines = [f"time bank: {control['bank']} to start, {control.get('increment') or 'nothing'} after each move"
+                 + (f", at most {control['max_bank']}" if control.get("max_bank") else "")]
+    else:
+        lines = [f"time per move: {control['per_move']}"]
+    names = {s["index"]: s.get("name") or f"seat {s['index']}" for s in game["seats"]}
+    running = {c["seat"]: c for c in game.get("clocks") or []}
+    banks = {b["seat"]: b["seconds"] for b in game.get("banks") or []}
+    for seat in sorted(set(running) | set(banks)):
+        parts = [f"{names.get(seat, seat)} (seat {seat}):"]
+        if seat in banks:
+            parts.append(f"bank {duration(banks[seat])}")
+        if seat in running:
+            clock = running[seat]
+            parts.append(f"to move before {clock['deadline']}"
+                         + (f" (paused until {clock['paused_until']})" if clock.get("paused_until") else ""))
+        lines.append(" ".join(parts))
+    return lines
 
 
 def _print_turns(me: str, games: list[dict]) -> int:

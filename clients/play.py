@@ -2,14 +2,18 @@
 
     entrepot-play [--url URL] [--token TOKEN] [--seat N] GAME
 
-Shows the board, the seats, your hand and the clock; when it is your turn, numbers your
-legal moves: type a number to play it, `r` to look again, `q` to leave. It never prints a
-traceback: a bad input or a server that is down gets one line saying what happened.
+Shows the board, the seats, your hand, the clock and your time bank; when it is your turn,
+numbers your legal moves: type a number to play it, `r` to look again, `q` to leave. At
+any prompt (and while waiting for the others) `t` asks to take back your last move, `a` or
+`d` accepts or declines a takeback another player asked, `n` shows your private notes and
+`n TEXT` replaces them. It never prints a traceback: a bad input or a server that is down
+gets one line saying what happened.
 """
 
 from __future__ import annotations
 
 import argparse
+import select
 import sys
 import time
 
@@ -20,18 +24,53 @@ from clients.config import add_connection_arguments
 from clients.sdk import ApiError, Client, EntrepotError
 from clients.terminal import game_panel, moves_table
 
+#: keys of the table besides the moves: takeback, its answers, notes
+TABLE_KEYS = ("t", "a", "d", "n")
+
 
 def choose(console: Console, count: int) -> int | str:
     while True:
         try:
-            answer = console.input(f"move 1-{count}, r to refresh, q to quit: ").strip().lower()
+            typed = console.input(f"move 1-{count}, r to refresh, q to quit: ").strip()
         except EOFError:
             return "q"
-        if answer in ("q", "r"):
-            return answer
+        answer = typed.lower()
+        if answer in ("q", "r") or answer in TABLE_KEYS or answer.startswith("n "):
+            return typed if answer.startswith("n ") else answer
         if answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
         console.print(f"[red]'{answer}' is not a move number between 1 and {count}[/red]")
+
+
+def table_key(client: Client, console: Console, game_id: str, seat: int | None, key: str) -> None:
+    """Takeback, its answers, notes: said in words, refusals in one line."""
+    try:
+        if key == "t":
+            client.takeback(game_id, seat)
+            console.print("asked to take back your last move: the other players answer")
+        elif key in ("a", "d"):
+            client.answer_takeback(game_id, key == "a", seat)
+            console.print("takeback accepted" if key == "a" else "takeback declined")
+        elif key == "n":
+            console.print(escape(client.notes(game_id)["text"] or "(no notes yet: type n and your text)"))
+        else:
+            client.set_notes(game_id, key[2:].strip())
+            console.print("notes saved (only you can read them)")
+    except ApiError as err:
+        console.print(f"[red]{escape(err.detail or err.code)}[/red]")
+
+
+def typed_while_waiting(poll: float) -> str | None:
+    """A line typed while the others play (t, a, d, n, q), or None after ``poll`` seconds."""
+    try:
+        ready, _, _ = select.select([sys.stdin], [], [], poll)
+    except (OSError, ValueError):  # no terminal to read (stdin closed or not selectable)
+        time.sleep(poll)
+        return None
+    if not ready:
+        return None
+    line = sys.stdin.readline()
+    return line.strip() if line else "q"
 
 
 def play(client: Client, console: Console, game_id: str, seat: int | None, poll: float) -> int:
@@ -42,14 +81,21 @@ def play(client: Client, console: Console, game_id: str, seat: int | None, poll:
             return 0
         legal = client.legal_commands(game_id, seat)
         if not legal["commands"]:
-            console.print("waiting for the other seats…")
-            time.sleep(poll)
+            console.print("waiting for the other seats… (t: take back your move, n: notes, q: quit)")
+            typed = typed_while_waiting(poll)
+            if typed is not None and typed.lower() == "q":
+                return 0
+            if typed and (typed.lower() in TABLE_KEYS or typed.lower().startswith("n ")):
+                table_key(client, console, game_id, seat, typed if typed.lower().startswith("n ") else typed.lower())
             continue
         console.print(moves_table(legal["commands"], legal.get("descriptions")))
         answer = choose(console, len(legal["commands"]))
         if answer == "q":
             return 0
         if answer == "r":
+            continue
+        if isinstance(answer, str):
+            table_key(client, console, game_id, seat, answer)
             continue
         try:
             client.command(game_id, legal["commands"][answer], seat=legal["seat"],

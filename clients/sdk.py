@@ -191,6 +191,20 @@ class Client:
 
     def revoke_token(self, token_id: str) -> None:
         self._call("DELETE", f"/v1/players/me/tokens/{token_id}")
+    def takeback(self, game_id: str, seat: int | None = None) -> dict:
+        """Ask to take back my last move (the other people's seats answer)."""
+        return self._call("POST", f"/v1/games/{game_id}/takeback", _seat(seat), idempotent=True)
+
+    def answer_takeback(self, game_id: str, accept: bool, seat: int | None = None) -> dict:
+        verb = "accept" if accept else "decline"
+        return self._call("POST", f"/v1/games/{game_id}/takeback/{verb}", _seat(seat), idempotent=True)
+
+    def notes(self, game_id: str) -> dict:
+        """My private notes on a game (nobody else reads them)."""
+        return self._call("GET", f"/v1/games/{game_id}/notes")
+
+    def set_notes(self, game_id: str, text: str) -> dict:
+        return self._call("PUT", f"/v1/games/{game_id}/notes", {"text": text})
 
 
 def _seat(seat: int | None) -> dict | None:

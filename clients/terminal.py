@@ -127,16 +127,55 @@ def summary(view: dict) -> Group:
 DRAWINGS = {"amsterdam": amsterdam, "kontor": kontor, "speicherstadt": speicherstadt}
 
 
+REASONS = {"timeout": "on time", "resigned": "by resignation", "abandoned": "abandoned", "aborted": "aborted"}
+
+
+def seat_name(game: dict, index: int) -> str:
+    for seat in game.get("seats") or ():
+        if seat["index"] == index:
+            return seat.get("name") or (f"computer ({seat['ai']})" if seat.get("ai") else f"seat {index}")
+    return f"seat {index}"
+
+
+def result_line(game: dict) -> str:
+    """"finished · winners: Ada (on time)" in players' words."""
+    result = game["result"]
+    winners = ", ".join(seat_name(game, w) for w in result.get("winners") or ()) or "nobody"
+    why = REASONS.get(result.get("reason") or "")
+    return f"finished · winners: {winners}" + (f" ({why})" if why else "")
+
+
+def bank_text(seconds: float) -> str:
+    seconds = max(int(seconds), 0)
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m {secs}s"
+
+
 def game_panel(game: dict) -> Panel:
     status = game["status"]
     if status == "finished" and game.get("result"):
-        line = f"finished · winners: seat {', '.join(map(str, game['result']['winners']))}"
+        line = result_line(game)
     else:
         line = f"{status} · version {game['version']} · to act: {game.get('to_act') or '-'}"
     if game.get("deadline"):
         line += f" · clock: {game['deadline']}"
-    body = DRAWINGS.get(game["title"], summary)(game.get("view") or {})
-    return Panel(Group(Text(line, style="bold"), body), title=f"{game['title']} {game['id'][:8]}")
+    parts = [Text(line, style="bold")]
+    banks = game.get("banks") or ()
+    if banks and status == "active":
+        parts.append(Text("time bank: " + " · ".join(f"{seat_name(game, b['seat'])} {bank_text(b['seconds'])}"
+                                                     for b in banks)))
+    takeback = game.get("takeback")
+    if takeback and status == "active":
+        parts.append(Text(f"{seat_name(game, takeback['seat'])} asks to take back their last move"
+                          " (a to accept, d to decline)", style="bold yellow"))
+    parts.append(DRAWINGS.get(game["title"], summary)(game.get("view") or {}))
+    return Panel(Group(*parts), title=f"{game['title']} {game['id'][:8]}")
 
 
 def moves_table(commands: list[dict], descriptions: list[str] | None = None) -> Table:

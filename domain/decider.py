@@ -77,6 +77,11 @@ class Result:
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     detail: Mapping[str, Any] = field(default_factory=dict)
+    #: why the game ended ("scored" | "timeout" | "resigned" | "abandoned" | "aborted"),
+    #: given by the table of correspondence play (domain/common/table.py); titles leave it
+    reason: str | None = None
+    #: (seat, why it left) of each seat that left the game before its end
+    out: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     keys.register()
     webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
                               settings.webhook_allow_private, settings.webhook_retry_schedule,
-                              settings.webhook_timeout_seconds)
+                              settings.webhook_timeout_seconds, public_url=settings.public_url)
     notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,

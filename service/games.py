@@ -396,7 +396,7 @@ class GameService:
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
             title.to_act(state) if status == "active" else (),
-            result_json(title.result(state) if status == "finished" else None),
+            result_json(title.result(state) if status in ("finished", "aborted") else None),
             self._chain_key(tx, game_id),
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),

@@ -34,6 +34,8 @@ def open_table(tx: Tx, game_id: str, now: datetime) -> OpenTable:
         (game_id, now, now),
     ).fetchall()
     seen: dict[int, tuple[int, str, str]] = {}
+    if row is None or row[0] is None:
+        away = []  # a game without a clock has nothing to pause: no vacation events in it
     for seat, vacation, until in away:
         seen.setdefault(seat, (seat, vacation, _text(until)))
     return OpenTable(row[0] if row else None, tuple(h[0] for h in humans), tuple(seen.values()))
@@ -95,7 +97,7 @@ def vacations_to_apply(tx: Tx, now: datetime, limit: int = 2000) -> list[tuple[s
     rows = tx.conn.execute(
         "SELECT g.id::text, s.index, v.id::text, v.ends_at FROM vacations v"
         " JOIN seats s ON s.player_id = v.player_id"
-        " JOIN games g ON g.id = s.game_id AND g.status = 'active'"
+        " JOIN games g ON g.id = s.game_id AND g.status = 'active' AND g.time_control IS NOT NULL"
         " WHERE v.starts_at <= %s AND v.ends_at > %s"
         " AND NOT (g.table_state -> 'away') @> jsonb_build_array(jsonb_build_object('seat', s.index, 'vacation', v.id::text))"
         " LIMIT %s",

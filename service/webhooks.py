@@ -32,6 +32,7 @@ from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import notification_body
 from service.sealing import Sealer
 from service.store import Player, Store, Tx
+from service.webhook_formats import chat_body
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ class Webhook:
     created_at: datetime
     disabled_at: datetime | None
     disabled_reason: str | None
+    #: the body it takes: "standard" (signed), "discord" or "slack" (service/webhook_formats.py)
+    format: str = "standard"
 
     @property
     def active(self) -> bool:
@@ -88,8 +91,11 @@ def message_id(delivery_id: str) -> str:
 
 class WebhookService:
     def __init__(self, store: Store, jobs: JobQueue, sealer: Sealer, allow_private: bool = False,
-                 schedule: tuple[float, ...] = (0.0,), timeout_seconds: float = 10.0):
+                 schedule: tuple[float, ...] = (0.0,), timeout_seconds: float = 10.0,
+                 public_url: str | None = None):
         self.store = store
+        #: where the web client is, for the link a chat format's message carries
+        self.public_url = public_url
         self.jobs = jobs
         self.sealer = sealer
         self.allow_private = allow_private
@@ -99,7 +105,7 @@ class WebhookService:
         self.lease = timedelta(seconds=2 * timeout_seconds + 1)
 
     # the player's webhooks -----------------------------------------------------------
-    def register(self, player: Player, url: str, events: list[str]) -> NewWebhook:
+    def register(self, player: Player, url: str, events: list[str], format: str = "standard") -> NewWebhook:
         url_guard.resolve(url, self.allow_private)
         secret = "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
         webhook_id = str(uuid.uuid4())
@@ -111,15 +117,15 @@ class WebhookService:
                 raise Invalid(f"a player has at most {MAX_WEBHOOKS} webhooks: delete one first",
                               {"url": [f"at most {MAX_WEBHOOKS} webhooks"]})
             tx.conn.execute(
-                "INSERT INTO webhooks (id, player_id, url, events, secret_sealed) VALUES (%s, %s, %s, %s, %s)",
-                (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode())),
+                "INSERT INTO webhooks (id, player_id, url, events, secret_sealed, format) VALUES (%s, %s, %s, %s, %s, %s)",
+                (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode()), format),
             )
             return NewWebhook(self._webhook(tx, player.id, webhook_id), secret)
 
     def list(self, player: Player) -> list[Webhook]:
         with self.store.read() as tx:
             rows = tx.conn.execute(
-                "SELECT id::text, url, events, created_at, disabled_at, disabled_reason FROM webhooks"
+                "SELECT id::text, url, events, created_at, disabled_at, disabled_reason, format FROM webhooks"
                 " WHERE player_id = %s AND deleted_at IS NULL ORDER BY created_at, id", (player.id,),
             ).fetchall()
         return [Webhook(*row) for row in rows]
@@ -148,7 +154,7 @@ class WebhookService:
         row = None
         if is_game_id(webhook_id):
             row = tx.conn.execute(
-                "SELECT id::text, url, events, created_at, disabled_at, disabled_reason FROM webhooks"
+                "SELECT id::text, url, events, created_at, disabled_at, disabled_reason, format FROM webhooks"
                 " WHERE id = %s AND player_id = %s AND deleted_at IS NULL", (webhook_id, player_id),
             ).fetchone()
         if row is None:
@@ -190,12 +196,12 @@ class WebhookService:
                 " WHERE d.id = %s AND w.id = d.webhook_id AND d.state = 'pending'"
                 " AND d.next_attempt_at <= now() + interval '1 second'"
                 " RETURNING d.attempts, d.created_at, w.id::text, w.url, w.secret_sealed,"
-                " w.deleted_at IS NOT NULL OR w.disabled_at IS NOT NULL, d.notification_id",
+                " w.deleted_at IS NOT NULL OR w.disabled_at IS NOT NULL, d.notification_id, w.format",
                 (self.lease, delivery_id),
             ).fetchone()
             if claimed is None:
                 return "stale"
-            attempt, created_at, webhook_id, url, sealed, gone, notification_id = claimed
+            attempt, created_at, webhook_id, url, sealed, gone, notification_id, fmt = claimed
             if gone:
                 tx.conn.execute("UPDATE webhook_deliveries SET state = 'failed', lease_until = NULL,"
                                 " last_error = 'webhook deleted or disabled' WHERE id = %s", (delivery_id,))
@@ -204,11 +210,15 @@ class WebhookService:
                 "SELECT type, game_id::text AS game_id, seat, version, at, data FROM notifications WHERE id = %s",
                 (notification_id,),
             ).fetchone()
-        body = body_json(notification_body(dict(zip(("type", "game_id", "seat", "version", "at", "data"), row))))
-        status, error = self._send(delivery_id, url, self.sealer.open(sealed).decode(), body)
+        notification = notification_body(dict(zip(("type", "game_id", "seat", "version", "at", "data"), row)))
+        if fmt in ("discord", "slack"):  # a chat platform's incoming webhook: its own body, no signature
+            link = f"{self.public_url}/#/games/{notification['game_id']}" if self.public_url else None
+            status, error = self._send(delivery_id, url, None, body_json(chat_body(fmt, notification, link)))
+        else:
+            status, error = self._send(delivery_id, url, self.sealer.open(sealed).decode(), body_json(notification))
         return self._record(delivery_id, attempt, created_at, webhook_id, status, error)
 
-    def _send(self, delivery_id: str, url: str, secret: str, body: str) -> tuple[int | None, str | None]:
+    def _send(self, delivery_id: str, url: str, secret: str | None, body: str) -> tuple[int | None, str | None]:
         try:
             target = url_guard.resolve(url, self.allow_private)  # again: the name may point elsewhere now
         except WebhookUrlRefused as err:
@@ -221,10 +231,10 @@ class WebhookService:
             "Host": host if target.port == default_port else f"{host}:{target.port}",
             "Content-Type": "application/json",
             "User-Agent": USER_AGENT,
-            "webhook-id": msg_id,
-            "webhook-timestamp": str(int(now.timestamp())),
-            "webhook-signature": Signing(secret).sign(msg_id, now, body),
         }
+        if secret is not None:  # Standard Webhooks: signed
+            headers.update({"webhook-id": msg_id, "webhook-timestamp": str(int(now.timestamp())),
+                            "webhook-signature": Signing(secret).sign(msg_id, now, body)})
         timeout = urllib3.Timeout(total=self.timeout)
         if target.scheme == "https":
             pool = urllib3.HTTPSConnectionPool(target.address, target.port, timeout=timeout, retries=False,

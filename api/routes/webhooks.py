@@ -28,7 +28,7 @@ DELIVERY_LIST_OUT = DeliveryListOut()
 def register_webhook():
     caller = required_player()
     data = load_body(WEBHOOK_CREATE)
-    created = services().webhooks.register(caller, data["url"], data["events"])
+    created = services().webhooks.register(caller, data["url"], data["events"], data["format"])
     return send(NEW_WEBHOOK_OUT, {**created.webhook.__dict__, "active": created.webhook.active,
                                   "secret": created.secret}, 201)
 

@@ -2,6 +2,7 @@
 import { accountPage, linkPages, restore, signInPage, signOut } from "./account.js";
 import { api, ApiError, session } from "./api.js";
 import { lobbyNav, lobbyRoute } from "./lobby.js";
+import { correspondencePanel, resultText } from "./correspondence.js";
 
 const main = document.getElementById("main");
 const notice = document.getElementById("notice");
@@ -126,6 +127,7 @@ function gamePage(id) {
   let refreshing = Promise.resolve();
   let watchingPast = false;
   let source = null;
+  const table = correspondencePanel(id, { refresh: () => guarded(refresh), say });
 
   // one refresh at a time: a stream wake-up and a move must not interleave their reads
   function refresh() {
@@ -138,8 +140,9 @@ function gamePage(id) {
     const mine = game.seats.filter((s) => me && s.player_id === me.id).map((s) => s.index);
     seat = mine.find((s) => game.to_act.includes(s)) ?? mine[0] ?? null;
     const clock = game.deadline ? ` · deadline ${new Date(game.deadline).toLocaleString()}` : "";
-    status.textContent = game.status === "finished"
-      ? `Finished. Winners: seat ${game.result.winners.join(", seat ")}. Scores: ${game.result.scores.join(" / ")}.`
+    table.update(game, seat, me);  // correspondence.js: clock, time bank, takeback, notes
+    status.textContent = game.status === "finished" || game.status === "aborted"
+      ? resultText(game)
       : `${game.status} · version ${game.version} · to act: ${game.to_act.map((s) => `seat ${s}`).join(", ") || "nobody"}${clock}`;
     status.dataset.version = game.version;
     status.dataset.status = game.status;
@@ -226,7 +229,7 @@ function gamePage(id) {
         el("button", { onclick: () => { watchingPast = false; refresh(); } }, "Now"),
         el("button", { id: "download", onclick: download }, "Download the audit record"))),
     el("div", {},
-      el("section", {}, el("h2", { id: "moves-heading" }, "Your moves"), moves),
+      el("section", {}, el("h2", { id: "moves-heading" }, "Your moves"), moves), table.element,
       el("section", {}, el("h2", {}, "Messages"), messages,
         el("form", { class: "row", onsubmit: (e) => { e.preventDefault(); guarded(async () => {
           await api.say(id, text.value); text.value = ""; await loadMessages();

@@ -37,10 +37,12 @@ def rank_out_last(result: Result, out: Set[int]) -> Result:
     return Result(result.scores, winners, detail)
 
 
-def won_by_default(seat_count: int, out: Set[int]) -> Result:
+def won_by_default(seat_count: int, out: Set[int], ended_by: str = "forfeit") -> Result:
     """The result of a game ended because at most one seat is still in: that seat wins
-    (1 point, the others 0); nothing of the title's unfinished score is claimed."""
+    (1 point, the others 0); nothing of the title's unfinished score is claimed.
+    ``ended_by`` says how the last seat left: "timeout" or "resigned" ("forfeit" in
+    records made before the two were told apart)."""
     winners = tuple(s for s in range(seat_count) if s not in out)
     scores = tuple(1.0 if s in winners else 0.0 for s in range(seat_count))
     ranking = list(winners) + sorted(out)
-    return Result(scores, winners, {"out": sorted(out), "ranking": ranking, "ended_by": "forfeit"})
+    return Result(scores, winners, {"out": sorted(out), "ranking": ranking, "ended_by": ended_by})

@@ -26,9 +26,12 @@ from domain.common.envelope import decode_command, encode_command
 from domain.common.times import format_time as _text
 from domain.common.times import parse_time as _time
 from domain.decider import GameDefinition, GameOver, Issued, NotYourTurn, Result, RuleViolation
+from domain.rng import Rng
 
 #: The stand-in's level when the game chose none (no time control, or an older stream).
 STAND_IN_LEVEL = "normal"
+#: How many title events back a takeback may reach (one move is a few events).
+RECENT = 24
 
 
 # events ---------------------------------------------------------------------------------
@@ -43,6 +46,14 @@ class TimeControlSet:
     #: the computer level that plays a timed-out move and the seats that are out (streams
     #: recorded before it was chosen read "normal")
     level: str = "normal"
+    #: after this many consecutive timeouts under "computer" the seat's next timeout puts
+    #: it out (a forfeit); None (streams recorded before the limit existed): no limit
+    max_stand_ins: int | None = None
+    #: a time bank instead of a time per move (per_move is then ""): the seconds each seat
+    #: starts with, gains after each of its moves, and may hold at most
+    bank_seconds: float | None = None
+    increment_seconds: float = 0.0
+    max_bank_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -126,9 +137,52 @@ class VacationEnded:
     ended_at: str
 
 
+@dataclass(frozen=True)
+class BankCharged:
+    """A seat on a time bank moved: its bank is what was left of its clock, plus the
+    increment, capped at the largest bank."""
+
+    TYPE: ClassVar[str] = "BankCharged"
+    seat: int
+    used_seconds: float
+    bank_seconds: float
+
+
+@dataclass(frozen=True)
+class TakebackRequested:
+    """The seat asks to take back its last move (of ``events`` title events)."""
+
+    TYPE: ClassVar[str] = "TakebackRequested"
+    seat: int
+    events: int
+
+
+@dataclass(frozen=True)
+class TakebackAccepted:
+    TYPE: ClassVar[str] = "TakebackAccepted"
+    seat: int
+
+
+@dataclass(frozen=True)
+class TakebackDeclined:
+    TYPE: ClassVar[str] = "TakebackDeclined"
+    seat: int
+
+
+@dataclass(frozen=True)
+class MoveTakenBack:
+    """The compensating event of a takeback: the game is again as it was before the last
+    ``events`` title events (they stay in the history; the fold undoes them)."""
+
+    TYPE: ClassVar[str] = "MoveTakenBack"
+    seat: int
+    events: int
+
+
 TABLE_EVENTS: tuple[type, ...] = (
     TimeControlSet, ClockStarted, ReminderSent, TimedOut, Resigned, SeatOut, WonByDefault,
-    AbortRequested, Aborted, VacationStarted, VacationEnded,
+    AbortRequested, Aborted, VacationStarted, VacationEnded, BankCharged,
+    TakebackRequested, TakebackAccepted, TakebackDeclined, MoveTakenBack,
 )
 TABLE_EVENT_NAMES = frozenset(cls.TYPE for cls in TABLE_EVENTS)
 
@@ -191,8 +245,27 @@ class EndVacation:
     ended_at: str
 
 
+@dataclass(frozen=True)
+class RequestTakeback:
+    """Take back ``move``, the seat's last move (sent at ``at``, ``events`` title events),
+    once every other person's seat still in agrees (``humans``: the seats people hold)."""
+
+    seat: int
+    events: int
+    at: str
+    humans: tuple[int, ...]
+    move: Any = None
+
+
+@dataclass(frozen=True)
+class AnswerTakeback:
+    seat: int
+    accept: bool
+    humans: tuple[int, ...]
+
+
 TABLE_COMMANDS: tuple[type, ...] = (OpenTable, Remind, TimeOut, Resign, StandIn, RequestAbort,
-                                     BeginVacation, EndVacation)
+                                     BeginVacation, EndVacation, RequestTakeback, AnswerTakeback)
 
 
 def table_command_json(command: Any) -> dict:
@@ -245,6 +318,8 @@ class SeatClock:
     deadline: datetime  # moved by every pause that has ended
     paused_since: datetime | None
     reminders_sent: int
+    #: the seconds this clock was started with (a time per move, or the seat's bank)
+    span: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -264,6 +339,41 @@ class Table:
     abort_requests: frozenset[int] = frozenset()
     ended: str | None = None  # "won_by_default" | "aborted"
     winners: tuple[int, ...] = ()
+    #: why each out seat left ("resigned" | "timeout")
+    out_reasons: Mapping[int, str] = field(default_factory=dict)
+    #: consecutive timeouts of each seat whose move the computer made ("computer")
+    stand_ins: Mapping[int, int] = field(default_factory=dict)
+    #: each clocked seat's time bank in seconds (a time bank control only)
+    banks: Mapping[int, float] = field(default_factory=dict)
+    #: what the table was before each of the last title events (at most RECENT): what a
+    #: takeback returns to
+    recent: tuple[Before, ...] = ()
+    #: the takeback asked and not yet answered by everyone (any title event voids it)
+    takeback: Takeback | None = None
+
+
+class Before(typing.NamedTuple):
+    """The parts of the table a takeback restores, as they were before a title event."""
+
+    game: Any
+    banks: Mapping[int, float]
+    clocks: Mapping[int, SeatClock]
+
+
+def _with_game(state: Table, game: Any, recent: tuple[Before, ...]) -> Table:
+    """``replace(state, game=game, recent=recent, takeback=None)`` without dataclasses'
+    per-field work: it runs for every title event of every fold."""
+    new = object.__new__(Table)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(game=game, recent=recent, takeback=None)
+    return new
+
+
+@dataclass(frozen=True)
+class Takeback:
+    seat: int
+    events: int
+    accepted: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -323,16 +433,24 @@ class TableGame(GameDefinition):
 
     def table_json(self, state: Table) -> dict:
         """The read model the games row keeps (and the API shows)."""
+        clocks = self.running_clocks(state)
+        running = {c.seat for c in clocks}
         return {
             "clocks": [
                 {"seat": c.seat, "deadline": _text(c.deadline),
                  "paused_until": _text(c.paused_until) if c.paused_until else None}
-                for c in self.running_clocks(state)
+                for c in clocks
             ],
             "away": [{"seat": a.seat, "until": _text(a.until), "vacation": a.vacation}
                      for a in sorted(state.away.values(), key=lambda a: a.seat)],
             "out": sorted(state.out),
             "abort_requests": sorted(state.abort_requests),
+            # a time bank: each clocked seat's bank as of its last move (a running clock
+            # spends it: the seat's deadline is when it runs dry)
+            "banks": [{"seat": seat, "seconds": seconds, "running": seat in running}
+                      for seat, seconds in sorted(state.banks.items())],
+            "takeback": None if state.takeback is None else {
+                "seat": state.takeback.seat, "accepted": sorted(state.takeback.accepted)},
         }
 
 
@@ -344,7 +462,10 @@ def seat_table(title: GameDefinition) -> TableGame:
             return _TABLE_EVOLVE[type(event)](state, event)
         if state is None:
             return Table(title.evolve(None, event))
-        return replace(state, game=title.evolve(state.game, event))
+        # keep the table as it was before this event (a takeback returns to it); a move
+        # voids a takeback asked before it
+        kept = Before(state.game, state.banks, state.clocks)
+        return _with_game(state, title.evolve(state.game, event), (*state.recent[1 - RECENT:], kept))
 
     def decide(state: Table, issued: Issued) -> list[Any]:
         command = issued.command
@@ -354,6 +475,9 @@ def seat_table(title: GameDefinition) -> TableGame:
             raise GameOver()
         handler = _TABLE_DECIDE.get(type(command))
         if handler is not None:
+            return handler(title, state, command, _time(issued.at))
+        if isinstance(command, RequestTakeback | AnswerTakeback):
+            handler = _request_takeback if isinstance(command, RequestTakeback) else _answer_takeback
             return handler(title, state, command, _time(issued.at))
         if issued.seat in state.out:
             raise NotYourTurn("this seat is out of the game: the computer plays it")
@@ -370,12 +494,22 @@ def seat_table(title: GameDefinition) -> TableGame:
         return state.ended is not None or title.is_finished(state.game)
 
     def result(state: Table) -> Result | None:
+        out = tuple(sorted(state.out_reasons.items()))
         if state.ended == "aborted":
-            return None
+            return Result((), (), {}, "aborted", out)
         if state.ended == "won_by_default":
-            return won_by_default(len(state.winners) + len(state.out), state.out)
+            last = list(state.out_reasons.values())[-1] if state.out_reasons else "forfeit"
+            found = won_by_default(len(state.winners) + len(state.out), state.out, last)
+            # nobody still in (a solo game given up): nobody won it, it was abandoned
+            return replace(found, reason=last if state.winners else "abandoned", out=out)
         found = title.result(state.game)
-        return rank_out_last(found, state.out) if found is not None else None
+        if found is None:
+            return None
+        return replace(rank_out_last(found, state.out), reason="scored", out=out)
+
+    def view(state: Table, viewer: int | None) -> dict:
+        shown = title.view(state.game, viewer)
+        return ended_view(shown, state.ended) if state.ended is not None else shown
 
     def redact_event(event: Any, viewer: int | None) -> dict:
         if type(event) in _TABLE_EVOLVE:
@@ -391,7 +525,7 @@ def seat_table(title: GameDefinition) -> TableGame:
         "evolve": evolve,
         "to_act": lambda state: () if state.ended else title.to_act(state.game),
         "legal_commands": legal_commands,
-        "view": lambda state, viewer: title.view(state.game, viewer),
+        "view": view,
         "redact_event": redact_event,
         "is_finished": is_finished,
         "result": result,
@@ -401,12 +535,33 @@ def seat_table(title: GameDefinition) -> TableGame:
     }, inner=title)
 
 
+def ended_view(view: dict, ended: str) -> dict:
+    """A title's view of a game the table ended (won by default or aborted) before the
+    title did: no seat is asked to act any more, and a game won by default shows as
+    finished (the title's phase is the one it was stopped in)."""
+    shown = dict(view)
+    if isinstance(shown.get("to_act"), list):
+        shown["to_act"] = []
+    players = shown.get("players")
+    if isinstance(players, list):
+        shown["players"] = [{**p, "to_act": False} if isinstance(p, dict) and "to_act" in p else p
+                            for p in players]
+    for key in ("placing",):
+        if key in shown:
+            shown[key] = None
+    if ended == "won_by_default":
+        shown["phase"] = "finished"
+        shown["finished"] = True
+    else:
+        shown["phase"] = "aborted"
+    return shown
+
+
 def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
     """The clocks of the seats asked to act now, earliest deadline first."""
     if state.control is None or state.ended is not None or title.is_finished(state.game):
         return []
     clocks = []
-    per_move = timedelta(seconds=state.control.per_move_seconds)
     for seat in title.to_act(state.game):
         clock = state.clocks.get(seat)
         if clock is None or seat in state.out:
@@ -418,7 +573,7 @@ def running_clocks(title: GameDefinition, state: Table) -> list[Clock]:
         else:
             deadline, paused_until = clock.deadline, None
         fractions = state.control.reminders[clock.reminders_sent:]
-        reminder = deadline - per_move * (1 - fractions[0]) if fractions else None
+        reminder = deadline - _span(state.control, clock) * (1 - fractions[0]) if fractions else None
         clocks.append(Clock(seat, deadline, paused_until, reminder))
     return sorted(clocks, key=lambda c: (c.deadline, c.seat))
 
@@ -442,16 +597,58 @@ def _open_table(title: GameDefinition, state: Table, command: OpenTable, at: str
         c = command.control
         events.insert(0, TimeControlSet(c["per_move"], float(c["per_move_seconds"]), c["on_timeout"],
                                         tuple(c["reminders"]), tuple(command.clocked_seats),
-                                        c.get("level", STAND_IN_LEVEL)))
+                                        c.get("level", STAND_IN_LEVEL), c.get("max_stand_ins"),
+                                        _seconds(c.get("bank_seconds")), float(c.get("increment_seconds") or 0.0),
+                                        _seconds(c.get("max_bank_seconds"))))
         opened = _fold(state, events)
         events += _clock_starts(title, opened, opened, None, _time(at))
     return events
 
 
+def _seconds(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
 def _move(title: GameDefinition, state: Table, issued: Issued) -> list[Any]:
     events = title.decide(state.game, issued)
     after = replace(state, game=title.fold(events, state.game))
+    charged = _charge_bank(title, state, issued.seat, _time(issued.at))
+    if charged:
+        events = events + charged
+        after = _fold(after, charged)
     return events + _clock_starts(title, state, after, issued.seat, _time(issued.at))
+
+
+def _charge_bank(title, state: Table, seat: int | None, now: datetime) -> list[Any]:
+    """On a time bank, the seat that moved on its running clock keeps what was left of it,
+    plus the increment, up to the largest bank."""
+    control = state.control
+    if control is None or control.bank_seconds is None or seat is None or seat in state.out:
+        return []
+    clock = state.clocks.get(seat)
+    if clock is None or seat not in title.to_act(state.game):
+        return []
+    stopped = clock.paused_since if clock.paused_since is not None else now
+    left = max((clock.deadline - stopped).total_seconds(), 0.0)
+    bank = left + control.increment_seconds
+    if control.max_bank_seconds is not None:
+        bank = min(bank, control.max_bank_seconds)
+    return [BankCharged(seat, round(max(clock.span - left, 0.0), 6), round(bank, 6))]
+
+
+def clock_seconds(control: TimeControlSet, banks: Mapping[int, float], seat: int) -> float:
+    """How long a clock that starts now for ``seat`` runs: the time per move, or the seat's
+    bank (at least a second, so a bank emptied by a timeout still gives a move's chance)."""
+    if control.bank_seconds is None:
+        return control.per_move_seconds
+    return max(banks.get(seat, control.bank_seconds), 1.0)
+
+
+def _span(control: TimeControlSet, clock: SeatClock) -> timedelta:
+    """The length a clock's reminders are fractions of."""
+    if control.bank_seconds is None:
+        return timedelta(seconds=control.per_move_seconds)
+    return timedelta(seconds=clock.span)
 
 
 def _clock_starts(title, before: Table, after: Table, acted: int | None, at: datetime) -> list[Any]:
@@ -468,7 +665,7 @@ def _clock_starts(title, before: Table, after: Table, acted: int | None, at: dat
             continue
         if seat in waiting and seat != acted and (seat in before.clocks or seat in owed):
             continue  # still deciding on its clock, or still owed its timed-out move
-        deadline = at + timedelta(seconds=control.per_move_seconds)
+        deadline = at + timedelta(seconds=clock_seconds(control, after.banks, seat))
         events.append(ClockStarted(seat, _text(at), _text(deadline), seat in after.away))
     return events
 
@@ -485,9 +682,9 @@ def _remind(title, state: Table, command: Remind, now: datetime) -> list[Any]:
     if found is None or found.paused_until is not None or found.next_reminder is None or found.next_reminder > now:
         raise RuleViolation("clock.no_reminder_due", "no reminder is due for this seat now")
     # a late reminder sends only the latest fraction due: one mail, not a burst
-    per_move = timedelta(seconds=state.control.per_move_seconds)
+    span = _span(state.control, clock)
     fraction = max(f for f in state.control.reminders[clock.reminders_sent:]
-                   if found.deadline - per_move * (1 - f) <= now)
+                   if found.deadline - span * (1 - f) <= now)
     return [ReminderSent(command.seat, fraction, _text(found.deadline))]
 
 
@@ -496,6 +693,9 @@ def _time_out(title, state: Table, command: TimeOut, now: datetime) -> list[Any]
     if clock.paused_since is not None or clock.deadline > now:
         raise RuleViolation("clock.not_due", "this seat's deadline has not passed")
     action = state.control.on_timeout
+    limit = state.control.max_stand_ins
+    if action == "computer" and limit is not None and state.stand_ins.get(command.seat, 0) >= limit:
+        action = "forfeit"  # no winning by absence: the computer stood in enough times
     timed_out = TimedOut(command.seat, _text(clock.deadline), action)
     if action == "computer":
         if command.move is None:  # the stand-in's move follows (StandIn), from the computers' queue
@@ -554,6 +754,89 @@ def _end_vacation(title, state: Table, command: EndVacation, now: datetime) -> l
     return [VacationEnded(command.seat, command.vacation, command.ended_at)]
 
 
+def takeback_refusal(title: GameDefinition, state: Table, seat: int, count: int, move: Any, at: str) -> str | None:
+    """Why ``seat`` may not take back ``move`` (its last move, ``count`` title events sent
+    at ``at``), or None if it may: the move must be the last one, made by the seat itself,
+    and must have revealed nothing hidden or random (a drawn card, a secret choice of
+    another seat, dice) that the seat could use when it moves again."""
+    if seat in state.out:
+        return "this seat is out of the game"
+    if count < 1 or count > len(state.recent) or move is None:
+        return "there is no move of yours to take back"
+    before = state.recent[-count]
+    if seat not in title.to_act(before.game):
+        return "the last move was not this seat's"
+    issued = Issued(seat, at, move)
+    try:
+        decided = title.decide(before.game, issued)
+    except (RuleViolation, NotYourTurn, GameOver):
+        return "the last move was not this one"
+    if title.fold(decided, before.game) != state.game:
+        return "another seat has acted since your move"
+    if getattr(before.game, "rng_counter", None) != getattr(state.game, "rng_counter", None):
+        return "your move drew at random (a card, a tile or dice): what it revealed cannot be taken back"
+    # a re-deal of everything the seat could not see must not change what its move did
+    # (its events, and what the seat sees after it: a pile's next card turned face up, say)
+    wanted = ([encode_event_data(e) for e in decided], title.view(state.game, seat))
+    for attempt in range(3):
+        other = title.redetermine(before.game, seat, Rng(f"{attempt + 1:064x}"))
+        try:
+            events = title.decide(other, issued)
+            again = ([encode_event_data(e) for e in events], title.view(title.fold(events, other), seat))
+        except (RuleViolation, NotYourTurn, GameOver):
+            again = None
+        if again != wanted:
+            return "your move revealed something hidden (a card drawn, a secret choice): it cannot be taken back"
+    return None
+
+
+def encode_event_data(event: Any) -> tuple[str, Any]:
+    return event.TYPE, to_data(event)
+
+
+def _request_takeback(title, state: Table, command: RequestTakeback, now: datetime) -> list[Any]:
+    if state.takeback is not None:
+        raise RuleViolation("takeback.pending", "a takeback is already asked and not yet answered")
+    why = takeback_refusal(title, state, command.seat, command.events, command.move, command.at)
+    if why is not None:
+        raise RuleViolation("takeback.unavailable", why)
+    events: list[Any] = [TakebackRequested(command.seat, command.events)]
+    asked = {h for h in command.humans if h != command.seat and h not in state.out}
+    if not asked:  # nobody to ask (only computers besides): taken back at once
+        events += _take_back(title, _fold(state, events), command.seat, command.events, now)
+    return events
+
+
+def _answer_takeback(title, state: Table, command: AnswerTakeback, now: datetime) -> list[Any]:
+    asked = state.takeback
+    if asked is None:
+        raise RuleViolation("takeback.none_asked", "no takeback is asked now")
+    if command.seat == asked.seat:
+        raise RuleViolation("takeback.own_request", "this seat asked for the takeback itself")
+    if command.seat not in command.humans or command.seat in state.out:
+        raise RuleViolation("takeback.not_asked", "this seat is not asked about the takeback")
+    if command.seat in asked.accepted:
+        raise RuleViolation("takeback.already_answered", "this seat has already accepted")
+    if not command.accept:
+        return [TakebackDeclined(command.seat)]
+    events: list[Any] = [TakebackAccepted(command.seat)]
+    others = {h for h in command.humans if h != asked.seat and h not in state.out}
+    if others <= asked.accepted | {command.seat}:
+        events += _take_back(title, _fold(state, events), asked.seat, asked.events, now)
+    return events
+
+
+def _take_back(title, state: Table, seat: int, count: int, now: datetime) -> list[Any]:
+    """The compensating event, and a fresh clock for the seat that moves again."""
+    events: list[Any] = [MoveTakenBack(seat, count)]
+    after = _fold(state, events)
+    control = after.control
+    if control is not None and seat in control.clocked_seats and seat in title.to_act(after.game):
+        deadline = now + timedelta(seconds=clock_seconds(control, after.banks, seat))
+        events.append(ClockStarted(seat, _text(now), _text(deadline), seat in after.away))
+    return events
+
+
 _TABLE_DECIDE = {
     Remind: _remind, TimeOut: _time_out, Resign: _resign, StandIn: _stand_in,
     RequestAbort: _request_abort, BeginVacation: _begin_vacation, EndVacation: _end_vacation,
@@ -568,13 +851,24 @@ def _fold(state: Table, events: list[Any]) -> Table:
 
 
 def _control_set(state: Table, e: TimeControlSet) -> Table:
-    return replace(state, control=e)
+    banks = {seat: e.bank_seconds for seat in e.clocked_seats} if e.bank_seconds is not None else {}
+    return replace(state, control=e, banks=banks)
 
 
 def _clock_started(state: Table, e: ClockStarted) -> Table:
     started = _time(e.started_at)
-    clock = SeatClock(e.seat, started, _time(e.deadline), started if e.paused else None, 0)
-    return replace(state, clocks={**state.clocks, e.seat: clock})
+    deadline = _time(e.deadline)
+    clock = SeatClock(e.seat, started, deadline, started if e.paused else None, 0,
+                      (deadline - started).total_seconds())
+    stand_ins = state.stand_ins
+    if e.seat in state.clocks and stand_ins.get(e.seat):
+        # its last clock ended with its own move, not a timeout: the run of timeouts is over
+        stand_ins = {s: n for s, n in stand_ins.items() if s != e.seat}
+    return replace(state, clocks={**state.clocks, e.seat: clock}, stand_ins=stand_ins)
+
+
+def _bank_charged(state: Table, e: BankCharged) -> Table:
+    return replace(state, banks={**state.banks, e.seat: e.bank_seconds})
 
 
 def _reminder_sent(state: Table, e: ReminderSent) -> Table:
@@ -588,11 +882,22 @@ def _without_clock(state: Table, seat: int) -> Table:
 
 
 def _timed_out(state: Table, e: TimedOut) -> Table:
-    return _without_clock(state, e.seat)
+    state = _without_clock(state, e.seat)
+    if e.on_timeout == "computer":
+        state = replace(state, stand_ins={**state.stand_ins, e.seat: state.stand_ins.get(e.seat, 0) + 1})
+    control = state.control
+    if control is not None and control.bank_seconds is not None:
+        # the bank ran dry: the seat's next clock has the increment (clock_seconds: 1 s at least)
+        bank = control.increment_seconds
+        if control.max_bank_seconds is not None:
+            bank = min(bank, control.max_bank_seconds)
+        state = replace(state, banks={**state.banks, e.seat: bank})
+    return state
 
 
 def _seat_out(state: Table, e: SeatOut) -> Table:
-    return replace(_without_clock(state, e.seat), out=state.out | {e.seat})
+    return replace(_without_clock(state, e.seat), out=state.out | {e.seat},
+                   out_reasons={**state.out_reasons, e.seat: e.reason})
 
 
 def _won_by_default(state: Table, e: WonByDefault) -> Table:
@@ -626,9 +931,31 @@ def _vacation_ended(state: Table, e: VacationEnded) -> Table:
     return replace(state, away={s: a for s, a in state.away.items() if s != e.seat}, clocks=clocks)
 
 
+def _takeback_requested(state: Table, e: TakebackRequested) -> Table:
+    return replace(state, takeback=Takeback(e.seat, e.events))
+
+
+def _takeback_accepted(state: Table, e: TakebackAccepted) -> Table:
+    asked = state.takeback
+    if asked is None:
+        return state
+    return replace(state, takeback=replace(asked, accepted=asked.accepted | {e.seat}))
+
+
+def _move_taken_back(state: Table, e: MoveTakenBack) -> Table:
+    before = state.recent[-e.events]
+    # the title's state and the banks as they were; the clocks of seats asked to act by
+    # the move taken back go (the mover's own clock starts afresh: ClockStarted follows)
+    clocks = {s: c for s, c in state.clocks.items() if s in before.clocks}
+    return replace(state, game=before.game, banks=before.banks, clocks=clocks,
+                   recent=state.recent[:-e.events], takeback=None)
+
+
 _TABLE_EVOLVE = {
     TimeControlSet: _control_set, ClockStarted: _clock_started, ReminderSent: _reminder_sent,
     TimedOut: _timed_out, Resigned: lambda state, e: state, SeatOut: _seat_out,
     WonByDefault: _won_by_default, AbortRequested: _abort_requested, Aborted: _aborted,
-    VacationStarted: _vacation_started, VacationEnded: _vacation_ended,
+    VacationStarted: _vacation_started, VacationEnded: _vacation_ended, BankCharged: _bank_charged,
+    TakebackRequested: _takeback_requested, TakebackAccepted: _takeback_accepted,
+    TakebackDeclined: lambda state, e: replace(state, takeback=None), MoveTakenBack: _move_taken_back,
 }

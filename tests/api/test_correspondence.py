@@ -26,7 +26,8 @@ def test_a_game_with_a_time_control_shows_each_seats_clock(client, new_player):
     assert created.status_code == 200, created.json  # the accepted invitation: the game started
     game = created.json
     assert game["time_control"] == {"per_move": "P2D", "per_move_seconds": 172800.0,
-                                    "on_timeout": "computer", "reminders": [0.8], "level": "normal"}
+                                    "on_timeout": "computer", "reminders": [0.8], "level": "normal",
+                                    "max_stand_ins": 2}
     assert [c["seat"] for c in game["clocks"]] == [0, 1]
     assert game["deadline"] is not None and all(c["paused_until"] is None for c in game["clocks"])
     assert game["away"] == [] and game["out"] == [] and game["abort_requests"] == []

@@ -134,7 +134,7 @@ def test_a_game_lost_on_time_verifies(forfeit):
     last = forfeit["steps"][-1]
     assert [e["type"] for e in last["events"]] == ["TimedOut", "SeatOut", "WonByDefault"]
     assert last["sender"] == {"kind": "clock"}
-    assert forfeit["result"]["detail"]["ended_by"] == "forfeit"
+    assert forfeit["result"]["detail"]["ended_by"] == "timeout" and forfeit["result"]["reason"] == "timeout"
 
 
 def test_a_resigned_game_verifies(resigned):
@@ -227,3 +227,16 @@ def test_a_game_the_computer_finished_for_a_resigned_seat_verifies(svc):
     assert_verifies(record)
     stand_ins = [s for s in record["steps"] if s["command"] and s["command"]["type"] == "StandIn"]
     assert stand_ins and all(s["sender"]["kind"] == "computer" and s["seat"] == 2 for s in stand_ins)
+
+
+def test_a_record_from_before_results_said_why_still_verifies_and_a_changed_reason_does_not(forfeit):
+    """Records written before ``result.reason`` and ``result.out`` (and before ``ended_by``
+    told a timeout from a resignation) still verify; a new record whose reason is changed
+    does not."""
+    old = json.loads(json.dumps(forfeit))
+    del old["result"]["reason"], old["result"]["out"]
+    old["result"]["detail"]["ended_by"] = "forfeit"
+    assert_verifies(old)
+    forged = json.loads(json.dumps(forfeit))
+    forged["result"]["reason"] = "resigned"
+    assert failure_of(forged).code == "result"

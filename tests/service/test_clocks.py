@@ -107,7 +107,12 @@ def run_due(svc, game_id):
     ({"per_move": "P2D", "on_timeout": "claim"}, "time_control.on_timeout"),
     ({"per_move": "P2D", "reminders": [1.5]}, "time_control.reminders"),
     ({"per_move": "P2D", "reminders": "0.8"}, "time_control.reminders"),
-    ({"per_move": "P2D", "increment": "PT1H"}, "time_control.increment"),
+    ({"per_move": "P2D", "increment": "PT1H"}, "time_control.per_move"),  # per_move or a bank
+    ({"bank": "P2D", "increment": "an hour"}, "time_control.increment"),
+    ({"bank": "P2D", "max_bank": "P1D"}, "time_control.max_bank"),
+    ({"bank": "PT0S"}, "time_control.bank"),
+    ({"per_move": "P2D", "max_stand_ins": -1}, "time_control.max_stand_ins"),
+    ({"per_move": "P2D", "max_stand_ins": True}, "time_control.max_stand_ins"),
     ({"per_move": "P2D", "level": "expert"}, "time_control.level"),
     ({"per_move": "P2D", "level": "random"}, "time_control.level"),
     ({}, "time_control.per_move"),
@@ -124,7 +129,8 @@ def test_the_time_control_is_recorded_and_each_seat_asked_to_act_gets_a_deadline
     gid = new_game(svc, "kontor", [a, b], time_control={"per_move": "PT12H", "on_timeout": "forfeit"})
     row = game(svc, gid)
     assert row.time_control == {"per_move": "PT12H", "per_move_seconds": 43200.0,
-                                "on_timeout": "forfeit", "reminders": [0.8], "level": "normal"}
+                                "on_timeout": "forfeit", "reminders": [0.8], "level": "normal",
+                                "max_stand_ins": 2}
     [control] = events(svc, gid, {"TimeControlSet"})
     assert control["data"]["clocked_seats"] == [0, 1]
     # Kontor's secret choice: both seats act at once, each on its own clock
@@ -267,7 +273,8 @@ def test_forfeit_on_time_with_two_seats_the_other_wins(svc, clock, title):
     row = game(svc, gid)
     assert row.status == "finished"
     assert row.result["winners"] == [1 - late]
-    assert row.result["detail"]["out"] == [late] and row.result["detail"]["ended_by"] == "forfeit"
+    assert row.result["detail"]["out"] == [late] and row.result["detail"]["ended_by"] == "timeout"
+    assert row.result["reason"] == "timeout" and row.result["out"] == [{"seat": late, "reason": "timeout"}]
     assert [e["type"] for e in events(svc, gid)][-3:] == ["TimedOut", "SeatOut", "WonByDefault"]
     assert row.table["clocks"] == [] and row.timer_at is None if hasattr(row, "timer_at") else True
 
@@ -397,7 +404,8 @@ def test_abort_before_any_move_by_any_seated_player(svc, title):
     assert outcome.status == "aborted" and [e["type"] for e in outcome.events] == ["Aborted"]
     assert outcome.events[0]["data"] == {"reason": "before_first_move", "requested_by": [1]}
     row = game(svc, gid)
-    assert row.status == "aborted" and row.result is None and row.table["clocks"] == []
+    assert row.status == "aborted" and row.table["clocks"] == []
+    assert row.result == {"scores": [], "winners": [], "detail": {}, "reason": "aborted", "out": []}
     page = svc.games.events(gid, None, 0, 100)  # it keeps its secrets: nothing is revealed
     assert page.status == "aborted" and page.events[-1]["type"] == "Aborted"
 

@@ -119,10 +119,26 @@ def new_game(client, seats_for, time_control):
     return game, me, other
 
 
+def test_no_winning_by_absence_real_workers_forfeit_a_silent_seat_after_two_stand_ins(client, worker):
+    """Real 1-second clocks and workers: the computer covers two timeouts of a player who
+    never moves (its moves are jobs of the computers' queue), the third puts the seat out
+    and the computer seat wins."""
+    game, me, _ = new_game(client, lambda me, _: [{"player_id": me["id"]}, {"ai": "easy"}],
+                           {"per_move": "PT1S", "on_timeout": "computer", "reminders": []})
+    final = finished(client, game["id"], timeout=60)
+    assert final["result"]["reason"] == "timeout" and final["result"]["winners"] == [1]
+    assert final["result"]["out"] == [{"seat": 0, "reason": "timeout"}]
+    timeouts = [e["data"]["on_timeout"] for e in events(client, game["id"]) if e["type"] == "TimedOut"]
+    assert timeouts == ["computer", "computer", "forfeit"]
+    assert final["to_act"] == [] and final["view"]["to_act"] == []
+
+
 def test_under_computer_a_player_who_never_moves_is_played_by_the_server_to_the_end(client, worker,
                                                                                     clock_settings):
     game, me, _ = new_game(client, lambda me, _: [{"player_id": me["id"]}, {"ai": "easy"}],
-                           {"per_move": "PT1S", "on_timeout": "computer", "reminders": []})
+                           # no stand-in limit here: this is about the server making every move
+                           # (the default limit forfeits a silent seat: test_correspondence_rules.py)
+                           {"per_move": "PT1S", "on_timeout": "computer", "reminders": [], "max_stand_ins": 100})
     redis = Redis.from_url(clock_settings.redis_url)
     stand_ins = set()  # the AI queue's jobs that made seat 0's moves (kept a minute once done)
     give_up = time.monotonic() + 150
@@ -193,7 +209,7 @@ def test_kill_9_of_the_worker_and_a_flushed_redis_lose_no_timeout(client, clock_
     try:
         for gid in games:
             final = finished(client, gid, timeout=30)
-            assert final["result"]["detail"]["ended_by"] == "forfeit"
+            assert final["result"]["detail"]["ended_by"] == "timeout" and final["result"]["reason"] == "timeout"
             assert sum(e["type"] == "TimedOut" for e in events(client, gid)) == 1  # the first ends it
     finally:
         stop(second)
