@@ -158,6 +158,9 @@ def serve_all(args) -> int:
             sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",
             "--host", args.host, "--port", str(args.port),
             "--workers", str(args.workers),
+            # TCP_NODELAY on every connection: without it a kept-alive request waited ~40 ms
+            # for a delayed ACK (api/tcp.py)
+            "--http", "api.tcp:NoDelayHTTPProtocol",
             "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
         ]
         children = [subprocess.Popen(api, env=env)]
