@@ -44,6 +44,39 @@ PARTS = [
 ]
 
 
+#: the steps of POST /commands, by the function that does each (cumulative time: a step
+#: includes what it calls); (file suffix, function name)
+STEPS = [
+    ("the request in all (Flask test client)", [("flask/testing.py", "open")]),
+    ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
+    ("auth (token -> player, cached)", [("api/auth.py", "required_player")]),
+    ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
+    ("load and fold (cached state + tail, 1 round trip)", [("service/games.py", "live")]),
+    ("decode the command", [("domain/common/envelope.py", "decode_command")]),
+    ("decide (the title's rules)", [("domain/decider.py", "decide"), ("domain/common/table.py", "decide")]),
+    ("append: encode, fold, read model, SQL write", [("service/games.py", "_append")]),
+    ("  of which the SQL write and hash chain", [("service/store.py", "append")]),
+    ("  of which the hash chain (link)", [("verifier/chain.py", "link")]),
+    ("redact the events for the sender", [("service/games.py", "_redacted")]),
+    ("receipt signature (Ed25519)", [("service/signing.py", "receipt")]),
+    ("idempotency (without a key: the unit of work)", [("service/idempotency.py", "once")]),
+    ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games.py", "_after_commit")]),
+    ("  of which the RQ enqueue of the fan-out", [("service/notifications.py", "appended")]),
+    ("response: marshmallow dump + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
+]
+
+
+def steps(stats: pstats.Stats) -> list[tuple[str, float]]:
+    out = []
+    for name, targets in STEPS:
+        total = 0.0
+        for (filename, _line, func), (_cc, _nc, _tt, cumtime, _callers) in stats.stats.items():
+            if any(filename.endswith(suffix) and func == wanted for suffix, wanted in targets):
+                total += cumtime
+        out.append((name, total))
+    return out
+
+
 def part_of(filename: str, func: str) -> str:
     where = filename if filename != "~" else func  # a builtin: its name says what it is
     for name, needles in PARTS:
@@ -128,6 +161,10 @@ def main() -> int:
           f"own time by part of the path:")
     for part, seconds in sorted(parts.items(), key=lambda kv: -kv[1]):
         print(f"  {part:34} {seconds / total * 100:5.1f}%  {seconds / args.commands * 1000:6.3f} ms/command")
+    print("\nby step of POST /commands (cumulative: a step includes what it calls; the"
+          " profiler's overhead inflates steps of many small calls):")
+    for name, seconds in steps(stats):
+        print(f"  {name:58} {seconds / args.commands * 1000:6.3f} ms/command")
     print()
     stats.sort_stats("cumulative").print_stats(args.top)
     stats.sort_stats("tottime").print_stats(args.top)

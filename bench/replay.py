@@ -38,9 +38,22 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="timed passes over all games")
     args = parser.parse_args()
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"reference loop (the machine's pace now, same run): {reference():,.0f} iterations per CPU second")
     for title_id in sorted(titles()) if args.title == "all" else [args.title]:
         replay(title_id, args.games, args.seats, args.rounds)
+    print(f"reference loop again: {reference():,.0f} iterations per CPU second")
     return 0
+
+
+def reference(n: int = 300_000) -> float:
+    """A fixed pure-Python loop (dicts, tuples, attribute-free arithmetic): a shared
+    machine's contention slows CPU seconds too, and this shows by how much."""
+    start = time.process_time()
+    total = 0
+    for i in range(n):
+        d = {"a": i, "b": (i, i + 1)}
+        total += d["a"] + d["b"][1]
+    return n / (time.process_time() - start)
 
 
 def replay(title_id: str, games: int, seats: int | None, rounds: int) -> None:

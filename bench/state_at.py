@@ -28,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from http_games import admin_url, bench_database, drop_database, fresh_database  # noqa: E402
 
 OPTIONS = {"kontor": {"variant": "basic"}, "speicherstadt": {}, "amsterdam": {}}
+MODES = ("without", "with")
 
 
 def main() -> int:
@@ -51,6 +52,11 @@ def main() -> int:
     client = create_app(services).test_client()
     checkpoints = services.games.checkpoints
     nearest = checkpoints.nearest
+
+    def use(mode: str) -> None:
+        """with: the checkpoints; without: none read, none written (as before them)"""
+        checkpoints.interval = INTERVAL if mode == "with" else 10**9
+        checkpoints.nearest = nearest if mode == "with" else (lambda *_: None)
     load_before = os.getloadavg()
     lines = []
     try:
@@ -60,23 +66,28 @@ def main() -> int:
             end = client.get(f"/v1/games/{game_id}").get_json()["version"]
             points = [1, end // 3, 2 * end // 3, end - 1]
             for path in ("state", "board.svg"):
-                timed = {}
-                for mode in ("without", "with"):
-                    # without: no checkpoint read, none written (as before they existed)
-                    checkpoints.interval = 10**9 if mode == "without" else INTERVAL
-                    checkpoints.nearest = (lambda *_: None) if mode == "without" else nearest
-                    for at in points:
-                        url = f"/v1/games/{game_id}/{path}?at={at}"
-                        assert client.get(url).status_code == 200  # warm (with: writes the checkpoints)
-                        samples = []
-                        for _ in range(args.requests):
-                            t0 = time.perf_counter()
+                wall: dict = {}
+                cpu: dict = {}
+                for at in points:
+                    url = f"/v1/games/{game_id}/{path}?at={at}"
+                    for mode in MODES:  # warm (with: writes the checkpoints it passes)
+                        use(mode)
+                        assert client.get(url).status_code == 200
+                    for _ in range(args.requests):
+                        for mode in MODES:  # interleaved: a loaded machine slows both alike
+                            use(mode)
+                            t0, c0 = time.perf_counter(), time.process_time()
                             response = client.get(url)
-                            samples.append(time.perf_counter() - t0)
+                            wall.setdefault((mode, at), []).append(time.perf_counter() - t0)
+                            cpu.setdefault((mode, at), []).append(time.process_time() - c0)
                             assert response.status_code == 200
-                        timed[mode, at] = statistics.median(samples) * 1000
-                lines.append(f"{title_id} ({seats} seats, {end} events) {path}?at=: " + "; ".join(
-                    f"V={at}: {timed['with', at]:.1f} ms (without {timed['without', at]:.1f})" for at in points))
+
+                def p50(samples: dict, mode: str, at: int) -> float:
+                    return statistics.median(samples[mode, at]) * 1000
+
+                lines.append(f"{title_id} ({seats} seats, {end} events) {path}?at=V, p50 wall / CPU ms: " + "; ".join(
+                    f"V={at}: {p50(wall, 'with', at):.1f} / {p50(cpu, 'with', at):.1f} "
+                    f"(without {p50(wall, 'without', at):.1f} / {p50(cpu, 'without', at):.1f})" for at in points))
     finally:
         services.close()
         os.environ["DATABASE_URL"] = admin
