@@ -244,6 +244,11 @@ def _dataclass_decoder(cls: type) -> Decoder:
         optional = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         fields.append((f.name, optional, _decoder(hints[f.name])))
     known = frozenset(hints)
+    # Built as domain/common/frozen.py's replace builds: no __init__ when it would only
+    # store the fields (no __post_init__, no slots, every field an init field, all given)
+    direct = (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
+              and all(f.init for f in dataclasses.fields(cls)))
+    count = len(fields)
 
     def decode(data):
         if type(data) is not dict and not isinstance(data, Mapping):
@@ -264,6 +269,10 @@ def _dataclass_decoder(cls: type) -> Decoder:
                 errors[name] = ["is not a known field"]
         if errors:
             raise CodecError(errors)
+        if direct and len(values) == count:
+            made = object.__new__(cls)
+            made.__dict__.update(values)
+            return made
         return cls(**values)
     return decode
 
