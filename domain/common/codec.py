@@ -246,8 +246,10 @@ def _dataclass_decoder(cls: type) -> Decoder:
     known = frozenset(hints)
     # Built as domain/common/frozen.py's replace builds: no __init__ when it would only
     # store the fields (no __post_init__, no slots, every field an init field, all given)
+    init = getattr(cls.__init__, "__code__", None)
     direct = (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
-              and all(f.init for f in dataclasses.fields(cls)))
+              and all(f.init for f in dataclasses.fields(cls))
+              and init is not None and init.co_filename == "<string>")  # dataclasses' own __init__
     count = len(fields)
 
     def decode(data):
