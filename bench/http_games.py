@@ -1,9 +1,15 @@
 """Full Kontor games over HTTP against `entrepot serve` on real PostgreSQL.
 
-Prints: commands/s, p50/p99 of POST /commands, and in the same run the req/s of a trivial
-GET (/v1/health) at the same concurrency, with the ratio of the two.
+Prints: commands/s, p50/p99 of POST /commands, and in the same run, with the same
+keep-alive clients: the req/s of the floor of the stack (bench/bare_asgi.py, the smallest
+ASGI app, under the same uvicorn command as `entrepot serve`, measured before and after the
+games), the req/s of a trivial GET (/v1/health) on Entrepot, and commands/s as a share of
+the floor's req/s. Prints the machine's load average before and after (a shared machine).
 
     python bench/http_games.py [--clients 8] [--seconds 30] [--workers N] [--threads T]
+
+ENTREPOT_BENCH_DATABASE names the scratch database (default entrepot_bench): engineers
+sharing one PostgreSQL give theirs different names.
 """
 
 from __future__ import annotations
@@ -33,10 +39,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def bench_database() -> str:
+    return os.environ.get("ENTREPOT_BENCH_DATABASE", "entrepot_bench")
+
+
 def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int,
-                 queue: str = "entrepot-bench") -> subprocess.Popen:
+                 queue: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": queue,
+           "ENTREPOT_QUEUE": queue or bench_database().replace("_", "-"),
            # one loopback client drives the load: the rate limits are not what is measured
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
     cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
@@ -51,6 +61,39 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
             time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not start")
+
+
+def start_floor(port: int, workers: int) -> subprocess.Popen:
+    """bench/bare_asgi.py under the same uvicorn command as `entrepot serve`."""
+    sys.path.insert(0, str(ROOT))
+    from service.cli import uvicorn_command
+
+    cmd = uvicorn_command("bare_asgi:create_app", "127.0.0.1", port, workers) + ["--app-dir", str(ROOT / "bench")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/", timeout=1).ok:
+                return server
+        except requests.RequestException:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the floor app did not start")
+
+
+def floor_reads(workers: int, clients: int, seconds: float) -> float:
+    port = free_port()
+    floor = start_floor(port, workers)
+    try:
+        return trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/")
+    finally:
+        floor.terminate()
+        floor.wait(timeout=30)
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def admin_url() -> str:
@@ -82,14 +125,14 @@ def run_clients(clients: int, run) -> float:
     return time.monotonic() - start
 
 
-def trivial_reads(base: str, clients: int, seconds: float) -> float:
+def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/health") -> float:
     counts = [0] * clients
     stop = time.monotonic() + seconds
 
     def run(i: int):
         session = requests.Session()
         while time.monotonic() < stop:
-            session.get(base + "/v1/health").raise_for_status()
+            session.get(base + path).raise_for_status()
             counts[i] += 1
 
     elapsed = run_clients(clients, run)  # the threads fill ``counts``: read them after
@@ -151,34 +194,46 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8, help="threads per API process (default: serve's)")
     args = parser.parse_args()
-    database_url, redis_url = fresh_database("entrepot_bench")
-    workers = args.workers or max(2, (os.cpu_count() or 1) * 2 + 1)
+    sys.path.insert(0, str(ROOT))
+    from service.cli import _workers_default
+
+    load_before = load()
+    database_url, redis_url = fresh_database(bench_database())
+    workers = args.workers or _workers_default()
+    reads_seconds = min(10.0, args.seconds)
+    floor_before = floor_reads(workers, args.clients, reads_seconds)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
     try:
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        trivial = trivial_reads(base, args.clients, min(10.0, args.seconds))
+        trivial = trivial_reads(base, args.clients, reads_seconds)
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
         cpu2 = resource.getrusage(resource.RUSAGE_SELF)
     finally:
         server.terminate()
         server.wait(timeout=30)
+        drop_database(bench_database())
+    floor_after = floor_reads(workers, args.clients, reads_seconds)
+    floor = (floor_before + floor_after) / 2
     rate = commands / elapsed
     quantiles = statistics.quantiles(latencies, n=100)
-    print(f"machine: {os.cpu_count()} cores; {workers} API processes x {args.threads} threads; "
-          f"{args.clients} concurrent clients; PostgreSQL {database_url.split('@')[-1]}")
-    print(f"trivial GET /v1/health: {trivial:.0f} req/s")
+    print(f"machine: {os.cpu_count()} cores; {load_before} before, {load()} after")
+    print(f"{workers} API processes x {args.threads} threads; {args.clients} concurrent keep-alive clients; "
+          f"PostgreSQL {database_url.split('@')[-1]}")
+    print(f"floor: bare ASGI app under the same uvicorn command: {floor_before:.0f} req/s before the games, "
+          f"{floor_after:.0f} after (mean {floor:.0f})")
+    print(f"trivial GET /v1/health: {trivial:.0f} req/s ({trivial / floor:.2f} of the floor)")
     print(f"POST /commands: {commands} commands in {elapsed:.1f} s = {rate:.0f} commands/s "
           f"({games} games finished; each command also needed one GET legal-commands)")
     print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
-    print(f"commands/s over trivial req/s: {rate / trivial:.2f}")
+    print(f"commands/s as a share of the floor's req/s: {rate / floor:.2f} (target 0.25)")
     reads_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
-    print(f"the load generator itself used {reads_cpu / min(10.0, args.seconds):.2f} cores during the reads "
+    print(f"the load generator itself used {reads_cpu / reads_seconds:.2f} cores during the reads "
           f"and {games_cpu / elapsed:.2f} cores during the games (of {os.cpu_count()})")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return 1 if errors else 0

@@ -4,13 +4,18 @@ Plays random games in the domain (no I/O), stores their events as JSON the way t
 store does, then times (a) decode + evolve from JSON, the auditor's full replay, and
 (b) evolve alone over decoded events.
 
-    python bench/replay.py [--games 50] [--title kontor|speicherstadt] [--seats N]
+    python bench/replay.py [--games 50] [--title all|kontor|speicherstadt|amsterdam] [--seats N]
+
+Rates are per CPU second of this process (time.process_time): "per core", and on a
+shared machine not diluted by the other processes' share of the cores (the wall rate is
+printed beside it with the load average).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -22,47 +27,66 @@ from domain.registry import titles  # noqa: E402
 from domain.rng import Rng  # noqa: E402
 from tests.conformance.harness import play_random_game, seed_for  # noqa: E402
 
-DEFAULT_OPTIONS = {"kontor": {"variant": "basic"}, "speicherstadt": {}}
+DEFAULT_OPTIONS = {"kontor": {"variant": "basic"}, "speicherstadt": {}, "amsterdam": {}}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--title", default="kontor", choices=sorted(titles()))
+    parser.add_argument("--title", default="all", choices=["all", *sorted(titles())])
     parser.add_argument("--seats", type=int, default=None)
     parser.add_argument("--rounds", type=int, default=5, help="timed passes over all games")
     args = parser.parse_args()
-    game = titles()[args.title]
-    seats = args.seats or game.min_players
-    options = game.parse_options(DEFAULT_OPTIONS[args.title], seats)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"reference loop (the machine's pace now, same run): {reference():,.0f} iterations per CPU second")
+    for title_id in sorted(titles()) if args.title == "all" else [args.title]:
+        replay(title_id, args.games, args.seats, args.rounds)
+    print(f"reference loop again: {reference():,.0f} iterations per CPU second")
+    return 0
+
+
+def reference(n: int = 300_000) -> float:
+    """A fixed pure-Python loop (dicts, tuples, attribute-free arithmetic): a shared
+    machine's contention slows CPU seconds too, and this shows by how much."""
+    start = time.process_time()
+    total = 0
+    for i in range(n):
+        d = {"a": i, "b": (i, i + 1)}
+        total += d["a"] + d["b"][1]
+    return n / (time.process_time() - start)
+
+
+def replay(title_id: str, games: int, seats: int | None, rounds: int) -> None:
+    game = titles()[title_id]
+    seats = seats or max(2, game.min_players)
+    options = game.parse_options(DEFAULT_OPTIONS[title_id], seats)
     streams = []
-    for n in range(args.games):
+    for n in range(games):
         played = play_random_game(game, options, seats, seed_for(n), Rng(seed_for(10_000 + n)))
         streams.append([json.dumps(encode_event(e)) for e in played.events])
     total = sum(len(s) for s in streams)
 
-    start = time.perf_counter()
-    for _ in range(args.rounds):
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(rounds):
         for stream in streams:
             state = None
             for line in stream:
                 type_name, version, data = json.loads(line)
                 state = game.evolve(state, decode_event(game, type_name, version, data))
-    full = total * args.rounds / (time.perf_counter() - start)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    full = total * rounds / cpu
 
     decoded = [[decode_event(game, *json.loads(line)) for line in s] for s in streams]
-    start = time.perf_counter()
-    for _ in range(args.rounds):
+    start = time.process_time()
+    for _ in range(rounds):
         for events in decoded:
             game.fold(events)
-    fold_only = total * args.rounds / (time.perf_counter() - start)
+    fold_only = total * rounds / (time.process_time() - start)
 
-    print(f"{args.title}, {seats} seats: {args.games} finished games, {total} events "
-          f"({total / args.games:.0f} per game)")
-    print(f"replay from JSON (decode + evolve): {full:,.0f} events/s "
-          f"= a whole game in {1000 * total / args.games / full:.2f} ms")
-    print(f"evolve alone: {fold_only:,.0f} events/s")
-    return 0
+    print(f"{title_id}, {seats} seats: {games} finished games, {total} events ({total / games:.0f} per game)")
+    print(f"  replay from JSON (decode + evolve): {full:,.0f} events per CPU second "
+          f"(wall: {total * rounds / wall:,.0f}/s) = a whole game in {1000 * total / games / full:.2f} ms of CPU")
+    print(f"  evolve alone: {fold_only:,.0f} events per CPU second")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import threading
 import time
 
 import requests
-from http_games import free_port, fresh_database, run_clients, start_server
+from http_games import bench_database, free_port, fresh_database, run_clients, start_server
 
 GAMES = 10
 
@@ -144,7 +144,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=4, help="threads sending the GETs")
     parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
     args = parser.parse_args()
-    database_url, redis_url = fresh_database("entrepot_bench_streams")
+    database_url, redis_url = fresh_database(bench_database() + "_streams")
     workers = args.workers or max(2, os.cpu_count() or 1)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, 8)

@@ -182,6 +182,19 @@ class _Interrupted(Exception):
     pass
 
 
+def uvicorn_command(factory: str, host: str, port: int, workers: int) -> list[str]:
+    """The API server `serve` runs (bench/http_games.py runs its bare floor app the same way)."""
+    return [
+        sys.executable, "-m", "uvicorn", "--factory", factory,
+        "--host", host, "--port", str(port),
+        "--workers", str(workers),
+        # TCP_NODELAY on every connection: without it a kept-alive request waited ~40 ms
+        # for a delayed ACK (api/tcp.py)
+        "--http", "api.tcp:NoDelayHTTPProtocol",
+        "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
+    ]
+
+
 def serve_all(args) -> int:
     data_dir = args.data_dir or default_data_dir()
     output = _log_to(data_dir, getattr(args, "verbose", False))
@@ -227,12 +240,7 @@ def serve_all(args) -> int:
         # every process writes mails (without SMTP) to the same folder, and links to this server
         env["ENTREPOT_DATA_DIR"] = str(data_dir)
         env.setdefault("ENTREPOT_PUBLIC_URL", f"http://{args.host}:{args.port}")
-        start([
-            sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app",
-            "--host", args.host, "--port", str(args.port),
-            "--workers", str(args.workers),
-            "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
-        ])
+        start(uvicorn_command("api.asgi:create_asgi_app", args.host, args.port, args.workers))
         # short jobs (clocks, mail) get a worker of their own: never behind a search
         start([sys.executable, "-m", "workers", "--queues", "main"])
         for _ in range(args.rq_workers):

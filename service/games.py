@@ -9,6 +9,7 @@ side effects (computer moves) follow the commit.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 import uuid
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from domain.decider import GameDefinition, GameOver, Issued, OptionsError, RuleV
 from domain.decider import NotYourTurn as DomainNotYourTurn
 from domain.rng import Rng, seed_commitment
 from service import chain
+from service.checkpoints import Checkpoints
 from service.clock import Clock
 from service.entropy import new_id, new_seed
 from service.errors import (
@@ -144,6 +146,9 @@ class GameService:
         self.headers = Lru(4000)
         #: games' chain keys ("" for a v1 chain); a key never changes once set
         self.chain_keys = Lru(4000)
+        #: folded states at every INTERVAL versions, a cache for the state at any version
+        self.checkpoints = Checkpoints(
+            store, signer.derived_key("state-checkpoints") if signer else secrets.token_bytes(32))
 
     # creation ------------------------------------------------------------------------
     def create(
@@ -590,13 +595,14 @@ class GameService:
             game = self._game(tx, game_id)
             viewer = self._viewer(game, caller, seat)
             title = title_of(game.title)
+            passed: list[Folded] = []
             if at is None or at == game.version:
                 folded = self.states.load(tx, title, game_id, game.version)
             else:
                 if not 1 <= at <= game.version:
                     raise NotFound(f"this game has no version {at} (it is at {game.version})")
-                start = Folded(None, 0, chain.genesis(game_id))
-                folded = fold_stored(title, tx.events(game_id, after=0, limit=at), start)
+                folded, passed = self.checkpoints.fold_to(tx, title, game_id, at)
+        self.checkpoints.save(game_id, passed)  # after the read: its connection is back in the pool
         if folded.state is None:
             raise NotFound("this game has not started")
         return folded.version, title.view(folded.state, viewer)

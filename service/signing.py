@@ -11,6 +11,8 @@ public keys are, in ``signing_keys``, published at GET /v1/keys with their valid
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import logging
 import os
 from pathlib import Path
@@ -28,6 +30,10 @@ class Signer:
         raw = bytes(key.verify_key)
         self.key_id = key_id(raw)
         self.public_key = base64.b64encode(raw).decode("ascii")
+
+    def derived_key(self, purpose: str) -> bytes:
+        """A secret of this server for ``purpose`` (never the signing key itself)."""
+        return hmac.new(bytes(self._key), purpose.encode(), hashlib.sha256).digest()
 
     def receipt(self, game_id: str, version: int, hash_hex: str) -> dict:
         signed = self._key.sign(receipt_message(game_id, version, hash_hex))

@@ -71,14 +71,39 @@ def _sort_key(v: Any) -> tuple[str, str]:
 
 def from_data(tp: Any, data: Any, path: str = "") -> Any:
     """Decode JSON data as type ``tp``; raises CodecError naming the offending field."""
-    return _decoder(tp)(data, path)
+    try:
+        return _decoder(tp)(data)
+    except CodecError as err:
+        raise CodecError({(_join(path, k) or "value"): v for k, v in err.errors.items()}) from None
 
 
-Decoder = Any  # Callable[[Any, str], Any]
+def decoder_of(tp: Any) -> Any:
+    """``tp``'s decoder, data -> value: faster than from_data for values decoded in bulk;
+    its CodecError names fields relative to the value ("" for the value itself)."""
+    return _decoder(tp)
 
 
-def _fail(path: str, message: str) -> CodecError:
-    return CodecError({path or "value": [message]})
+# Decoders take the data alone and, on error, name fields relative to the value they
+# decode ("" for the value itself); the caller prefixes its own place (_join). Paths are
+# built only for errors: replaying a game decodes every event, and formatting a path for
+# every field and item cost more than decoding it.
+Decoder = Any  # Callable[[Any], Any]
+
+
+def _join(path: str, rel: str) -> str:
+    if not rel:
+        return path
+    if rel[0] == "[":
+        return path + rel
+    return f"{path}.{rel}" if path else rel
+
+
+def _fail(message: str) -> CodecError:
+    return CodecError({"": [message]})
+
+
+def _within(path: str, err: CodecError) -> CodecError:
+    return CodecError({_join(path, k): v for k, v in err.errors.items()})
 
 
 @cache
@@ -86,11 +111,11 @@ def _decoder(tp: Any) -> Decoder:
     """A decoding function for ``tp``, built once per type: replay decodes many events."""
     origin = typing.get_origin(tp)
     if tp is Any:
-        return lambda data, path: data
+        return lambda data: data
     if tp is type(None) or tp is None:
-        def none(data, path):
+        def none(data):
             if data is not None:
-                raise _fail(path, "must be null")
+                raise _fail("must be null")
         return none
     if origin in (typing.Union, types.UnionType):
         return _union_decoder(typing.get_args(tp))
@@ -98,43 +123,43 @@ def _decoder(tp: Any) -> Decoder:
         allowed = typing.get_args(tp)
         message = "must be one of " + ", ".join(repr(a) for a in allowed)
 
-        def literal(data, path):
+        def literal(data):
             if data not in allowed or isinstance(data, bool) != any(isinstance(a, bool) for a in allowed if a == data):
-                raise _fail(path, message)
+                raise _fail(message)
             return data
         return literal
     if tp is bool:
-        def boolean(data, path):
-            if not isinstance(data, bool):
-                raise _fail(path, "must be a boolean")
-            return data
+        def boolean(data):
+            if data is True or data is False:
+                return data
+            raise _fail("must be a boolean")
         return boolean
     if tp is int:
-        def integer(data, path):
-            if isinstance(data, bool) or not isinstance(data, int):
-                raise _fail(path, "must be an integer")
-            return data
+        def integer(data):
+            if type(data) is int or (isinstance(data, int) and not isinstance(data, bool)):
+                return data
+            raise _fail("must be an integer")
         return integer
     if tp is float:
-        def number(data, path):
+        def number(data):
             if isinstance(data, bool) or not isinstance(data, (int, float)):
-                raise _fail(path, "must be a number")
+                raise _fail("must be a number")
             return float(data)
         return number
     if tp is str:
-        def string(data, path):
-            if not isinstance(data, str):
-                raise _fail(path, "must be a string")
-            return data
+        def string(data):
+            if type(data) is str or isinstance(data, str):
+                return data
+            raise _fail("must be a string")
         return string
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         message = "must be one of " + ", ".join(repr(m.value) for m in tp)
 
-        def enumeration(data, path):
+        def enumeration(data):
             try:
                 return tp(data)
             except (ValueError, TypeError):
-                raise _fail(path, message) from None
+                raise _fail(message) from None
         return enumeration
     if origin is tuple:
         return _tuple_decoder(typing.get_args(tp))
@@ -142,30 +167,44 @@ def _decoder(tp: Any) -> Decoder:
         (arg,) = typing.get_args(tp)
         item = _decoder(arg)
 
-        def fset(data, path):
+        def fset(data):
             if not isinstance(data, list):
-                raise _fail(path, "must be a list")
-            return frozenset(item(v, f"{path}[{i}]") for i, v in enumerate(data))
+                raise _fail("must be a list")
+            return frozenset(_items(item, data))
         return fset
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _dataclass_decoder(tp)
     raise TypeError(f"the codec does not support {tp!r}")
 
 
+def _items(item: Decoder, data: list) -> list:
+    """Each element decoded; an error names the first element that fails."""
+    try:
+        return [item(v) for v in data]
+    except CodecError:
+        pass
+    for i, v in enumerate(data):
+        try:
+            item(v)
+        except CodecError as err:
+            raise _within(f"[{i}]", err) from None
+    raise AssertionError("unreachable: an element failed once")
+
+
 def _union_decoder(args: tuple) -> Decoder:
     nullable = type(None) in args
     options = [_decoder(a) for a in args if a is not type(None)]
 
-    def union(data, path):
+    def union(data):
         if data is None and nullable:
             return None
         last: CodecError | None = None
         for option in options:
             try:
-                return option(data, path)
+                return option(data)
             except CodecError as err:
                 last = err
-        raise last or _fail(path, "has the wrong type")
+        raise last or _fail("has the wrong type")
     return union
 
 
@@ -173,19 +212,28 @@ def _tuple_decoder(args: tuple) -> Decoder:
     if len(args) == 2 and args[1] is Ellipsis:
         item = _decoder(args[0])
 
-        def homogeneous(data, path):
+        def homogeneous(data):
             if not isinstance(data, list):
-                raise _fail(path, "must be a list")
-            return tuple(item(v, f"{path}[{i}]") for i, v in enumerate(data))
+                raise _fail("must be a list")
+            return tuple(_items(item, data))
         return homogeneous
     items = [_decoder(a) for a in args]
 
-    def fixed(data, path):
+    def fixed(data):
         if not isinstance(data, list):
-            raise _fail(path, "must be a list")
+            raise _fail("must be a list")
         if len(items) != len(data):
-            raise _fail(path, f"must have {len(items)} items")
-        return tuple(d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, data)))
+            raise _fail(f"must have {len(items)} items")
+        try:
+            return tuple([d(v) for d, v in zip(items, data)])
+        except CodecError:
+            pass
+        for i, (d, v) in enumerate(zip(items, data)):
+            try:
+                d(v)
+            except CodecError as err:
+                raise _within(f"[{i}]", err) from None
+        raise AssertionError("unreachable: an item failed once")
     return fixed
 
 
@@ -196,27 +244,37 @@ def _dataclass_decoder(cls: type) -> Decoder:
         optional = f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
         fields.append((f.name, optional, _decoder(hints[f.name])))
     known = frozenset(hints)
+    # Built as domain/common/frozen.py's replace builds: no __init__ when it would only
+    # store the fields (no __post_init__, no slots, every field an init field, all given)
+    init = getattr(cls.__init__, "__code__", None)
+    direct = (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
+              and all(f.init for f in dataclasses.fields(cls))
+              and init is not None and init.co_filename == "<string>")  # dataclasses' own __init__
+    count = len(fields)
 
-    def decode(data, path):
-        if not isinstance(data, Mapping):
-            raise _fail(path, "must be an object")
+    def decode(data):
+        if type(data) is not dict and not isinstance(data, Mapping):
+            raise _fail("must be an object")
         errors: dict[str, list[str]] = {}
         values: dict[str, Any] = {}
         for name, optional, decoder in fields:
-            sub = f"{path}.{name}" if path else name
             if name not in data:
                 if not optional:
-                    errors[sub] = ["is required"]
+                    errors[name] = ["is required"]
                 continue
             try:
-                values[name] = decoder(data[name], sub)
+                values[name] = decoder(data[name])
             except CodecError as err:
-                errors.update(err.errors)
+                errors.update(_within(name, err).errors)
         if len(data) > len(values) + len(errors):
             for name in sorted(set(data) - known):
-                errors[f"{path}.{name}" if path else name] = ["is not a known field"]
+                errors[name] = ["is not a known field"]
         if errors:
             raise CodecError(errors)
+        if direct and len(values) == count:
+            made = object.__new__(cls)
+            made.__dict__.update(values)
+            return made
         return cls(**values)
     return decode
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from domain.common.codec import CodecError, from_data, to_data
+from domain.common.codec import CodecError, decoder_of, from_data, to_data
 from domain.decider import GameDefinition, schema_version
 
 
@@ -30,10 +30,15 @@ def encode_event(event: Any) -> tuple[str, int, dict]:
 
 
 def decode_event(game: GameDefinition, type_name: str, version: int, data: dict) -> Any:
-    cls = _registry(game.event_types).get(type_name)
-    if cls is None:
+    found = _event_table(game).get(type_name)
+    if found is None:
         raise ValueError(f"unknown event type {type_name!r} for {game.id}")
-    current = schema_version(cls)
+    cls, current, decoder = found
+    if version == current:  # the common case, kept short: a replay decodes every event
+        try:
+            return decoder(data)
+        except CodecError:
+            return from_data(cls, data)  # raises the same error, its fields named
     while version < current:
         upcast = game.upcasters.get((type_name, version))
         if upcast is None:
@@ -43,6 +48,18 @@ def decode_event(game: GameDefinition, type_name: str, version: int, data: dict)
     if version != current:
         raise ValueError(f"{type_name} v{version} is newer than this server (v{current})")
     return from_data(cls, data)
+
+
+#: per title (by identity): type name -> (class, current schema version, decoder)
+_EVENT_TABLES: dict[int, tuple[GameDefinition, dict[str, tuple[type, int, Any]]]] = {}
+
+
+def _event_table(game: GameDefinition) -> dict[str, tuple[type, int, Any]]:
+    entry = _EVENT_TABLES.get(id(game))
+    if entry is None or entry[0] is not game:
+        table = {name: (cls, schema_version(cls), decoder_of(cls)) for name, cls in _registry(game.event_types).items()}
+        entry = _EVENT_TABLES[id(game)] = (game, table)
+    return entry[1]
 
 
 def encode_command(command: Any) -> dict:

@@ -107,7 +107,28 @@ def check_smtp_in(code: str, server: str, scripts: Path) -> None:
         assert listener.recv(200).startswith(b"220")
 
 
-CHECKS = {"quick-start": check_quick_start, "pytest": check_pytest, "smtp-in": check_smtp_in}
+def check_load_test(code: str, server: str, scripts: Path) -> None:
+    """The limits are the deployment's: the block's variables set them, and the session's
+    server, started with them (UNTHROTTLED), applies them in its API processes."""
+    from service.config import Settings
+    from tests.conftest import UNTHROTTLED
+
+    env = dict(re.findall(r"(ENTREPOT_RATE_LIMIT_PER_\w+)=(\S+)", code))
+    assert set(env) == {"ENTREPOT_RATE_LIMIT_PER_IP", "ENTREPOT_RATE_LIMIT_PER_TOKEN"}
+    assert code.strip().endswith("entrepot serve")
+    done = subprocess.run(
+        [sys.executable, "-c", "from service.config import Settings; s = Settings.from_env();"
+                               " print(s.rate_limit_per_ip, s.rate_limit_per_token)"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**os.environ, **env, "DATABASE_URL": "postgresql://x", "REDIS_URL": "redis://x"})
+    assert done.stdout.split() == [env["ENTREPOT_RATE_LIMIT_PER_IP"], env["ENTREPOT_RATE_LIMIT_PER_TOKEN"]], done.stderr
+    assert Settings.rate_limit_per_ip != env["ENTREPOT_RATE_LIMIT_PER_IP"]  # not the default
+    response = requests.get(server + "/v1/titles", timeout=10)
+    assert response.headers["RateLimit-Limit"] == UNTHROTTLED.split("/")[0]
+
+
+CHECKS = {"quick-start": check_quick_start, "pytest": check_pytest, "smtp-in": check_smtp_in,
+          "load-test": check_load_test}
 
 
 def test_every_readme_snippet_not_run_as_is_has_its_check(server, tmp_path):

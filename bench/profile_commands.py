@@ -1,0 +1,175 @@
+"""Where a command's CPU goes: Kontor games played through the Flask app in-process (no
+HTTP server, no sockets: the API's own CPU), real PostgreSQL and Redis, profiled with cProfile.
+
+Prints the API CPU per POST /commands (process time, the profiler off), then the profile of
+the same commands grouped by the part of the path they belong to, and the top functions.
+
+    python bench/profile_commands.py [--commands 600] [--top 25]
+
+DATABASE_URL / REDIS_URL as bench/http_games.py (ENTREPOT_BENCH_DATABASE names the
+scratch database; this script appends _profile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from http_games import admin_url, bench_database, drop_database, fresh_database  # noqa: E402
+
+#: the parts of a command's path, by the file a function lives in (first match wins)
+PARTS = [
+    ("hash chain, receipt signature", ("service/chain.py", "service/signing.py", "nacl/", "hashlib", "_hashlib")),
+    ("sockets (send, recv)", ("<method 'sendall'", "<method 'recv'", "<method 'send'", "socket")),
+    ("RQ (notification jobs)", ("rq/",)),
+    ("idempotency", ("service/idempotency.py",)),
+    ("SQL (psycopg, pool)", ("psycopg", "service/store.py", "service/table_store.py")),
+    ("Redis (notify, rate limits)", ("redis/", "service/notify.py", "limits/", "flask_limiter")),
+    ("decode / encode (codecs)", ("codec",)),
+    ("decide / fold / view (domain)", ("domain/",)),
+    ("JSON", ("json/",)),
+    ("marshmallow", ("marshmallow",)),
+    ("Flask, Werkzeug", ("flask/", "werkzeug/")),
+    ("api/ (auth, io, problems)", ("api/",)),
+    ("service/ (other)", ("service/",)),
+]
+
+
+#: the steps of POST /commands, by the function that does each (cumulative time: a step
+#: includes what it calls); (file suffix, function name)
+STEPS = [
+    ("the request in all (Flask test client)", [("flask/testing.py", "open")]),
+    ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
+    ("auth (token -> player, cached)", [("api/auth.py", "required_player")]),
+    ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
+    ("load and fold (cached state + tail, 1 round trip)", [("service/games.py", "live")]),
+    ("decode the command", [("domain/common/envelope.py", "decode_command")]),
+    ("decide (the title's rules)", [("domain/decider.py", "decide"), ("domain/common/table.py", "decide")]),
+    ("append: encode, fold, read model, SQL write", [("service/games.py", "_append")]),
+    ("  of which the SQL write and hash chain", [("service/store.py", "append")]),
+    ("  of which the hash chain (link)", [("verifier/chain.py", "link")]),
+    ("redact the events for the sender", [("service/games.py", "_redacted")]),
+    ("receipt signature (Ed25519)", [("service/signing.py", "receipt")]),
+    ("idempotency (without a key: the unit of work)", [("service/idempotency.py", "once")]),
+    ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games.py", "_after_commit")]),
+    ("  of which the RQ enqueue of the fan-out", [("service/notifications.py", "appended")]),
+    ("response: marshmallow dump + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
+]
+
+
+def steps(stats: pstats.Stats) -> list[tuple[str, float]]:
+    out = []
+    for name, targets in STEPS:
+        total = 0.0
+        for (filename, _line, func), (_cc, _nc, _tt, cumtime, _callers) in stats.stats.items():
+            if any(filename.endswith(suffix) and func == wanted for suffix, wanted in targets):
+                total += cumtime
+        out.append((name, total))
+    return out
+
+
+def part_of(filename: str, func: str) -> str:
+    where = filename if filename != "~" else func  # a builtin: its name says what it is
+    for name, needles in PARTS:
+        if any(n in where for n in needles):
+            return name
+    return "other"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--commands", type=int, default=600)
+    parser.add_argument("--top", type=int, default=25)
+    args = parser.parse_args()
+    name = bench_database() + "_profile"
+    admin = admin_url()
+    database_url, redis_url = fresh_database(name)
+    os.environ.update(DATABASE_URL=database_url, REDIS_URL=redis_url, ENTREPOT_QUEUE=name.replace("_", "-"),
+                      ENTREPOT_RATE_LIMIT_PER_IP="1000000/second", ENTREPOT_RATE_LIMIT_PER_TOKEN="1000000/second")
+    from api import create_app
+    from service.config import Settings
+    from service.container import build
+    from service.migrate import migrate
+
+    migrate(database_url, database_url)
+    services = build(Settings.from_env())
+    client = create_app(services).test_client()
+    rng = random.Random(1)
+    players = [client.post("/v1/players", json={"name": n}).get_json() for n in ("Red", "Black")]
+    auths = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+
+    def new_game():
+        game = client.post("/v1/games", headers=auths[0], json={
+            "title": "kontor", "options": {"variant": "basic"},
+            "seats": [{"player_id": players[0]["id"]}, {"player_id": players[1]["id"]}]}).get_json()
+        return client.post(f"/v1/games/{game['id']}/seats/1/accept", headers=auths[1]).get_json()
+
+    def commands(n: int, profile: cProfile.Profile | None) -> float:
+        """Play n commands; the process CPU of the POSTs alone."""
+        cpu = 0.0
+        game = new_game()
+        done = 0
+        while done < n:
+            if game["status"] != "active":
+                game = new_game()
+                continue
+            seat = rng.choice(game["to_act"])
+            legal = client.get(f"/v1/games/{game['id']}/legal-commands", headers=auths[seat]).get_json()
+            body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
+            t0 = time.process_time()
+            if profile:
+                profile.enable()
+            response = client.post(f"/v1/games/{game['id']}/commands", headers=auths[seat], json=body)
+            if profile:
+                profile.disable()
+            cpu += time.process_time() - t0
+            assert response.status_code == 201, response.get_data(as_text=True)
+            outcome = response.get_json()
+            game = {**game, "status": outcome["status"], "to_act": outcome["to_act"]}
+            done += 1
+        return cpu
+
+    try:
+        commands(50, None)  # warm: imports, caches, the pool
+        cpu = commands(args.commands, None)
+        profile = cProfile.Profile(time.process_time)  # CPU, not waits on sockets
+        commands(args.commands, profile)
+    finally:
+        services.close()
+        os.environ["DATABASE_URL"] = admin
+        drop_database(name)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"API CPU per POST /commands (Kontor basic, in-process, profiler off): "
+          f"{cpu / args.commands * 1000:.2f} ms over {args.commands} commands")
+    stats = pstats.Stats(profile)
+    parts: dict[str, float] = {}
+    total = 0.0
+    for (filename, _line, func), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():
+        part = part_of(filename, func)
+        parts[part] = parts.get(part, 0.0) + tottime
+        total += tottime
+    print(f"\nprofiled ({total / args.commands * 1000:.2f} ms a command with the profiler's overhead), "
+          f"own time by part of the path:")
+    for part, seconds in sorted(parts.items(), key=lambda kv: -kv[1]):
+        print(f"  {part:34} {seconds / total * 100:5.1f}%  {seconds / args.commands * 1000:6.3f} ms/command")
+    print("\nby step of POST /commands (cumulative: a step includes what it calls; the"
+          " profiler's overhead inflates steps of many small calls):")
+    for name, seconds in steps(stats):
+        print(f"  {name:58} {seconds / args.commands * 1000:6.3f} ms/command")
+    print()
+    stats.sort_stats("cumulative").print_stats(args.top)
+    stats.sort_stats("tottime").print_stats(args.top)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
