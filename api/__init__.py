@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 
-from api import ids, limits, problems
+from api import ids, limits, observe, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from service.config import Settings
 from service.container import Services, build
@@ -23,6 +23,8 @@ def create_app(services: Services | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
     app.json.sort_keys = False
     problems.install(app)
+    app.url_value_preprocessor(lambda _endpoint, _values: observe.note_route(
+        request.url_rule.rule if request.url_rule else None))
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
@@ -37,4 +39,5 @@ def create_app(services: Services | None = None) -> Flask:
     def openapi():
         return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")
 
+    app.wsgi_app = observe.ObserveWSGI(app.wsgi_app)
     return app

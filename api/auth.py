@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
+from api.observe import note_player
 from api.services import services
 from service.errors import Unauthorized
 from service.players import PlayerService
@@ -28,7 +29,9 @@ def bearer_player(players: PlayerService, header: str | None) -> Player | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("use Authorization: Bearer <token>")
-    return players.authenticate(token.strip())
+    player = players.authenticate(token.strip())
+    note_player(player.id)
+    return player
 
 
 def required_player() -> Player:

@@ -9,6 +9,7 @@ The API (api.asgi: async streams, the Flask routes in a thread pool) and the wor
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from service import logs
 from service.embedded import EmbeddedEngines, default_data_dir
 from service.instance_lock import AlreadyRunning, InstanceLock
 from service.migrate import migrate
@@ -40,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="threads per API process for the non-stream routes (streams need none)")
     serve.add_argument("--rq-workers", type=int, default=1,
                        help="RQ worker processes for computer moves (plus one for short jobs)")
+    serve.add_argument("--metrics-port", type=int, default=None,
+                       help="serve Prometheus metrics of every process on 127.0.0.1:PORT/metrics "
+                            "(default: ENTREPOT_METRICS_PORT, else none)")
     serve.add_argument("--smtp-in-port", type=int, default=None,
                        help="also listen for reply mails (moves by email) by SMTP on this port")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
@@ -55,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     keys = sub.add_parser("retire-key", help="end the validity of a signing key (after a rotation)")
     keys.add_argument("key_id")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logs.configure()
 
     if args.command == "migrate":
         app_url = _require("DATABASE_URL")
@@ -150,6 +155,9 @@ def serve_all(args) -> int:
             env["REDIS_URL"] = engines.start_redis()
         for name in migrate(env.get("ENTREPOT_MIGRATE_DATABASE_URL") or env["DATABASE_URL"], env["DATABASE_URL"]):
             log.info("applied migration %s", name)
+        metrics_port = args.metrics_port or int(env.pop("ENTREPOT_METRICS_PORT", "0") or 0)
+        if metrics_port:
+            _serve_metrics(env, Path(data_dir), metrics_port)
         env["ENTREPOT_THREADS"] = str(args.threads)
         # every process writes mails (without SMTP) to the same folder, and links to this server
         env["ENTREPOT_DATA_DIR"] = str(data_dir)
@@ -159,6 +167,7 @@ def serve_all(args) -> int:
             "--host", args.host, "--port", str(args.port),
             "--workers", str(args.workers),
             "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
+            "--log-config", str(_uvicorn_log_config(Path(data_dir))),  # its lines in JSON too
         ]
         children = [subprocess.Popen(api, env=env)]
         # short jobs (clocks, mail) get a worker of their own: never behind a search
@@ -176,6 +185,26 @@ def serve_all(args) -> int:
         lock.release()
 
 
+def _serve_metrics(env: dict, data_dir: Path, port: int) -> None:
+    """Every child writes its samples to one folder (prometheus-client's multiprocess
+    mode), emptied now; this process serves their sum on 127.0.0.1:port."""
+    folder = Path(env.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / "metrics")
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    env["PROMETHEUS_MULTIPROC_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    from service import metrics  # only now: prometheus-client reads the folder at import
+
+    metrics.serve(port, redis_url=env["REDIS_URL"], queue_name=env.get("ENTREPOT_QUEUE", "entrepot"))
+
+
+def _uvicorn_log_config(data_dir: Path) -> Path:
+    path = data_dir / "uvicorn-log.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(logs.log_config(os.environ.get("ENTREPOT_LOG_LEVEL", "INFO").upper())))
+    return path
+
+
 def _supervise(children: list[subprocess.Popen]) -> int:
     stopping = False
 
@@ -189,6 +218,7 @@ def _supervise(children: list[subprocess.Popen]) -> int:
     while not stopping:
         for child in children:
             if child.poll() is not None:
+                _process_died(child.pid)
                 log.error("a child process exited with %s; stopping", child.returncode)
                 stopping, code = True, child.returncode or 1
         time.sleep(0.5)
@@ -201,6 +231,13 @@ def _supervise(children: list[subprocess.Popen]) -> int:
         except subprocess.TimeoutExpired:
             child.kill()
     return code
+
+
+def _process_died(pid: int) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from service import metrics
+
+        metrics.process_died(pid)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 import urllib3
 from standardwebhooks.webhooks import Webhook as Signing
 
-from service import url_guard
+from service import metrics, url_guard
 from service.errors import Invalid, NotFound, WebhookUrlRefused
 from service.games import is_game_id
 from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
@@ -267,6 +267,10 @@ class WebhookService:
                     " lease_until = NULL WHERE id = %s AND attempts = %s",
                     (status, error, delivery_id, attempt))
                 disabled = self._disable_if_failing(tx, webhook_id, created_at)
+        if delivered:
+            metrics.WEBHOOK_LAG.observe(max(0.0, (datetime.now(UTC) - created_at).total_seconds()))
+        else:
+            metrics.WEBHOOK_FAILURES.labels("retry" if again is not None else "failed").inc()
         if again is not None:
             self.queue_deliveries([(delivery_id, attempt + 1)], datetime.now(UTC) + timedelta(seconds=again))
         if disabled:

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from redis import Redis
 
+from service import metrics
 from service.games import GameService
 from service.jobs import JobQueue
 from service.mail import content, records
@@ -76,9 +77,15 @@ class Mailer:
             if made is None:
                 records.mark_dropped(tx, key, "no longer relevant")
                 return "dropped"
-        self.transport.send(made)
+        try:
+            self.transport.send(made)
+        except Exception:
+            metrics.MAIL_FAILURES.inc()
+            raise
         with self.store.tx() as tx:
-            records.mark_sent(tx, key)
+            lag = records.mark_sent(tx, key)
+        if lag is not None:
+            metrics.MAIL_LAG.observe(max(0.0, lag))
         return "sent"
 
     def _render(self, tx, claim: records.Claim):
