@@ -8,6 +8,7 @@ from flask import Flask, Response, request, send_from_directory
 
 from api import ids, limits, observe, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
+from service import tracing
 from service.config import Settings
 from service.container import Services, build
 
@@ -39,5 +40,6 @@ def create_app(services: Services | None = None) -> Flask:
     def openapi():
         return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")
 
+    tracing.instrument_flask(app)  # when on (service/tracing.py)
     app.wsgi_app = observe.ObserveWSGI(app.wsgi_app)
     return app

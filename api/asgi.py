@@ -18,7 +18,7 @@ from starlette.routing import Mount, Route
 from api import create_app
 from api.live import GameStreams, PlayerStreams
 from api.observe import ObserveMiddleware
-from service import logs, metrics
+from service import logs, metrics, tracing
 from service.config import Settings
 from service.container import Services, build
 from service.store import AsyncReader
@@ -29,6 +29,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     process = services is None  # the server's own (uvicorn --factory), not a test's
     if process:
         logs.configure()
+        tracing.setup("entrepot-api")
     services = services or build(Settings.from_env())
     threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
     reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max)

@@ -13,11 +13,12 @@ import argparse
 import logging
 import threading
 
-from service import logs, metrics
+from service import logs, metrics, tracing
 from service.health import beat
 from service.jobs import JobQueue, ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
+from service.tracing import TracedJob
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
 from workers.mail_jobs import sweep_mail
@@ -108,6 +109,7 @@ def main() -> int:
                         help="comma-separated: main (short jobs), ai (computer moves)")
     args = parser.parse_args()
     logs.configure()
+    tracing.setup("entrepot-worker")
     svc = services()
     metrics.serve_from_env(svc.settings.redis_url, svc.settings.queue_name)
     metrics.sample_pools({"worker": svc.store.pool})
@@ -120,7 +122,7 @@ def main() -> int:
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis,
-                         exception_handlers=[count_failure])
+                         exception_handlers=[count_failure], job_class=TracedJob)
     worker.poll_seconds = args.scheduler_poll
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)
