@@ -32,7 +32,8 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
         tracing.setup("entrepot-api")
     services = services or build(Settings.from_env())
     threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
-    reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max)
+    reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max,
+                         pgbouncer=services.settings.pgbouncer)
     fanout = Fanout(services.settings.redis_url, reader)
     redis = aioredis.from_url(services.settings.redis_url)
     streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)

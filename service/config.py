@@ -75,6 +75,9 @@ class Settings:
     webhook_key: str | None = None
     #: A game whose notifications lag its version this long is fanned out by the sweeper.
     fanout_patience_seconds: float = 5.0
+    #: DATABASE_URL is a PgBouncer in transaction pooling mode: no prepared statements,
+    #: no session settings (deploy/README.md, "PgBouncer").
+    pgbouncer: bool = False
 
     @property
     def owner_database_url(self) -> str:
@@ -126,6 +129,7 @@ class Settings:
             webhook_timeout_seconds=float(env("ENTREPOT_WEBHOOK_TIMEOUT", "10")),
             webhook_key=env("ENTREPOT_WEBHOOK_KEY") or None,
             fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
+            pgbouncer=env("ENTREPOT_PGBOUNCER", "") in ("1", "true", "yes"),
         )
 
 

@@ -578,18 +578,27 @@ class Tx:
         return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
 
 
+def connection_kwargs(pgbouncer: bool) -> dict:
+    """Behind PgBouncer in transaction pooling mode a connection's statements may run on a
+    different server connection each transaction: no server-side prepared statements
+    (psycopg prepares a query after 5 runs; ``prepare_threshold=None`` never does)."""
+    return {"autocommit": True, **({"prepare_threshold": None} if pgbouncer else {})}
+
+
 class Store:
     def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10,
-                 statement_timeout_ms: int = 5000):
+                 statement_timeout_ms: int = 5000, pgbouncer: bool = False):
         self.statement_timeout_ms = statement_timeout_ms
         self.pool = ConnectionPool(
             conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
-            kwargs={"autocommit": True}, configure=self._configure,
+            kwargs=connection_kwargs(pgbouncer), configure=None if pgbouncer else self._configure,
         )
 
     def _configure(self, conn: psycopg.Connection) -> None:
         """Every statement of every pooled connection is bounded: a slow query is cancelled,
-        never left holding a connection and a request."""
+        never left holding a connection and a request. (Behind PgBouncer a session setting
+        would not stay with this connection: set statement_timeout on the role or in
+        PgBouncer's connect_query instead; deploy/README.md.)"""
         conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
 
     @contextmanager
@@ -631,10 +640,10 @@ class AsyncReader:
     """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
     server that waits on many streams without a thread each."""
 
-    def __init__(self, conninfo: str, max_size: int = 10):
+    def __init__(self, conninfo: str, max_size: int = 10, pgbouncer: bool = False):
         self.pool = AsyncConnectionPool(
             conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
-            kwargs={"autocommit": True},
+            kwargs=connection_kwargs(pgbouncer),
         )
 
     async def open(self) -> None:
