@@ -78,6 +78,8 @@ class Settings:
     #: DATABASE_URL is a PgBouncer in transaction pooling mode: no prepared statements,
     #: no session settings (deploy/README.md, "PgBouncer").
     pgbouncer: bool = False
+    #: A request waits this long for a database connection before its 503 (a failover).
+    pool_timeout_seconds: float = 10.0
 
     @property
     def owner_database_url(self) -> str:
@@ -130,6 +132,7 @@ class Settings:
             webhook_key=env("ENTREPOT_WEBHOOK_KEY") or None,
             fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
             pgbouncer=env("ENTREPOT_PGBOUNCER", "") in ("1", "true", "yes"),
+            pool_timeout_seconds=float(env("ENTREPOT_POOL_TIMEOUT", "10")),
         )
 
 

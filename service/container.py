@@ -61,7 +61,8 @@ class Services:
 
 def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None = None) -> Services:
     store = Store(settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max,
-                  statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer)
+                  statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer,
+                  pool_timeout=settings.pool_timeout_seconds)
     redis = Redis.from_url(settings.redis_url)
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()

@@ -587,10 +587,12 @@ def connection_kwargs(pgbouncer: bool) -> dict:
 
 class Store:
     def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10,
-                 statement_timeout_ms: int = 5000, pgbouncer: bool = False):
+                 statement_timeout_ms: int = 5000, pgbouncer: bool = False, pool_timeout: float = 30.0):
         self.statement_timeout_ms = statement_timeout_ms
+        # pool_timeout: how long a request waits for a connection (during a failover: for
+        # the promoted server) before it is answered 503 with Retry-After
         self.pool = ConnectionPool(
-            conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
+            conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot", timeout=pool_timeout,
             kwargs=connection_kwargs(pgbouncer), configure=None if pgbouncer else self._configure,
         )
 
