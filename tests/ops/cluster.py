@@ -32,6 +32,11 @@ class PgNode:
         self.process: subprocess.Popen | None = None
         shutil.chown(folder, "postgres", "postgres")
 
+    @property
+    def listen(self) -> str:
+        """Its address, and loopback for a PgBouncer beside it."""
+        return self.host if self.host == "127.0.0.1" else f"{self.host},127.0.0.1"
+
     def _as_postgres(self, *cmd: str) -> list[str]:
         return [*self.prefix, "runuser", "-u", "postgres", "--", *cmd]
 
@@ -47,7 +52,7 @@ class PgNode:
     def init_primary(self) -> PgNode:
         self._run(str(PG_BIN / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-N", "-E", "UTF8")
         self._settings(
-            listen_addresses=self.host, port=self.port, unix_socket_directories=str(self.data),
+            listen_addresses=self.listen, port=self.port, unix_socket_directories=str(self.data.parent),
             wal_level="replica", max_wal_senders=5, hot_standby="on", fsync="off",
             # a commit is acknowledged once the standby has it: no acknowledged move is
             # lost when the primary dies
@@ -61,7 +66,7 @@ class PgNode:
         self._run(str(PG_BIN / "pg_basebackup"), "-h", primary.host, "-p", str(primary.port), "-U", "postgres",
                   "-D", str(self.data), "-R", "-X", "stream", "-c", "fast")
         # once promoted it has no standby of its own: it must not wait for one
-        self._settings(listen_addresses=self.host, port=self.port, unix_socket_directories=str(self.data),
+        self._settings(listen_addresses=self.listen, port=self.port, unix_socket_directories=str(self.data.parent),
                        synchronous_standby_names="")
         return self
 

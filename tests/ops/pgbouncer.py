@@ -18,12 +18,12 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from tests.e2e.live import free_port
 
 
-def ini(port: int, target: dict, pool_size: int, statement_timeout_ms: int) -> str:
+def ini(port: int, target: dict, pool_size: int, statement_timeout_ms: int, listen: str = "127.0.0.1") -> str:
     return f"""[databases]
 entrepot = host={target.get('host', '127.0.0.1')} port={target.get('port', 5432)} dbname={target['dbname']} connect_query='SET statement_timeout = {statement_timeout_ms}'
 
 [pgbouncer]
-listen_addr = 127.0.0.1
+listen_addr = {listen}
 listen_port = {port}
 unix_socket_dir =
 auth_type = trust
