@@ -7,6 +7,7 @@ different games run in parallel.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -624,6 +625,20 @@ class Store:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def outlasting_outage(work, seconds: float = 15.0, pause: float = 0.5):
+    """``work()``, tried again while the database is unavailable, up to ``seconds``: for
+    the write that records what was already done outside (a mail handed to SMTP, a
+    webhook answered), which must not be lost to a failover and done twice."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return work()
+        except Unavailable:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
 
 
 @contextmanager

@@ -31,7 +31,7 @@ from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens
 from service.mail.transport import Transport
-from service.store import Store
+from service.store import Store, outlasting_outage
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +82,11 @@ class Mailer:
         except Exception:
             metrics.MAIL_FAILURES.inc()
             raise
-        with self.store.tx() as tx:
-            lag = records.mark_sent(tx, key)
+        def mark_sent():
+            with self.store.tx() as tx:
+                return records.mark_sent(tx, key)
+
+        lag = outlasting_outage(mark_sent)  # sent: a failover must not make it sent twice
         if lag is not None:
             metrics.MAIL_LAG.observe(max(0.0, lag))
         return "sent"
