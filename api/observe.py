@@ -150,25 +150,30 @@ class ObserveMiddleware:
             _current.reset(token)
 
     async def _drainable(self, scope, receive, send, observed_send, state):
-        """Run a stream until it ends or the process drains: then one last ``retry:``."""
-        app = asyncio.ensure_future(self.app(scope, receive, observed_send))
-        drained = asyncio.ensure_future(self.drain.wait())
-        try:
-            await asyncio.wait({app, drained}, return_when=asyncio.FIRST_COMPLETED)
-            if app.done():
-                return app.result()
-            if state["stream"]:
+        """Run a stream in this task; when the process drains, send one last ``retry:``
+        and tell the app its client has gone (Starlette's streams listen for that)."""
+        drain = self.drain
+
+        async def receive_or_drain():
+            if state["ended"]:
+                return {"type": "http.disconnect"}
+            message = asyncio.ensure_future(receive())
+            drained = asyncio.ensure_future(drain.wait())
+            try:
+                await asyncio.wait({message, drained}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                drained.cancel()
+                if not message.done():
+                    message.cancel()
+            if message.done() and not message.cancelled():
+                return message.result()
+            if state["stream"] and not state["ended"]:
                 state["ended"] = True
                 await send({"type": "http.response.body", "more_body": False,
                             "body": f"retry: {DRAIN_RETRY_MS}\n: this server is restarting; reconnect\n\n".encode()})
-                app.cancel()
-            try:
-                await app
-            except asyncio.CancelledError:
-                if not state["ended"]:
-                    raise
-        finally:
-            drained.cancel()
+            return {"type": "http.disconnect"}
+
+        await self.app(scope, receive_or_drain, observed_send)
 
     @staticmethod
     def _route(scope, observed: Observed) -> str | None:

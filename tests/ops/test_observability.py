@@ -101,6 +101,11 @@ def test_metrics_count_known_traffic_and_logs_are_json_without_secrets(served, r
                            timeout=5)
     assert refused.status_code == 401 and refused.json()["request_id"] == refused.headers["X-Request-Id"]
 
+    # the async stream routes (Starlette, not Flask) too
+    unknown = requests.get(f"{base}/v1/games/{uuid.uuid4()}/stream", headers={"X-Request-Id": given + "-s"}, timeout=5)
+    assert unknown.status_code == 404 and unknown.headers["X-Request-Id"] == given + "-s"
+    assert unknown.json()["request_id"] == given + "-s"
+
     # liveness and readiness
     assert requests.get(base + "/v1/health/live", timeout=5).json() == {"status": "ok"}
     ready = requests.get(base + "/v1/health/ready", timeout=5)
