@@ -24,7 +24,7 @@ from tests.conftest import ROOT
 from tests.e2e.live import free_port
 from tests.ops.cluster import PG_BIN
 
-pytestmark = pytest.mark.slow(seconds=20)
+pytestmark = pytest.mark.slow(seconds=35)
 
 
 def test_a_restored_dump_verifies_game_by_game(engine_urls, settings, tmp_path):

@@ -20,7 +20,7 @@ from clients.sdk import ApiError, Client
 from tests.e2e.live import Served, engine_env, free_port
 from tests.notifications.receiver import Receiver
 
-pytestmark = pytest.mark.slow(seconds=25)
+pytestmark = pytest.mark.slow(seconds=40)
 
 
 @pytest.fixture(scope="module")
