@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 
-from api import ids, limits, oauth, problems
+from api import ids, limits, oauth, observe, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from api.routes import lobby as lobby_routes
 from api.routes import notes as notes_routes
 from api.routes import takeback as takeback_routes
 from api.routes.accounts import bp as accounts_bp
+from service import tracing
 from service.config import Settings
 from service.container import Services, build
 
@@ -27,6 +28,8 @@ def create_app(services: Services | None = None) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = services.settings.max_body_bytes
     app.json.sort_keys = False
     problems.install(app)
+    app.url_value_preprocessor(lambda _endpoint, _values: observe.note_route(
+        request.url_rule.rule if request.url_rule else None))
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
@@ -43,4 +46,6 @@ def create_app(services: Services | None = None) -> Flask:
     def openapi():
         return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")
 
+    tracing.instrument_flask(app)  # when on (service/tracing.py)
+    app.wsgi_app = observe.ObserveWSGI(app.wsgi_app)
     return app

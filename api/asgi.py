@@ -18,16 +18,23 @@ from starlette.routing import Mount, Route
 from api import create_app
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
+from api.observe import ObserveMiddleware
+from service import logs, metrics, tracing
 from service.config import Settings
 from service.container import Services, build
 from service.store import AsyncReader
 from service.streams import Fanout, LiveEvents
 
 
-def create_asgi_app(services: Services | None = None, threads: int | None = None) -> Starlette:
+def create_asgi_app(services: Services | None = None, threads: int | None = None) -> ObserveMiddleware:
+    process = services is None  # the server's own (uvicorn --factory), not a test's
+    if process:
+        logs.configure()
+        tracing.setup("entrepot-api")
     services = services or build(Settings.from_env())
     threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
-    reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max)
+    reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max,
+                         pgbouncer=services.settings.pgbouncer)
     fanout = Fanout(services.settings.redis_url, reader)
     redis = aioredis.from_url(services.settings.redis_url)
     streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
@@ -45,7 +52,10 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
             await redis.aclose()
             await reader.close()
 
-    return Starlette(
+    if process:
+        metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
+        metrics.serve_from_env(services.settings.redis_url, services.settings.queue_name)
+    return ObserveMiddleware(Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
             Route("/v1/games/{game_id}/stream", streams.endpoint,
@@ -56,4 +66,4 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,
-    )
+    ))

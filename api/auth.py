@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from flask import request
 
+from api.observe import note_player
 from api.services import services
 from service.accounts import ALL_SCOPES, Credential, CsrfRefused, MissingScope
 from service.errors import Unauthorized
@@ -110,7 +111,9 @@ def bearer_credential(players: PlayerService, header: str) -> Credential:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("use Authorization: Bearer <token>")
-    return players.credential(token.strip())
+    credential = players.credential(token.strip())
+    note_player(credential.player.id)
+    return credential
 
 
 def bearer_player(players: PlayerService, header: str | None, scope: str | None = None) -> Player | None:

@@ -12,6 +12,7 @@ from flask import Flask, Response, json
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+from api.observe import request_id
 from service.errors import (
     Conflict,
     Forbidden,
@@ -71,7 +72,13 @@ def problem_response(status: int, body: dict) -> Response:
     return response
 
 
+#: seconds a client waits before retrying a 503 (a database failover, a restart)
+RETRY_AFTER_UNAVAILABLE = "2"
+
+
 def problem_headers(status: int) -> dict[str, str]:
+    if status == 503:
+        return {"Retry-After": RETRY_AFTER_UNAVAILABLE}
     return {"WWW-Authenticate": 'Bearer realm="entrepot"'} if status == 401 else {}
 
 
@@ -83,6 +90,7 @@ def problem_body(status: int, code: str, detail: str, **extra) -> dict:
         "detail": detail,
         "code": code,
         **extra,
+        **({"request_id": rid} if (rid := request_id()) else {}),
     }
 
 

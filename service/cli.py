@@ -9,6 +9,7 @@ The API (api.asgi: async streams, the Flask routes in a thread pool) and the wor
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import signal
@@ -17,6 +18,7 @@ import sys
 import time
 from pathlib import Path
 
+from service import logs
 from service.embedded import EmbeddedEngines, default_data_dir
 from service.instance_lock import AlreadyRunning, InstanceLock
 from service.lifeline import die_with_parent
@@ -24,7 +26,6 @@ from service.migrate import migrate
 
 log = logging.getLogger("entrepot")
 
-LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 #: how long `serve` waits for its API to answer before it gives up
 START_SECONDS = 120.0
 
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
                        help="threads per API process for the non-stream routes (streams need none)")
     serve.add_argument("--rq-workers", type=int, default=1,
                        help="RQ worker processes for computer moves (plus one for short jobs)")
+    serve.add_argument("--metrics-port", type=int, default=None,
+                       help="serve Prometheus metrics of every process on 127.0.0.1:PORT/metrics "
+                            "(default: ENTREPOT_METRICS_PORT, else none)")
     serve.add_argument("--smtp-in-port", type=int, default=None,
                        help="also listen for reply mails (moves by email) by SMTP on this port")
     serve.add_argument("--verbose", action="store_true",
@@ -68,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     keys.add_argument("key_id")
     args = parser.parse_args(argv)
     if args.command != "serve":  # serve sets its own up: a terminal of its own, a log file
-        logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+        logs.configure()
 
     if args.command == "migrate":
         app_url = _require("DATABASE_URL")
@@ -160,12 +164,12 @@ def _log_to(data_dir: Path, verbose: bool):
     root = logging.getLogger()
     root.setLevel(logging.INFO)
     if verbose:
-        logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+        logs.configure()  # one JSON object per line, on the terminal
         return None
     Path(data_dir).mkdir(parents=True, exist_ok=True)
     path = Path(data_dir) / "entrepot.log"
     to_file = logging.FileHandler(path)
-    to_file.setFormatter(logging.Formatter(LOG_FORMAT))
+    to_file.setFormatter(logs.JsonFormatter())
     on_screen = logging.StreamHandler(sys.stderr)
     on_screen.setLevel(logging.WARNING)
     on_screen.setFormatter(logging.Formatter("entrepot: %(message)s"))
@@ -182,8 +186,10 @@ class _Interrupted(Exception):
     pass
 
 
-def uvicorn_command(factory: str, host: str, port: int, workers: int) -> list[str]:
+def uvicorn_command(factory: str, host: str, port: int, workers: int,
+                    log_config: Path | None = None) -> list[str]:
     """The API server `serve` runs (bench/http_games.py runs its bare floor app the same way)."""
+    logging_options = ["--log-config", str(log_config)] if log_config is not None else []
     return [
         sys.executable, "-m", "uvicorn", "--factory", factory,
         "--host", host, "--port", str(port),
@@ -192,6 +198,7 @@ def uvicorn_command(factory: str, host: str, port: int, workers: int) -> list[st
         # for a delayed ACK (api/tcp.py)
         "--http", "api.tcp:NoDelayHTTPProtocol",
         "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
+        *logging_options,
     ]
 
 
@@ -236,11 +243,15 @@ def serve_all(args) -> int:
             raise _Interrupted
         for name in migrate(env.get("ENTREPOT_MIGRATE_DATABASE_URL") or env["DATABASE_URL"], env["DATABASE_URL"]):
             log.info("applied migration %s", name)
+        metrics_port = args.metrics_port or int(env.pop("ENTREPOT_METRICS_PORT", "0") or 0)
+        if metrics_port:
+            _serve_metrics(env, Path(data_dir), metrics_port)
         env["ENTREPOT_THREADS"] = str(args.threads)
         # every process writes mails (without SMTP) to the same folder, and links to this server
         env["ENTREPOT_DATA_DIR"] = str(data_dir)
         env.setdefault("ENTREPOT_PUBLIC_URL", f"http://{args.host}:{args.port}")
-        start(uvicorn_command("api.asgi:create_asgi_app", args.host, args.port, args.workers))
+        start(uvicorn_command("api.asgi:create_asgi_app", args.host, args.port, args.workers,
+                              log_config=_uvicorn_log_config(Path(data_dir))))  # its lines in JSON too
         # short jobs (clocks, mail) get a worker of their own: never behind a search
         start([sys.executable, "-m", "workers", "--queues", "main"])
         for _ in range(args.rq_workers):
@@ -266,6 +277,26 @@ def serve_all(args) -> int:
         lock.release()
         if output is not None:
             output.close()
+
+
+def _serve_metrics(env: dict, data_dir: Path, port: int) -> None:
+    """Every child writes its samples to one folder (prometheus-client's multiprocess
+    mode), emptied now; this process serves their sum on 127.0.0.1:port."""
+    folder = Path(env.get("PROMETHEUS_MULTIPROC_DIR") or data_dir / "metrics")
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    env["PROMETHEUS_MULTIPROC_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    from service import metrics  # only now: prometheus-client reads the folder at import
+
+    metrics.serve(port, redis_url=env["REDIS_URL"], queue_name=env.get("ENTREPOT_QUEUE", "entrepot"))
+
+
+def _uvicorn_log_config(data_dir: Path) -> Path:
+    path = data_dir / "uvicorn-log.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(logs.log_config(os.environ.get("ENTREPOT_LOG_LEVEL", "INFO").upper())))
+    return path
 
 
 def _stop_flag():
@@ -307,6 +338,7 @@ def _supervise(children: list[subprocess.Popen], stopping) -> int:
     while not stopping():
         for child in children:
             if child.poll() is not None:
+                _process_died(child.pid)
                 log.error("a child process exited with %s; stopping", child.returncode)
                 return child.returncode or 1
         time.sleep(0.5)
@@ -323,6 +355,13 @@ def _stop_children(children: list[subprocess.Popen]) -> None:
         except subprocess.TimeoutExpired:
             child.kill()
             child.wait()
+
+
+def _process_died(pid: int) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from service import metrics
+
+        metrics.process_died(pid)
 
 
 if __name__ == "__main__":

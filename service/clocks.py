@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from domain.common.table import BeginVacation, EndVacation, RequestAbort, Resign
-from service import chain
+from service import chain, metrics
 from service.clock import Clock
 from service.entropy import new_id
 from service.errors import (
@@ -84,6 +84,10 @@ class ClockService:
         title = title_of(game.title)
         now = self.clock.now()
         command = title.due(folded.state, now, game.seat_count)
+        if command is not None:
+            due_at = title.next_timer(folded.state)
+            if due_at is not None:
+                metrics.TIMER_LATENESS.observe(max(0.0, (now - due_at).total_seconds()))
         if command is None:
             later = title.next_timer(folded.state)
             if later is not None and later > now:  # woken early (another worker's clock)

@@ -81,6 +81,11 @@ class Settings:
     #: (the address tried) and per client address; over them: 429 with Retry-After
     signin_limit_per_account: str = "10 per 15 minutes"
     signin_limit_per_address: str = "30 per minute;300 per hour"
+    #: DATABASE_URL is a PgBouncer in transaction pooling mode: no prepared statements,
+    #: no session settings (deploy/README.md, "PgBouncer").
+    pgbouncer: bool = False
+    #: A request waits this long for a database connection before its 503 (a failover).
+    pool_timeout_seconds: float = 10.0
 
     @property
     def owner_database_url(self) -> str:
@@ -135,6 +140,8 @@ class Settings:
             fanout_patience_seconds=float(env("ENTREPOT_FANOUT_PATIENCE", "5")),
             signin_limit_per_account=env("ENTREPOT_SIGNIN_LIMIT_PER_ACCOUNT", cls.signin_limit_per_account),
             signin_limit_per_address=env("ENTREPOT_SIGNIN_LIMIT_PER_ADDRESS", cls.signin_limit_per_address),
+            pgbouncer=env("ENTREPOT_PGBOUNCER", "") in ("1", "true", "yes"),
+            pool_timeout_seconds=float(env("ENTREPOT_POOL_TIMEOUT", "10")),
         )
 
 

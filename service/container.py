@@ -26,6 +26,7 @@ from service.mail.mailer import Mailer, MailSettings
 from service.mail.tokens import Tokens, mail_key
 from service.mail.transport import transport_for
 from service.messages import MessageService
+from service.metrics import metered_commands
 from service.notifications import NotificationService
 from service.notify import RedisNotifier
 from service.players import PlayerService
@@ -66,7 +67,8 @@ class Services:
 
 def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None = None) -> Services:
     store = Store(settings.database_url, min_size=settings.pool_min, max_size=settings.pool_max,
-                  statement_timeout_ms=settings.statement_timeout_ms)
+                  statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer,
+                  pool_timeout=settings.pool_timeout_seconds)
     redis = Redis.from_url(settings.redis_url)
     jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
@@ -82,6 +84,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
                         notifications=notifications)
+    metered_commands(games)
     tokens = Tokens(mail_key(settings.mail_secret, bytes(signing_key)))
     mail_dir = Path(settings.mail_dir) if settings.mail_dir else default_data_dir() / "mail"
     mailer = Mailer(store, games, redis, jobs, transport_for(settings.smtp_url, mail_dir), tokens,

@@ -24,7 +24,7 @@ from domain.common.table import TABLE_COMMANDS, StandIn, table_command_json
 from domain.decider import GameDefinition, GameOver, Issued, OptionsError, RuleViolation
 from domain.decider import NotYourTurn as DomainNotYourTurn
 from domain.rng import Rng, seed_commitment
-from service import chain
+from service import chain, metrics
 from service.checkpoints import Checkpoints
 from service.clock import Clock
 from service.entropy import new_id, new_seed
@@ -539,8 +539,10 @@ class GameService:
                 return "stale"
         # the title's own game inside the table: the computer searches the rules, not the
         # correspondence timers, and sees only what the seat may know
-        command = computer_command(title.inner, folded.state.game, seat, Rng(new_seed()),
-                                   game.seats[seat].ai or title.stand_in_level(folded.state), self.ai_budget)
+        level = game.seats[seat].ai or title.stand_in_level(folded.state)
+        with metrics.COMPUTER_MOVE_SECONDS.labels(game.title, str(level)).time():
+            command = computer_command(title.inner, folded.state.game, seat, Rng(new_seed()), level,
+                                       self.ai_budget)
         raw = StandIn(seat, command) if stand_in else encode_command(command)
         try:
             outcome = self.execute(COMPUTER, game_id, seat, raw, expected_version=version)

@@ -21,6 +21,7 @@ from rq.utils import now, utcparse
 from service.presence import workers_present
 from service.timer_slots import slot_bounds, slot_of
 from service.timer_trace import trace
+from service.tracing import TracedJob
 
 log = logging.getLogger(__name__)
 
@@ -89,9 +90,10 @@ def timers_job_id(slot: int) -> str:
 class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str):
         self.redis = redis
-        self.queue = Queue(queue_name, connection=redis)
-        self.ai_queue = Queue(ai_queue(queue_name), connection=redis)
-        self.clock_queue = Queue(clock_queue(queue_name), connection=redis)
+        # TracedJob: a job carries its sender's trace context when tracing is on (service/tracing.py)
+        self.queue = Queue(queue_name, connection=redis, job_class=TracedJob)
+        self.ai_queue = Queue(ai_queue(queue_name), connection=redis, job_class=TracedJob)
+        self.clock_queue = Queue(clock_queue(queue_name), connection=redis, job_class=TracedJob)
         #: the clock queue's scheduled jobs (timers at their slot's end, vacation starts)
         self.scheduled_key = ScheduledJobRegistry(queue=self.clock_queue).key
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key

@@ -7,6 +7,7 @@ different games run in parallel.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -586,18 +587,29 @@ class Tx:
         return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
 
 
+def connection_kwargs(pgbouncer: bool) -> dict:
+    """Behind PgBouncer in transaction pooling mode a connection's statements may run on a
+    different server connection each transaction: no server-side prepared statements
+    (psycopg prepares a query after 5 runs; ``prepare_threshold=None`` never does)."""
+    return {"autocommit": True, **({"prepare_threshold": None} if pgbouncer else {})}
+
+
 class Store:
     def __init__(self, conninfo: str, min_size: int = 2, max_size: int = 10,
-                 statement_timeout_ms: int = 5000):
+                 statement_timeout_ms: int = 5000, pgbouncer: bool = False, pool_timeout: float = 30.0):
         self.statement_timeout_ms = statement_timeout_ms
+        # pool_timeout: how long a request waits for a connection (during a failover: for
+        # the promoted server) before it is answered 503 with Retry-After
         self.pool = ConnectionPool(
-            conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot",
-            kwargs={"autocommit": True}, configure=self._configure,
+            conninfo, min_size=min_size, max_size=max_size, open=True, name="entrepot", timeout=pool_timeout,
+            kwargs=connection_kwargs(pgbouncer), configure=None if pgbouncer else self._configure,
         )
 
     def _configure(self, conn: psycopg.Connection) -> None:
         """Every statement of every pooled connection is bounded: a slow query is cancelled,
-        never left holding a connection and a request."""
+        never left holding a connection and a request. (Behind PgBouncer a session setting
+        would not stay with this connection: set statement_timeout on the role or in
+        PgBouncer's connect_query instead; deploy/README.md.)"""
         conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
 
     @contextmanager
@@ -623,6 +635,20 @@ class Store:
         self.pool.close()
 
 
+def outlasting_outage(work, seconds: float = 15.0, pause: float = 0.5):
+    """``work()``, tried again while the database is unavailable, up to ``seconds``: for
+    the write that records what was already done outside (a mail handed to SMTP, a
+    webhook answered), which must not be lost to a failover and done twice."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return work()
+        except Unavailable:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+
+
 @contextmanager
 def _unavailable_as_service_errors() -> Iterator[None]:
     try:
@@ -639,10 +665,10 @@ class AsyncReader:
     """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
     server that waits on many streams without a thread each."""
 
-    def __init__(self, conninfo: str, max_size: int = 10):
+    def __init__(self, conninfo: str, max_size: int = 10, pgbouncer: bool = False):
         self.pool = AsyncConnectionPool(
             conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
-            kwargs={"autocommit": True},
+            kwargs=connection_kwargs(pgbouncer),
         )
 
     async def open(self) -> None:

@@ -25,13 +25,13 @@ from datetime import UTC, datetime, timedelta
 import urllib3
 from standardwebhooks.webhooks import Webhook as Signing
 
-from service import url_guard
+from service import metrics, url_guard
 from service.errors import Invalid, NotFound, WebhookUrlRefused
 from service.games import is_game_id
 from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import notification_body
 from service.sealing import Sealer
-from service.store import Player, Store, Tx
+from service.store import Player, Store, Tx, outlasting_outage
 from service.webhook_formats import chat_body
 
 log = logging.getLogger(__name__)
@@ -258,6 +258,20 @@ class WebhookService:
                 status: int | None, error: str | None) -> str:
         delivered = status is not None and 200 <= status < 300
         again = None if delivered or attempt >= len(self.schedule) else self.schedule[attempt]
+        disabled = outlasting_outage(  # answered: a failover must not make it sent twice
+            lambda: self._write_outcome(delivery_id, attempt, created_at, webhook_id, status, error, delivered, again))
+        if delivered:
+            metrics.WEBHOOK_LAG.observe(max(0.0, (datetime.now(UTC) - created_at).total_seconds()))
+        else:
+            metrics.WEBHOOK_FAILURES.labels("retry" if again is not None else "failed").inc()
+        if again is not None:
+            self.queue_deliveries([(delivery_id, attempt + 1)], datetime.now(UTC) + timedelta(seconds=again))
+        if disabled:
+            self.jobs.enqueue_job(WEBHOOK_DISABLED, (webhook_id,), f"webhook-disabled-{webhook_id}")
+        return "delivered" if delivered else "retry" if again is not None else "failed"
+
+    def _write_outcome(self, delivery_id: str, attempt: int, created_at: datetime, webhook_id: str,
+                       status: int | None, error: str | None, delivered: bool, again: float | None) -> bool:
         disabled = False
         with self.store.tx() as tx:
             if delivered:
@@ -277,11 +291,7 @@ class WebhookService:
                     " lease_until = NULL WHERE id = %s AND attempts = %s",
                     (status, error, delivery_id, attempt))
                 disabled = self._disable_if_failing(tx, webhook_id, created_at)
-        if again is not None:
-            self.queue_deliveries([(delivery_id, attempt + 1)], datetime.now(UTC) + timedelta(seconds=again))
-        if disabled:
-            self.jobs.enqueue_job(WEBHOOK_DISABLED, (webhook_id,), f"webhook-disabled-{webhook_id}")
-        return "delivered" if delivered else "retry" if again is not None else "failed"
+        return disabled
 
     @staticmethod
     def _disable_if_failing(tx: Tx, webhook_id: str, since: datetime) -> bool:

@@ -13,10 +13,12 @@ import argparse
 import logging
 import threading
 
+from service import logs, metrics, tracing
 from service.health import beat
 from service.jobs import JobQueue, ai_queue, clock_queue
 from service.migrate import migrate
 from service.presence import announce, keep
+from service.tracing import TracedJob
 from workers.account_jobs import sweep_accounts
 from workers.clock_jobs import sweep_tables
 from workers.jobs import sweep
@@ -87,6 +89,12 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
             return
 
 
+def count_failure(job, *_exc_info) -> bool:
+    """RQ's exception handler: count the failure by queue, then RQ's own handling."""
+    metrics.JOB_FAILURES.labels(job.origin).inc()
+    return True
+
+
 def queue_names(base: str, kinds: str) -> list[str]:
     """The RQ queues of ``kinds`` in the order a worker takes jobs from them: a clock's
     job before any other."""
@@ -108,8 +116,11 @@ def main() -> int:
     parser.add_argument("--queues", default="main,ai",
                         help="comma-separated: main (short jobs), ai (computer moves)")
     args = parser.parse_args()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logs.configure()
+    tracing.setup("entrepot-worker")
     svc = services()
+    metrics.serve_from_env(svc.settings.redis_url, svc.settings.queue_name)
+    metrics.sample_pools({"worker": svc.store.pool})
     migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()
     threading.Thread(target=_beat_forever, daemon=True, args=(
@@ -118,7 +129,8 @@ def main() -> int:
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
+    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis,
+                         exception_handlers=[count_failure], job_class=TracedJob)
     worker.poll_seconds = args.scheduler_poll
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)

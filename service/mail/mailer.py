@@ -21,6 +21,7 @@ from datetime import datetime
 
 from redis import Redis
 
+from service import metrics
 from service.games import GameService
 from service.jobs import JobQueue
 from service.mail import content, records
@@ -30,7 +31,7 @@ from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens
 from service.mail.transport import Transport
-from service.store import Store
+from service.store import Store, outlasting_outage
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,18 @@ class Mailer:
             if made is None:
                 records.mark_dropped(tx, key, "no longer relevant")
                 return "dropped"
-        self.transport.send(made)
-        with self.store.tx() as tx:
-            records.mark_sent(tx, key)
+        try:
+            self.transport.send(made)
+        except Exception:
+            metrics.MAIL_FAILURES.inc()
+            raise
+        def mark_sent():
+            with self.store.tx() as tx:
+                return records.mark_sent(tx, key)
+
+        lag = outlasting_outage(mark_sent)  # sent: a failover must not make it sent twice
+        if lag is not None:
+            metrics.MAIL_LAG.observe(max(0.0, lag))
         return "sent"
 
     def _render(self, tx, claim: records.Claim):

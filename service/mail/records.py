@@ -119,8 +119,11 @@ def claimed(tx: Tx, key: str) -> Claim | None:
     return Claim(**row) if row else None
 
 
-def mark_sent(tx: Tx, key: str) -> None:
-    tx.conn.execute("UPDATE mails_sent SET sent_at = now() WHERE key = %s", (key,))
+def mark_sent(tx: Tx, key: str) -> float | None:
+    """Mark the mail sent; the seconds since it was claimed."""
+    row = tx.conn.execute("UPDATE mails_sent SET sent_at = now() WHERE key = %s"
+                          " RETURNING extract(epoch FROM now() - claimed_at)::float8", (key,)).fetchone()
+    return row[0] if row else None
 
 
 def mark_dropped(tx: Tx, key: str, why: str) -> None:

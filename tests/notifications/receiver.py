@@ -26,7 +26,7 @@ class Received:
 class Receiver:
     """Answers each POST with ``answer(path, webhook_id, nth)`` -> (status, delay seconds)."""
 
-    def __init__(self, tls: ssl.SSLContext | None = None):
+    def __init__(self, tls: ssl.SSLContext | None = None, host: str = "127.0.0.1"):
         self.received: list[Received] = []
         self.secrets: dict[str, str] = {}  # path -> the webhook's secret
         self.answer: Callable[[str, str, int], tuple[int, float]] = lambda path, msg_id, nth: (200, 0.0)
@@ -57,9 +57,9 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.url = f"http://{host}:{self.server.server_port}"
         if tls is not None:  # https, under the name its certificate carries
             self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
             self.url = f"https://localhost:{self.server.server_port}"

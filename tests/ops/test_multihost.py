@@ -1,0 +1,342 @@
+"""The deploy/ layout across hosts, on this machine: Linux network namespaces on a bridge
+(root), one per machine. PostgreSQL primary and synchronous streaming standby, each with
+a PgBouncer (transaction pooling) beside it; Redis; two API hosts behind nginx (the
+repository's deploy/nginx.conf); three worker hosts; an SMTP sink and a webhook receiver on
+the test's side of the bridge. Games with clocks are played through nginx; midway the
+primary's host dies (processes killed, link down) and the standby is promoted, then a
+worker host and an API host die. Afterwards every finished game's export passes
+`entrepot verify`; no acknowledged move is lost or doubled, every timeout fired, every
+mail and webhook was delivered once. Prints moves, failover time and the 5xx count."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+import requests
+from aiosmtpd.controller import Controller
+
+from tests.conftest import ROOT, UNTHROTTLED
+from tests.e2e.live import free_port
+from tests.mail.conftest import Sink, text_of
+from tests.notifications.receiver import Receiver
+from tests.ops.cluster import PgNode, multi_host_url, scratch
+from tests.ops.netns import Network
+from tests.ops.pgbouncer import ini
+
+pytestmark = [pytest.mark.multihost, pytest.mark.slow(seconds=150)]
+
+#: libpq gives up on a dead host fast: connect, unanswered writes, silent peers
+FAST_FAIL = {"connect_timeout": "2", "tcp_user_timeout": "3000", "keepalives_idle": "2",
+             "keepalives_interval": "1", "keepalives_count": "2"}
+
+
+def wait_until(predicate, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except (requests.RequestException, psycopg.Error):
+            pass
+        assert time.monotonic() < deadline, f"timed out: {what}"
+        time.sleep(0.2)
+
+
+class Api:
+    """HTTP through nginx, as a client would: every answer counted; 502/503/504 retried
+    with the same Idempotency-Key after Retry-After."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.statuses: list[tuple[float, int]] = []
+        self.lock = threading.Lock()
+
+    def call(self, method: str, path: str, token: str | None = None, body=None, tries: int = 60):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if method == "POST":
+            headers["Idempotency-Key"] = str(uuid.uuid4())
+        for _ in range(tries):
+            sent = time.monotonic()
+            try:
+                response = requests.request(method, self.base + path, headers=headers, json=body, timeout=15)
+            except requests.RequestException:
+                time.sleep(0.2)
+                continue
+            with self.lock:
+                self.statuses.append((sent, response.status_code))  # when it was sent
+            if response.status_code in (502, 503, 504):
+                time.sleep(min(float(response.headers.get("Retry-After", "0.3")), 0.5))
+                continue
+            return response
+        raise AssertionError(f"{method} {path}: no answer")
+
+
+class Table:
+    """One game of two people, played as fast as the server lets them."""
+
+    def __init__(self, api: Api, game_id: str, players: list[dict]):
+        self.api, self.game_id, self.players = api, game_id, players
+        self.acknowledged: list[int] = []
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            game = self.api.call("GET", f"/v1/games/{self.game_id}").json()
+            if game["status"] != "active":
+                return
+            seat = game["to_act"][0]
+            token = self.players[seat]["token"]
+            legal = self.api.call("GET", f"/v1/games/{self.game_id}/legal-commands?seat={seat}", token).json()
+            played = self.api.call("POST", f"/v1/games/{self.game_id}/commands", token, {
+                "seat": seat, "command": legal["commands"][0], "expected_version": legal["version"]})
+            if played.status_code == 201:
+                self.acknowledged.append(played.json()["version"])
+
+
+def nginx_conf(folder: Path, listen: str, apis: list[str]) -> Path:
+    """The repository's deploy/nginx.conf, with this layout's addresses and plain HTTP."""
+    site = (ROOT / "deploy" / "nginx.conf").read_text()
+    site = site.replace("listen 443 ssl http2;", f"listen {listen}:80;")
+    upstream = "".join(f"    server {a}:8000 max_fails=1 fail_timeout=10s;\n" for a in apis)
+    start = site.index("upstream entrepot_api {") + len("upstream entrepot_api {\n")
+    site = site[:start] + upstream + site[site.index("}", start):]
+    for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / sub).mkdir(exist_ok=True)
+        (folder / sub).chmod(0o777)
+    conf = folder / "nginx.conf"
+    conf.write_text(f"""daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log {folder}/access.log;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{site}
+}}
+""")
+    return conf
+
+
+def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
+    assert os.geteuid() == 0, "network namespaces need root (CI runs as root)"
+    for tool in ("ip", "nginx", "pgbouncer", "redis-server", "runuser"):
+        assert shutil.which(tool), f"{tool} is missing (.ci/run installs it)"
+    tag = f"{os.getpid() % 10000:04d}"
+    net = Network(tag, f"10.231.{os.getpid() % 200 + 20}")
+    folder = scratch("entrepot-multihost-")
+    sink, receiver, controller = Sink(), None, None
+    try:
+        pg1, pg2 = net.host("pg1", 11), net.host("pg2", 12)
+        redis_host = net.host("redis", 13)
+        api_hosts = [net.host("api1", 21), net.host("api2", 22)]
+        proxy = net.host("proxy", 30)
+        worker_hosts = [net.host(f"w{i}", 41 + i) for i in range(3)]
+
+        # the data: a primary, its synchronous standby, a PgBouncer beside each
+        for name in ("pg1", "pg2"):
+            (folder / name).mkdir()
+        primary = PgNode(folder / "pg1", pg1.address, 5432, pg1.prefix).init_primary().start()
+        standby = PgNode(folder / "pg2", pg2.address, 5432, pg2.prefix).init_standby(primary).start()
+        standby.wait_streaming(primary)
+        with psycopg.connect(primary.url(), autocommit=True) as conn:
+            conn.execute("CREATE DATABASE entrepot")
+        for host in (pg1, pg2):
+            conf = folder / f"pgbouncer-{host.name}.ini"
+            conf.write_text(ini(6432, {"host": "127.0.0.1", "port": 5432, "dbname": "entrepot"}, 10, 5000,
+                                listen=host.address).replace("auth_file = userlist.txt",
+                                                             f"auth_file = {folder}/userlist.txt"))
+            conf.chmod(0o644)
+        (folder / "userlist.txt").write_text('"postgres" ""\n')
+        (folder / "userlist.txt").chmod(0o644)
+        for host in (pg1, pg2):
+            host.start(["pgbouncer", "-u", "postgres", str(folder / f"pgbouncer-{host.name}.ini")],
+                       folder / f"pgbouncer-{host.name}.log")
+        redis_host.start(["redis-server", "--bind", redis_host.address, "--port", "6379", "--save", "",
+                          "--appendonly", "no", "--protected-mode", "no"], folder / "redis.log")
+
+        # the test's side of the bridge: mail and webhooks arrive here
+        smtp_port = free_port()
+        controller = Controller(sink, hostname=net.gateway, port=smtp_port)
+        controller.start()
+        receiver = Receiver(host=net.gateway).start()
+
+        direct = multi_host_url([primary, standby], "entrepot", **FAST_FAIL)
+        pooled = direct.replace(":5432", ":6432")
+        subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
+                       env={**os.environ, "DATABASE_URL": direct})
+        env = {
+            **os.environ, "PYTHONPATH": str(ROOT),
+            "DATABASE_URL": pooled, "ENTREPOT_PGBOUNCER": "1", "ENTREPOT_MIGRATE_DATABASE_URL": direct,
+            "REDIS_URL": f"redis://{redis_host.address}:6379/0", "ENTREPOT_QUEUE": "entrepot",
+            "ENTREPOT_SIGNING_KEY": base64.b64encode(os.urandom(32)).decode(),
+            "ENTREPOT_WEBHOOK_KEY": base64.b64encode(os.urandom(32)).decode(),
+            "ENTREPOT_SMTP_URL": f"smtp://{net.gateway}:{smtp_port}", "ENTREPOT_MAIL_WINDOW": "0",
+            "ENTREPOT_WEBHOOK_ALLOW_PRIVATE": "1", "ENTREPOT_WEBHOOK_RETRY_SCHEDULE": "0,1,2,3,5,8",
+            "ENTREPOT_FANOUT_PATIENCE": "1", "ENTREPOT_TIMER_GRACE": "1", "ENTREPOT_POOL_TIMEOUT": "3",
+            "ENTREPOT_TRUSTED_PROXIES": "1", "ENTREPOT_PUBLIC_URL": f"http://{proxy.address}",
+            "ENTREPOT_RATE_LIMIT_PER_IP": UNTHROTTLED, "ENTREPOT_RATE_LIMIT_PER_TOKEN": UNTHROTTLED,
+            "ENTREPOT_AI_SECONDS": "0.1", "ENTREPOT_THREADS": "8",
+        }
+        for key in [k for k in env if k.startswith(("PROMETHEUS_", "OTEL_", "ENTREPOT_METRICS"))]:
+            env.pop(key)
+        for host in api_hosts:
+            host.start([sys.executable, "-m", "uvicorn", "--factory", "api.asgi:create_asgi_app", "--host",
+                        host.address, "--port", "8000", "--timeout-graceful-shutdown", "2"],
+                       folder / f"{host.name}.log", cwd=ROOT, env=env)
+        for host in worker_hosts:
+            host.start([sys.executable, "-m", "workers", "--sweep-every", "2"], folder / f"{host.name}.log",
+                       cwd=ROOT, env=env)
+        proxy.start(["nginx", "-c", str(nginx_conf(folder, proxy.address, [h.address for h in api_hosts]))],
+                    folder / "nginx.log")
+        base = f"http://{proxy.address}"
+        for host in api_hosts:
+            wait_until(lambda h=host: requests.get(f"http://{h.address}:8000/v1/health/live", timeout=2).ok,
+                       60, f"{host.name} serving")
+        wait_until(lambda: requests.get(base + "/v1/health/ready", timeout=2).ok, 60, "ready through nginx")
+        api = Api(base)
+
+        # four players with verified mail addresses and webhooks
+        players = []
+        for n in range(4):
+            email = f"p{n}-{uuid.uuid4().hex[:6]}@players.test"
+            made = api.call("POST", "/v1/players", body={"name": f"P{n}", "email": email}).json()
+            mail = wait_until(lambda e=email: [m for m in sink.messages if e in str(m["To"])], 30, "verification mail")
+            token = text_of(mail[0]).split("/v1/email/verify/")[1].split()[0]
+            assert api.call("POST", "/v1/players/me/email/verify", made["token"], {"token": token}).status_code == 200
+            hook = api.call("POST", "/v1/players/me/webhooks", made["token"],
+                            {"url": f"{receiver.url}/p{n}", "events": ["your_turn", "finished"]})
+            assert hook.status_code == 201
+            receiver.secrets[f"/p{n}"] = hook.json()["secret"]
+            players.append({**made, "email": email})
+
+        def new_game(a: dict, b: dict, time_control: dict | None = None) -> str:
+            body = {"title": "kontor", "options": {"variant": "basic"},
+                    "seats": [{"player_id": a["id"]}, {"player_id": b["id"]}]}
+            if time_control:
+                body["time_control"] = time_control
+            game = api.call("POST", "/v1/games", a["token"], body).json()
+            assert api.call("POST", f"/v1/games/{game['id']}/seats/1/accept", b["token"]).status_code == 200
+            return game["id"]
+
+        tables = [Table(api, new_game(players[0], players[1]), players[:2]),
+                  Table(api, new_game(players[2], players[3]), players[2:])]
+        # nobody moves in these: the clock must end them, whichever worker is alive
+        clocked = [new_game(players[1], players[2], {"per_move": "PT8S", "on_timeout": "forfeit"}),
+                   new_game(players[3], players[0], {"per_move": "PT12S", "on_timeout": "forfeit"})]
+
+        stop = threading.Event()
+        threads = [threading.Thread(target=t.run, args=(stop,)) for t in tables]
+        for thread in threads:
+            thread.start()
+        time.sleep(4)
+        crashed = time.monotonic()
+        pg1.kill(cable=True)  # the primary's machine dies
+        time.sleep(1)
+        promoted = time.monotonic()
+        standby.promote()
+        wait_until(lambda: any(t > crashed and s == 201 for t, s in api.statuses), 60, "a move after the promotion")
+        failover = min(t for t, s in api.statuses if t > crashed and s == 201) - crashed
+        after_promotion = failover - (promoted - crashed)
+        time.sleep(2)
+        worker_hosts[0].kill(cable=False)
+        api_killed = time.monotonic()
+        api_hosts[0].kill(cable=False)
+        time.sleep(5)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+
+        for table in tables:  # the people stop: one resigns
+            if api.call("GET", f"/v1/games/{table.game_id}").json()["status"] == "active":
+                assert api.call("POST", f"/v1/games/{table.game_id}/resign", table.players[1]["token"],
+                                {}).status_code == 201
+        for game_id in clocked:
+            game = wait_until(lambda g=game_id: (lambda j: j if j["status"] == "finished" else None)(
+                api.call("GET", f"/v1/games/{g}").json()), 40, "a timeout")
+            events = api.call("GET", f"/v1/games/{game_id}/events").json()["events"]
+            assert [e["type"] for e in events].count("TimedOut") == 1, "the timeout did not fire once"
+            assert game["result"]["detail"]["ended_by"] == "forfeit", game["result"]
+
+        with psycopg.connect(standby.url("entrepot"), autocommit=True) as db:
+            def settled():
+                pending = db.execute("SELECT count(*) FROM webhook_deliveries WHERE state <> 'delivered'").fetchone()[0]
+                unsent = db.execute("SELECT count(*) FROM mails_sent WHERE sent_at IS NULL AND dropped IS NULL"
+                                    ).fetchone()[0]
+                return pending == 0 and unsent == 0
+            wait_until(settled, 60, "every webhook delivered and every mail sent")
+            deliveries = [row[0] for row in db.execute("SELECT id::text FROM webhook_deliveries")]
+            mails = [row[0] for row in db.execute("SELECT key FROM mails_sent WHERE sent_at IS NOT NULL")]
+            claimed = [row[0] for row in db.execute("SELECT key FROM mails_sent")]
+
+        verified = 0
+        for game_id in [t.game_id for t in tables] + clocked:
+            record = api.call("GET", f"/v1/games/{game_id}/export").json()
+            path = folder / f"{game_id}.json"
+            path.write_text(json.dumps(record))
+            check = subprocess.run([sys.executable, "-m", "service.entry", "verify", str(path)], cwd=ROOT,
+                                   capture_output=True, text=True)
+            assert check.returncode == 0, check.stdout + check.stderr
+            verified += 1
+            recorded = [step["version"] for step in record["steps"]]
+            assert len(recorded) == len(set(recorded)), "a version recorded twice"
+            table = next((t for t in tables if t.game_id == game_id), None)
+            if table is not None:
+                assert set(table.acknowledged) <= set(recorded), "an acknowledged move was lost"
+
+        webhook_ids = [r.headers.get("webhook-id") for r in receiver.received]
+        assert all(r.verified for r in receiver.received)
+        assert sorted(set(webhook_ids)) == sorted(f"msg_{d.replace('-', '')}" for d in deliveries)
+        doubled_webhooks = len(webhook_ids) - len(set(webhook_ids))
+        domain = sink.messages[0]["Message-ID"].split("@", 1)[1].rstrip(">")
+        message_ids = [str(m["Message-ID"]) for m in sink.messages]
+        def message_id(key: str) -> str:
+            return f"<{hashlib.sha256(key.encode()).hexdigest()[:40]}@{domain}>"
+
+        # every mail recorded sent arrived; nothing arrived that was not claimed first
+        assert {message_id(k) for k in mails} <= set(message_ids)
+        assert set(message_ids) <= {message_id(k) for k in claimed}
+        doubled_mails = len(message_ids) - len(set(message_ids))
+
+        statuses = [s for _, s in api.statuses]
+        moves = sum(len(t.acknowledged) for t in tables)
+        errors = sum(s >= 500 and s != 503 and not (s == 502 and api_killed <= t < api_killed + 3)
+                     for t, s in api.statuses)
+        # a request in flight on the API host when it died: nginx answers 502 (it may not
+        # send a POST twice); the client retries it with its Idempotency-Key
+        cut_off = sum(s == 502 and api_killed <= t < api_killed + 3 for t, s in api.statuses)
+        assert cut_off <= len(tables), "more 502s than requests in flight"
+        print(f"\nmulti-host: {moves} moves acknowledged, failover {failover:.2f} s (from the primary's death to"
+              f" the first move sent after it answered 201; {after_promotion:.2f} s after the promotion), {statuses.count(503)} answers 503 (Retry-After, retried), {cut_off} answers 502 (in flight on"
+              f" the API host killed, retried), {errors} other 5xx,"
+              f" {len(set(webhook_ids))} webhooks ({doubled_webhooks} doubled), {len(set(message_ids))} mails"
+              f" ({doubled_mails} doubled), {verified} exports verified")
+        assert moves > 0 and errors == 0, sorted(set(statuses))
+        assert doubled_webhooks == 0 and doubled_mails == 0
+    finally:
+        stop_all = [receiver.stop] if receiver else []
+        if controller is not None:
+            stop_all.append(controller.stop)
+        for stop_one in stop_all:
+            stop_one()
+        net.close()
+        if os.environ.get("ENTREPOT_KEEP_MULTIHOST"):
+            print(f"logs kept in {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
