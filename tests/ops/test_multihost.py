@@ -272,7 +272,7 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
                 api.call("GET", f"/v1/games/{g}").json()), 40, "a timeout")
             events = api.call("GET", f"/v1/games/{game_id}/events").json()["events"]
             assert [e["type"] for e in events].count("TimedOut") == 1, "the timeout did not fire once"
-            assert game["result"]["detail"]["ended_by"] == "forfeit", game["result"]
+            assert game["result"]["reason"] == "timeout", game["result"]
 
         with psycopg.connect(standby.url("entrepot"), autocommit=True) as db:
             def settled():
