@@ -44,8 +44,8 @@ def main(argv: list[str] | None = None) -> int:
                        help="also listen for reply mails (moves by email) by SMTP on this port")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
-    worker.add_argument("--queues", default="main,ai",
-                        help="comma-separated: main (short jobs), ai (computer moves)")
+    worker.add_argument("--queues", default="main,ai,webhooks",
+                        help="comma-separated: main (short jobs), ai (computer moves), webhooks (deliveries)")
     worker.add_argument("--sweep-every", type=float, default=None,
                         help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
@@ -165,6 +165,8 @@ def serve_all(args) -> int:
         children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
         for _ in range(args.rq_workers):
             children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
+        # webhook deliveries too: a receiver that stalls holds only this worker, never the clocks
+        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "webhooks"], env=env))
         if args.smtp_in_port is not None:
             children.append(subprocess.Popen([sys.executable, "-m", "service.mail.listener", "--host",
                                               args.host, "--port", str(args.smtp_in_port)], env=env))

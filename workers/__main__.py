@@ -1,10 +1,11 @@
 """`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
 
 Two kinds of queues: "main" (short jobs: the clock queue, then the main queue of mail,
-fan-outs and the sweeper's work) and "ai" (computer moves, which may search for a second
-or more).  A worker listens to all by default, clocks first; ``--queues main`` and
-``--queues ai`` split them over processes, so short jobs never wait behind a search
-(``entrepot serve`` does that).
+fan-outs and the sweeper's work), "ai" (computer moves, which may search for a second
+or more) and "webhooks" (deliveries, each up to its deadline whatever the receiver does).
+A worker listens to all by default, clocks first; ``--queues main``, ``--queues ai`` and
+``--queues webhooks`` split them over processes, so short jobs never wait behind a search
+or a slow receiver (``entrepot serve`` does that).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 import threading
 
 from service.health import beat
-from service.jobs import JobQueue, ai_queue, clock_queue
+from service.jobs import JobQueue, ai_queue, clock_queue, webhook_queue
 from service.migrate import migrate
 from service.presence import announce, keep
 from workers.clock_jobs import sweep_tables
@@ -82,11 +83,11 @@ def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> 
 def queue_names(base: str, kinds: str) -> list[str]:
     """The RQ queues of ``kinds`` in the order a worker takes jobs from them: a clock's
     job before any other."""
-    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)]}
+    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)], "webhooks": [webhook_queue(base)]}
     chosen = [k.strip() for k in kinds.split(",") if k.strip()]
     unknown = [k for k in chosen if k not in names]
     if unknown or not chosen:
-        raise SystemExit(f"--queues: expected main and/or ai, got {kinds!r}")
+        raise SystemExit(f"--queues: expected main, ai and/or webhooks, got {kinds!r}")
     return [name for k in chosen for name in names[k]]
 
 
@@ -97,8 +98,9 @@ def main() -> int:
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
     parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
                         help="seconds between polls of RQ's scheduler for due timer jobs")
-    parser.add_argument("--queues", default="main,ai",
-                        help="comma-separated: main (short jobs), ai (computer moves)")
+    parser.add_argument("--queues", default="main,ai,webhooks",
+                        help="comma-separated: main (clocks, mail, short jobs), ai (computer moves),"
+                             " webhooks (deliveries)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     svc = services()
