@@ -381,14 +381,16 @@ class GameService:
         state = title.fold(events, folded.state)
         status = title.status(state)
         clocks = title.running_clocks(state)
+        chain_key, chain_name = self._chain_key(tx, game_id)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
             title.to_act(state) if status == "active" else (),
             result_json(title.result(state) if status == "finished" else None),
-            self._chain_key(tx, game_id),
+            chain_key,
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
+            chain_name=chain_name,
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -397,13 +399,14 @@ class GameService:
             return None
         return self.signer.receipt(game.id, last.seq, last.hash)
 
-    def _chain_key(self, tx: Tx, game_id: str) -> str | None:
-        """The game's chain key (None on a v1 chain), cached: it never changes once set."""
-        key = self.chain_keys.get(game_id)
-        if key is None:
-            key = tx.secrets(game_id)[1] or ""
-            self.chain_keys.put(game_id, key)
-        return key or None
+    def _chain_key(self, tx: Tx, game_id: str) -> tuple[str | None, str]:
+        """The game's chain key (None on a v1 chain) and chain, cached: they never change
+        once set."""
+        cached = self.chain_keys.get(game_id)
+        if cached is None:
+            cached = (tx.secrets(game_id)[1] or "", tx.chain_name(game_id))
+            self.chain_keys.put(game_id, cached)
+        return cached[0] or None, cached[1]
 
     def live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
         """The game and its folded state; one round trip once the process has seen the game.
@@ -446,8 +449,9 @@ class GameService:
         for game_id, tail in tails.items():
             if tail:
                 self.states.put(game_id, fold_stored(titles[game_id], tail, Folded(None, 0, chain.genesis(game_id))))
+        chains = {g.id: g.chain for g in games}
         for game_id, key in keys.items():
-            self.chain_keys.put(game_id, key or "")
+            self.chain_keys.put(game_id, (key or "", chains[game_id]))
 
     def seen(self, game_id: str, version: int) -> tuple[Game, Folded] | None:
         """The game as this process last saw it, if that was at ``version``: no round trip.

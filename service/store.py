@@ -381,9 +381,12 @@ class Tx:
         return row["seed"], row["chain_key"]
 
     def keep_chain_key(self, game_id: str, key: str) -> None:
-        """Put a new game on the keyed chain (v2) with its secret key."""
+        """Put a new game on the keyed chain of new games (v3) with its secret key."""
         self.conn.execute("UPDATE game_secrets SET chain_key = %s WHERE game_id = %s", (key, game_id))
-        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN_V2, game_id))
+        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN, game_id))
+
+    def chain_name(self, game_id: str) -> str:
+        return self.conn.execute("SELECT chain FROM games WHERE id = %s", (game_id,)).fetchone()[0]
 
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
@@ -448,17 +451,22 @@ class Tx:
         chain_key: str | None = None,
         command: NewCommand | None = None,
         table: TableRow | None = None,
+        chain_name: str | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
-        first: the primary key (game_id, seq) refuses the second."""
+        first: the primary key (game_id, seq) refuses the second. On a chain that covers
+        steps (v3) the first event's link covers the command, its sender and time."""
         at_text = chain.format_time(at)
         stored: list[StoredEvent] = []
         prev = prev_hash
         for offset, event in enumerate(new_events, start=1):
             seq = expected_version + offset
             record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
-            digest = chain.link(prev, record, chain_key)
+            step = None
+            if offset == 1 and chain_name is not None and chain.covers_steps(chain_name) and command is not None:
+                step = chain.step_of(command.seat, command.sender, command.at, command.command)
+            digest = chain.link(prev, record, chain_key, step)
             stored.append(
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
