@@ -92,24 +92,27 @@ def _retire_key(key_id: str) -> int:
 
 def _mail_in() -> int:
     """0 once the message is handled (played, or refused with an answer mail); 1 for
-    input that is no mail message; 75 (EX_TEMPFAIL: the MTA retries) when a backing
-    service is down."""
+    input that is no mail message or is refused for good (over a bound, or a message the
+    parser chokes on: never retried); 75 (EX_TEMPFAIL: the MTA retries) only when a
+    backing service is down."""
     from service.config import Settings
     from service.container import build
-    from service.mail.inbound import Inbound, Unparseable
+    from service.mail.inbound import Inbound, Unparseable, transient
 
     _require("DATABASE_URL")
     _require("REDIS_URL")
-    raw = sys.stdin.buffer.read()
+    from service.mail.guard import MAX_MESSAGE_BYTES
+
+    raw = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)  # more is refused unread (service/mail/guard.py)
     services = build(Settings.from_env())
     try:
         outcome = Inbound(services.mailer).handle(raw)
     except Unparseable as err:
         print(f"entrepot mail-in: {err}", file=sys.stderr)
         return 1
-    except Exception:
+    except Exception as err:
         log.exception("entrepot mail-in: could not handle the message")
-        return 75
+        return 75 if transient(err) else 1
     finally:
         services.close()
     print(outcome.reason)

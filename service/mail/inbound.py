@@ -10,10 +10,14 @@ write path (``GameService.execute``) as the token's player and seat, with
 in between leaves it unmarked, but the game has moved past its version by then, so a
 replay is refused as stale all the same.
 
-A refused reply (forged, replayed, stale, illegal, game over) is answered by mail with the
-reason, and nothing is played: to the token's player when the token is genuine; for a
-forged one (which names nobody) to the From address only if it is a verified player's, so
-the listener never mails strangers (no backscatter for anyone who forges a From).
+A refused reply (replayed, stale, illegal, game over) is answered by mail with the
+reason, and nothing is played, to the token's player: the token is genuine. A forged
+token (or none) is never answered: it names nobody, and answering its From address let
+anyone make the server mail a player a subject of their choosing from its own address
+(issue 26, item 4). Mail sent by a program (RFC 3834: Auto-Submitted, bounces,
+auto-responders) plays nothing and is never answered, so no mail loop can start. The raw
+message is bounded (size, header, addresses, nesting: service/mail/guard.py) before any
+parsing; a message over a bound, or one the parser chokes on, is refused for good.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from service.errors import (
 )
 from service.mail import records
 from service.mail.accounts import unsubscribe
+from service.mail.guard import Refused, automatic, check_raw
 from service.mail.mailer import Mailer
 from service.mail.position import command_label
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
@@ -56,7 +61,11 @@ _BLOCK_END = re.compile(r"</?(p|div|br|li|tr|h\d)[^>]*>", re.I)
 
 
 class Unparseable(Exception):
-    """Not a mail message at all (nothing to answer)."""
+    """Not a mail message at all, or one refused for good (nothing to answer): 554 from
+    the listener, exit 1 from mail-in, never "try again"."""
+
+#: what a hostile message can make the parser raise: a refusal for good, not a retry
+PARSER_ERRORS = (RecursionError, ValueError, LookupError, TypeError, AttributeError, UnicodeError, AssertionError)
 
 
 @dataclass(frozen=True)
@@ -66,10 +75,32 @@ class Outcome:
     detail: str = ""
 
 
+class Unavailable(RuntimeError):
+    """A backing service is down: the sender should try again later (451, exit 75)."""
+
+
+def transient(err: BaseException) -> bool:
+    """Is this failure worth a retry by the sender (the database or Redis unreachable), or
+    a fault of the message itself, refused for good (554, exit 1) so it is not retried
+    for days?"""
+    import psycopg
+    import redis
+
+    return isinstance(err, (Unavailable, psycopg.OperationalError, psycopg.errors.QueryCanceled,
+                            redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError))
+
+
 def parse(raw: bytes) -> EmailMessage:
     if not raw.strip():
         raise Unparseable("the message is empty")
-    message = BytesParser(policy=policy.default).parsebytes(raw)
+    try:
+        check_raw(raw)
+    except Refused as err:
+        raise Unparseable(str(err)) from None
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+    except PARSER_ERRORS as err:
+        raise Unparseable(f"the message cannot be parsed ({type(err).__name__})") from None
     if not any(message.get(h) for h in (*ADDRESS_HEADERS, "From", "Subject")):
         raise Unparseable("the message has no header")
     return message
@@ -109,14 +140,23 @@ class Inbound:
     def handle(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
         """Play the reply or answer why not. Unparseable for input that is no message."""
         message = parse(raw)
-        addresses = [a for _, a in getaddresses([str(v) for h in ADDRESS_HEADERS
-                                                 for v in (message.get_all(h) or [])])]
+        try:
+            addresses = [a for _, a in getaddresses([str(v) for h in ADDRESS_HEADERS
+                                                     for v in (message.get_all(h) or [])])]
+            robot = automatic(message)
+        except PARSER_ERRORS as err:
+            raise Unparseable(f"the message's headers cannot be read ({type(err).__name__})") from None
         addresses += recipients or []
+        if robot is not None:  # RFC 3834: never answer automatic mail, nor play it
+            log.info("inbound mail sent by a program (%s): neither played nor answered", robot)
+            return Outcome(False, "automatic", robot)
         token = find_reply_token(addresses)
         if token is None and any(a.lower().startswith("unsubscribe@") for a in addresses):
             return self._unsubscribe(message)
         outcome, row = self._play(message, token)
-        if not outcome.played:
+        if outcome.reason == "forged":  # names nobody: never answered (no mail on anyone's behalf)
+            log.info("inbound mail with no valid reply token: not answered")
+        elif not outcome.played:
             self._answer(raw, message, outcome, row)
         else:
             self._next_if_still_theirs(row, outcome)
@@ -151,7 +191,10 @@ class Inbound:
         if game.version != row["version"]:
             return Outcome(False, "stale", f"The game moved on (version {row['version']} -> {game.version})."), row
         title = title_of(game.title)
-        line = first_line(message)
+        try:
+            line = first_line(message)
+        except PARSER_ERRORS as err:
+            raise Unparseable(f"the message's body cannot be read ({type(err).__name__})") from None
         if re.fullmatch(r"\d{1,4}\.?", line):
             legal = [encode_command(c) for c in title.legal_commands(folded.state, row["seat"])]
             number = int(line.rstrip("."))
@@ -180,7 +223,7 @@ class Inbound:
         except (Invalid, NotYourTurn, NotYourSeat, NotFound) as err:
             return Outcome(False, "illegal", err.detail)
         except ServiceError as err:  # unavailable: let the MTA retry
-            raise RuntimeError(err.detail) from err
+            raise Unavailable(err.detail) from err
         with self.store.tx() as tx:
             records.use_reply_token(tx, row["id"])
         return Outcome(True, "played", f"Played: {label}.")
