@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask, Response, send_from_directory
 
-from api import ids, limits, problems
+from api import edge, ids, limits, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from service.config import Settings
 from service.container import Services, build
@@ -25,6 +25,7 @@ def create_app(services: Services | None = None) -> Flask:
     problems.install(app)
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
+    edge.install(app)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
                       mail.bp, webhooks.bp):
         app.register_blueprint(blueprint, url_prefix="/v1")

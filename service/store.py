@@ -639,11 +639,16 @@ class AsyncReader:
     """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
     server that waits on many streams without a thread each."""
 
-    def __init__(self, conninfo: str, max_size: int = 10):
+    def __init__(self, conninfo: str, max_size: int = 10, statement_timeout_ms: int = 5000):
+        self.statement_timeout_ms = statement_timeout_ms
         self.pool = AsyncConnectionPool(
             conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True}, configure=self._configure,
         )
+
+    async def _configure(self, conn: psycopg.AsyncConnection) -> None:
+        """Every statement bounded, as on the threaded pool (Store._configure)."""
+        await conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
 
     async def open(self) -> None:
         await self.pool.open()
