@@ -13,6 +13,7 @@ import psycopg
 from service.chain import format_time
 from service.errors import Conflict, Invalid, NotYourSeat
 from service.games import GameService
+from service.idempotency import IdempotencyKey, Replayed, once
 from service.store import Game, Player, Store
 from service.titles import title as title_of
 
@@ -47,37 +48,39 @@ class MessageService:
         #: service/notifications.py: tells the other players after the commit
         self.notifications = notifications
 
-    def post(self, caller: Player, game_id: str, seat: int | None, channel: str, text: str) -> Message:
+    def post(self, caller: Player, game_id: str, seat: int | None, channel: str, text: str,
+             idem: IdempotencyKey | None = None) -> Message | Replayed:
+        """Post a message; with ``idem`` (an Idempotency-Key) at most once per key: a retry
+        gets the first answer (``Replayed``), not a second message."""
         for _ in range(5):
             try:
-                message = self._post_once(caller, game_id, seat, channel, text)
+                message = once(self.store, idem, lambda tx: self._post_once(tx, caller, game_id, seat, channel, text))
             except psycopg.errors.UniqueViolation:
                 continue  # another message took this seq: number it again
-            if self.notifications is not None:
+            if self.notifications is not None and isinstance(message, Message):
                 self.notifications.message_posted(game_id, message.seq)
             return message
         raise Conflict("too many messages at once; try again")
 
-    def _post_once(self, caller, game_id, seat, channel, text) -> Message:
-        with self.store.tx() as tx:
-            game, folded = self.games.live(tx, game_id)
-            seat = self.games.acting_seat(game, caller, seat)
-            if game.status not in ("waiting", "active"):
-                raise NotNow(f"this game is {game.status}: the table is closed")
-            stored_channel = TABLE
-            if channel == TEAM:
-                team = self._team(game, seat)
-                if team is None:
-                    raise Invalid("this game has no teams", {"channel": ["no team channel in this game"]})
-                if folded.state is None or not title_of(game.title).may_confer(folded.state, seat):
-                    raise NotNow("partners may not confer now (the rules allow it only at certain moments)")
-                stored_channel = f"team:{team}"
-            row = tx.conn.execute(
-                "INSERT INTO messages (game_id, seq, seat, channel, body)"
-                " SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s FROM messages WHERE game_id = %s"
-                " RETURNING seq, at",
-                (game_id, seat, stored_channel, text, game_id),
-            ).fetchone()
+    def _post_once(self, tx, caller, game_id, seat, channel, text) -> Message:
+        game, folded = self.games.live(tx, game_id)
+        seat = self.games.acting_seat(game, caller, seat)
+        if game.status not in ("waiting", "active"):
+            raise NotNow(f"this game is {game.status}: the table is closed")
+        stored_channel = TABLE
+        if channel == TEAM:
+            team = self._team(game, seat)
+            if team is None:
+                raise Invalid("this game has no teams", {"channel": ["no team channel in this game"]})
+            if folded.state is None or not title_of(game.title).may_confer(folded.state, seat):
+                raise NotNow("partners may not confer now (the rules allow it only at certain moments)")
+            stored_channel = f"team:{team}"
+        row = tx.conn.execute(
+            "INSERT INTO messages (game_id, seq, seat, channel, body)"
+            " SELECT %s, coalesce(max(seq), 0) + 1, %s, %s, %s FROM messages WHERE game_id = %s"
+            " RETURNING seq, at",
+            (game_id, seat, stored_channel, text, game_id),
+        ).fetchone()
         return Message(row[0], seat, stored_channel, text, format_time(row[1]))
 
     def list(self, caller: Player | None, game_id: str, after: int, seat: int | None, limit: int) -> MessagePage:

@@ -33,6 +33,7 @@ from standardwebhooks.webhooks import Webhook as Signing
 from service import url_guard
 from service.errors import Invalid, NotFound, WebhookUrlRefused
 from service.games import is_game_id
+from service.idempotency import IdempotencyKey, Replayed, once
 from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import notification_body
 from service.sealing import Sealer
@@ -105,11 +106,15 @@ class WebhookService:
         self.lease = timedelta(seconds=2 * timeout_seconds + 1)
 
     # the player's webhooks -----------------------------------------------------------
-    def register(self, player: Player, url: str, events: list[str]) -> NewWebhook:
+    def register(self, player: Player, url: str, events: list[str],
+                 idem: IdempotencyKey | None = None) -> NewWebhook | Replayed:
+        """With ``idem`` (an Idempotency-Key) at most once per key: a retry gets the first
+        answer, its secret included, sealed under the key (service/idempotency.py)."""
         url_guard.resolve(url, self.allow_private)
         secret = "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
         webhook_id = str(uuid.uuid4())
-        with self.store.tx() as tx:
+
+        def work(tx: Tx) -> NewWebhook:
             tx.conn.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player.id,))
             count = tx.conn.execute("SELECT count(*) FROM webhooks WHERE player_id = %s AND deleted_at IS NULL",
                                     (player.id,)).fetchone()[0]
@@ -121,6 +126,8 @@ class WebhookService:
                 (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode())),
             )
             return NewWebhook(self._webhook(tx, player.id, webhook_id), secret)
+
+        return once(self.store, idem, work)
 
     def list(self, player: Player) -> list[Webhook]:
         with self.store.read() as tx:
