@@ -163,17 +163,18 @@ def serve_all(args) -> int:
             "--workers", str(args.workers),
             "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
         ]
-        children = [subprocess.Popen(api, env=env)]
+        commands = [api]
         # short jobs (clocks, mail) get a worker of their own: never behind a search
-        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main"], env=env))
+        commands.append([sys.executable, "-m", "workers", "--queues", "main"])
         for _ in range(args.rq_workers):
-            children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "ai"], env=env))
+            commands.append([sys.executable, "-m", "workers", "--queues", "ai"])
         # webhook deliveries too: a receiver that stalls holds only this worker, never the clocks
-        children.append(subprocess.Popen([sys.executable, "-m", "workers", "--queues", "webhooks"], env=env))
+        commands.append([sys.executable, "-m", "workers", "--queues", "webhooks"])
         if args.smtp_in_port is not None:
-            children.append(subprocess.Popen([sys.executable, "-m", "service.mail.listener", "--host",
-                                              args.host, "--port", str(args.smtp_in_port)], env=env))
+            commands.append([sys.executable, "-m", "service.mail.listener", "--host", args.host,
+                             "--port", str(args.smtp_in_port)])
             log.info("reply mails by SMTP on %s:%s", args.host, args.smtp_in_port)
+        children = [Child(command, env) for command in commands]
         log.info("Entrepot is serving on http://%s:%s", args.host, args.port)
         return _supervise(children)
     finally:
@@ -181,7 +182,35 @@ def serve_all(args) -> int:
         lock.release()
 
 
-def _supervise(children: list[subprocess.Popen]) -> int:
+#: A child that died is started again; one that dies this often within RESTART_WINDOW
+#: seconds is broken (a bad setting, a missing dependency): serve stops, saying so.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+
+
+class Child:
+    """A child process of serve, started again when it dies (kill -9 of a worker must not
+    stop the server, nor leave a kind of work undone: /v1/health reports it meanwhile)."""
+
+    def __init__(self, command: list[str], env: dict[str, str]):
+        self.command, self.env = command, env
+        self.restarts: list[float] = []
+        self.process = subprocess.Popen(command, env=env)
+
+    def poll(self):
+        return self.process.poll()
+
+    def restart(self) -> bool:
+        """Start it again, unless it died too often lately (then False)."""
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW] + [now]
+        if len(self.restarts) > MAX_RESTARTS:
+            return False
+        self.process = subprocess.Popen(self.command, env=self.env)
+        return True
+
+
+def _supervise(children: list[Child]) -> int:
     stopping = False
 
     def stop(signum, _frame):
@@ -193,18 +222,25 @@ def _supervise(children: list[subprocess.Popen]) -> int:
     code = 0
     while not stopping:
         for child in children:
-            if child.poll() is not None:
-                log.error("a child process exited with %s; stopping", child.returncode)
-                stopping, code = True, child.returncode or 1
+            if child.poll() is None or stopping:
+                continue
+            returncode = child.process.returncode
+            if child.restart():
+                log.warning("a child process (%s) exited with %s; started it again (pid %s)",
+                            " ".join(child.command[2:4]), returncode, child.process.pid)
+            else:
+                log.error("a child process (%s) exited %s times within %s s; stopping",
+                          " ".join(child.command[2:4]), MAX_RESTARTS + 1, RESTART_WINDOW)
+                stopping, code = True, returncode or 1
         time.sleep(0.5)
     for child in children:
         if child.poll() is None:
-            child.terminate()
+            child.process.terminate()
     for child in children:
         try:
-            child.wait(timeout=15)
+            child.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            child.kill()
+            child.process.kill()
     return code
 
 

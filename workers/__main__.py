@@ -69,11 +69,12 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             log.exception("sweep failed")
 
 
-def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> None:
-    """The heartbeat /health looks for: refreshed three times per time to live."""
+def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float, kinds: tuple[str, ...]) -> None:
+    """The heartbeats /health looks for, one per kind this worker takes: refreshed three
+    times per time to live."""
     while True:
         try:
-            beat(redis, queue_name, ttl)
+            beat(redis, queue_name, ttl, kinds)
         except Exception:  # Redis restarting: /health says so meanwhile
             log.exception("heartbeat failed")
         if stop.wait(ttl / 3):
@@ -106,13 +107,15 @@ def main() -> int:
     svc = services()
     migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()
+    kinds = tuple(dict.fromkeys(k.strip() for k in args.queues.split(",") if k.strip()))
+    queues = queue_names(svc.settings.queue_name, args.queues)  # refuses unknown kinds
     threading.Thread(target=_beat_forever, daemon=True, args=(
-        stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
+        stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds, kinds)).start()
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis)
+    worker = TimerWorker(queues, connection=svc.redis)
     worker.poll_seconds = args.scheduler_poll
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)
