@@ -203,6 +203,8 @@ class GameService:
             if game.seats_of(caller.id):
                 raise SeatTaken("you already hold a seat in this game")
             if not tx.take_seat(game_id, index, caller.id):
+                if game.seats[index].declined:
+                    raise SeatTaken(f"seat {index} was offered to a player who declined: it is closed")
                 raise SeatTaken(f"seat {index} is not open")
             return game_id, self._start_if_ready(tx, game_id)
 
@@ -220,7 +222,8 @@ class GameService:
         return self._seating(caller, idem, work)
 
     def decline(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
-        """The invited player refuses the seat: it becomes open, the game keeps waiting."""
+        """The invited player refuses the seat: it is closed (a private game does not
+        become open to anyone), the game waits until it is cancelled."""
         def work(tx: Tx):
             game = self._invitees_game(tx, caller, game_id, index)
             if not tx.open_invited_seat(game_id, index, caller.id):
@@ -229,8 +232,24 @@ class GameService:
 
         return self._seating(caller, idem, work)
 
+    def cancel_waiting(self, caller: Player, game_id: str, idem: IdempotencyKey | None = None):
+        """Cancel a game that has not started (status ``aborted``, no events): for its
+        creator or a player seated in it, e.g. once an invitation was declined."""
+        def work(tx: Tx) -> CommandOutcome:
+            game = self._game(tx, game_id, lock=True)
+            if game.status != "waiting":
+                raise GameNotActive(f"this game is {game.status}, not waiting")
+            seated = any(s.player_id == caller.id and s.status == "seated" for s in game.seats)
+            if caller.id != game.created_by and not seated:
+                raise NotYourSeat("only the game's creator or a seated player may cancel it")
+            tx.conn.execute("UPDATE games SET status = 'aborted', updated_at = now()"
+                            " WHERE id = %s AND status = 'waiting'", (game_id,))
+            return CommandOutcome(game_id, game.version, "aborted", (), [], None)
+
+        return once(self.store, idem, work)
+
     def lapse_invitations(self, older_than_seconds: float) -> int:
-        """Invitations not answered in time lapse: the seat becomes open, as if declined.
+        """Invitations not answered in time lapse: the seat is closed, as if declined.
 
         ``older_than_seconds`` is the one setting (7 days by default); a game with a clock
         should lapse them after its per-move time instead (the hook: pass the game's own

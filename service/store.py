@@ -82,12 +82,15 @@ class Seat:
     ai: str | None
     #: the named player has not accepted yet
     invited: bool = False
+    #: an invitation to it was declined or lapsed: nobody may join it
+    declined: bool = False
 
     @property
     def status(self) -> str:
-        """open (nobody), invited (a player who has not accepted yet), or seated."""
+        """open (nobody), declined (closed: its invitation was declined or lapsed),
+        invited (a player who has not accepted yet), or seated."""
         if self.player_id is None and self.ai is None:
-            return "open"
+            return "declined" if self.declined else "open"
         return "invited" if self.invited else "seated"
 
 
@@ -145,7 +148,8 @@ _GAME_COLUMNS = (
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
-    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL) ORDER BY s.index), '[]')"
+    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL, 'declined', s.declined_at IS NOT NULL)"
+    " ORDER BY s.index), '[]')"
     " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
 )
 
@@ -171,7 +175,8 @@ def _stored_event(row: Sequence[Any]) -> StoredEvent:
 
 
 def _game(row: dict) -> Game:
-    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"]) for s in row.pop("seats"))
+    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"], bool(s.get("declined")))
+                  for s in row.pop("seats"))
     row["to_act"] = tuple(row["to_act"])
     return Game(seats=seats, **row)
 
@@ -283,7 +288,7 @@ class Tx:
         # public: games with an open seat (a lobby) and finished ones; the rest only to
         # the players seated or invited in them
         where = ["(g.status = 'finished' OR (g.status = 'waiting' AND EXISTS (SELECT 1 FROM seats s"
-                 " WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))"
+                 " WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL AND s.declined_at IS NULL))"
                  " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
         params: list[Any] = [caller_id]
         if player_id:
@@ -325,7 +330,7 @@ class Tx:
     def take_seat(self, game_id: str, index: int, player_id: str) -> bool:
         cur = self.conn.execute(
             "UPDATE seats SET player_id = %s WHERE game_id = %s AND index = %s"
-            " AND player_id IS NULL AND ai IS NULL",
+            " AND player_id IS NULL AND ai IS NULL AND declined_at IS NULL",
             (player_id, game_id, index),
         )
         return cur.rowcount == 1
@@ -339,9 +344,10 @@ class Tx:
         return cur.rowcount == 1
 
     def open_invited_seat(self, game_id: str, index: int, player_id: str) -> bool:
-        """A declined or lapsed invitation: the seat is open again."""
+        """A declined or lapsed invitation: the seat is closed (nobody may join it)."""
         cur = self.conn.execute(
-            "UPDATE seats SET player_id = NULL, invited_at = NULL WHERE game_id = %s AND index = %s"
+            "UPDATE seats SET player_id = NULL, invited_at = NULL, declined_at = now()"
+            " WHERE game_id = %s AND index = %s"
             " AND player_id = %s AND invited_at IS NOT NULL",
             (game_id, index, player_id),
         )
