@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask, Response, request, send_from_directory
 
-from api import ids, limits, oauth, observe, problems
+from api import edge, ids, limits, oauth, observe, problems
 from api.routes import correspondence, exports, games, health, keys, mail, players, titles, webhooks
 from api.routes import lobby as lobby_routes
 from api.routes import notes as notes_routes
@@ -32,6 +32,7 @@ def create_app(services: Services | None = None) -> Flask:
         request.url_rule.rule if request.url_rule else None))
     ids.install(app)
     limits.install(app, services.settings, services.redis.connection_pool)
+    edge.install(app)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
                       mail.bp, webhooks.bp, accounts_bp, lobby_routes.bp, notes_routes.bp,
                       takeback_routes.bp):

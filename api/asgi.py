@@ -13,9 +13,11 @@ from contextlib import asynccontextmanager
 from a2wsgi import WSGIMiddleware
 from redis import asyncio as aioredis
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 
 from api import create_app
+from api.edge import SecurityHeaders, StreamLimiter
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
 from api.observe import ObserveMiddleware
@@ -34,12 +36,14 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     services = services or build(Settings.from_env())
     threads = threads or int(os.environ.get("ENTREPOT_THREADS", "8"))
     reader = AsyncReader(services.settings.database_url, max_size=services.settings.pool_max,
-                         pgbouncer=services.settings.pgbouncer)
+                         pgbouncer=services.settings.pgbouncer,
+                         statement_timeout_ms=services.settings.statement_timeout_ms)
     fanout = Fanout(services.settings.redis_url, reader)
     redis = aioredis.from_url(services.settings.redis_url)
     streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
     player_streams = PlayerStreams(services.players, reader, fanout)
     lobby_streams = LobbyStreams(services.lobby, fanout)
+    limiter = StreamLimiter(services.settings, redis)  # the rate limits of every route
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -58,12 +62,14 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     return ObserveMiddleware(Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
-            Route("/v1/games/{game_id}/stream", streams.endpoint,
+            Route("/v1/games/{game_id}/stream", limiter.wrap(streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/players/me/stream", player_streams.endpoint,
+            Route("/v1/players/me/stream", limiter.wrap(player_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/lobby/stream", lobby_streams.endpoint, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+            Route("/v1/lobby/stream", limiter.wrap(lobby_streams.endpoint),
+                  methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders)],
     ))

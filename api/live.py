@@ -225,7 +225,8 @@ async def _quiet(watch: Watch, keepalive: float, deadline: float,
 def _after(last_event_id: str | None, after: int) -> int:
     if last_event_id is None:
         return after
-    if not last_event_id.isdigit():
+    # ASCII digits only: "²".isdigit() is true and int("²") raises (a 500 before)
+    if not (last_event_id.isascii() and last_event_id.isdigit()) or int(last_event_id) > 2**31 - 1:
         raise Invalid("bad Last-Event-ID", {"Last-Event-ID": ["must be an event seq"]})
     return int(last_event_id)
 

@@ -7,7 +7,7 @@
     new TITLE SEAT...            create a game; seats: me | ai:LEVEL | open | PLAYER_ID
                                  (a PLAYER_ID is invited: that player must accept)
     accept GAME SEAT             accept the seat you were invited to
-    decline GAME SEAT            decline it (the seat becomes open)
+    decline GAME SEAT            decline it (the seat closes)
     join GAME SEAT               take an open seat
     games [--status S]           your games
     show GAME                    the game with your view
@@ -18,7 +18,7 @@
     events GAME [--after N]      the history as you may see it
     turns                        the games waiting for you, most urgent first
     resign GAME [--seat N]       resign (the other seat wins; with more, you rank last)
-    abort GAME [--seat N]        abort before the first move, or ask to (all people must)
+    abort GAME [--seat N]        cancel a waiting game; abort before the first move, or ask to
     vacation [--from T] [UNTIL | --end]
                                  show, declare or end your vacation (clocks pause)
     tokens                       your personal access tokens (never their secrets)

@@ -5,10 +5,13 @@ from verifier.chain import (  # noqa: F401
     CHAIN,
     CHAIN_V1,
     CHAIN_V2,
+    CHAIN_V3,
     canonical_json,
+    covers_steps,
     format_time,
     genesis,
     link,
     record_of,
+    step_of,
     verify,
 )

@@ -56,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
                             " (otherwise it goes to DATA_DIR/entrepot.log)")
     worker = sub.add_parser("worker", help="run an RQ worker (computer seats, sweeper)")
     worker.add_argument("--burst", action="store_true", help="stop when the queue is empty")
-    worker.add_argument("--queues", default="main,ai",
-                        help="comma-separated: main (short jobs), ai (computer moves)")
+    worker.add_argument("--queues", default="main,ai,webhooks",
+                        help="comma-separated: main (short jobs), ai (computer moves), webhooks (deliveries)")
     worker.add_argument("--sweep-every", type=float, default=None,
                         help="seconds between sweeps (default 10): a lost timer job fires at most this late")
     sub.add_parser("migrate", help="apply database migrations")
@@ -126,24 +126,27 @@ def _retire_key(key_id: str) -> int:
 
 def _mail_in() -> int:
     """0 once the message is handled (played, or refused with an answer mail); 1 for
-    input that is no mail message; 75 (EX_TEMPFAIL: the MTA retries) when a backing
-    service is down."""
+    input that is no mail message or is refused for good (over a bound, or a message the
+    parser chokes on: never retried); 75 (EX_TEMPFAIL: the MTA retries) only when a
+    backing service is down."""
     from service.config import Settings
     from service.container import build
-    from service.mail.inbound import Inbound, Unparseable
+    from service.mail.inbound import Inbound, Unparseable, transient
 
     _require("DATABASE_URL")
     _require("REDIS_URL")
-    raw = sys.stdin.buffer.read()
+    from service.mail.guard import MAX_MESSAGE_BYTES
+
+    raw = sys.stdin.buffer.read(MAX_MESSAGE_BYTES + 1)  # more is refused unread (service/mail/guard.py)
     services = build(Settings.from_env())
     try:
         outcome = Inbound(services.mailer).handle(raw)
     except Unparseable as err:
         print(f"entrepot mail-in: {err}", file=sys.stderr)
         return 1
-    except Exception:
+    except Exception as err:
         log.exception("entrepot mail-in: could not handle the message")
-        return 75
+        return 75 if transient(err) else 1
     finally:
         services.close()
     print(outcome.reason)
@@ -224,13 +227,15 @@ def serve_all(args) -> int:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         env["ENTREPOT_SIGNING_KEY_FILE"] = str(Path(data_dir) / "signing-key")
         load_signing_key(None, env["ENTREPOT_SIGNING_KEY_FILE"])  # made once, before the workers
-    children: list[subprocess.Popen] = []
+    children: list[Child] = []
+
+    def spawn(command: list[str]) -> subprocess.Popen:
+        return subprocess.Popen(command, env=env, stdout=output, stderr=output, preexec_fn=die_with_parent)
 
     def start(command: list[str]) -> None:
         if stopping():
             raise _Interrupted
-        children.append(subprocess.Popen(command, env=env, stdout=output, stderr=output,
-                                         preexec_fn=die_with_parent))
+        children.append(Child(command, spawn))
 
     try:
         if not env.get("DATABASE_URL"):
@@ -256,6 +261,8 @@ def serve_all(args) -> int:
         start([sys.executable, "-m", "workers", "--queues", "main"])
         for _ in range(args.rq_workers):
             start([sys.executable, "-m", "workers", "--queues", "ai"])
+        # webhook deliveries too: a receiver that stalls holds only this worker, never the clocks
+        start([sys.executable, "-m", "workers", "--queues", "webhooks"])
         if args.smtp_in_port is not None:
             start([sys.executable, "-m", "service.mail.listener", "--host", args.host,
                    "--port", str(args.smtp_in_port)])
@@ -277,6 +284,34 @@ def serve_all(args) -> int:
         lock.release()
         if output is not None:
             output.close()
+
+
+#: A child that died is started again; one that dies this often within RESTART_WINDOW
+#: seconds is broken (a bad setting, a missing dependency): serve stops, saying so.
+MAX_RESTARTS = 5
+RESTART_WINDOW = 60.0
+
+
+class Child:
+    """A child process of serve, started again when it dies (kill -9 of a worker must not
+    stop the server, nor leave a kind of work undone: /v1/health reports it meanwhile)."""
+
+    def __init__(self, command: list[str], spawn):
+        self.command, self.spawn = command, spawn
+        self.restarts: list[float] = []
+        self.process: subprocess.Popen = spawn(command)
+
+    def poll(self):
+        return self.process.poll()
+
+    def restart(self) -> bool:
+        """Start it again, unless it died too often lately (then False)."""
+        now = time.monotonic()
+        self.restarts = [t for t in self.restarts if now - t < RESTART_WINDOW] + [now]
+        if len(self.restarts) > MAX_RESTARTS:
+            return False
+        self.process = self.spawn(self.command)
+        return True
 
 
 def _serve_metrics(env: dict, data_dir: Path, port: int) -> None:
@@ -311,7 +346,7 @@ def _stop_flag():
     return lambda: bool(stopped)
 
 
-def _answers(host: str, port: int, children: list[subprocess.Popen], stopping) -> bool:
+def _answers(host: str, port: int, children: list[Child], stopping) -> bool:
     """Wait until the API answers its health check (the children still running)."""
     import urllib.request
 
@@ -333,28 +368,34 @@ def _answers(host: str, port: int, children: list[subprocess.Popen], stopping) -
     return False
 
 
-def _supervise(children: list[subprocess.Popen], stopping) -> int:
+def _supervise(children: list[Child], stopping) -> int:
     code = 0
     while not stopping():
         for child in children:
             if child.poll() is not None:
-                _process_died(child.pid)
-                log.error("a child process exited with %s; stopping", child.returncode)
-                return child.returncode or 1
+                returncode, pid = child.process.returncode, child.process.pid
+                _process_died(pid)
+                if child.restart():
+                    log.warning("a child process (%s) exited with %s; started it again (pid %s)",
+                                " ".join(child.command[2:4]), returncode, child.process.pid)
+                else:
+                    log.error("a child process (%s) exited %s times within %s s; stopping",
+                              " ".join(child.command[2:4]), MAX_RESTARTS + 1, RESTART_WINDOW)
+                    return returncode or 1
         time.sleep(0.5)
     return code
 
 
-def _stop_children(children: list[subprocess.Popen]) -> None:
+def _stop_children(children: list[Child]) -> None:
     for child in children:
         if child.poll() is None:
-            child.terminate()
+            child.process.terminate()
     for child in children:
         try:
-            child.wait(timeout=15)
+            child.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
+            child.process.kill()
+            child.process.wait()
 
 
 def _process_died(pid: int) -> None:

@@ -138,6 +138,8 @@ class ClockService:
 
     def abort(self, caller: Player, game_id: str, seat: int | None, idem: IdempotencyKey | None = None):
         game = self._game(game_id)
+        if game.status == "waiting":  # not started: cancelled by its creator or a seated player
+            return self.games.cancel_waiting(caller, game_id, idem)
         seat = self.games.acting_seat(game, caller, seat)
         humans = tuple(s.index for s in game.seats if s.player_id is not None)
         for attempt in range(3):

@@ -218,6 +218,8 @@ class GameService:
                 raise SeatTaken("you already hold a seat in this game")
             check_rating_range(tx, game, caller.id)
             if not tx.take_seat(game_id, index, caller.id):
+                if game.seats[index].declined:
+                    raise SeatTaken(f"seat {index} was offered to a player who declined: it is closed")
                 raise SeatTaken(f"seat {index} is not open")
             return game_id, self._start_if_ready(tx, game_id)
 
@@ -235,7 +237,8 @@ class GameService:
         return self._seating(caller, idem, work)
 
     def decline(self, caller: Player, game_id: str, index: int, idem: IdempotencyKey | None = None):
-        """The invited player refuses the seat: it becomes open, the game keeps waiting."""
+        """The invited player refuses the seat: it is closed (a private game does not
+        become open to anyone), the game waits until it is cancelled."""
         def work(tx: Tx):
             game = self._invitees_game(tx, caller, game_id, index)
             if not tx.open_invited_seat(game_id, index, caller.id):
@@ -244,8 +247,24 @@ class GameService:
 
         return self._seating(caller, idem, work)
 
+    def cancel_waiting(self, caller: Player, game_id: str, idem: IdempotencyKey | None = None):
+        """Cancel a game that has not started (status ``aborted``, no events): for its
+        creator or a player seated in it, e.g. once an invitation was declined."""
+        def work(tx: Tx) -> CommandOutcome:
+            game = self._game(tx, game_id, lock=True)
+            if game.status != "waiting":
+                raise GameNotActive(f"this game is {game.status}, not waiting")
+            seated = any(s.player_id == caller.id and s.status == "seated" for s in game.seats)
+            if caller.id != game.created_by and not seated:
+                raise NotYourSeat("only the game's creator or a seated player may cancel it")
+            tx.conn.execute("UPDATE games SET status = 'aborted', updated_at = now()"
+                            " WHERE id = %s AND status = 'waiting'", (game_id,))
+            return CommandOutcome(game_id, game.version, "aborted", (), [], None)
+
+        return once(self.store, idem, work)
+
     def lapse_invitations(self, older_than_seconds: float) -> int:
-        """Invitations not answered in time lapse: the seat becomes open, as if declined.
+        """Invitations not answered in time lapse: the seat is closed, as if declined.
 
         ``older_than_seconds`` is the one setting (7 days by default); a game with a clock
         should lapse them after its per-move time instead (the hook: pass the game's own
@@ -397,14 +416,16 @@ class GameService:
         state = title.fold(events, folded.state)
         status = title.status(state)
         clocks = title.running_clocks(state)
+        chain_key, chain_name = self._chain_key(tx, game_id)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
             title.to_act(state) if status == "active" else (),
             result_json(title.result(state) if status in ("finished", "aborted") else None),
-            self._chain_key(tx, game_id),
+            chain_key,
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
+            chain_name=chain_name,
         )
         return stored, Folded(state, stored[-1].seq, stored[-1].hash)
 
@@ -413,13 +434,14 @@ class GameService:
             return None
         return self.signer.receipt(game.id, last.seq, last.hash)
 
-    def _chain_key(self, tx: Tx, game_id: str) -> str | None:
-        """The game's chain key (None on a v1 chain), cached: it never changes once set."""
-        key = self.chain_keys.get(game_id)
-        if key is None:
-            key = tx.secrets(game_id)[1] or ""
-            self.chain_keys.put(game_id, key)
-        return key or None
+    def _chain_key(self, tx: Tx, game_id: str) -> tuple[str | None, str]:
+        """The game's chain key (None on a v1 chain) and chain, cached: they never change
+        once set."""
+        cached = self.chain_keys.get(game_id)
+        if cached is None:
+            cached = (tx.secrets(game_id)[1] or "", tx.chain_name(game_id))
+            self.chain_keys.put(game_id, cached)
+        return cached[0] or None, cached[1]
 
     def live(self, tx: Tx, game_id: str) -> tuple[Game, Folded]:
         """The game and its folded state; one round trip once the process has seen the game.
@@ -462,8 +484,9 @@ class GameService:
         for game_id, tail in tails.items():
             if tail:
                 self.states.put(game_id, fold_stored(titles[game_id], tail, Folded(None, 0, chain.genesis(game_id))))
+        chains = {g.id: g.chain for g in games}
         for game_id, key in keys.items():
-            self.chain_keys.put(game_id, key or "")
+            self.chain_keys.put(game_id, (key or "", chains[game_id]))
 
     def seen(self, game_id: str, version: int) -> tuple[Game, Folded] | None:
         """The game as this process last saw it, if that was at ``version``: no round trip.

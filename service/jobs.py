@@ -67,6 +67,17 @@ def clock_queue(queue_name: str) -> str:
     return f"{queue_name}-clock"
 
 
+def webhook_queue(queue_name: str) -> str:
+    """The queue of webhook deliveries: an attempt may take its whole deadline
+    (Settings.webhook_timeout_seconds) whatever the receiver does, so deliveries have
+    workers of their own and clocks and mail never wait behind a slow receiver."""
+    return f"{queue_name}-webhooks"
+
+
+#: Jobs that go to a queue of their own rather than the main queue.
+OWN_QUEUE = {WEBHOOK_DELIVERY: webhook_queue}
+
+
 class JobQueue(Protocol):
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
 
@@ -94,6 +105,8 @@ class RQJobQueue:
         self.queue = Queue(queue_name, connection=redis, job_class=TracedJob)
         self.ai_queue = Queue(ai_queue(queue_name), connection=redis, job_class=TracedJob)
         self.clock_queue = Queue(clock_queue(queue_name), connection=redis, job_class=TracedJob)
+        self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
+                           for func, name in OWN_QUEUE.items()}
         #: the clock queue's scheduled jobs (timers at their slot's end, vacation starts)
         self.scheduled_key = ScheduledJobRegistry(queue=self.clock_queue).key
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
@@ -214,11 +227,11 @@ class RQJobQueue:
             return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
-        """A short job on the main queue, now or at ``at``, keyed by ``job_id`` (what it
-        does): the job re-checks its premise, so a second copy does nothing. False when
-        Redis refused it (the sweeper queues it again)."""
+        """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
+        at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
+        second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
-        return self._schedule(at or datetime.now(UTC), func, args, job_id, result_ttl=60)
+        return self._schedule(at or datetime.now(UTC), func, args, job_id, self.own_queues.get(func), result_ttl=60)
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
         """For sweepers: queue now each (func, args, job_id) whose job is neither waiting

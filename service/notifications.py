@@ -134,7 +134,8 @@ class NotificationService:
                 return 0
             rows = tx.conn.execute(
                 "SELECT m.seq, m.seat, m.channel, m.body, m.at,"
-                " (SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game_id = m.game_id AND e.at <= m.at)"
+                " (SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game_id = m.game_id AND e.at <= m.at),"
+                " m.channel_seq"
                 " FROM messages m WHERE m.game_id = %s AND m.seq > %s ORDER BY m.seq",
                 (game_id, notified),
             ).fetchall()
@@ -281,7 +282,9 @@ class NotificationService:
         return notices
 
     def _message_notices(self, game: Game, seq: int, seat: int, channel: str, text: str, at: datetime,
-                         version: int) -> list[Notice]:
+                         version: int, channel_seq: int) -> list[Notice]:
+        """``seq``: the game-wide order (the notification's ref); readers are shown
+        ``channel_seq``, the number in their channel only."""
         title = title_of(game.title)
         readers = [s for s in game.seats if s.player_id is not None and s.status == "seated"]
         if channel != "table":  # a team's channel: its members only
@@ -291,7 +294,7 @@ class NotificationService:
         sender = game.seats[seat].player_id
         data = {"title": game.title, "status": game.status,
                 "seats": [{"index": s.index, "name": s.name, "ai": s.ai} for s in game.seats],
-                "message": {"seq": seq, "seat": seat, "channel": channel, "text": text,
+                "message": {"seq": channel_seq, "seat": seat, "channel": channel, "text": text,
                             "at": chain.format_time(at)},
                 "from": game.seats[seat].name}
         notices, told = [], {sender}

@@ -83,12 +83,15 @@ class Seat:
     ai: str | None
     #: the named player has not accepted yet
     invited: bool = False
+    #: an invitation to it was declined or lapsed: nobody may join it
+    declined: bool = False
 
     @property
     def status(self) -> str:
-        """open (nobody), invited (a player who has not accepted yet), or seated."""
+        """open (nobody), declined (closed: its invitation was declined or lapsed),
+        invited (a player who has not accepted yet), or seated."""
         if self.player_id is None and self.ai is None:
-            return "open"
+            return "declined" if self.declined else "open"
         return "invited" if self.invited else "seated"
 
 
@@ -154,7 +157,8 @@ _GAME_COLUMNS = (
 )
 _SEATS_JSON = (
     "(SELECT coalesce(json_agg(json_build_object('index', s.index, 'player_id', s.player_id,"
-    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL) ORDER BY s.index), '[]')"
+    " 'name', p.name, 'ai', s.ai, 'invited', s.invited_at IS NOT NULL, 'declined', s.declined_at IS NOT NULL)"
+    " ORDER BY s.index), '[]')"
     " FROM seats s LEFT JOIN players p ON p.id = s.player_id WHERE s.game_id = g.id) AS seats"
 )
 
@@ -180,7 +184,8 @@ def _stored_event(row: Sequence[Any]) -> StoredEvent:
 
 
 def _game(row: dict) -> Game:
-    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"]) for s in row.pop("seats"))
+    seats = tuple(Seat(s["index"], s["player_id"], s["name"], s["ai"], s["invited"], bool(s.get("declined")))
+                  for s in row.pop("seats"))
     row["to_act"] = tuple(row["to_act"])
     return Game(seats=seats, **row)
 
@@ -292,7 +297,8 @@ class Tx:
         # public: games with an open seat (a lobby), games under way (to watch) and finished
         # ones, unless private; the rest only to the players seated or invited in them
         where = ["((NOT g.private AND (g.status IN ('finished', 'active') OR (g.status = 'waiting' AND EXISTS"
-                 " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL))))"
+                 " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL"
+                 " AND s.declined_at IS NULL))))"
                  " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
         params: list[Any] = [caller_id]
         if player_id:
@@ -334,7 +340,7 @@ class Tx:
     def take_seat(self, game_id: str, index: int, player_id: str) -> bool:
         cur = self.conn.execute(
             "UPDATE seats SET player_id = %s WHERE game_id = %s AND index = %s"
-            " AND player_id IS NULL AND ai IS NULL",
+            " AND player_id IS NULL AND ai IS NULL AND declined_at IS NULL",
             (player_id, game_id, index),
         )
         return cur.rowcount == 1
@@ -348,9 +354,10 @@ class Tx:
         return cur.rowcount == 1
 
     def open_invited_seat(self, game_id: str, index: int, player_id: str) -> bool:
-        """A declined or lapsed invitation: the seat is open again."""
+        """A declined or lapsed invitation: the seat is closed (nobody may join it)."""
         cur = self.conn.execute(
-            "UPDATE seats SET player_id = NULL, invited_at = NULL WHERE game_id = %s AND index = %s"
+            "UPDATE seats SET player_id = NULL, invited_at = NULL, declined_at = now()"
+            " WHERE game_id = %s AND index = %s"
             " AND player_id = %s AND invited_at IS NOT NULL",
             (game_id, index, player_id),
         )
@@ -390,9 +397,12 @@ class Tx:
         return row["seed"], row["chain_key"]
 
     def keep_chain_key(self, game_id: str, key: str) -> None:
-        """Put a new game on the keyed chain (v2) with its secret key."""
+        """Put a new game on the keyed chain of new games (v3) with its secret key."""
         self.conn.execute("UPDATE game_secrets SET chain_key = %s WHERE game_id = %s", (key, game_id))
-        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN_V2, game_id))
+        self.conn.execute("UPDATE games SET chain = %s WHERE id = %s", (chain.CHAIN, game_id))
+
+    def chain_name(self, game_id: str) -> str:
+        return self.conn.execute("SELECT chain FROM games WHERE id = %s", (game_id,)).fetchone()[0]
 
     def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
@@ -457,17 +467,22 @@ class Tx:
         chain_key: str | None = None,
         command: NewCommand | None = None,
         table: TableRow | None = None,
+        chain_name: str | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
-        first: the primary key (game_id, seq) refuses the second."""
+        first: the primary key (game_id, seq) refuses the second. On a chain that covers
+        steps (v3) the first event's link covers the command, its sender and time."""
         at_text = chain.format_time(at)
         stored: list[StoredEvent] = []
         prev = prev_hash
         for offset, event in enumerate(new_events, start=1):
             seq = expected_version + offset
             record = chain.record_of(seq, event.type, event.schema_version, event.seat, at_text, event.data)
-            digest = chain.link(prev, record, chain_key)
+            step = None
+            if offset == 1 and chain_name is not None and chain.covers_steps(chain_name) and command is not None:
+                step = chain.step_of(command.seat, command.sender, command.at, command.command)
+            digest = chain.link(prev, record, chain_key, step)
             stored.append(
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
@@ -665,11 +680,19 @@ class AsyncReader:
     """The reads a live stream needs, on an asyncio pool: the same queries as ``Tx``, for a
     server that waits on many streams without a thread each."""
 
-    def __init__(self, conninfo: str, max_size: int = 10, pgbouncer: bool = False):
+    def __init__(self, conninfo: str, max_size: int = 10, pgbouncer: bool = False,
+                 statement_timeout_ms: int = 5000):
+        self.statement_timeout_ms = statement_timeout_ms
         self.pool = AsyncConnectionPool(
             conninfo, min_size=1, max_size=max_size, open=False, name="entrepot-streams",
             kwargs=connection_kwargs(pgbouncer),
+            # behind PgBouncer no session setting holds: its connect_query sets the timeout
+            configure=None if pgbouncer else self._configure,
         )
+
+    async def _configure(self, conn: psycopg.AsyncConnection) -> None:
+        """Every statement bounded, as on the threaded pool (Store._configure)."""
+        await conn.execute("SELECT set_config('statement_timeout', %s, false)", (f"{self.statement_timeout_ms}ms",))
 
     async def open(self) -> None:
         await self.pool.open()

@@ -18,20 +18,27 @@ import base64
 import json
 import logging
 import secrets
+import socket
+import ssl
+import threading
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from http.client import HTTPResponse
+from urllib.parse import quote
 
-import urllib3
 from standardwebhooks.webhooks import Webhook as Signing
 
 from service import metrics, url_guard
 from service.errors import Invalid, NotFound, WebhookUrlRefused
 from service.games import is_game_id
+from service.idempotency import IdempotencyKey, Replayed, once
 from service.jobs import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import notification_body
 from service.sealing import Sealer
 from service.store import Player, Store, Tx, outlasting_outage
+from service.url_guard import Target
 from service.webhook_formats import chat_body
 
 log = logging.getLogger(__name__)
@@ -105,11 +112,15 @@ class WebhookService:
         self.lease = timedelta(seconds=2 * timeout_seconds + 1)
 
     # the player's webhooks -----------------------------------------------------------
-    def register(self, player: Player, url: str, events: list[str], format: str = "standard") -> NewWebhook:
+    def register(self, player: Player, url: str, events: list[str], format: str = "standard",
+                 idem: IdempotencyKey | None = None) -> NewWebhook | Replayed:
+        """With ``idem`` (an Idempotency-Key) at most once per key: a retry gets the first
+        answer, its secret included, sealed under the key (service/idempotency.py)."""
         url_guard.resolve(url, self.allow_private)
         secret = "whsec_" + base64.b64encode(secrets.token_bytes(SECRET_BYTES)).decode("ascii")
         webhook_id = str(uuid.uuid4())
-        with self.store.tx() as tx:
+
+        def work(tx: Tx) -> NewWebhook:
             tx.conn.execute("SELECT 1 FROM players WHERE id = %s FOR UPDATE", (player.id,))
             count = tx.conn.execute("SELECT count(*) FROM webhooks WHERE player_id = %s AND deleted_at IS NULL",
                                     (player.id,)).fetchone()[0]
@@ -121,6 +132,8 @@ class WebhookService:
                 (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode()), format),
             )
             return NewWebhook(self._webhook(tx, player.id, webhook_id), secret)
+
+        return once(self.store, idem, work)
 
     def list(self, player: Player) -> list[Webhook]:
         with self.store.read() as tx:
@@ -219,10 +232,13 @@ class WebhookService:
         return self._record(delivery_id, attempt, created_at, webhook_id, status, error)
 
     def _send(self, delivery_id: str, url: str, secret: str | None, body: str) -> tuple[int | None, str | None]:
-        try:
-            target = url_guard.resolve(url, self.allow_private)  # again: the name may point elsewhere now
+        started = time.monotonic()
+        try:  # again: the name may point elsewhere now; a resolver that hangs counts against the deadline
+            target = resolve_within(url, self.allow_private, self.timeout)
         except WebhookUrlRefused as err:
             return None, err.detail
+        except DeadlineExceeded:
+            return None, f"the host did not resolve within the deadline of {self.timeout:g} s"
         now = datetime.now(UTC)
         msg_id = message_id(delivery_id)
         host = target.host if ":" not in target.host else f"[{target.host}]"
@@ -232,27 +248,20 @@ class WebhookService:
             "Content-Type": "application/json",
             "User-Agent": USER_AGENT,
         }
-        if secret is not None:  # Standard Webhooks: signed
+        if secret is not None:  # Standard Webhooks: signed (the chat platforms' formats are not)
             headers.update({"webhook-id": msg_id, "webhook-timestamp": str(int(now.timestamp())),
                             "webhook-signature": Signing(secret).sign(msg_id, now, body)})
-        timeout = urllib3.Timeout(total=self.timeout)
-        if target.scheme == "https":
-            pool = urllib3.HTTPSConnectionPool(target.address, target.port, timeout=timeout, retries=False,
-                                               server_hostname=target.host, assert_hostname=target.host)
-        else:
-            pool = urllib3.HTTPConnectionPool(target.address, target.port, timeout=timeout, retries=False)
+        path = quote(target.path, safe="/?&=%:@!$'()*+,;~-._[]")  # no space or control can split the request
+        request = (f"POST {path} HTTP/1.1\r\n"
+                   + "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+                   + f"Content-Length: {len(body.encode())}\r\nConnection: close\r\n\r\n").encode() + body.encode()
         try:
-            response = pool.urlopen("POST", target.path, body=body.encode(), headers=headers, redirect=False,
-                                    retries=False, preload_content=False, assert_same_host=False)
-            try:
-                response.read(RESPONSE_CAP)
-            finally:
-                response.release_conn()
-            return response.status, None if 200 <= response.status < 300 else f"HTTP {response.status}"
+            status = post_within(target, request, self.timeout - (time.monotonic() - started))
+        except DeadlineExceeded:
+            return None, f"no answer within the deadline of {self.timeout:g} s"
         except Exception as err:  # refused, reset, timed out, bad TLS: one failed attempt
             return None, f"{type(err).__name__}: {err}"[:ERROR_CAP]
-        finally:
-            pool.close()
+        return status, None if 200 <= status < 300 else f"HTTP {status}"
 
     def _record(self, delivery_id: str, attempt: int, created_at: datetime, webhook_id: str,
                 status: int | None, error: str | None) -> str:
@@ -332,3 +341,88 @@ class WebhookService:
 
 def body_json(body: dict) -> str:
     return json.dumps(body, separators=(",", ":"))
+
+
+class DeadlineExceeded(TimeoutError):
+    pass
+
+
+def resolve_within(url: str, allow_private: bool, seconds: float) -> Target:
+    """url_guard.resolve, given up after ``seconds`` (getaddrinfo cannot be interrupted:
+    a resolver that hangs leaves a daemon thread behind, not a stalled worker)."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["target"] = url_guard.resolve(url, allow_private)
+        except BaseException as err:  # handed to the caller
+            outcome["error"] = err
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(max(0.0, seconds))
+    if thread.is_alive():
+        raise DeadlineExceeded(f"the host did not resolve within {seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["target"]
+
+
+def post_within(target: Target, request: bytes, seconds: float) -> int:
+    """Send ``request`` (a whole HTTP/1.1 request) to the checked address of ``target``
+    and return the answer's status, all within ``seconds`` of wall-clock time whatever the
+    receiver does: each socket operation's timeout is what is left of the deadline, and a
+    watchdog shuts the socket down at the deadline, which ends any read or TLS handshake a
+    receiver drips bytes into (a socket timeout alone bounds each read, not their sum)."""
+    if seconds <= 0:
+        raise DeadlineExceeded("no time left for the attempt")
+    deadline = time.monotonic() + seconds
+    held: dict[str, socket.socket] = {}
+    expired = threading.Event()
+
+    def left() -> float:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or expired.is_set():
+            raise DeadlineExceeded(f"no answer within {seconds:g} s")
+        return remaining
+
+    def cut() -> None:
+        expired.set()
+        sock = held.get("sock")
+        if sock is not None:
+            try:  # the plain socket's shutdown, also under TLS: wakes a blocked read at once
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    watchdog = threading.Timer(seconds, cut)
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        sock = socket.create_connection((target.address, target.port), timeout=left())
+        held["sock"] = sock
+        try:
+            if target.scheme == "https":
+                context = ssl.create_default_context()
+                sock = context.wrap_socket(sock, server_hostname=target.host, do_handshake_on_connect=False)
+                held["sock"] = sock
+                sock.settimeout(left())
+                sock.do_handshake()
+            sock.settimeout(left())
+            sock.sendall(request)
+            sock.settimeout(left())
+            response = HTTPResponse(sock, method="POST")
+            response.begin()
+            left()
+            sock.settimeout(left())
+            response.read(RESPONSE_CAP)  # logged nowhere, read so the receiver is not cut mid-answer
+            left()
+            return response.status
+        except Exception as err:  # a cut socket shows as a reset, an EOF or a bad status line
+            if expired.is_set() or isinstance(err, TimeoutError):
+                raise DeadlineExceeded(f"no answer within {seconds:g} s") from None
+            raise
+        finally:
+            sock.close()
+    finally:
+        watchdog.cancel()

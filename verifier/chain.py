@@ -7,9 +7,14 @@
 
     entrepot-chain-v1 (games created before keyed chains):
         hash = SHA-256(prev_hash_hex + canonical_json(record))                    (hex)
-    entrepot-chain-v2 (every newer game):
+    entrepot-chain-v2 (games created before the chain covered commands):
         hash = HMAC-SHA-256(key = chain key (32 bytes),
                             msg = prev_hash_hex + canonical_json(record))          (hex)
+    entrepot-chain-v3 (every newer game): as v2, but the record of each step's first
+    event also holds the step: who sent it, when, for which seat, and the command
+        record = {..., "step": {"seat", "sender", "at", "command"}}
+    so a step's sender and time cannot change without breaking the chain (and every
+    receipt after it).
 
 The v2 chain key is drawn at random per game, kept secret while the game runs and
 published with the seed when it ends. A v1 hash is a plain function of the unredacted
@@ -30,9 +35,20 @@ from domain.common.times import format_time  # noqa: F401  (re-exported: the cha
 
 CHAIN_V1 = "entrepot-chain-v1"
 CHAIN_V2 = "entrepot-chain-v2"
+CHAIN_V3 = "entrepot-chain-v3"
 #: The chain of new games.
-CHAIN = CHAIN_V2
-CHAINS = (CHAIN_V1, CHAIN_V2)
+CHAIN = CHAIN_V3
+CHAINS = (CHAIN_V1, CHAIN_V2, CHAIN_V3)
+
+
+def covers_steps(chain_name: str) -> bool:
+    """Does this chain cover each step's sender, time, seat and command?"""
+    return chain_name == CHAIN_V3
+
+
+def step_of(seat: int | None, sender: Any, at: str | None, command: Any) -> dict:
+    """What a v3 chain covers of a step, in the record of the step's first event."""
+    return {"seat": seat, "sender": sender, "at": at, "command": command}
 
 
 def canonical_json(value: Any) -> str:
@@ -48,8 +64,12 @@ def record_of(seq: int, type_: str, version: int, seat: int | None, at: str, dat
     return {"seq": seq, "type": type_, "schema_version": version, "seat": seat, "at": at, "data": data}
 
 
-def link(prev_hash: str, record: Mapping[str, Any], key_hex: str | None = None) -> str:
-    """The hash of one event: v2 (keyed) when a chain key is given, v1 otherwise."""
+def link(prev_hash: str, record: Mapping[str, Any], key_hex: str | None = None,
+         step: Mapping[str, Any] | None = None) -> str:
+    """The hash of one event: v2 (keyed) when a chain key is given, v1 otherwise; v3 when
+    a step is given too (the step's first event only)."""
+    if step is not None:
+        record = {**record, "step": dict(step)}
     message = (prev_hash + canonical_json(record)).encode("utf-8")
     if key_hex is None:
         return hashlib.sha256(message).hexdigest()

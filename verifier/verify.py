@@ -41,14 +41,24 @@ from domain.common.table import (
 )
 from domain.decider import Issued, OptionsError, RuleViolation
 from domain.registry import titles
-from verifier.chain import CHAIN_V1, CHAIN_V2, canonical_json, genesis, link, record_of
+from verifier.chain import (
+    CHAIN_V1,
+    CHAIN_V2,
+    CHAIN_V3,
+    canonical_json,
+    covers_steps,
+    genesis,
+    link,
+    record_of,
+    step_of,
+)
 from verifier.record import FORMAT, RNG, result_json
 
 
 @dataclass(frozen=True)
 class Failure:
     #: stable name of what failed: format, rules_version, incomplete, seed, chain, sequence,
-    #: events, refused, result, receipt, signature
+    #: inconsistent, events, refused, result, receipt, signature
     code: str
     detail: str
     step: int | None = None
@@ -163,10 +173,11 @@ class _Chain:
 
     def __init__(self, record: Mapping[str, Any]):
         self.game_id = record["game_id"]
-        if record["chain"] == CHAIN_V2:
+        self.covers_steps = covers_steps(record["chain"])
+        if record["chain"] in (CHAIN_V2, CHAIN_V3):
             self.key = record.get("chain_key")
             if not isinstance(self.key, str) or len(self.key) != 64:
-                _fail("chain", "a v2 chain needs its chain_key (64 hex digits)")
+                _fail("chain", "a keyed chain (v2, v3) needs its chain_key (64 hex digits)")
         elif record["chain"] == CHAIN_V1:
             self.key = None
         else:
@@ -174,14 +185,17 @@ class _Chain:
         self.prev = genesis(self.game_id)
         self.seq = 0
 
-    def check(self, event: Mapping[str, Any], step: int) -> None:
+    def check(self, event: Mapping[str, Any], step: int, covered: Mapping[str, Any] | None = None) -> None:
+        """``covered``: the step, for its first event on a chain that covers steps (v3)."""
         if event.get("seq") != self.seq + 1:
             _fail("sequence", f"event {event.get('seq')} follows event {self.seq}: an event or a step"
                   " is missing", step)
         record = record_of(event["seq"], event["type"], event["schema_version"], event["seat"],
                            event["at"], event["data"])
         try:
-            digest = link(self.prev, record, self.key)
+            digest = link(self.prev, record, self.key,
+                          step_of(covered.get("seat"), covered.get("sender"), covered.get("at"), covered.get("command"))
+                          if covered is not None and self.covers_steps else None)
         except ValueError:
             _fail("chain", "the chain key is not hex", step)
         if event.get("prev_hash", self.prev) != self.prev or event.get("hash") != digest:
@@ -204,8 +218,9 @@ def _replay(game: TableGame, options: Any, seat_count: int, record: Mapping[str,
                   f" {chain.seq}: a step is missing", index)
         if not events:
             _fail("format", "a step with no events", index)
-        for event in events:
-            chain.check(event, index)
+        _check_recorded(step, index, report, chain.covers_steps)
+        for position, event in enumerate(events):
+            chain.check(event, index, step if position == 0 else None)
         if step.get("hash") not in (None, chain.prev):
             _fail("chain", f"the step's hash {step.get('hash')} is not its last event's {chain.prev}", index)
         recorded = _decoded(game, events, index)
@@ -222,6 +237,28 @@ def _replay(game: TableGame, options: Any, seat_count: int, record: Mapping[str,
         state = game.fold(recorded, state)
         report.steps += 1
     return state
+
+
+def _check_recorded(step: Mapping[str, Any], index: int, report: Report, every_step_recorded: bool) -> None:
+    """A step either has its command (re-derived) or is one of the unrecorded steps that
+    begin an old game's history (played before commands were stored); anything else is a
+    record edited to escape re-derivation (issue 26: a flipped final step, its command
+    nulled, verified "as far as possible")."""
+    recorded = step.get("recorded", True)
+    if not isinstance(recorded, bool):
+        _fail("format", "a step's recorded is true or false", index)
+    if step["version"] == 0:
+        return  # the setup always re-derives (from the start, and its opening when present)
+    if recorded and step.get("command") is None:
+        _fail("inconsistent", "the step says its command was recorded, but holds none: a complete"
+              " record has the command of every recorded step", index)
+    if not recorded and every_step_recorded:
+        _fail("inconsistent", "on this chain (entrepot-chain-v3) every command is recorded: a step"
+              " without one was cut from the record", index)
+    if not recorded and report.rederived_steps > 0:
+        _fail("inconsistent", "a step without a recorded command after steps with one: commands are"
+              " recorded from a game's first move on, or, for a game begun before they were, from"
+              " some move to its end, never with a gap", index)
 
 
 def _decoded(game: TableGame, events: Iterable[Mapping[str, Any]], step: int) -> list:

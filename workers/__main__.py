@@ -1,10 +1,11 @@
 """`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
 
 Two kinds of queues: "main" (short jobs: the clock queue, then the main queue of mail,
-fan-outs and the sweeper's work) and "ai" (computer moves, which may search for a second
-or more).  A worker listens to all by default, clocks first; ``--queues main`` and
-``--queues ai`` split them over processes, so short jobs never wait behind a search
-(``entrepot serve`` does that).
+fan-outs and the sweeper's work), "ai" (computer moves, which may search for a second
+or more) and "webhooks" (deliveries, each up to its deadline whatever the receiver does).
+A worker listens to all by default, clocks first; ``--queues main``, ``--queues ai`` and
+``--queues webhooks`` split them over processes, so short jobs never wait behind a search
+or a slow receiver (``entrepot serve`` does that).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import threading
 
 from service import logs, metrics, tracing
 from service.health import beat
-from service.jobs import JobQueue, ai_queue, clock_queue
+from service.jobs import JobQueue, ai_queue, clock_queue, webhook_queue
 from service.migrate import migrate
 from service.presence import announce, keep
 from service.tracing import TracedJob
@@ -78,11 +79,12 @@ def _sweep_forever(stop: threading.Event, every: float) -> None:
             log.exception("sweep failed")
 
 
-def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float) -> None:
-    """The heartbeat /health looks for: refreshed three times per time to live."""
+def _beat_forever(stop: threading.Event, redis, queue_name: str, ttl: float, kinds: tuple[str, ...]) -> None:
+    """The heartbeats /health looks for, one per kind this worker takes: refreshed three
+    times per time to live."""
     while True:
         try:
-            beat(redis, queue_name, ttl)
+            beat(redis, queue_name, ttl, kinds)
         except Exception:  # Redis restarting: /health says so meanwhile
             log.exception("heartbeat failed")
         if stop.wait(ttl / 3):
@@ -98,11 +100,11 @@ def count_failure(job, *_exc_info) -> bool:
 def queue_names(base: str, kinds: str) -> list[str]:
     """The RQ queues of ``kinds`` in the order a worker takes jobs from them: a clock's
     job before any other."""
-    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)]}
+    names = {"main": [clock_queue(base), base], "ai": [ai_queue(base)], "webhooks": [webhook_queue(base)]}
     chosen = [k.strip() for k in kinds.split(",") if k.strip()]
     unknown = [k for k in chosen if k not in names]
     if unknown or not chosen:
-        raise SystemExit(f"--queues: expected main and/or ai, got {kinds!r}")
+        raise SystemExit(f"--queues: expected main, ai and/or webhooks, got {kinds!r}")
     return [name for k in chosen for name in names[k]]
 
 
@@ -113,8 +115,9 @@ def main() -> int:
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
     parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
                         help="seconds between polls of RQ's scheduler for due timer jobs")
-    parser.add_argument("--queues", default="main,ai",
-                        help="comma-separated: main (short jobs), ai (computer moves)")
+    parser.add_argument("--queues", default="main,ai,webhooks",
+                        help="comma-separated: main (clocks, mail, short jobs), ai (computer moves),"
+                             " webhooks (deliveries)")
     args = parser.parse_args()
     logs.configure()
     tracing.setup("entrepot-worker")
@@ -123,14 +126,15 @@ def main() -> int:
     metrics.sample_pools({"worker": svc.store.pool})
     migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()
+    kinds = tuple(dict.fromkeys(k.strip() for k in args.queues.split(",") if k.strip()))
+    queues = queue_names(svc.settings.queue_name, args.queues)  # refuses unknown kinds
     threading.Thread(target=_beat_forever, daemon=True, args=(
-        stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds)).start()
+        stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds, kinds)).start()
     sweep()  # at start: whatever was lost while no worker ran
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker(queue_names(svc.settings.queue_name, args.queues), connection=svc.redis,
-                         exception_handlers=[count_failure], job_class=TracedJob)
+    worker = TimerWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
     worker.poll_seconds = args.scheduler_poll
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)

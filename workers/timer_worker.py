@@ -11,6 +11,10 @@ exact time. ``interval`` also sets the lock's time to live in whole seconds, so 
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import os
+import signal
 import threading
 import time
 
@@ -36,8 +40,26 @@ class ExactScheduledJobRegistry(ScheduledJobRegistry):
         return ids
 
 
+def die_with_parent(parent_pid: int | None) -> None:
+    """In a worker's scheduler process (a fork): be killed when the worker dies, even by
+    kill -9 (Linux's PR_SET_PDEATHSIG). Otherwise the orphan, reparented to PID 1, kept
+    beating and holding ``rq:scheduler-lock:<queue>``, and a restarted worker never became
+    that queue's scheduler. A parent already gone before the call ends this process now."""
+    if parent_pid is None:
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):  # not Linux: the watch below still ends it within a poll
+        pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+
 class TimerScheduler(RQScheduler):
     poll_seconds: float = SCHEDULER_POLL_SECONDS
+    #: the worker process that started this scheduler (set before the fork)
+    parent_pid: int | None = None
 
     @property
     def should_reacquire_locks(self):
@@ -53,11 +75,12 @@ class TimerScheduler(RQScheduler):
         ]
 
     def work(self):
-        # RQ's loop, with the shorter sleep
+        # RQ's loop, with the shorter sleep; in its own process, which dies with the worker
+        die_with_parent(self.parent_pid)
         self._install_signal_handlers()
         self.register_birth()
         while True:
-            if self._stop_requested:
+            if self._stop_requested or (self.parent_pid is not None and os.getppid() != self.parent_pid):
                 self.stop()
                 break
             if self.should_reacquire_locks:
@@ -101,6 +124,7 @@ class TimerWorker(SimpleWorker):
                                         logging_level=logging_level or self.log.level,
                                         serializer=self.serializer, **extra)
         self.scheduler.poll_seconds = self.poll_seconds
+        self.scheduler.parent_pid = os.getpid()
         self.scheduler.acquire_locks()
         if not self.scheduler.acquired_locks:
             return

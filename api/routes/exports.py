@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from datetime import datetime
 
@@ -31,5 +32,12 @@ def exports():
 
 def _cursor_fields(parts: list[str]) -> tuple[str, str]:
     at, game_id = parts
+    # exactly the form this server writes (the chain's times): Python's fromisoformat also
+    # takes forms PostgreSQL refuses ("2026-W01-1"), which were a 500
+    if not _CURSOR_TIME.fullmatch(at):
+        raise ValueError("not a cursor time")
     datetime.fromisoformat(at.replace("Z", "+00:00"))
     return at, str(uuid.UUID(game_id))
+
+
+_CURSOR_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z", re.ASCII)

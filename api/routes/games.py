@@ -195,8 +195,13 @@ def board(game_id: str):
 def post_message(game_id: str):
     caller = required_player()
     data = load_body(MESSAGE_CREATE)
-    message = services().messages.post(caller, game_id, data["seat"], data["channel"], data["text"])
-    return send(MESSAGE_OUT, message, 201)
+    message = services().messages.post(caller, game_id, data["seat"], data["channel"], data["text"],
+                                       idempotency(_render_message))
+    return respond(message, _render_message)
+
+
+def _render_message(message) -> tuple[int, dict]:
+    return 201, MESSAGE_OUT.dump(message)
 
 
 @bp.get("/games/<game_id>/messages")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from api.auth import required_player
-from api.io import load_body, load_query, send
+from api.io import idempotency, load_body, load_query, respond, send
 from api.schemas import (
     DeliveriesQuery,
     DeliveryListOut,
@@ -28,9 +28,14 @@ DELIVERY_LIST_OUT = DeliveryListOut()
 def register_webhook():
     caller = required_player()
     data = load_body(WEBHOOK_CREATE)
-    created = services().webhooks.register(caller, data["url"], data["events"], data["format"])
-    return send(NEW_WEBHOOK_OUT, {**created.webhook.__dict__, "active": created.webhook.active,
-                                  "secret": created.secret}, 201)
+    created = services().webhooks.register(caller, data["url"], data["events"], data["format"],
+                                           idempotency(_render_new))
+    return respond(created, _render_new)
+
+
+def _render_new(created) -> tuple[int, dict]:
+    return 201, NEW_WEBHOOK_OUT.dump({**created.webhook.__dict__, "active": created.webhook.active,
+                                      "secret": created.secret})
 
 
 @bp.get("/players/me/webhooks")

@@ -80,5 +80,6 @@ export const api = {
   messages: (id) => call("GET", `/games/${id}/messages`),
   say: (id, text) => call("POST", `/games/${id}/messages`, { text }),
   exportRecord: (id) => call("GET", `/games/${id}/export`),
+  cancel: (id) => call("POST", `/games/${id}/abort`),
   streamUrl: (id, after) => `/v1/games/${id}/stream?after=${after}`,
 };

@@ -55,13 +55,20 @@ function waitingFor(game, me) {
   return game.seats.some((seat) => seat.player_id === me.id && game.to_act.includes(seat.index));
 }
 
-// a seat naming you is an invitation until you accept it (declining opens the seat)
+// a seat naming you is an invitation until you accept it (declining closes the seat)
 function invitations(game, me) {
   return game.seats.filter((s) => s.player_id === me.id && s.status === "invited").map((s) => el("span", {},
     el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); route(); }) },
       `accept seat ${s.index}`),
     el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); route(); }) },
       `decline seat ${s.index}`)));
+}
+
+// a game still waiting for players (an invitation declined, say) is cancelled by a seated player
+function cancelling(game, me) {
+  if (game.status !== "waiting" || !game.seats.some((s) => s.player_id === me.id && s.status === "seated")) return null;
+  return el("button", { onclick: () => guarded(async () => { await api.cancel(game.id); route(); }) },
+    "cancel this game");
 }
 
 async function lobby() {
@@ -84,7 +91,7 @@ async function lobby() {
         el("a", { href: `#/games/${game.id}` }, `${game.title} · ${game.id.slice(0, 8)}`),
         el("span", { class: "badge" }, game.status),
         waitingFor(game, me) ? el("span", { class: "badge turn" }, "your turn") : null,
-        invitations(game, me))))
+        invitations(game, me), cancelling(game, me))))
         : el("p", {}, "No game yet.")),
     el("section", {}, el("h2", {}, "New game against the computer"),
       el("form", {

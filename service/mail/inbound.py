@@ -19,10 +19,14 @@ Single use: the command commits under an idempotency key derived from the token,
 same transaction as its events, so a token plays at most one move even if the process
 dies before the row is marked used; the row's ``used_at`` then refuses any later reply.
 
-A refused reply (forged, replayed, expired, illegal, game over) is answered by mail with
-the reason, and nothing is played: to the token's player when the token is genuine; for a
-forged one (which names nobody) to the From address only if it is a verified player's, so
-the listener never mails strangers (no backscatter for anyone who forges a From).
+A refused reply (replayed, expired, illegal, game over) is answered by mail with the
+reason, and nothing is played, to the token's player: the token is genuine. A forged
+token (or none) is never answered: it names nobody, and answering its From address let
+anyone make the server mail a player a subject of their choosing from its own address
+(issue 26, item 4). Mail sent by a program (RFC 3834: Auto-Submitted, bounces,
+auto-responders) plays nothing and is never answered, so no mail loop can start. The raw
+message is bounded (size, header, addresses, nesting: service/mail/guard.py) before any
+parsing; a message over a bound, or one the parser chokes on, is refused for good.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ from service.errors import (
 from service.idempotency import Replayed, idempotency_key
 from service.mail import records
 from service.mail.accounts import unsubscribe
+from service.mail.guard import Refused, automatic, check_raw
 from service.mail.mailer import Mailer
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
 from service.moves import describe
@@ -66,7 +71,11 @@ _BLOCK_END = re.compile(r"</?(p|div|br|li|tr|h\d)[^>]*>", re.I)
 
 
 class Unparseable(Exception):
-    """Not a mail message at all (nothing to answer)."""
+    """Not a mail message at all, or one refused for good (nothing to answer): 554 from
+    the listener, exit 1 from mail-in, never "try again"."""
+
+#: what a hostile message can make the parser raise: a refusal for good, not a retry
+PARSER_ERRORS = (RecursionError, ValueError, LookupError, TypeError, AttributeError, UnicodeError, AssertionError)
 
 
 @dataclass(frozen=True)
@@ -87,10 +96,32 @@ def _render_outcome(done) -> tuple[int, dict]:
     return 201, {"version": done.version}
 
 
+class Unavailable(RuntimeError):
+    """A backing service is down: the sender should try again later (451, exit 75)."""
+
+
+def transient(err: BaseException) -> bool:
+    """Is this failure worth a retry by the sender (the database or Redis unreachable), or
+    a fault of the message itself, refused for good (554, exit 1) so it is not retried
+    for days?"""
+    import psycopg
+    import redis
+
+    return isinstance(err, (Unavailable, psycopg.OperationalError, psycopg.errors.QueryCanceled,
+                            redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError))
+
+
 def parse(raw: bytes) -> EmailMessage:
     if not raw.strip():
         raise Unparseable("the message is empty")
-    message = BytesParser(policy=policy.default).parsebytes(raw)
+    try:
+        check_raw(raw)
+    except Refused as err:
+        raise Unparseable(str(err)) from None
+    try:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+    except PARSER_ERRORS as err:
+        raise Unparseable(f"the message cannot be parsed ({type(err).__name__})") from None
     if not any(message.get(h) for h in (*ADDRESS_HEADERS, "From", "Subject")):
         raise Unparseable("the message has no header")
     return message
@@ -130,14 +161,23 @@ class Inbound:
     def handle(self, raw: bytes, recipients: list[str] | None = None) -> Outcome:
         """Play the reply or answer why not. Unparseable for input that is no message."""
         message = parse(raw)
-        addresses = [a for _, a in getaddresses([str(v) for h in ADDRESS_HEADERS
-                                                 for v in (message.get_all(h) or [])])]
+        try:
+            addresses = [a for _, a in getaddresses([str(v) for h in ADDRESS_HEADERS
+                                                     for v in (message.get_all(h) or [])])]
+            robot = automatic(message)
+        except PARSER_ERRORS as err:
+            raise Unparseable(f"the message's headers cannot be read ({type(err).__name__})") from None
         addresses += recipients or []
+        if robot is not None:  # RFC 3834: never answer automatic mail, nor play it
+            log.info("inbound mail sent by a program (%s): neither played nor answered", robot)
+            return Outcome(False, "automatic", robot)
         token = find_reply_token(addresses)
         if token is None and any(a.lower().startswith("unsubscribe@") for a in addresses):
             return self._unsubscribe(message)
         outcome, row = self._play(message, token)
-        if not outcome.played:
+        if outcome.reason == "forged":  # names nobody: never answered (no mail on anyone's behalf)
+            log.info("inbound mail with no valid reply token: not answered")
+        elif not outcome.played:
             self._answer(raw, message, outcome, row)
         else:
             self._next_if_still_theirs(row, outcome)
@@ -167,7 +207,10 @@ class Inbound:
         if row["expired"]:
             return Outcome(False, "expired", "This reply address has expired: it worked for 30 days after"
                            " its mail."), row
-        line = first_line(message)
+        try:
+            line = first_line(message)
+        except PARSER_ERRORS as err:
+            raise Unparseable(f"the message's body cannot be read ({type(err).__name__})") from None
         if re.fullmatch(r"\d{1,4}\.?", line):
             listed = row["commands"] or []
             number = int(line.rstrip("."))
@@ -231,13 +274,13 @@ class Inbound:
             except (Invalid, NotYourSeat, NotFound) as err:
                 return Outcome(False, "illegal", f"{words!r} cannot be played now: {err.detail}")
             except ServiceError as err:  # unavailable: let the MTA retry
-                raise RuntimeError(err.detail) from err
+                raise Unavailable(err.detail) from err
             with self.store.tx() as tx:
                 records.use_reply_token(tx, row["id"])
             if isinstance(done, Replayed):  # a move committed under this token before (a crash after it)
                 return Outcome(False, "replayed", "This reply address was used already: each one plays one move.")
             return Outcome(True, "played", words, done.version)
-        raise RuntimeError("the game kept changing while the reply was judged: try again")
+        raise Unavailable("the game kept changing while the reply was judged: try again")
 
     def _next_if_still_theirs(self, row: dict, outcome: Outcome) -> None:
         """One short mail confirms the move; when the seat is to act again at once (the

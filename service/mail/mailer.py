@@ -36,6 +36,8 @@ from service.store import Store, outlasting_outage
 log = logging.getLogger(__name__)
 
 RESEND_AFTER_SECONDS = 60.0
+#: "Confirm your email" mails one address may receive per hour, whoever asks
+VERIFICATIONS_PER_HOUR = 3
 MAX_ATTEMPTS = 10
 
 
@@ -238,10 +240,20 @@ class Mailer:
 
     # other mails ----------------------------------------------------------------------
     def mail_verification(self, verification_id: int) -> str:
+        """The "Confirm your email" mail, unless the address got VERIFICATIONS_PER_HOUR
+        of them within the hour: anyone can name any address (a new player, or PATCH
+        toggling it), and eight reached one stranger within seconds (issue 26, item 7).
+        A throttled verification can be asked for again later."""
         with self.store.read() as tx:
             row = records.verification(tx, verification_id)
-        if row is None or row["used_at"] is not None or row["expired"]:
-            return "stale"
+            if row is None or row["used_at"] is not None or row["expired"]:
+                return "stale"
+            earlier = tx.conn.execute(
+                "SELECT count(*) FROM email_verifications WHERE lower(email) = lower(%s) AND id < %s"
+                " AND created_at > now() - interval '1 hour'", (row["email"], verification_id)).fetchone()[0]
+        if earlier >= VERIFICATIONS_PER_HOUR:
+            log.info("verification %s not mailed: its address had %s within the hour", verification_id, earlier)
+            return "throttled"
         return self.claim_and_deliver(f"verify:{verification_id}", row["player_id"], None, "verify",
                                       {"verification_id": verification_id}, row["email"])
 

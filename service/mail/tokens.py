@@ -48,7 +48,7 @@ class Tokens:
     def reply_matches(self, token: str, player_id: str, game_id: str, seat: int, version: int) -> bool:
         token_id = reply_token_id(token)
         return token_id is not None and hmac.compare_digest(
-            token.lower(), self.reply(token_id, player_id, game_id, seat, version))
+            token.lower().encode("utf-8"), self.reply(token_id, player_id, game_id, seat, version).encode("utf-8"))
 
     # verification links ---------------------------------------------------------------
     def verification(self, verification_id: int, player_id: str, email: str) -> str:
@@ -64,14 +64,15 @@ class Tokens:
         kind, _, _mac = rest.partition(".")
         if kind not in UNSUBSCRIBE_KINDS or not player_id:
             return None
-        if not hmac.compare_digest(token, self.unsubscribe(player_id, kind)):
+        # as bytes: compare_digest refuses a str that is not ASCII (a 500 on /v1/unsubscribe/é...)
+        if not hmac.compare_digest(token.encode("utf-8"), self.unsubscribe(player_id, kind).encode("utf-8")):
             return None
         return player_id, kind
 
 
 def reply_token_id(token: str) -> int | None:
     head, _, mac = token.partition("-")
-    if not head.isdigit() or len(mac) != REPLY_MAC_CHARS:
+    if not (head.isascii() and head.isdigit()) or len(mac) != REPLY_MAC_CHARS:
         return None
     return int(head)
 

@@ -13,18 +13,19 @@ ALTER TABLE games ADD COLUMN expires_at timestamptz;
 -- change, so that the lobby is one partial index, newest first (with and without a title).
 ALTER TABLE games ADD COLUMN open_seats integer NOT NULL DEFAULT 0;
 UPDATE games g SET open_seats = (SELECT count(*) FROM seats s WHERE s.game_id = g.id
-                                 AND s.player_id IS NULL AND s.ai IS NULL)
+                                 AND s.player_id IS NULL AND s.ai IS NULL AND s.declined_at IS NULL)
 WHERE g.status = 'waiting';
 CREATE FUNCTION seats_count_open() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     UPDATE games SET open_seats = o.n
     FROM (SELECT count(*) AS n FROM seats s WHERE s.game_id = NEW.game_id
-          AND s.player_id IS NULL AND s.ai IS NULL) o
+          AND s.player_id IS NULL AND s.ai IS NULL AND s.declined_at IS NULL) o
     WHERE id = NEW.game_id AND open_seats <> o.n;
     RETURN NULL;
 END
 $$;
-CREATE TRIGGER seats_open AFTER INSERT OR UPDATE OF player_id, ai ON seats
+-- a declined seat (0076) is closed, not open
+CREATE TRIGGER seats_open AFTER INSERT OR UPDATE OF player_id, ai, declined_at ON seats
     FOR EACH ROW EXECUTE FUNCTION seats_count_open();
 CREATE INDEX games_lobby ON games (created_at DESC, id DESC)
     WHERE status = 'waiting' AND NOT private AND open_seats > 0;

@@ -25,7 +25,7 @@ import pytest
 from domain.common.envelope import decode_event
 from domain.registry import titles
 from tests.api.seating import accept_invitations
-from verifier.chain import CHAIN_V1, canonical_json, genesis, link, record_of
+from verifier.chain import CHAIN_V1, canonical_json, genesis, link, record_of, step_of
 
 HEX64 = re.compile(r"[0-9a-f]{64}")
 #: at most this many commands are played before the attack: enough for hidden draws and
@@ -85,7 +85,15 @@ def _stored(services, game_id: str):
     with services.store.read() as tx:
         events = tx.events(game_id)
         seed, key = tx.secrets(game_id)
+        commands = tx.commands(game_id)
+    # on a v3 chain a step's first link also covers the step (verifier/chain.py)
+    global STEPS
+    STEPS = {c.version + 1: step_of(c.seat, c.sender, c.at, c.command) for c in commands}
     return events, seed, key
+
+
+#: seq of a step's first event -> what its link covers of the step (set by _stored)
+STEPS: dict[int, dict] = {}
 
 
 def _candidates(data: dict, redacted: dict):
@@ -128,7 +136,7 @@ def _attack(game_def, events, published: str, key: str | None) -> tuple[int, int
             if _redacted(game_def, event, candidate) != redacted:
                 continue
             record = record_of(event.seq, event.type, event.schema_version, event.seat, event.at, candidate)
-            digests = {link(event.prev_hash, record, key), hashlib.sha256(canonical_json(candidate).encode()).hexdigest()}
+            digests = {link(event.prev_hash, record, key, STEPS.get(event.seq) if key else None), hashlib.sha256(canonical_json(candidate).encode()).hexdigest()}
             matched += len(digests & public_hashes)
     return tried, matched
 
@@ -152,7 +160,7 @@ def test_a_spectator_learns_nothing_from_hashes_of_an_active_game(client, servic
     assert export["chain_key"] is None and export["seed"] is None
 
     # control: the attack is exact; only the key (the server's until the end) is missing
-    assert all(link(e.prev_hash, e.record(), key) == e.hash for e in events)
+    assert all(link(e.prev_hash, e.record(), key, STEPS.get(e.seq)) == e.hash for e in events)
     assert _attack(game_def, events, published, key=key)[1] >= tried
 
 

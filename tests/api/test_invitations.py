@@ -33,16 +33,25 @@ def test_an_invited_player_must_accept_before_the_game_starts(client, new_player
     assert late.status_code == 409 and late.json["code"] == "not_invited"
 
 
-def test_a_declined_invitation_opens_the_seat(client, new_player):
+def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_the_game(client, new_player):
+    """Issue 26, item 13: a declined seat opened a private game to anyone (a stranger
+    joined and the game started), and its creator could not cancel it (abort: 409)."""
     red, black, other = new_player("Host"), new_player("NoThanks"), new_player("Joiner")
     game = create_game(client, red, [{"player_id": red["id"]}, {"player_id": black["id"]}]).json
     gid = game["id"]
     declined = client.post(f"/v1/games/{gid}/seats/1/decline", token=black["token"])
     assert declined.status_code == 200 and declined.json["status"] == "waiting"
-    assert declined.json["seats"][1]["status"] == "open" and declined.json["seats"][1]["player_id"] is None
+    assert declined.json["seats"][1]["status"] == "declined" and declined.json["seats"][1]["player_id"] is None
     assert client.post(f"/v1/games/{gid}/seats/1/accept", token=black["token"]).status_code == 403
     joined = client.post(f"/v1/games/{gid}/seats/1/join", token=other["token"])
-    assert joined.status_code == 200 and joined.json["status"] == "active"
+    assert joined.status_code == 409 and joined.json["code"] == "seat_taken", joined.json
+    assert client.get(f"/v1/games/{gid}").json["status"] == "waiting"
+    # a stranger may not cancel it; its creator may
+    assert client.post(f"/v1/games/{gid}/abort", token=other["token"]).status_code == 403
+    cancelled = client.post(f"/v1/games/{gid}/abort", token=red["token"])
+    assert cancelled.status_code == 201 and cancelled.json["status"] == "aborted", cancelled.json
+    assert client.get(f"/v1/games/{gid}").json["status"] == "aborted"
+    assert client.post(f"/v1/games/{gid}/seats/1/join", token=other["token"]).status_code == 409
 
 
 def test_the_creator_needs_no_consent_for_their_own_seats(client, new_player):
@@ -51,14 +60,14 @@ def test_the_creator_needs_no_consent_for_their_own_seats(client, new_player):
     assert game["status"] == "active" and [s["status"] for s in game["seats"]] == ["seated", "seated"]
 
 
-def test_an_unanswered_invitation_lapses_and_the_seat_opens(client, services, new_player):
+def test_an_unanswered_invitation_lapses_and_the_seat_closes(client, services, new_player):
     red, black = new_player("Host"), new_player("Silent")
     game = create_game(client, red, [{"player_id": red["id"]}, {"player_id": black["id"]}]).json
     assert services.games.lapse_invitations(7 * 24 * 3600) == 0  # not yet 7 days old
     assert client.get(f"/v1/games/{game['id']}").json["seats"][1]["status"] == "invited"
     assert services.games.lapse_invitations(0) >= 1  # the sweeper's call, once it is late
     seat = client.get(f"/v1/games/{game['id']}").json["seats"][1]
-    assert seat["status"] == "open" and seat["player_id"] is None
+    assert seat["status"] == "declined" and seat["player_id"] is None
     response = client.post(f"/v1/games/{game['id']}/seats/1/accept", token=black["token"])
     assert response.status_code == 403
 
@@ -108,7 +117,7 @@ def test_the_sdk_the_cli_and_the_bot_answer_invitations(live_server, capsys):
     seats = [{"player_id": host_id}, {"player_id": guest_id}]
     first = host.create_game("kontor", seats, {"variant": "basic"})
     assert cli.main(["--url", live_server, "--token", guest.token, "decline", first["id"], "1"]) == 0
-    assert json.loads(capsys.readouterr().out)["seats"][1]["status"] == "open"
+    assert json.loads(capsys.readouterr().out)["seats"][1]["status"] == "declined"
     second = host.create_game("kontor", seats, {"variant": "basic"})
     assert guest.accept(second["id"], 1)["status"] == "active"
     third = host.create_game("kontor", seats, {"variant": "basic"})

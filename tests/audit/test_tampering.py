@@ -15,7 +15,7 @@ from domain.registry import titles
 from service.audit import build_record
 from tests.api.seating import accept_invitations
 from tests.audit.play import forms, play_finished_game
-from verifier.chain import CHAIN_V1, genesis, link, record_of
+from verifier.chain import CHAIN_V1, CHAIN_V2, covers_steps, genesis, link, record_of, step_of
 from verifier.receipts import receipt_message
 from verifier.verify import verify_record
 
@@ -36,9 +36,11 @@ def rechain(record: dict, key: str | None = None) -> dict:
     record["chain_key"] = key = None if record["chain"] == CHAIN_V1 else key or record["chain_key"]
     prev = genesis(record["game_id"])
     for step in record["steps"]:
-        for e in step["events"]:
+        for position, e in enumerate(step["events"]):
+            covered = (step_of(step["seat"], step["sender"], step["at"], step["command"])
+                       if position == 0 and covers_steps(record["chain"]) else None)
             e["hash"] = prev = link(prev, record_of(e["seq"], e["type"], e["schema_version"], e["seat"],
-                                                    e["at"], e["data"]), key)
+                                                    e["at"], e["data"]), key, covered)
         step["hash"] = prev
     return record
 
@@ -123,7 +125,8 @@ def test_a_changed_command_is_refused_or_produces_other_events(finished):
     other = next(s["command"] for s in steps[index + 1:] + steps[1:index]
                  if s["command"] != steps[index]["command"])
     steps[index]["command"] = other
-    failure = failure_of(record)
+    assert failure_of(copy.deepcopy(record)).code == "chain"  # v3 covers the command
+    failure = failure_of(rechain(record))  # rechained with the key: re-derivation catches it
     assert failure.step == index and failure.code in ("refused", "events")
     # refused, other events, or (another seed's game, another move) another number of them
     assert any(said in failure.detail for said in (
@@ -175,14 +178,15 @@ def test_a_game_without_stored_commands_verifies_as_far_as_it_can(services, fini
         events = tx.events(game.id)
         seed, key = tx.secrets(game.id)
         commands = tx.commands(game.id)
-    old = build_record(game, events, [], seed, key, [])
+    # such games are on the v1 or v2 chain (v3 records every command: tests/audit/test_downgrade.py)
+    old = rechain({**build_record(game, events, [], seed, key, []), "chain": CHAIN_V2})
     assert old["checkable"]["events"] is False and not any(s["recorded"] for s in old["steps"])
     report = verify_record(old)
     assert report.ok and report.summary().startswith("verified as far as possible")
     assert "have no stored command" in report.summary()
     # a game that was running when commands began to be stored: the later steps re-derive
     later = [c for c in commands if c.version >= commands[len(commands) // 2].version]
-    partly = verify_record(build_record(game, events, later, seed, key, []))
+    partly = verify_record(rechain({**build_record(game, events, later, seed, key, []), "chain": CHAIN_V2}))
     assert partly.ok and partly.rederived_steps == len(later)
     # and tampering with the part that can be checked is still caught
     old["seed"] = "00" * 32

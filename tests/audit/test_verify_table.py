@@ -18,6 +18,7 @@ from service.entry import main as entrepot
 from service.games import SeatRequest
 from service.jobs import RecordingJobQueue
 from tests.audit.test_tampering import failure_of, rechain
+from verifier.chain import CHAIN_V2
 from verifier.verify import verify_record
 
 START = datetime(2031, 3, 2, 8, 0, tzinfo=UTC)
@@ -155,7 +156,8 @@ def test_a_record_from_before_the_opening_was_recorded_still_verifies(computer_t
     opening is rebuilt from the setup's TimeControlSet, and the clocks are re-derived."""
     old = json.loads(json.dumps(computer_timeout))
     old["steps"][0]["command"] = None
-    assert_verifies(old)
+    old["chain"] = CHAIN_V2  # such records are older than the chain that covers commands
+    assert_verifies(rechain(old))
 
 
 def test_an_aborted_game_is_not_verifiable_and_says_why(svc, tmp_path, capsys):
@@ -202,7 +204,7 @@ def test_a_timeout_the_deadline_did_not_allow_is_refused(forfeit):
     record = json.loads(json.dumps(forfeit))
     last = record["steps"][-1]
     last["at"] = record["steps"][-2]["at"]
-    failure = failure_of(record)
+    failure = failure_of(rechain(record))  # with the chain key: the chain covers the time (v3)
     assert (failure.code, failure.step) == ("refused", len(record["steps"]) - 1)
     assert "clock.not_due" in failure.detail
 

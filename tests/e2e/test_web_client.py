@@ -168,3 +168,29 @@ def test_keyboard_play_and_a_phone_sized_screen(server, browser):
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width} px)"
     page.screenshot(path=str(ARTIFACTS / "kontor-phone.png"), full_page=True)
+
+
+def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_in_the_browser(server, browser):
+    """Issue 26, item 13, as a person meets it: the invited player declines; the seat is
+    closed (nobody may join it) and the creator cancels the waiting game from the lobby."""
+    import requests
+
+    page = browser.new_context().new_page()
+    sign_up(page, server, "Host")
+    token = page.evaluate("() => localStorage.getItem(Object.keys(localStorage).find(k => /token/i.test(k)))")
+    me = page.evaluate("() => JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => /player/i.test(k))))")
+    guest = requests.post(f"{server}/v1/players", json={"name": "NoThanks"}, timeout=10).json()
+    game = requests.post(f"{server}/v1/games", headers={"Authorization": f"Bearer {token}"}, timeout=10, json={
+        "title": "kontor", "seats": [{"player_id": me["id"]}, {"player_id": guest["id"]}]}).json()
+    declined = requests.post(f"{server}/v1/games/{game['id']}/seats/1/decline", timeout=10,
+                             headers={"Authorization": f"Bearer {guest['token']}"})
+    assert declined.json()["seats"][1]["status"] == "declined"
+    stranger = requests.post(f"{server}/v1/players", json={"name": "Stranger"}, timeout=10).json()
+    joined = requests.post(f"{server}/v1/games/{game['id']}/seats/1/join", timeout=10,
+                           headers={"Authorization": f"Bearer {stranger['token']}"})
+    assert joined.status_code == 409
+    page.goto(server + "/")
+    page.reload()
+    item = page.locator("ul.games li", has_text=game["id"][:8])
+    item.get_by_role("button", name="cancel this game").click()
+    expect(page.locator("ul.games li", has_text=game["id"][:8]).locator(".badge").first).to_have_text("aborted")

@@ -1,7 +1,7 @@
 """Moves by email reply, through the built-in inbound SMTP listener and `entrepot mail-in`:
 a numbered reply plays and is confirmed; a reply sent before the opponent moved still
-plays when its move is still legal; forged, replayed and illegal replies are each refused
-with an answer mail, and nothing is appended."""
+plays when its move is still legal; replayed and illegal replies are each refused with an
+answer mail, forged ones without any, and nothing is appended."""
 
 from __future__ import annotations
 
@@ -105,14 +105,13 @@ def test_forged_and_illegal_replies_are_refused_and_nothing_is_played(client, si
     version = _version(client, game, ada)
     token = str(mail["Reply-To"]).split("+")[1].split("@")[0]
     number, mac = token.split("-")
-    # a forged token: right id, wrong MAC; answered to the From address, a verified player's
-    before = _answers(sink, ada)
+    # a forged token: right id, wrong MAC; never answered, not even to a verified player's
+    # From (tests/mail/test_inbound_attacks.py: that was a way to mail players on our name)
+    before = len(sink[0].to(ada["email"]))
     reply(inbox, mail, "1", sender=ada["email"].upper(), to=f"play+{number}-{'a' * len(mac)}@games.test")
-    forged = _answer(sink, ada, before)
-    assert "(forged)" in text_of(forged) and forged["Reply-To"] is None
     # no token at all
     reply(inbox, mail, "1", sender=ada["email"], to="play@games.test")
-    assert "(forged)" in text_of(_answer(sink, ada, before + 1))
+    assert len(sink[0].to(ada["email"])) == before
     # a stranger's forgery is not answered: the listener mails no one who is not a player
     stranger = "mallory@forgers.test"
     reply(inbox, mail, "1", sender=stranger, to=f"play+{number}-{'b' * len(mac)}@games.test")

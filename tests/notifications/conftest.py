@@ -23,6 +23,7 @@ from service.lifeline import die_with_parent
 from tests.conftest import ROOT
 from tests.notifications.receiver import Receiver
 from tests.openapi_check import ValidatingClient
+from workers.__main__ import queue_names
 
 WEBHOOK_KEY = base64.b64encode(b"k" * 32).decode()
 RETRY_SCHEDULE = (0.0, 0.3, 0.3)
@@ -82,15 +83,16 @@ def worker_env(settings) -> dict[str, str]:
     }
 
 
-def start_worker(settings) -> subprocess.Popen:
+def start_worker(settings, queues: str = "main,webhooks") -> subprocess.Popen:
     """`python -m workers` on the module's queue; its own process group, so kill -9 of the
     group takes its scheduler too."""
-    process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5", "--queues", "main"],
+    process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5", "--queues", queues],
                                cwd=ROOT, env=worker_env(settings), start_new_session=True,
                                preexec_fn=die_with_parent,  # gone with pytest, however it ends
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     redis = Redis.from_url(settings.redis_url)
-    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{settings.queue_name}") or process.poll() is not None, 60)
+    first = queue_names(settings.queue_name, queues)[-1]
+    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{first}") or process.poll() is not None, 60)
     assert process.poll() is None, "the worker did not start"
     return process
 

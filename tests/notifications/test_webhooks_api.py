@@ -107,7 +107,8 @@ def test_a_name_that_resolves_to_loopback_is_refused(guarded):
             continue  # this machine's name points elsewhere: not a loopback name here
         refused = register(guarded, me, f"http://{name}:8000/hook")
         assert refused.status_code == 422 and refused.json["code"] == "webhook_url_refused"
-        assert "loopback" in refused.json["detail"], refused.json
+        # the refusal tells nothing of how the name resolves (tests/notifications/test_url_guard.py)
+        assert "loopback" not in refused.json["detail"] and "127." not in refused.json["detail"], refused.json
 
 
 @pytest.mark.parametrize("url, events", [

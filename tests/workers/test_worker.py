@@ -195,6 +195,6 @@ def test_the_sweeper_lapses_invitations_and_purges_expired_keys(worker_settings,
         wait_for(lambda: key_rows() == 0, timeout=30)
     finally:
         services.close()
-    seat = wait_for(lambda: (s := client.get(f"/v1/games/{game['id']}").json["seats"][1])["status"] == "open" and s,
+    seat = wait_for(lambda: (s := client.get(f"/v1/games/{game['id']}").json["seats"][1])["status"] == "declined" and s,
                     timeout=30)
     assert seat["player_id"] is None
