@@ -60,6 +60,7 @@ function gamePage(id) {
     el("option", { value: "table" }, "table"), el("option", { value: "team" }, "team"));
   const chatForm = el("form", { class: "row", id: "chat-form", onsubmit: (e) => { e.preventDefault(); guarded(async () => {
     await api.say(id, text.value, channel.value, seat); text.value = ""; await loadMessages();
+    seenMessages = messages.children.length; unread.hidden = true;
   }); } }, text, channel, el("button", { type: "submit" }, t("Send")));
   const logBox = el("details", { id: "log-box" }, el("summary", { id: "log-heading" }, t("Move log")), log);
   logBox.addEventListener("toggle", () => { if (logBox.open) guarded(loadLog); });
@@ -73,7 +74,7 @@ function gamePage(id) {
   let ctx = {};
   let refreshing = Promise.resolve();
   let watchingPast = false;
-  let seenMessages = 0;
+  let seenMessages = null;  // how many messages this page has shown as read
   let ticking = null;
 
   function guarded(action) {
@@ -240,10 +241,11 @@ function gamePage(id) {
     messages.replaceChildren(...page.messages.map((m) => el("p", { class: "message" },
       el("strong", {}, `${m.seat !== null && m.seat !== undefined ? names(m.seat) : "?"}`),
       m.channel && m.channel !== "table" ? el("em", {}, ` (${m.channel})`) : null, ": ", m.text)));
-    const fresh = page.messages.length - seenMessages;
     const reading = document.activeElement === text;
-    if (fresh > 0 && seenMessages && !reading) { unread.hidden = false; unread.textContent = `${fresh} unread`; }
-    if (reading || !seenMessages) { seenMessages = page.messages.length; }
+    if (seenMessages === null || reading) seenMessages = page.messages.length;
+    const fresh = page.messages.length - seenMessages;
+    unread.hidden = fresh <= 0;
+    unread.textContent = fresh > 0 ? `${fresh} unread` : "";
     messages.scrollTop = messages.scrollHeight;
   }
   text.addEventListener("focus", () => { unread.hidden = true; seenMessages = messages.children.length; });
