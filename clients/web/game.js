@@ -30,10 +30,13 @@ export function countdown(deadline) {
   return `${parts.join(" ")} ${t("left")}`;
 }
 
-export function resultWords(game, me) {
+// why it ended: the result's `reason` when the server gives it, else what the seats that
+// left say in their events (resigned, timeout), else the score
+export function resultWords(game, me, leftBecause = null) {
   const result = game.result || {};
   const winners = (result.winners || []).map((i) => seatName(game, i, me));
-  const reason = result.reason ? ` (${result.reason})` : "";
+  const why = result.reason || leftBecause || ((game.out || []).length ? "a seat left" : "scored");
+  const reason = ` (${why})`;
   const scores = (result.scores || []).map((score, i) => `${seatName(game, i, me)} ${score}`).join(", ");
   const won = winners.length ? `${winners.join(" and ")} ${t("won")}${reason}.` : `No winner${reason}.`;
   return `${t("Finished.")} ${won} ${t("Scores")}: ${scores}.`;
@@ -109,7 +112,13 @@ function gamePage(id) {
     status.dataset.status = game.status;
     const players = game.seats.map((s) => names(s.index)).join(", ");
     if (game.status === "finished" || game.status === "aborted") {
-      status.textContent = game.status === "aborted" ? `The game was aborted. Players: ${players}.` : resultWords(game, me);
+      let leftBecause = null;
+      if ((game.out || []).length && !(game.result || {}).reason) {
+        const page = await api.events(id, 0).catch(() => ({ events: [] }));
+        const left = page.events.find((e) => e.data && (e.data.reason === "resigned" || e.data.reason === "timeout"));
+        leftBecause = left ? left.data.reason : null;
+      }
+      status.textContent = game.status === "aborted" ? `The game was aborted. Players: ${players}.` : resultWords(game, me, leftBecause);
     } else if (game.status === "waiting") {
       status.textContent = `${game.title}: ${t("waiting for players")}. ${players}.`;
     } else {
@@ -171,7 +180,8 @@ function gamePage(id) {
   async function drawBoard(at) {
     boardBox.innerHTML = await api.board(id, seat, at);
     const svg = boardBox.querySelector("svg");
-    if (svg) svg.setAttribute("aria-label", `${game.title} board`);
+    // the picture holds buttons (the places to click): a group, not an image, for readers
+    if (svg) { svg.setAttribute("aria-label", `${game.title} board`); svg.setAttribute("role", at ? "img" : "group"); }
     choices.replaceChildren();
     pastNote.hidden = !at;
     if (at) {

@@ -59,7 +59,7 @@ export async function helpFor(title) {
   if (!help) return [];
   return [
     el("h3", {}, "Rules"), el("ul", {}, help.rules.map((line) => el("li", {}, line))),
-    el("h3", {}, "Legend"), el("dl", { class: "legend" }, help.legend.map(([term, words]) => [el("dt", {}, term), el("dd", {}, words)])),
+    el("h3", {}, "Legend"), el("dl", { class: "legend" }, help.legend.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)])),
     el("p", {}, "The full rules mapped to the code: ", el("code", {}, `docs/rules/${title}.md`)),
   ];
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
+from tests.e2e.test_web_pages import no_serious_violation
 from tests.e2e.web_helpers import (
     ARTIFACTS,
     CHROMIUM,
@@ -41,6 +42,7 @@ def test_a_whole_game_by_clicking_the_board_and_the_cards(server, browser, title
     expect(page.locator("#board svg")).to_be_visible()
     expect(page.locator("#status")).to_contain_text("(you)")
     page.screenshot(path=str(ARTIFACTS / f"{title}-desktop.png"), full_page=True)
+    no_serious_violation(page, f"{title} game page")
     moves = play_by_clicks(page, f"{title}-desktop")
     assert moves > 3
     status = page.locator("#status").inner_text()
@@ -58,6 +60,7 @@ def test_the_first_moves_by_clicking_on_a_phone(server, browser, title, options)
     create_game(page, title, options, ["easy"])
     expect(page.locator("#board svg")).to_be_visible()
     assert play_by_clicks(page, f"{title}-phone", stop_after=6) == 6
+    no_serious_violation(page, f"{title} on a phone")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width} px)"
     page.screenshot(path=str(ARTIFACTS / f"{title}-phone.png"), full_page=True)
