@@ -48,7 +48,7 @@ function gamePage(id) {
   const me = session.player;
   const status = el("p", { id: "status", "aria-live": "polite" });
   const clock = el("p", { id: "clock" });
-  const boardBox = el("div", { id: "board" });
+  const boardBox = el("div", { id: "board", tabindex: 0, role: "region", "aria-label": "board" });
   const choices = el("div", { id: "choices", role: "group", "aria-label": t("Which one?") });
   const table = el("div", { id: "table" });
   const moves = el("ul", { class: "moves", id: "moves" });
@@ -182,6 +182,13 @@ function gamePage(id) {
     const svg = boardBox.querySelector("svg");
     // the picture holds buttons (the places to click): a group, not an image, for readers
     if (svg) { svg.setAttribute("aria-label", `${game.title} board`); svg.setAttribute("role", at ? "img" : "group"); }
+    // the picture names seats by number: the page writes their names there
+    for (const label of boardBox.querySelectorAll("text")) {
+      const match = label.textContent.match(/^seat (\d+)( ◀)?$/);
+      if (match && game.seats.some((s) => s.index === Number(match[1]))) {
+        label.textContent = `${names(Number(match[1]))}${match[2] || ""}`;
+      }
+    }
     choices.replaceChildren();
     pastNote.hidden = !at;
     if (at) {
