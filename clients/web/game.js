@@ -142,11 +142,14 @@ function gamePage(id) {
     history.max = Math.max(1, game.version);
     if (!watchingPast) history.value = game.version;
     historyLabel.textContent = `version ${history.value} of ${game.version}`;
-    const offered = seat !== null && game.to_act.includes(seat) && game.status === "active" ? await api.legal(id, seat) : null;
+    // the moves, the picture and the chat are read side by side
+    const at = watchingPast ? Number(history.value) : null;
+    const [offered, picture] = await Promise.all([
+      seat !== null && game.to_act.includes(seat) && game.status === "active" ? api.legal(id, seat) : null,
+      api.board(id, seat, at), loadMessages(), logBox.open ? loadLog() : null]);
     legal = offered ? offered.commands : [];
     legalVersion = offered ? offered.version : game.version;
-    await drawBoard(watchingPast ? Number(history.value) : null);
-    await Promise.all([loadMessages(), logBox.open ? loadLog() : null]);
+    await drawBoard(at, picture);
   }
 
   function gameControls() {
@@ -177,8 +180,8 @@ function gamePage(id) {
     node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); } });
   }
 
-  async function drawBoard(at) {
-    boardBox.innerHTML = await api.board(id, seat, at);
+  async function drawBoard(at, picture = null) {
+    boardBox.innerHTML = picture ?? await api.board(id, seat, at);
     const svg = boardBox.querySelector("svg");
     // the picture holds buttons (the places to click): a group, not an image, for readers
     if (svg) { svg.setAttribute("aria-label", `${game.title} board`); svg.setAttribute("role", at ? "img" : "group"); }

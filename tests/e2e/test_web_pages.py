@@ -23,8 +23,8 @@ def browser():
 
 def no_serious_violation(page, name: str) -> None:
     # a game page never goes quiet (its stream stays open): wait until it is drawn
-    page.wait_for_function("document.querySelector('#main').dataset.busy !== '1'"
-                           " && !document.querySelector('#main').textContent.startsWith('Loading')")
+    page.wait_for_function("(m => !m || (m.dataset.busy !== '1' && !m.textContent.startsWith('Loading')))"
+                           "(document.querySelector('#main'))")
     page.wait_for_timeout(300)
     results = Axe().run(page)
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
@@ -95,4 +95,15 @@ def test_french_from_the_browser_on_a_phone(server, browser):
     page.goto(server + "/")
     expect(page.get_by_role("heading", name="Nouveau joueur")).to_be_visible()
     no_serious_violation(page, "front page in French on a phone")
+    page.context.close()
+
+
+def test_the_email_confirmation_page_is_styled_like_the_client(server, browser):
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(f"{server}/v1/email/verify/not-a-real-token")
+    expect(page.get_by_role("heading", name="Confirm your email address")).to_be_visible()
+    # the client's stylesheet: the brown header band, and a way back to the games
+    assert page.evaluate("getComputedStyle(document.querySelector('header')).backgroundColor") == "rgb(59, 47, 36)"
+    expect(page.get_by_role("link", name="Back to your games")).to_be_visible()
+    no_serious_violation(page, "email confirmation page")
     page.context.close()
