@@ -142,3 +142,45 @@ def test_keyboard_play_on_a_phone_sized_screen(server, browser):
         "v => Number(document.querySelector('#status').dataset.version) > v", arg=before, timeout=20_000)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width} px)"
+
+
+def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, browser):
+    """Bea asks to abort (an event: the version moves, Ada's moves stay the same): Ada's
+    click, offered at the old version, is sent again at the new one and played."""
+    ada = browser.new_context().new_page()
+    sign_up(ada, server, "Ada")
+    game_id = create_game(ada, "kontor", {"variant": "basic"}, ["open"])
+    bea = requests.post(f"{server}/v1/players", json={"name": "Bea"}, timeout=10).json()
+    bea_headers = {"Authorization": f"Bearer {bea['token']}"}
+    joined = requests.post(f"{server}/v1/games/{game_id}/seats/1/join", headers=bea_headers, json={}, timeout=10)
+    assert joined.status_code in (200, 201), joined.text
+    moved = False
+    for _ in range(6):  # a move each, until it is Ada's turn after a first move
+        game = requests.get(f"{server}/v1/games/{game_id}", headers=bea_headers, timeout=10).json()
+        if 0 in game["to_act"] and moved:
+            break
+        if 1 in game["to_act"]:
+            offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat=1", headers=bea_headers, timeout=10).json()
+            sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=bea_headers, timeout=10,
+                                 json={"seat": 1, "command": offered["commands"][0]})
+            assert sent.status_code == 201, sent.text
+        else:
+            ada.reload()
+            play_by_clicks(ada, "retry", stop_after=1)
+        moved = True
+    ada.route("**/stream*", lambda route: route.abort())  # Ada's page holds still
+    ada.reload()
+    ada.get_by_text("Every legal move, in words").click()
+    stale = ada.locator("#moves button.move[data-index='0']")
+    expect(stale).to_be_visible(timeout=15_000)
+    ada.wait_for_selector("#main[data-busy='0']")
+    before = version_of(ada)
+    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=bea_headers, json={}, timeout=10)
+    assert asked.status_code in (200, 201, 202), asked.text
+    after_abort = requests.get(f"{server}/v1/games/{game_id}", headers=bea_headers, timeout=10).json()
+    assert after_abort["status"] == "active" and after_abort["version"] > before
+    stale.click()
+    ada.wait_for_function(
+        "v => Number(document.querySelector('#status').dataset.version) > v", arg=after_abort["version"], timeout=15_000)
+    expect(ada.locator("#notice")).to_be_empty()
+    ada.context.close()
