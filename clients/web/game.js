@@ -163,6 +163,10 @@ function gamePage(id) {
       out.push(el("button", { id: "abort", onclick: () => guarded(async () => { await api.abort(id); await refresh(); }) },
         t("Abort the game")));
     }
+    const asking = (game.abort_requests || []).filter((i) => i !== seat);
+    if (asking.length && game.status === "active") {
+      out.push(el("span", { id: "abort-asked", class: "badge" }, `${asking.map(names).join(", ")} asked to abort the game`));
+    }
     out.push(el("button", { id: "download", onclick: download }, t("Download the audit record")));
     return out;
   }

@@ -23,7 +23,7 @@ from tests.e2e.web_helpers import (
     version_of,
 )
 
-pytestmark = pytest.mark.slow(seconds=60)  # started first: tests/conftest.py
+pytestmark = pytest.mark.slow(seconds=10)  # started first: tests/conftest.py
 
 
 @pytest.fixture(scope="module")
@@ -183,4 +183,5 @@ def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, br
     ada.wait_for_function(
         "v => Number(document.querySelector('#status').dataset.version) > v", arg=after_abort["version"], timeout=15_000)
     expect(ada.locator("#notice")).to_be_empty()
+    expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game")
     ada.context.close()

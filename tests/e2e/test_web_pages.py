@@ -9,7 +9,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.e2e.web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS, PHONE, create_game, sign_up
 
-pytestmark = pytest.mark.slow(seconds=40)
+pytestmark = pytest.mark.slow(seconds=10)
 
 
 @pytest.fixture(scope="module")
