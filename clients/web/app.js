@@ -47,4 +47,11 @@ async function route() {
 
 window.addEventListener("hashchange", route);
 setInterval(tabTitle, 15000);
+// a game page says when it changed; the count is read again at most every 3 s
+let counted = 0;
+window.addEventListener("entrepot:games-changed", () => {
+  if (Date.now() - counted < 3000) return;
+  counted = Date.now();
+  tabTitle();
+});
 route();

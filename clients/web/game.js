@@ -108,6 +108,7 @@ function gamePage(id) {
     ctx = { title: game.title, view: game.view, seat, cards: {} };
     const parts = await components(game.title);
     for (const card of parts.cards || []) if (card.id !== undefined) ctx.cards[card.id] = card;
+    window.dispatchEvent(new Event("entrepot:games-changed"));  // the tab title counts again
     status.dataset.version = game.version;
     status.dataset.status = game.status;
     const players = game.seats.map((s) => names(s.index)).join(", ");

@@ -132,6 +132,7 @@ def test_keyboard_play_on_a_phone_sized_screen(server, browser):
     create_game(page, "kontor", {"variant": "basic"}, ["easy"])
     piece = page.locator(ON_TABLE).first
     expect(piece).to_be_visible(timeout=15_000)
+    expect(page).to_have_title("(1) Entrepot")  # the tab counts the games waiting for you
     page.wait_for_selector("#main[data-busy='0']")
     before = version_of(page)
     piece.focus()
