@@ -235,6 +235,9 @@ def _page(title: str, body: str, status: int = 200) -> Response:
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
     response.headers["Cache-Control"] = "no-store"
+    # the decision form posts back here: under the site-wide "no-referrer" a browser sends
+    # "Origin: null" with it, which check_origin() refuses; same-origin keeps the Origin
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 

@@ -26,8 +26,14 @@ _UNSUBSCRIBE_KINDS = {"your_turn": "“your turn” mails", "reminder": "reminde
 
 
 def _page(title: str, body: str, status: int = 200) -> Response:
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title></head>"
-            f"<body><h1>{html.escape(title)}</h1>{body}</body></html>")
+    # styled like the web client (its stylesheet and icon), with a way back to it
+    page = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{html.escape(title)} · Entrepot</title>"
+            "<link rel='stylesheet' href='/web/style.css'><link rel='icon' href='/web/img/icon.svg'></head>"
+            "<body><header><p class='brand'><a href='/'>Entrepot</a></p></header>"
+            f"<main><section><h1>{html.escape(title)}</h1>{body}"
+            "<p><a href='/'>Back to your games</a></p></section></main></body></html>")
     return Response(page, status=status, mimetype="text/html")
 
 

@@ -19,6 +19,7 @@ import requests
 from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.e2e.conftest import SERVER_MAIL
+from tests.e2e.web_helpers import create_game as web_create_game
 
 pytestmark = pytest.mark.slow(seconds=40)  # started early: tests/conftest.py
 
@@ -37,13 +38,7 @@ def browser():
 
 
 def create_game(page: Page) -> str:
-    page.get_by_label("Title").select_option("kontor")
-    page.get_by_label("Computer opponents").fill("1")
-    page.get_by_label("Level").select_option("easy")
-    page.get_by_label("Options (JSON)").fill('{"variant": "basic"}')
-    page.get_by_role("button", name="Create the game").click()
-    page.wait_for_url("**/#/games/*")
-    return page.url.rsplit("/", 1)[1]
+    return web_create_game(page, "kontor", {"variant": "basic"}, ["easy"])
 
 
 def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
@@ -85,6 +80,7 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
     expect(page.locator(f"a[href='#/games/{game_id}']")).to_be_visible()
     page.locator(f"a[href='#/games/{game_id}']").click()
     expect(page.locator("#board svg")).to_be_visible()
+    page.get_by_text("Every legal move, in words").click()
     expect(page.locator("#moves button.move").first).to_be_visible()  # their seat: moves offered
 
     # the account page: sessions, and a personal token shown once, then revoked

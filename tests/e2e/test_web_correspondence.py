@@ -8,9 +8,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+import requests
 from playwright.sync_api import Page, expect, sync_playwright
 
 from clients.sdk import Client
+from tests.e2e.web_helpers import PASSWORD, sign_in
 
 pytestmark = pytest.mark.slow(seconds=30)
 
@@ -29,11 +31,7 @@ def browser():
 
 def open_as(browser, server: str, client: Client, player: dict, game_id: str) -> Page:
     page = browser.new_context().new_page()
-    page.goto(server + "/")
-    page.evaluate("([token, player]) => { localStorage.setItem('entrepot.token', token);"
-                  " localStorage.setItem('entrepot.player', JSON.stringify(player)); }",
-                  [client.token, {"id": player["id"], "name": player["name"]}])
-    page.goto(f"{server}/#/games/{game_id}")
+    sign_in(page, server, player, at=f"/#/games/{game_id}")  # the page's own form: a session cookie
     expect(page.locator("#status")).to_have_attribute("data-status", "active")
     return page
 
@@ -54,6 +52,12 @@ def safe_move(clients: list[Client], game_id: str) -> int:
 def test_takeback_notes_time_bank_and_the_result_in_the_browser(server, browser):
     clients = [Client(server), Client(server)]
     people = [clients[0].create_player("Ada"), clients[1].create_player("Bert")]
+    for client, person in zip(clients, people):  # an address and a password, to sign in by the page
+        person["email"] = f"{person['name'].lower()}-{person['id'][:8]}@players.test"
+        requests.patch(f"{server}/v1/players/me", json={"email": person["email"]}, timeout=30,
+                       headers={"Authorization": f"Bearer {client.token}"}).raise_for_status()
+        requests.put(f"{server}/v1/players/me/password", json={"password": PASSWORD}, timeout=30,
+                     headers={"Authorization": f"Bearer {client.token}"}).raise_for_status()
     created = clients[0].create_game("speicherstadt", [{"player_id": people[0]["id"]}, {"player_id": people[1]["id"]}],
                                      {}, time_control={"bank": "P3D", "increment": "P1D", "max_bank": "P7D"})
     game_id = created["id"]
@@ -94,6 +98,6 @@ def test_takeback_notes_time_bank_and_the_result_in_the_browser(server, browser)
     clients[other].resign(game_id, other)
     expect(pages[mover].locator("#status")).to_have_attribute("data-status", "finished")
     expect(pages[mover].locator("#status")).to_contain_text(
-        f"Winners: {people[mover]['name']} (won by resignation)")
+        f"{people[mover]['name']} (you) won (resigned)")
     expect(pages[mover].locator("#status")).to_contain_text(f"{people[other]['name']} resigned")
     assert clients[0].game(game_id)["view"]["to_act"] == []

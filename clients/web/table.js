@@ -1,0 +1,97 @@
+// The part of the table that is not on the board picture: the cards and cubes the player
+// holds, the card on offer at the market, the dice, and tokens for the moves that have no
+// place on the board ("End turn"). Each piece stands for the legal commands it can play;
+// a piece standing for several opens a short choice in words.
+import { cardName, describe } from "./words.js";
+
+function group(commands, field, test = () => true) {
+  const by = new Map();
+  for (const command of commands) {
+    if (!(field in command) || !test(command)) continue;
+    const key = Array.isArray(command[field]) ? command[field].join("+") : String(command[field]);
+    if (!by.has(key)) by.set(key, []);
+    by.get(key).push(command);
+  }
+  return by;
+}
+
+function take(remaining, used) {
+  for (const command of used) remaining.delete(command);
+}
+
+const TITLES = {
+  speicherstadt(view, commands, ctx) {
+    const groups = [];
+    const remaining = new Set(commands);
+    const offer = view.current_offer;
+    const market = commands.filter((c) => c.type === "BuyCard" || c.type === "RefuseCard");
+    if (offer && market.length) {
+      groups.push({ heading: `On offer: ${cardName(ctx, offer.card)}, ${offer.price} coins`, items: market.map((c) => ({
+        label: describe(c, ctx), commands: [c], kind: c.type === "BuyCard" ? "card buy" : "card refuse",
+      })) });
+      take(remaining, market);
+    }
+    const you = (view.seats || [])[ctx.seat] || {};
+    const contracts = group(commands, "contract", (c) => c.type === "DeliverCube");
+    if (contracts.size) {
+      groups.push({ heading: "Your contracts", items: [...contracts].map(([contract, list]) => ({
+        label: cardName(ctx, contract), commands: list, kind: "card contract" })) });
+      for (const list of contracts.values()) take(remaining, list);
+    }
+    const cubes = group([...remaining], "good");
+    const firsts = group([...remaining], "first");
+    for (const [good, list] of firsts) cubes.set(good, [...(cubes.get(good) || []), ...list]);
+    if (cubes.size) {
+      groups.push({ heading: `Your cubes (warehouse: ${(you.warehouse || []).join(", ") || "empty"})`,
+        items: [...cubes].map(([good, list]) => ({ label: `${good} cube`, commands: list, kind: `cube ${good}` })) });
+      for (const list of cubes.values()) take(remaining, list);
+    }
+    return { groups, remaining };
+  },
+  amsterdam(view, commands, ctx) {
+    const groups = [];
+    const remaining = new Set(commands);
+    const you = (view.seats || [])[ctx.seat] || {};
+    const held = new Set([...(you.inactive || []), ...(you.active || []), ...(you.used || [])]);
+    const hand = group(commands, "card", (c) => held.has(c.card) || ["ActivateCard", "UseCard", "Convert"].includes(c.type));
+    if (hand.size) {
+      groups.push({ heading: "Your cards", items: [...hand].map(([card, list]) => ({
+        label: cardName(ctx, card), commands: list, kind: "card" })) });
+      for (const list of hand.values()) take(remaining, list);
+    }
+    const dice = commands.filter((c) => c.type === "ChooseDice");
+    if (dice.length) {
+      const colours = [...new Set(dice.flatMap((c) => c.dice))];
+      groups.push({ heading: `Dice: ${(view.dice || []).join(", ")}`, items: colours.map((colour) => ({
+        label: `${colour} die`, commands: dice.filter((c) => c.dice.includes(colour)), kind: `die ${colour}` })) });
+      take(remaining, dice);
+    }
+    const opening = commands.filter((c) => c.type === "ChooseOpeningCard");
+    if (opening.length) {
+      groups.push({ heading: "Opening cards", items: opening.map((c) => ({ label: cardName(ctx, c.card), commands: [c], kind: "card" })) });
+      take(remaining, opening);
+    }
+    for (const [field, heading, kind] of [["colour", "Resources and dockers", "cube"], ["good", "Goods on your barge", "cube"]]) {
+      const by = group([...remaining], field);
+      if (!by.size) continue;
+      groups.push({ heading, items: [...by].map(([value, list]) => ({ label: value, commands: list, kind: `${kind} ${value}` })) });
+      for (const list of by.values()) take(remaining, list);
+    }
+    return { groups, remaining };
+  },
+};
+
+// `boardCovered`: the commands a board element already plays
+export function tablePieces(title, view, commands, boardCovered, ctx) {
+  const free = commands.filter((c) => !boardCovered.has(c));
+  const build = TITLES[title];
+  const { groups, remaining } = build ? build(view || {}, free, ctx) : { groups: [], remaining: new Set(free) };
+  // what has no place yet: one token per kind of move
+  const rest = group([...remaining], "type");
+  if (rest.size) {
+    groups.push({ heading: "Actions", items: [...rest].map(([, list]) => ({
+      label: list.length === 1 ? describe(list[0], ctx) : describe({ type: list[0].type }, ctx) + "…",
+      commands: list, kind: "token" })) });
+  }
+  return groups;
+}

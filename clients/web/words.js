@@ -1,0 +1,113 @@
+// Commands and events in words, per title: what the move list, the choices under the board
+// and the move log say. Anything not named here still reads as words ("Place worker, column 2").
+import { language } from "./i18n.js";
+
+function humanize(type) {
+  const words = type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function list(value) {
+  return Array.isArray(value) ? (value.length ? value.join(" + ") : "nothing") : String(value);
+}
+
+function fieldWords(command, skip = []) {
+  return Object.entries(command)
+    .filter(([key, value]) => key !== "type" && !skip.includes(key) && value !== null && value !== false)
+    .map(([key, value]) => `${key.replace(/_/g, " ")} ${list(value)}`)
+    .join(", ");
+}
+
+// a card as a person reads it: its name (Speicherstadt), its kind and effect (Amsterdam)
+export function cardName(ctx, id) {
+  const card = ctx.cards && ctx.cards[id];
+  if (!card) return `card ${id}`;
+  if (card.name) return card.name;
+  const group = card.group ? ` ${card.group.replace(/_/g, " ")}` : "";
+  const cost = card.cost && card.cost.length ? `, costs ${card.cost.join(" + ")}` : "";
+  return `${card.kind || "card"}${group} ${id}${cost}`;
+}
+
+const EN = {
+  kontor: {
+    ChooseCard: (c, x) => `Take card ${c.card} into your hand`,
+    Pass: () => "Pass",
+    PlaceCard: (c) => `Place your card at column ${c.x}, row ${c.y}`,
+    MoveShip: (c) => `Move a ship to column ${c.x}, row ${c.y}` +
+      (c.remove_x !== null && c.remove_x !== undefined ? ` (removing the ship at ${c.remove_x}, ${c.remove_y})` : ""),
+    DrawCard: (c) => `Draw a card from the ${c.pile} pile`,
+    BuySpecialCard: (c) => (c.buy ? "Buy the special card" : "Do not buy the special card"),
+    ChooseGood: (c) => `Choose ${c.good}`,
+  },
+  speicherstadt: {
+    PlaceWorker: (c, x) => `Place a worker above column ${c.column + 1}` +
+      (x.view && x.view.offer && x.view.offer[c.column] ? ` (${cardName(x, x.view.offer[c.column].card)})` : ""),
+    BuyCard: (c, x) => {
+      const offer = x.view && x.view.current_offer;
+      return offer ? `Buy ${cardName(x, offer.card)} for ${offer.price} coins` : "Buy the card on offer";
+    },
+    RefuseCard: (c, x) => {
+      const offer = x.view && x.view.current_offer;
+      return offer ? `Refuse ${cardName(x, offer.card)}` : "Refuse the card on offer";
+    },
+    DeliverCube: (c, x) => `Deliver a ${c.good} cube to your contract ${cardName(x, c.contract)}`,
+    SellCube: (c) => `Sell a ${c.good} cube to your trader for 1 coin`,
+    MarketSell: (c) => `Sell ${c.first} and ${c.second} at the market for 1 coin`,
+    MarketConvert: (c) => `Trade ${c.first}, ${c.second} and ${c.third} at the market for ${c.take}`,
+    StoreCube: (c) => `Store a ${c.good} cube in your warehouse`,
+    KeepCube: (c) => `Keep a ${c.good} cube on your market space`,
+    RetrieveCube: (c) => `Take a ${c.good} cube out of your ${c.place}`,
+    EndShipping: () => "End shipping",
+  },
+  amsterdam: {
+    ChooseOpeningCard: (c, x) => `Start with ${cardName(x, c.card)}`,
+    ChooseOpeningResources: (c) => `Start with 1 ${c.single} and 2 ${c.pair}`,
+    PlaceFigure: (c) => `Place the ${c.figure.replace(/_/g, " ")} on ${c.space}`,
+    TakeCard: (c, x) => `Take ${cardName(x, c.card)}` + (c.discard ? `, discarding ${cardName(x, c.discard)}` : ""),
+    DiscardForTom: (c, x) => `Tom discards ${cardName(x, c.card)}`,
+    DeclineCard: () => "Take no card",
+    ChooseDice: (c) => `Take the ${c.dice[0]} and ${c.dice[1]} dice` +
+      (c.slots && (c.slots[0] !== 0 || c.slots[1] !== 1) ? ` (slots ${c.slots.join(", ")})` : ""),
+    ActivateCard: (c, x) => `Activate ${cardName(x, c.card)}` +
+      (c.by_florins ? " for 3 florins" : c.free ? " for free" : `, paying ${list(c.payment)}`),
+    UseCard: (c, x) => `Use ${cardName(x, c.card)}` + (c.payment && c.payment.length ? `, paying ${list(c.payment)}` : "") +
+      (c.target ? `, on ${c.target}` : ""),
+    Convert: (c, x) => `Convert with ${cardName(x, c.card)}, paying ${list(c.payment)}`,
+    TakeBlock: (c) => `Buy block ${c.block}` + (c.by_florins ? " for 2 florins" : `, paying ${list(c.payment)}`) +
+      (c.sale ? `, selling its good for ${c.sale}` : ", keeping its good") +
+      (c.bailiff_to ? `, bailiff to ${c.bailiff_to}` : "") + (c.pawn_to ? `, pawn to ${c.pawn_to}` : ""),
+    LoadGood: (c) => `Load ${c.good} onto your barge`,
+    MoveBarge: (c) => `Move your barge to ${c.to}` + (c.pay ? `, paying ${c.pay}` : ""),
+    PickUpDocker: (c) => `Pick up the ${c.colour} docker`,
+    DeliverGood: (c) => `Deliver ${c.good}`,
+    AdvanceAmstel: (c) => `Advance on the Amstel, paying ${list(c.payment)}`,
+    BuyPrestige: (c) => "Buy the market tile" + (fieldWords(c) ? ` (${fieldWords(c)})` : ""),
+    ChooseResource: (c) => `Take a ${c.colour} resource`,
+    EndTurn: (c) => "End your turn" + (c.keep ? `, keeping ${c.keep}` : "") + (c.foreman_to ? `, foreman to ${c.foreman_to}` : ""),
+  },
+};
+
+const FR_WORDS = {
+  Pass: "Passer", EndShipping: "Terminer l'expédition", EndTurn: "Terminer votre tour",
+  DeclineCard: "Ne prendre aucune carte",
+};
+
+export function describe(command, ctx = {}) {
+  if (language() === "fr" && FR_WORDS[command.type] && Object.keys(command).length === 1) return FR_WORDS[command.type];
+  const template = (EN[ctx.title] || {})[command.type];
+  if (template) {
+    try { return template(command, ctx); } catch { /* a field this template did not expect */ }
+  }
+  const fields = fieldWords(command);
+  return fields ? `${humanize(command.type)}: ${fields}` : humanize(command.type);
+}
+
+// an event of the log in words: its seat by name, its type, its fields (short)
+export function describeEvent(event, names) {
+  const type = event.type.includes(".") ? event.type.split(".").pop() : event.type;
+  const who = event.seat !== null && event.seat !== undefined ? `${names(event.seat)}: ` : "";
+  const data = event.data && typeof event.data === "object" ? Object.entries(event.data)
+    .filter(([key, value]) => key !== "seat" && value !== null && typeof value !== "object")
+    .slice(0, 3).map(([key, value]) => `${key.replace(/_/g, " ")} ${value}`).join(", ") : "";
+  return `${who}${humanize(type)}${data ? ` (${data})` : ""}`;
+}
