@@ -235,6 +235,9 @@ def _page(title: str, body: str, status: int = 200) -> Response:
     response.headers["X-Frame-Options"] = "DENY"
     response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
     response.headers["Cache-Control"] = "no-store"
+    # not the edge's no-referrer: with it a browser sends "Origin: null" on the consent
+    # form's POST, which the Origin check then refuses; same-origin leaks nothing outside
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 
