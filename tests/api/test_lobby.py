@@ -133,7 +133,7 @@ def test_live_games_are_listed_for_watching(client, new_player):
     assert watched["viewer_seat"] is None and watched["your_seats"] == [] and watched["view"] is not None
 
 
-def test_a_declined_challenge_becomes_a_seek_and_a_full_one_leaves_the_lobby(client, new_player):
+def test_a_full_seek_leaves_the_lobby_and_a_declined_challenge_does_not_reopen_it(client, new_player):
     host, asked, joiner = new_player("Asker"), new_player("Declines"), new_player("Taker")
     game = create_game(client, host, [{"player_id": host["id"]}, {"player_id": asked["id"]}, {"open": True}],
                        title="speicherstadt", options={}).json
@@ -141,4 +141,6 @@ def test_a_declined_challenge_becomes_a_seek_and_a_full_one_leaves_the_lobby(cli
     assert client.post(f"/v1/games/{game['id']}/seats/2/join", token=joiner["token"]).status_code == 200
     assert game["id"] not in lobby_ids(client)  # the last open seat taken; the invitation pending
     assert client.post(f"/v1/games/{game['id']}/seats/1/decline", token=asked["token"]).status_code == 200
-    assert game["id"] in lobby_ids(client)  # declined: the seat is open again
+    # a declined seat is closed, not opened to anyone (issue 26, item 13): the game stays out
+    # of the lobby until its creator cancels it
+    assert game["id"] not in lobby_ids(client)

@@ -195,10 +195,16 @@ def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_in_the_br
     page = browser.new_context().new_page()
     host = api_player(server, "Host")
     sign_in(page, server, host)
-    token, me = host["token"], host
+    me = host
     guest = requests.post(f"{server}/v1/players", json={"name": "NoThanks"}, timeout=10).json()
-    game = requests.post(f"{server}/v1/games", headers={"Authorization": f"Bearer {token}"}, timeout=10, json={
-        "title": "kontor", "seats": [{"player_id": me["id"]}, {"player_id": guest["id"]}]}).json()
+    game = page.evaluate(
+        """async (body) => {
+             const csrf = document.cookie.split('; ').find((c) => c.startsWith('entrepot_csrf='));
+             const r = await fetch('/v1/games', {method: 'POST', body: JSON.stringify(body),
+               headers: {'Content-Type': 'application/json',
+                         'X-CSRF-Token': csrf ? decodeURIComponent(csrf.split('=')[1]) : ''}});
+             return r.json();
+           }""", {"title": "kontor", "seats": [{"player_id": me["id"]}, {"player_id": guest["id"]}]})
     declined = requests.post(f"{server}/v1/games/{game['id']}/seats/1/decline", timeout=10,
                              headers={"Authorization": f"Bearer {guest['token']}"})
     assert declined.json()["seats"][1]["status"] == "declined"

@@ -16,7 +16,7 @@ from rq import SimpleWorker
 from api import create_app
 from service import tracing
 from service.container import build
-from service.jobs import ai_queue, clock_queue
+from service.jobs import ai_queue, clock_queue, webhook_queue
 from service.tracing import TracedJob
 from tests.notifications.conftest import WEBHOOK_KEY, new_player, two_player_game, worker_env
 from tests.notifications.receiver import Receiver
@@ -50,7 +50,8 @@ def test_one_trace_runs_from_the_command_through_the_fan_out_to_the_webhook(sett
         assert hooked.status_code == 201
         game = two_player_game(client, red, black)
         players = [red, black]
-        worker = SimpleWorker([clock_queue(settings.queue_name), settings.queue_name, ai_queue(settings.queue_name)],
+        worker = SimpleWorker([clock_queue(settings.queue_name), settings.queue_name, ai_queue(settings.queue_name),
+                               webhook_queue(settings.queue_name)],
                               connection=services.redis, job_class=TracedJob)
         worker.work(burst=True)  # the start's fan-out: done, so each command's has its own work
         receiver.received.clear()
