@@ -94,7 +94,7 @@ function gamesToJoin(open, me) {
   const games = open.filter((g) => !me || !g.seats.some((s) => s.player_id === me.id))
     .filter((g) => g.seats.some((s) => !s.player_id && !s.ai));
   return el("section", { "aria-labelledby": "open-heading" }, el("h2", { id: "open-heading" }, t("Open seats")),
-    games.length ? el("ul", { class: "games" }, games.map((game) => el("li", {},
+    games.length ? el("ul", { class: "games" }, games.map((game) => el("li", { "data-game": game.id },
       `${game.title} · ${game.seats.filter((s) => s.player_id || s.ai).map((s) => seatName(game, s.index, me)).join(", ")}`,
       me ? game.seats.filter((s) => !s.player_id && !s.ai).map((s) => el("button", {
         onclick: () => guarded(async () => { await api.join(game.id, s.index); location.hash = `#/games/${game.id}`; }),

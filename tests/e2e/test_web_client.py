@@ -49,8 +49,9 @@ def test_two_browsers_play_and_chat_by_name_and_a_spectator_watches(server, brow
     bea = browser.new_context().new_page()
     sign_up(bea, server, "Bea")
     open_seats = bea.locator("section", has=bea.get_by_role("heading", name="Open seats"))
-    expect(open_seats).to_contain_text("Ada")
-    open_seats.get_by_role("button", name="join seat 2").click()
+    offer = open_seats.locator(f"li[data-game='{game_id}']")  # other tests' games wait there too
+    expect(offer).to_contain_text("Ada")
+    offer.get_by_role("button", name="join seat 2").click()
     bea.wait_for_url(f"**/#/games/{game_id}")
     expect(bea.locator("#status")).to_contain_text("Bea (you)")
     expect(bea.locator("#status")).to_contain_text("Ada")
