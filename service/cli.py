@@ -353,9 +353,11 @@ def _answers(host: str, port: int, children: list[Child], stopping) -> bool:
     probe = f"http://{'127.0.0.1' if host in ('0.0.0.0', '') else host}:{port}/v1/health"
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline and not stopping():
-        if any(child.poll() is not None for child in children):
-            log.error("a process of the server stopped while starting: see the log")
-            return False
+        for child in children:  # one that stops while the others start: as in _supervise
+            if child.poll() is not None and not child.restart():
+                log.error("a process of the server stopped while starting, %s times: see the log",
+                          MAX_RESTARTS + 1)
+                return False
         try:
             with urllib.request.urlopen(probe, timeout=2) as answer:
                 if answer.status == 200:
