@@ -118,23 +118,10 @@ def parse_time_control(raw: Mapping[str, Any], now: datetime) -> TimeControl:
                 errors["time_control.per_move"] = ["must be at most a year (P366D)"]
         except (isodate.ISO8601Error, ValueError, OverflowError):
             errors["time_control.per_move"] = [f"{per_move!r} is not an ISO 8601 duration (e.g. P2D, PT12H, PT2S)"]
-    on_timeout = raw.get("on_timeout", "computer")
-    if on_timeout not in ON_TIMEOUT:
-        errors["time_control.on_timeout"] = ["must be one of computer, forfeit"]
-    level = raw.get("level", DEFAULT_LEVEL)
-    if level not in LEVELS:
-        errors["time_control.level"] = [f"must be one of {', '.join(LEVELS)}"]
-    reminders = raw.get("reminders", list(DEFAULT_REMINDERS))
-    if not isinstance(reminders, list) or not all(
-        isinstance(f, int | float) and not isinstance(f, bool) and 0 < f < 1 for f in reminders
-    ):
-        errors["time_control.reminders"] = ["must be a list of fractions of the time, each between 0 and 1 (e.g. [0.5, 0.8])"]
-    elif len(reminders) > 5:
-        errors["time_control.reminders"] = ["at most 5 reminders"]
+    on_timeout, level, reminders = _common(raw, errors)
     if errors:
         raise Invalid("this time control cannot be used", errors)
-    return TimeControl(per_move, seconds, on_timeout, tuple(sorted({float(f) for f in reminders})), level,
-                       max_stand_ins)
+    return TimeControl(per_move, seconds, on_timeout, reminders, level, max_stand_ins)
 
 
 def _common(raw: Mapping[str, Any], errors: dict) -> tuple[str, str, tuple[float, ...]]:
