@@ -40,18 +40,21 @@ def activate_commands(state: State, seat_index: int) -> list[ActivateCard]:
 
 
 def block_limit(seat) -> int:
-    return 2 if cards.has_modifier(seat, "second_block") else 1     # 028
+    second = cards.modifier(seat, "second_block")                   # 028
+    return data.BLOCKS_PER_TURN if second is None else second[0]
 
 
 def block_payments(state: State, seat, block: str) -> list[tuple[tuple[str, ...], bool]]:
     info = data.BLOCKS[block]
-    discount = 1 if cards.has_modifier(seat, "block_discount") else 0  # 025 (B14)
-    discount += 1 if state.bailiff == block else 0                    # L788, B14: they stack
-    cost = (info.colour,) * max(0, info.cost - discount)
+    discount = cards.modifier(seat, "block_discount")                # 025 (B14)
+    less = 0 if discount is None else discount[0]
+    less += data.BAILIFF_DISCOUNT if state.bailiff == block else 0   # L786, B14: they stack
+    cost = (info.colour,) * max(0, info.cost - less)
     out = []
     if affordable(seat.reserve, cost):
         out.append((cost, False))
-    if cards.has_modifier(seat, "block_for_florins") and seat.florins >= 2:  # 027
+    by_florins = cards.modifier(seat, "block_for_florins")           # 027
+    if by_florins is not None and seat.florins >= by_florins[0]:
         out.append(((), True))
     return out
 
@@ -113,16 +116,17 @@ def amstel_commands(state: State, seat_index: int) -> list[AdvanceAmstel]:
     if seat.mouth_slot is not None:
         return []
     if not seat.turn.amstel_moved:
-        size = data.amstel_cost(1)
+        size = data.AMSTEL_COST["first"]
     elif seat.turn.amstel_open:
-        size = data.amstel_cost(2) - data.amstel_cost(1)
+        size = data.AMSTEL_COST["further"]
     else:
         return []
     return [AdvanceAmstel(p) for p in any_colours(seat.reserve, size)]
 
 
 def market_limit(seat) -> int:
-    return 2 if cards.has_modifier(seat, "market_twice") else 1       # 020
+    twice = cards.modifier(seat, "market_twice")                     # 020
+    return data.MARKET_USES_PER_TURN if twice is None else twice[0]
 
 
 def market_commands(state: State, seat_index: int) -> list[BuyPrestige]:
@@ -172,8 +176,10 @@ def activate(tx, seat: int, command: ActivateCard) -> None:
     if command not in activate_commands(tx.state, seat):
         raise _violation("activation_cost", "Pay the resources shown on the card, colours"
                          " matter (L460); 031/042 spare one of them, 038 costs 3 florins.")
-    if command.by_florins:
-        tx.florins(seat, -3, "038")
+    if command.by_florins:                                           # 038
+        source = next(c for c, e in cards.effects(me, "converter")
+                      if e.name == "florins_to_activation")
+        tx.florins(seat, -data.CARDS[source].effect.params[0], source)
     else:
         tx.spend(seat, command.payment, command.card)
     tx.emit(ev.CardActivated(seat, command.card, command.free))
@@ -203,8 +209,11 @@ def take_block(tx, seat: int, command: TakeBlock) -> None:
         raise _violation("block_cost", "Take a free block, paying its cost in resources of"
                          " its district's colour (L494); a good sells on the black market only"
                          " on a free space (L578).")
-    if command.by_florins:
-        tx.florins(seat, -2, "027")
+    if command.by_florins:                                           # 027
+        me = state.seats[seat]
+        source = next(c for c, e in cards.effects(me, "modifier")
+                      if e.name == "block_for_florins")
+        tx.florins(seat, -data.CARDS[source].effect.params[0], source)
     else:
         tx.spend(seat, command.payment, "block")
     acquire_block(tx, seat, command.block, command.sale, command.bailiff_to, command.pawn_to)
@@ -238,7 +247,7 @@ def acquire_block(tx, seat: int, block: str, sale, bailiff_to, pawn_to, counted=
         by_card = sale == "both" and not pawn_sale                        # 037
         tx.florins(seat, data.BLACK_MARKET_FLORINS, "black_market", by_card=by_card)
     if sale in ("resource", "both"):
-        tx.choices(seat, 1, "black_market")
+        tx.choices(seat, data.BLACK_MARKET_CHOICES, "black_market")
     cards.on_block(tx, seat)
 
 
@@ -257,7 +266,8 @@ def move_barge(tx, seat: int, command: MoveBarge) -> None:
     credit = me.turn.barge_credit
     if command.pay is not None:
         tx.spend(seat, (command.pay,), "barge")
-        credit = 1 if cards.has_modifier(me, "barge_half") else 0   # 040: 2 spaces a cube
+        half = cards.modifier(me, "barge_half")                      # 040: 2 spaces a cube
+        credit = 0 if half is None else half[0] - 1
     else:
         credit -= 1
     tx.emit(ev.BargeMoved(seat, command.to, credit))
@@ -274,8 +284,9 @@ def arrive(tx, seat: int, node: str) -> None:
             values = data.DOCKER_BUILDING["values"]
             points = values[min(space, len(values) - 1)]
             tx.emit(ev.DockerDelivered(seat, colour, space))
-            if cards.has_modifier(tx.seat(seat), "docker_double"):     # 050
-                points *= 2
+            double = cards.modifier(tx.seat(seat), "docker_double")   # 050
+            if double is not None:
+                points *= double[0]
             tx.points(seat, points, "docker_building")
 
 
@@ -299,7 +310,7 @@ def deliver(tx, seat: int, command: DeliverGood) -> None:
     tx.emit(ev.GoodDelivered(seat, command.good, place, foreman))
     tx.points(seat, value, "delivery")
     if foreman:
-        tx.points(seat, figures.FOREMAN_POINTS, "foreman")
+        tx.points(seat, data.FOREMAN_POINTS, "foreman")
     if state.round <= data.FAST_DELIVERY_LAST_ROUND:                 # L637-641
         tx.points(seat, data.FAST_DELIVERY_BASE - state.round, "fast_delivery")
     cards.on_deliver(tx, seat, command.good)

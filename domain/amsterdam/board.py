@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from domain.amsterdam import data
-from domain.amsterdam.state import SeatState, State
+from domain.amsterdam.state import State
 
-
-def has_active(seat: SeatState, card: str) -> bool:
-    return card in seat.active
+#: 034 (L1314-1315): « votre pion ... toujours au-dessus »
+ON_TOP = frozenset(data.cards_with("amstel_on_top"))
 
 
 def amstel_key(pawn) -> tuple:
@@ -15,7 +14,8 @@ def amstel_key(pawn) -> tuple:
     in the stack (L293); 034 keeps its owner on top (L1315)."""
     if pawn.mouth_slot is not None:
         return (0, pawn.mouth_slot, 0, 0)
-    return (1, -pawn.amstel, -int("034" in getattr(pawn, "active", ())), -pawn.stamp)
+    return (1, -pawn.amstel, -int(not ON_TOP.isdisjoint(getattr(pawn, "active", ()))),
+            -pawn.stamp)
 
 
 def amstel_order(state: State) -> tuple[int, ...]:

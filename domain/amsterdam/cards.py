@@ -19,8 +19,8 @@ CARDS = data.CARDS
 EFFECT_NAMES = {
     "use": {"after_plan", "after_any_plan", "min_active", "barge_goods_at_most",
             "not_first_on_amstel", "last_on_amstel", "inactive_at_most", "alone_last_on_score",
-            "alone_first_on_score", "per_five_arms", "per_plan_district", "barge_credit",
-            "pay_florin", "free", "carpenters", "discard_plan", "pay_resource",
+            "alone_first_on_score", "per_arms", "per_plan_district", "barge_credit",
+            "pay_florins", "free", "carpenters", "discard_plan", "pay_resources",
             "montelbaanstoren"},
     "modifier": {"market_twice", "block_discount", "block_for_florins", "second_block",
                  "plan_thrice", "activation_discount", "amstel_on_top", "sale_both",
@@ -50,6 +50,22 @@ def has_modifier(seat: SeatState, name: str) -> bool:
     return any(e.name == name for _, e in effects(seat, "modifier"))
 
 
+def modifier(seat: SeatState, name: str):
+    """The params of the seat's active modifier ``name``, or None without one."""
+    for _, effect in effects(seat, "modifier"):
+        if effect.name == name:
+            return effect.params
+    return None
+
+
+def converter(seat: SeatState, name: str):
+    """The params of the seat's active converter ``name``, or None without one."""
+    for _, effect in effects(seat, "converter"):
+        if effect.name == name:
+            return effect.params
+    return None
+
+
 def count_active(seat: SeatState, kind: str) -> int:
     return sum(1 for c in seat.active if CARDS[c].kind == kind)
 
@@ -60,16 +76,27 @@ def activation_payments(seat: SeatState, card: str) -> list[tuple[tuple[str, ...
     info = CARDS[card]
     cost = normal(info.cost)
     options = [cost]
-    if info.kind == data.BUILDING and has_modifier(seat, "activation_discount"):
-        options = list(less_one(cost))                      # 031
-    elif (info.kind == data.CRAFTSMAN and has_modifier(seat, "first_of_trade_discount")
-          and info.group not in seat.trades_activated):
-        options = list(less_one(cost))                      # 042
+    for _, effect in effects(seat, "modifier"):
+        if effect.name == "activation_discount" and info.kind == effect.params[0]:
+            options = list(less(cost, effect.params[1]))    # 031
+            break
+        if (effect.name == "first_of_trade_discount" and info.kind == data.CRAFTSMAN
+                and info.group not in seat.trades_activated):
+            options = list(less(cost, effect.params[0]))    # 042
+            break
     out = [(p, False) for p in dict.fromkeys(options) if affordable(seat.reserve, p)]
-    if any(e.name == "florins_to_activation" for _, e in effects(seat, "converter")):
-        if seat.florins >= 3:                               # 038
-            out.append(((), True))
+    by_florins = converter(seat, "florins_to_activation")
+    if by_florins is not None and seat.florins >= by_florins[0]:   # 038
+        out.append(((), True))
     return out
+
+
+def less(cost: tuple[str, ...], n: int) -> tuple[tuple[str, ...], ...]:
+    """The payments of ``cost`` with ``n`` cubes of the payer's choice left out."""
+    options: tuple[tuple[str, ...], ...] = (cost,)
+    for _ in range(n):
+        options = tuple(dict.fromkeys(p for o in options for p in less_one(o)))
+    return options
 
 
 def on_activate(tx, seat: int, card: str) -> None:
@@ -123,8 +150,8 @@ def _condition_holds(state: State, seat_index: int, effect) -> bool:
         return all(seat.points < p for p in others)                 # B34
     if name == "alone_first_on_score":
         return all(seat.points > p for p in others)
-    if name == "pay_florin" or name == "barge_credit":
-        return seat.florins >= 1
+    if name == "pay_florins" or name == "barge_credit":
+        return seat.florins >= params[0]
     return True
 
 
@@ -132,11 +159,13 @@ def plan_uses_left(seat: SeatState, card: str) -> bool:
     """Plans: once a turn; with 029 one plan card up to 3 times a turn (B15)."""
     uses = seat.turn.plan_uses
     mine = uses.count(card)
-    if mine == 0:
+    base = data.PLAN_USES_PER_TURN
+    if mine < base:
         return True
-    if not has_modifier(seat, "plan_thrice") or mine >= 3:
+    thrice = modifier(seat, "plan_thrice")
+    if thrice is None or mine >= thrice[0]:
         return False
-    return all(uses.count(other) <= 1 for other in set(uses) if other != card)
+    return all(uses.count(other) <= base for other in set(uses) if other != card)
 
 
 def use_commands(state: State, seat_index: int) -> list[UseCard]:
@@ -153,8 +182,8 @@ def use_commands(state: State, seat_index: int) -> list[UseCard]:
             continue
         if not _condition_holds(state, seat_index, effect):
             continue
-        if effect.name == "pay_resource":
-            out += [UseCard(card, p) for p in any_colours(seat.reserve, 1)]
+        if effect.name == "pay_resources":
+            out += [UseCard(card, p) for p in any_colours(seat.reserve, effect.params[0])]
         elif effect.name == "discard_plan":
             out += [UseCard(card, (), target=p) for p in dict.fromkeys(seat.active)
                     if CARDS[p].kind == data.PLAN]
@@ -174,20 +203,22 @@ def apply_use(tx, seat: int, command: UseCard) -> None:
     tx.emit(ev.CardUsed(seat, command.card, None))
     name, params = effect.name, effect.params
     gains = tuple(p for p in params if isinstance(p, tuple))
-    if name == "per_five_arms":
-        gains = (("florins", ceil(len(blocks_of(tx.state, seat)) / 5)),)
-    elif name == "per_plan_district":
-        gains = (("florins", len({CARDS[c].group for c in me.active
-                                  if CARDS[c].kind == data.PLAN})),)
-    elif name == "carpenters":
-        carpenters = sum(1 for c in me.active if CARDS[c].group == "carpenter")
-        gains = (("florins", 1), ("points", carpenters))
-    elif name == "montelbaanstoren":
-        tower = any(CARDS[c].group == "Montelbaanstoren" for c in me.active)
-        gains = (("florins", 2 if tower else 1),)
-    elif name == "pay_florin":
-        tx.florins(seat, -1, command.card)
-    elif name == "pay_resource":
+    if name == "per_arms":                                 # 019: per started group
+        groups = ceil(len(blocks_of(tx.state, seat)) / params[0])
+        gains = tuple((what, amount * groups) for what, amount in gains)
+    elif name == "per_plan_district":                      # 021
+        districts = len({CARDS[c].group for c in me.active if CARDS[c].kind == data.PLAN})
+        gains = tuple((what, amount * districts) for what, amount in gains)
+    elif name == "carpenters":                             # 044
+        trade, per_card = params[0], params[1]
+        count = sum(1 for c in me.active if CARDS[c].group == trade)
+        gains = gains + (("points", per_card * count),)
+    elif name == "montelbaanstoren":                       # 088-090
+        tower = any(CARDS[c].group == params[0] for c in me.active)
+        gains = (gains[1],) if tower else (gains[0],)
+    elif name == "pay_florins":
+        tx.florins(seat, -params[0], command.card)
+    elif name == "pay_resources":
         tx.spend(seat, command.payment, command.card)
     elif name == "discard_plan":
         tx.emit(ev.CardDiscarded(seat, command.target))
@@ -246,10 +277,10 @@ def on_deliver(tx, seat: int, good: str) -> None:
 def on_barge_steps(tx, seat: int) -> None:
     me = tx.seat(seat)
     for source, effect in list(effects(me, "trigger")):
-        if effect.name == "on_barge_two_steps" and me.turn.barge_steps >= 2 \
+        if effect.name == "on_barge_two_steps" and me.turn.barge_steps >= effect.params[0] \
                 and not me.turn.barge_point:               # 016
-            tx.emit(ev.OnceSpent(seat, "016"))
-            tx.points(seat, effect.params[0], source, by_card=True)
+            tx.emit(ev.OnceSpent(seat, source))
+            tx.points(seat, effect.params[1], source, by_card=True)
 
 
 def on_market_points(tx, seat: int) -> None:
@@ -259,16 +290,17 @@ def on_market_points(tx, seat: int) -> None:
 
 
 # -- Phase II ------------------------------------------------------------------------
-def phase_two(seat: SeatState) -> set[str]:
-    return {e.name for _, e in effects(seat, "phase")} if seat.active else set()
+def phase_two(seat: SeatState) -> dict[str, tuple]:
+    """The seat's Phase I/II effects: name -> params."""
+    return {e.name: e.params for _, e in effects(seat, "phase")} if seat.active else {}
 
 
 # -- end of game -----------------------------------------------------------------------
 def _churches(seat: SeatState, params) -> int:
     """B39: each Oude Kerk pairs with at most one Westerkerk and one Zuiderkerk."""
     groups = [CARDS[c].group for c in seat.active]
-    k, w, z = groups.count("Oude Kerk"), groups.count("Westerkerk"), groups.count("Zuiderkerk")
-    single, one, both = params
+    names, single, one, both = params
+    k, w, z = (groups.count(name) for name in names)
     full = min(k, w, z)
     k, w, z = k - full, w - full, z - full
     half = min(k, w + z)

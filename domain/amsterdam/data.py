@@ -54,11 +54,41 @@ ROUND_OFFER = {2: ((2, 1, 1), (2, 1, 1)), 3: ((2, 1, 2), (2, 2, 1)), 4: ((2, 2, 
 #: Opening offer (L317-318, A2): craftsmen = players - 1, buildings = 2.
 OPENING_OFFER = {"provenance": "reconstructed: the row icons of L317-318 are lost (A2)",
                  "craftsmen": {1: 1, 2: 1, 3: 2, 4: 3}, "buildings": {1: 2, 2: 2, 3: 2, 4: 2}}
+#: L320: (cubes, wind-rose slot) of the opening resources: 1 of any colour on slot 1, then
+#: 2 of one colour on slot 2 (OPENING_SINGLE, OPENING_PAIR are the counts)
+OPENING_SLOTS = (1, 2)
+#: L250-251: dockers per pontoon at setup; the solo game has one of each colour (L894)
+DOCKERS_PER_PONTOON = {"game": 2, "solo": 1}
+#: L252: district tiles scored = players - 1 (the solo game scores one: TOM counts, L971)
+DISTRICTS_SCORED = {1: 1, 2: 1, 3: 2, 4: 3}
+#: L160, L424-426: six dice of six faces, each seat chooses two different dice
+DIE_FACES = 6
+DICE_CHOSEN = 2
+#: L436: the rose's slots 1-6 below the arrow (053 moves to a neighbour among them, B19)
+ROSE_SLOTS = 6
+#: L645: in rounds 8-12 the faces >= DICE_CHANGE_BASE - round become this face
+DICE_CHANGED_FACE = 1
+#: L494: « qu'une seule fois par tour » (028 raises it); L611: the market once per turn
+#: (020 raises it); L1035, L1284-1286: a plan once per turn (029: one of them 3 times)
+BLOCKS_PER_TURN = 1
+MARKET_USES_PER_TURN = 1
+PLAN_USES_PER_TURN = 1
+#: L580: a black-market sale pays 1 resource of choice or 2 florins (BLACK_MARKET_FLORINS)
+BLACK_MARKET_CHOICES = 1
+#: L589-594: 1 resource for the first space, 2 for each further one: 1 / 3 / 5 / 7
+AMSTEL_COST = {"first": 1, "further": 2}
+#: Expansion 1: the foreman's place gives 2 more points (L770); buying the bailiff's block
+#: costs one resource fewer (L786)
+FOREMAN_POINTS = 2
+BAILIFF_DISCOUNT = 1
+#: L758-762, L848: who places each figure, as an index in the Amstel order (the last
+#: places the foreman, the second-to-last the bailiff, the leader the black-market pawn)
+FIGURE_PLACERS = {"foreman": -1, "bailiff": -2, "market_pawn": 0}
 
 
 def amstel_cost(spaces: int) -> int:
     """L589-594: 1 resource for the first space, 2 for each further one."""
-    return 2 * spaces - 1
+    return AMSTEL_COST["first"] + AMSTEL_COST["further"] * (spaces - 1)
 
 
 def penalty_points(tokens: int) -> int:
@@ -169,28 +199,28 @@ def _craftsman_effects() -> list[tuple[str, Effect]]:
         out.append((III, _u("after_plan", district, ("resource", colour, 1))))
     out += [
         (END, _e("distinct_trades", 2)),                      # 007
-        (END, _e("no_inactive_penalty")),                     # 008
-        (END, _e("amstel_advance", 5)),                       # 009 (B37)
+        (END, _e("no_inactive_penalty")),                     # 008 (L1150)
+        (END, _e("amstel_advance", 5)),                       # 009 (L1157, B37)
         (END, _e("barge_cargo", 1)),                          # 010
         (END, _e("docker_building", 1)),                      # 011
         (END, _e("black_market_goods", 1)),                   # 012
         (III, _u("min_active", BUILDING, 3, ("florins", 1))),  # 013
-        (PERMANENT, _t("on_amstel_point", 1)),                # 014
+        (PERMANENT, _t("on_amstel_point", 1)),                # 014 (L1188): once a turn
         (III, _u("barge_goods_at_most", 2, ("points", 1))),   # 015 (A8)
-        (PERMANENT, _t("on_barge_two_steps", 1)),             # 016
+        (PERMANENT, _t("on_barge_two_steps", 2, 1)),          # 016 (L1205): 2 spaces, 1 point
         (III, _u("not_first_on_amstel", ("amstel", 1))),      # 017
         (III, _u("last_on_amstel", ("florins", 1))),          # 018
-        (III, _u("per_five_arms", ("florins", 1))),           # 019
-        (PERMANENT, _m("market_twice")),                      # 020
-        (III, _u("per_plan_district", ("florins", 1))),       # 021 (A6)
-        (III, _u("barge_credit", 1, 3)),                      # 022: 1 florin, 3 spaces
-        (III, _u("pay_florin", ("points", 1))),               # 023
+        (III, _u("per_arms", 5, ("florins", 1))),             # 019 (L1226): per started 5
+        (PERMANENT, _m("market_twice", 2)),                   # 020 (L1231)
+        (III, _u("per_plan_district", ("florins", 1))),       # 021 (A6): per district
+        (III, _u("barge_credit", 1, 3)),                      # 022 (L1243): 1 florin, 3 spaces
+        (III, _u("pay_florins", 1, ("points", 1))),           # 023 (L1250)
         (III, _u("free", ("florins", 1), ("points", 1))),     # 024
-        (PERMANENT, _m("block_discount", 1)),                 # 025
+        (PERMANENT, _m("block_discount", 1)),                 # 025 (L1260)
         (PERMANENT, _t("on_block_florins", 1)),               # 026
-        (PERMANENT, _m("block_for_florins", 2)),              # 027
-        (PERMANENT, _m("second_block")),                      # 028
-        (PERMANENT, _m("plan_thrice", 3)),                    # 029
+        (PERMANENT, _m("block_for_florins", 2)),              # 027 (L1271)
+        (PERMANENT, _m("second_block", 2)),                   # 028 (L1278): 2 blocks a turn
+        (PERMANENT, _m("plan_thrice", 3)),                    # 029 (L1284)
         (PERMANENT, _t("on_activate_florins", BUILDING, 2)),  # 030
         (PERMANENT, _m("activation_discount", BUILDING, 1)),  # 031
         (PERMANENT, _c("resources_to_florin", 3, 1)),         # 032
@@ -199,23 +229,23 @@ def _craftsman_effects() -> list[tuple[str, Effect]]:
         (PERMANENT, _t("on_activate_plan_use")),              # 035
         (PERMANENT, _c("resources_to_choice", 2, 1)),         # 036
         (PERMANENT, _m("sale_both")),                         # 037 (B12)
-        (PERMANENT, _c("florins_to_activation", 3)),          # 038
+        (PERMANENT, _c("florins_to_activation", 3)),          # 038 (L1345)
         (PERMANENT, _c("florins_to_choice", 2, 2)),           # 039
-        (PERMANENT, _m("barge_half")),                        # 040
+        (PERMANENT, _m("barge_half", 2)),                     # 040 (L1361): 2 spaces a cube
         (PERMANENT, _t("on_activate_florins", PLAN, 1)),      # 041
         (PERMANENT, _m("first_of_trade_discount", 1)),        # 042
         (III, _u("alone_last_on_score", ("choice", 1))),      # 043
-        (III, _u("carpenters", ("florins", 1))),              # 044
+        (III, _u("carpenters", "carpenter", 1, ("florins", 1))),  # 044 (L1389): 1 point each
         (PERMANENT, _t("on_market_points_choice", 1)),        # 045
         (III, _u("free", ("choice", 1))),                     # 046
         (III, _u("discard_plan", ("florins", 3))),            # 047
-        (III, _u("pay_resource", ("florins", 1))),            # 048
-        (PHASE_I, Effect("phase", "skip_card")),                    # 049
-        (PERMANENT, _m("docker_double")),                     # 050
-        (II, Effect("phase", "ones_florins", (2,))),          # 051
-        (II, Effect("phase", "ones_resources", (2,))),        # 052
+        (III, _u("pay_resources", 1, ("florins", 1))),        # 048 (L1417)
+        (PHASE_I, Effect("phase", "skip_card")),              # 049
+        (PERMANENT, _m("docker_double", 2)),                  # 050 (L1431): twice the points
+        (II, Effect("phase", "ones_florins", (1, 2))),        # 051 (L1437): face 1, 2 florins
+        (II, Effect("phase", "ones_resources", (1, 2, 1))),   # 052 (L1445): face 1, 2 on slot 1
         (II, Effect("phase", "adjacent_slot")),               # 053
-        (II, Effect("phase", "extra_resource", (1,))),        # 054
+        (II, Effect("phase", "extra_resource", (1,))),        # 054 (L1459)
     ]
     return out
 
@@ -226,11 +256,12 @@ def _building_effects() -> list[tuple[str, Effect]]:
         out.append((III, _u("after_plan", district, ("florins", 1))))
     for district in PLAN_DISTRICT_ORDER:                      # 061-066
         out.append((END, _e("plans_of_district", district, 1)))
-    out += [(END, _e("churches", 3, 8, 15))] * 3              # 067-069 Oude Kerk (A9)
+    out += [(END, _e("churches", ("Oude Kerk", "Westerkerk", "Zuiderkerk"), 3, 8, 15))] * 3
+    #                                                        067-069 Oude Kerk (L1509, A9)
     out += [
         (III, _u("inactive_at_most", 3, ("florins", 1))),     # 070 (A7)
-        (PERMANENT, _t("on_card_florins", 1)),                # 071 (B16)
-        (PERMANENT, _t("on_card_points", 1)),                 # 072 (B16)
+        (PERMANENT, _t("on_card_florins", 1)),                # 071 (L1535, B16)
+        (PERMANENT, _t("on_card_points", 1)),                 # 072 (L1541, B16)
         (PERMANENT, _t("on_deliver", ("points", 1))),         # 073
         (PERMANENT, _t("on_block_amstel", 1)),                # 074
         (PERMANENT, _t("on_deliver", ("florins", 1))),        # 075
@@ -243,7 +274,8 @@ def _building_effects() -> list[tuple[str, Effect]]:
         (END, _e("laurel_cards", 2)),                         # 086
         (END, _e("active_kind", BUILDING, 2)),                # 087
     ]
-    out += [(III, _u("montelbaanstoren", ("florins", 1)))] * 3  # 088-090
+    out += [(III, _u("montelbaanstoren", "Montelbaanstoren", ("florins", 1),
+                 ("florins", 2)))] * 3                   # 088-090 (L1655-1669)
     for colour in ("pink", "orange", "brown", "grey", "violet", "black"):  # 091-096
         out.append((III, _u("free", ("resource", colour, 1))))
     out += [
@@ -303,6 +335,12 @@ CARD_IDS = tuple(CARDS)
 PILES = {kind: tuple(c for c in CARD_IDS if CARDS[c].kind == kind)
          for kind in (CRAFTSMAN, BUILDING, PLAN)}
 
+
+def cards_with(name: str) -> tuple[str, ...]:
+    """The cards whose effect is ``name`` (the rules find a card by its effect, never by
+    its number)."""
+    return tuple(c for c in CARD_IDS if CARDS[c].effect.name == name)
+
 # -- market tiles (L2130-2255), printed in full ----------------------------------------
 
 
@@ -316,6 +354,7 @@ class MarketTile:
     choices: int = 0   # resources of your choice
     special: str = ""  # expansion 4 tiles
     expansion: bool = False
+    count: int = 0     # CA 17: barge spaces; CA 20, CB 24: free activations
 
 
 MARKET_TILES = {t.id: t for t in (
@@ -327,17 +366,20 @@ MARKET_TILES = {t.id: t for t in (
     MarketTile("B11", "B", 4, 6, amstel=1), MarketTile("B12", "B", 4, 8),
     MarketTile("B13", "B", 5, 11, choices=1), MarketTile("B14", "B", 5, 12),
     MarketTile("B15", "B", 6, 14), MarketTile("B16", "B", 6, 15),
-    MarketTile("CA17", "A", 1, special="barge_three", expansion=True),
+    MarketTile("CA17", "A", 1, special="barge_three", expansion=True, count=3),
     MarketTile("CA18", "A", 2, special="exchange_card", expansion=True),
     MarketTile("CA19", "A", 2, choices=2, expansion=True),
-    MarketTile("CA20", "A", 3, special="free_activations_1", expansion=True),
+    MarketTile("CA20", "A", 3, special="free_activations_1", expansion=True, count=1),
     MarketTile("CB21", "B", 3, special="barge_anywhere", expansion=True),
     MarketTile("CB22", "B", 4, special="free_block", expansion=True),
     MarketTile("CB23", "B", 5, special="one_of_each", expansion=True),
-    MarketTile("CB24", "B", 6, special="free_activations_2", expansion=True),
+    MarketTile("CB24", "B", 6, special="free_activations_2", expansion=True, count=2),
 )}
 #: L273: remove 2 random tiles of each half, unseen (3 each in the short game, L279).
 MARKET_REMOVED_PER_HALF = {12: 2, 10: 3}
+#: Expansion 4 mode b (L876-884, A11): per half, 3 base tiles and 3 of its 4 C tiles (one
+#: removed unseen); in the short game 2 C tiles (two removed)
+EXTRA_MARKET_TILES = {"base_kept": 3, "c_kept": {12: 3, 10: 2}}
 
 # -- the city (D6) ---------------------------------------------------------------------
 
@@ -482,20 +524,22 @@ class Task:
     kind: str
     param: str | int | None
     points: tuple[int, ...]  # 2 / 3 / 4 players (task 33: by resources returned, 1-6)
+    count: int = 0           # how many the condition or the return needs (below)
 
 
 def _tasks() -> dict[int, Task]:
     out: list[Task] = []
     pairs = ("light_blue", "brown", "light_green", "pink", "yellow", "white")
-    out += [Task(1 + i, "docker_pair_in_building", c, (8, 7, 6)) for i, c in enumerate(pairs)]
+    out += [Task(1 + i, "docker_pair_in_building", c, (8, 7, 6), 2)  # both of a colour
+            for i, c in enumerate(pairs)]
     districts = ("Grachtengordel", "Plantage", "Nieuwmarkt", "Burgwallen", "Haarlemmerbuurt",
                  "Jordaan")
-    out += [Task(7 + i, "four_blocks_in", d, (6, 7, 8)) for i, d in enumerate(districts)]
-    out += [Task(13, "three_of_each_kind", None, (9, 9, 9)),
+    out += [Task(7 + i, "four_blocks_in", d, (6, 7, 8), 4) for i, d in enumerate(districts)]
+    out += [Task(13, "three_of_each_kind", None, (9, 9, 9), 3),
             Task(14, "reached_the_mouth", None, (10, 10, 10)),
-            Task(15, "active_timing", END, (7, 7, 7)),
-            Task(16, "active_timing", III, (7, 7, 7)),
-            Task(17, "active_timing", PERMANENT, (7, 7, 7)),
+            Task(15, "active_timing", END, (7, 7, 7), 3),
+            Task(16, "active_timing", III, (7, 7, 7), 4),
+            Task(17, "active_timing", PERMANENT, (7, 7, 7), 5),
             Task(18, "black_market_goods", 7, (7, 6, 5)),
             Task(19, "different_goods_on_barge", 2, (6, 6, 6))]
     full = ("furniture", "lace", "cheese", "genever", "beer", "tiles", "tulip", "crystal", "coffee")
@@ -503,19 +547,21 @@ def _tasks() -> dict[int, Task]:
     out += [Task(29, "depots_full", None, (7, 6, 5)),
             Task(30, "barge_at_start", None, (4, 4, 4)),
             Task(31, "dockers_in_building", 7, (9, 7, 5)),
-            Task(32, "return_two_dockers_a_good", None, (4, 5, 6)),
-            Task(33, "return_different_resources", None, (1, 2, 3, 5, 7, 10)),
+            Task(32, "return_two_dockers_a_good", None, (4, 5, 6), 2),
+            Task(33, "return_different_resources", None, (1, 2, 3, 5, 7, 10), 6),
             Task(34, "return_docker_good_resource", None, (4, 5, 6)),
             Task(35, "blocks", 9, (7, 8, 9)),
             Task(36, "cards_activated", 10, (4, 5, 6))]
     returns = ("light_blue", "yellow", "brown", "light_green", "pink", "white")
-    out += [Task(37 + i, "return_dockers_of", c, (2, 3, 4)) for i, c in enumerate(returns)]
+    out += [Task(37 + i, "return_dockers_of", c, (2, 3, 4), 2) for i, c in enumerate(returns)]
     return {t.id: t for t in out}
 
 
 TASKS: dict[int, Task] = _tasks()
 #: tasks 37-42 with 2 dockers returned (L2104-2128)
 TWO_DOCKERS_RETURNED = (7, 8, 9)
+#: the player counts of the task points columns (L1909: « (2/3/4) »)
+TASK_POINT_SEATS = (2, 3, 4)
 TASK_DEAL = {"secret3": (3, True), "secret5": (5, True), "open1": (1, False), "open2": (2, False)}
 PROVENANCE["tasks"] = RULEBOOK + ": L1907-2128"
 
@@ -529,4 +575,9 @@ SOLO = {
     "triple_pontoons": {1: "light_blue", 2: "white", 3: "yellow", 4: "brown", 5: "pink",
                         6: "light_green"},
     "offer_seats": 2,  # L903: the cards of a 2-player game
+    "amstel_per_face": 1,   # L925: « TOM avance d'une case » per Amstel face
+    "triple": 3,            # L927: « trois fois le même résultat (ou plus) »
+    "docker_florins": 1,    # L927: « et gagne 1 Florin de la réserve »
+    "market_florins": 1,    # L944: « Si ce n'est pas le cas, TOM gagne 1 Florin »
+    "sale_florins": 2,      # L938: « vendez cette marchandise au marché noir pour 2 Florins »
 }

@@ -197,7 +197,9 @@ def _(e: ev.CardTaken, state):
 
 @_apply.register
 def _(e: ev.CardDeclined, state):
-    return _seat(state, e.seat, used=state.seats[e.seat].used + ("049",))
+    seat = state.seats[e.seat]
+    card = next(c for c in seat.active if data.CARDS[c].effect.name == "skip_card")  # 049
+    return _seat(state, e.seat, used=seat.used + (card,))
 
 
 @_apply.register
@@ -271,9 +273,10 @@ def _(e: ev.PointsScored, state):
 
 @_apply.register
 def _(e: ev.OnceSpent, state):
-    if e.card == "014":
+    name = data.CARDS[e.card].effect.name
+    if name == "on_amstel_point":                     # 014: once a turn
         return _turn(state, e.seat, amstel_point=True)
-    if e.card == "016":
+    if name == "on_barge_two_steps":                  # 016: once a turn
         return _turn(state, e.seat, barge_point=True)
     return _seat(state, e.seat, once=state.seats[e.seat].once + (e.card,))
 

@@ -9,7 +9,6 @@ from domain.amsterdam.board import amstel_order, first_free_roof
 from domain.amsterdam.state import State
 
 FOREMAN, BAILIFF, PAWN = "foreman", "bailiff", "market_pawn"
-FOREMAN_POINTS = 2  # L778
 
 
 def placements(state: State) -> tuple[tuple[str, int], ...]:
@@ -17,10 +16,11 @@ def placements(state: State) -> tuple[tuple[str, int], ...]:
     bailiff, the leader the black-market pawn; in this order (AMSTERDAM.md §2.1 step 12)."""
     order = amstel_order(state)
     out: list[tuple[str, int]] = []
+    placer = data.FIGURE_PLACERS
     if state.options.skilled_workers:
-        out += [(FOREMAN, order[-1]), (BAILIFF, order[-2])]
+        out += [(FOREMAN, order[placer[FOREMAN]]), (BAILIFF, order[placer[BAILIFF]])]
     if state.options.black_market_pawn:
-        out.append((PAWN, order[0]))
+        out.append((PAWN, order[placer[PAWN]]))
     return tuple(out)
 
 

@@ -9,10 +9,6 @@ from domain.amsterdam import events as ev
 from domain.amsterdam.commands import BuyPrestige
 from domain.amsterdam.state import State
 
-#: C tiles kept per half: one removed unseen (12 rounds), two in the short game (L880-884)
-C_TILES_KEPT = {12: 3, 10: 2}
-BASE_TILES_KEPT = 3
-
 
 def stack(rng, rounds: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     out: tuple[str, ...] = ()
@@ -22,9 +18,10 @@ def stack(rng, rounds: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
                             if t.half == half and not t.expansion])
         extra = rng.shuffle([t.id for t in data.MARKET_TILES.values()
                              if t.half == half and t.expansion])
-        keep_c = C_TILES_KEPT[rounds]
-        out += rng.shuffle(base[:BASE_TILES_KEPT] + extra[:keep_c])
-        removed += base[BASE_TILES_KEPT:] + extra[keep_c:]
+        keep_base = data.EXTRA_MARKET_TILES["base_kept"]
+        keep_c = data.EXTRA_MARKET_TILES["c_kept"][rounds]
+        out += rng.shuffle(base[:keep_base] + extra[:keep_c])
+        removed += base[keep_base:] + extra[keep_c:]
     return out, removed
 
 
@@ -46,7 +43,7 @@ def apply(tx, seat: int, tile: data.MarketTile, command: BuyPrestige) -> None:
     runs that action's usual steps."""
     state = tx.state
     if tile.special == "barge_three":                         # CA 17 (B31: up to 3)
-        tx.emit(ev.BargeCreditGained(seat, 3))
+        tx.emit(ev.BargeCreditGained(seat, tile.count))
     elif tile.special == "exchange_card" and command.give is not None:   # CA 18 (B30)
         taken = command.take
         if taken == "craftsman":
@@ -55,7 +52,7 @@ def apply(tx, seat: int, tile: data.MarketTile, command: BuyPrestige) -> None:
             taken = state.buildings[0]
         tx.emit(ev.CardExchanged(seat, command.give, taken))
     elif tile.special in ("free_activations_1", "free_activations_2"):  # CA 20, CB 24
-        tx.emit(ev.FreeActivationsGained(seat, int(tile.special[-1])))
+        tx.emit(ev.FreeActivationsGained(seat, tile.count))
     elif tile.special == "barge_anywhere":                    # CB 21
         tx.emit(ev.BargeMoved(seat, command.node, tx.seat(seat).turn.barge_credit))
     elif tile.special == "one_of_each":                       # CB 23

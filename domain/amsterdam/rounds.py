@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from domain.amsterdam import actions, cards, data, figures, market_tiles, tom
 from domain.amsterdam import events as ev
 from domain.amsterdam.board import amstel_order, seat_order
@@ -72,9 +74,9 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     rng = Rng(seed, 0)
     goods = rng.shuffle([g for g in data.GOODS for _ in range(data.GOODS_PER_TYPE["count"])])
     solo = seat_count == 1
-    pontoons = _deal_dockers(rng, 1 if solo else 2)
+    pontoons = _deal_dockers(rng, data.DOCKERS_PER_PONTOON["solo" if solo else "game"])
     districts = rng.shuffle(list(data.DISTRICTS["colour"]))
-    scored = max(1, seat_count - 1)  # L252; solo: TOM counts as a player
+    scored = data.DISTRICTS_SCORED[seat_count]  # L252; solo: TOM counts as a player
     piles = {kind: rng.shuffle(data.PILES[kind]) for kind in data.PILES}
     stack, removed = (market_tiles.stack(rng, options.rounds) if options.extra_market_tiles
                       else _market_stack(rng, options))
@@ -134,11 +136,11 @@ def _begin_round(tx: Tx) -> None:
 def _begin_dice(tx: Tx) -> None:
     state = tx.state
     rng = Rng(state.seed, state.rng_counter)
-    rolled = tuple(rng.roll(6) for _ in data.COLOURS)
+    rolled = tuple(rng.roll(data.DIE_FACES) for _ in data.COLOURS)
     faces = rolled
     if state.round >= data.DICE_CHANGE_FROM_ROUND:                    # L645
         limit = data.DICE_CHANGE_BASE - state.round
-        faces = tuple(1 if f >= limit else f for f in rolled)
+        faces = tuple(data.DICE_CHANGED_FACE if f >= limit else f for f in rolled)
     tx.emit(ev.PhaseStarted(DICE, state.round, seat_order(state)))
     tx.emit(ev.DiceRolled(rolled, faces, rng.counter))
     if tx.state.tom is not None:  # L923: TOM first, on the unmodified dice
@@ -178,8 +180,9 @@ def _opening_resources(tx: Tx, seat: int, command) -> None:
             or command.pair not in data.COLOURS):
         raise _violation("opening_resources", "Take 1 resource of any colour for slot 1 and"
                          " 2 of one colour for slot 2 (L320).")
-    tx.emit(ev.RoseFilled(seat, ((command.single, data.OPENING_SINGLE, 1),
-                                 (command.pair, data.OPENING_PAIR, 2)), ()))
+    single_slot, pair_slot = data.OPENING_SLOTS
+    tx.emit(ev.RoseFilled(seat, ((command.single, data.OPENING_SINGLE, single_slot),
+                                 (command.pair, data.OPENING_PAIR, pair_slot)), ()))
     if not _next_seat(tx):
         todo = figures.placements(tx.state)
         if todo:
@@ -212,7 +215,7 @@ def card_commands(state: State, seat: int) -> list:
             out.append(TakeCard(card, None))
         else:  # L398: discard one of the six, take a penalty
             out += [TakeCard(card, d) for d in dict.fromkeys(me.inactive + (card,))]
-    if "049" in me.active:
+    if "skip_card" in cards.phase_two(me):                            # 049
         out.append(DeclineCard())
     return out
 
@@ -238,19 +241,17 @@ def _cards(tx: Tx, seat: int, command) -> None:
 def dice_commands(state: State, seat: int) -> list[ChooseDice]:
     adjacent = "adjacent_slot" in cards.phase_two(state.seats[seat])   # 053 (B19)
     out = []
-    n = len(data.COLOURS)
-    for a in range(n):
-        for b in range(a + 1, n):
-            fa, fb = state.dice[a], state.dice[b]
-            dice = (data.COLOURS[a], data.COLOURS[b])
-            out.append(ChooseDice(dice, (fa, fb)))
-            if adjacent:
-                for sa in (fa - 1, fa + 1):
-                    if 1 <= sa <= 6:
-                        out.append(ChooseDice(dice, (sa, fb)))
-                for sb in (fb - 1, fb + 1):
-                    if 1 <= sb <= 6:
-                        out.append(ChooseDice(dice, (fa, sb)))
+    for a, b in combinations(range(len(data.COLOURS)), data.DICE_CHOSEN):   # L426
+        fa, fb = state.dice[a], state.dice[b]
+        dice = (data.COLOURS[a], data.COLOURS[b])
+        out.append(ChooseDice(dice, (fa, fb)))
+        if adjacent:
+            for sa in (fa - 1, fa + 1):
+                if 1 <= sa <= data.ROSE_SLOTS:
+                    out.append(ChooseDice(dice, (sa, fb)))
+            for sb in (fb - 1, fb + 1):
+                if 1 <= sb <= data.ROSE_SLOTS:
+                    out.append(ChooseDice(dice, (fa, sb)))
     return out
 
 
@@ -273,14 +274,18 @@ def _dice(tx: Tx, seat: int, command) -> None:
 def _fill_rose(tx: Tx, seat: int, command: ChooseDice) -> None:
     effects = cards.phase_two(tx.seat(seat))
     placements = []
+    extra = effects.get("extra_resource", (0,))[0]                  # 054
+    ones_resources = effects.get("ones_resources")                   # 052: face, count, slot
+    ones_florins = effects.get("ones_florins")                       # 051: face, florins
     for colour, slot in zip(command.dice, command.slots):
         face = tx.state.dice[data.COLOURS.index(colour)]
-        count = face + (1 if "extra_resource" in effects else 0)     # 054
-        placements.append((colour, count, slot))
-        if face == 1 and "ones_resources" in effects:                # 052
-            placements.append((colour, 2, 1))
-        if face == 1 and "ones_florins" in effects:                  # 051
-            tx.florins(seat, 2, "051", by_card=True)
+        placements.append((colour, face + extra, slot))
+        if ones_resources is not None and face == ones_resources[0]:
+            placements.append((colour, ones_resources[1], ones_resources[2]))
+        if ones_florins is not None and face == ones_florins[0]:
+            source = next(c for c, e in cards.effects(tx.seat(seat), "phase")
+                          if e.name == "ones_florins")
+            tx.florins(seat, ones_florins[1], source, by_card=True)
     dice = tuple(data.COLOURS.index(c) for c in command.dice)
     tx.emit(ev.RoseFilled(seat, tuple(placements), dice))
 

@@ -41,11 +41,13 @@ def final_scoring(tx) -> None:
     during = [s.points for s in state.seats]
     for seat in seat_order(state):                                 # L667: inactive cards
         me = tx.seat(seat)
-        if "008" not in me.active:
+        final = {e.name: (card, e.params) for card, e in cards.effects(me, "end")}
+        if "no_inactive_penalty" not in final:                     # 008
             for _ in me.inactive:
                 tx.emit(ev.PenaltyTaken(seat, "inactive_card"))
-        if "009" in me.active:                                     # B37: a final move
-            tx.advance(seat, 5, "009")
+        if "amstel_advance" in final:                              # 009 (B37): a final move
+            card, params = final["amstel_advance"]
+            tx.advance(seat, params[0], card)
     state = tx.state
     moved = [s.points - d for s, d in zip(state.seats, during)]
     districts = district_scores(state)

@@ -12,24 +12,25 @@ from domain.amsterdam.state import State
 
 
 def points_for(task: data.Task, seat_count: int) -> int:
-    return task.points[min(seat_count, 4) - 2]
+    seats = data.TASK_POINT_SEATS
+    return task.points[seats.index(min(max(seat_count, seats[0]), seats[-1]))]
 
 
 def _condition(state: State, seat: int, task: data.Task) -> bool:
     me = state.seats[seat]
     kind, param = task.kind, task.param
     if kind == "docker_pair_in_building":
-        return sum(1 for c, _ in state.docker_building if c == param) == 2
+        return sum(1 for c, _ in state.docker_building if c == param) == task.count
     if kind == "four_blocks_in":
-        return sum(1 for b in blocks_of(state, seat) if data.BLOCKS[b].district == param) >= 4
+        return (sum(1 for b in blocks_of(state, seat) if data.BLOCKS[b].district == param)
+                >= task.count)
     if kind == "three_of_each_kind":
-        return all(cards.count_active(me, k) >= 3
+        return all(cards.count_active(me, k) >= task.count
                    for k in (data.BUILDING, data.CRAFTSMAN, data.PLAN))
     if kind == "reached_the_mouth":
         return me.mouth_slot is not None
     if kind == "active_timing":
-        minimum = {data.END: 3, data.III: 4, data.PERMANENT: 5}[param]
-        return sum(1 for c in me.active if data.CARDS[c].timing == param) >= minimum
+        return sum(1 for c in me.active if data.CARDS[c].timing == param) >= task.count
     if kind == "black_market_goods":
         return len(state.black_market) >= param
     if kind == "different_goods_on_barge":
@@ -63,7 +64,7 @@ def score_tasks(state: State, seat: int) -> tuple[int, int]:
     for task in mine:
         kind = task.kind
         if kind == "return_dockers_of":
-            n = min(2, dockers.count(task.param))
+            n = min(task.count, dockers.count(task.param))
             if n:
                 for _ in range(n):
                     dockers.remove(task.param)
@@ -71,8 +72,8 @@ def score_tasks(state: State, seat: int) -> tuple[int, int]:
                 points += points_for(data.Task(0, "", None, table), state.seat_count)
                 returned += n
         elif kind == "return_two_dockers_a_good":
-            if len(dockers) >= 2 and goods:
-                del dockers[:2]
+            if len(dockers) >= task.count and goods:
+                del dockers[:task.count]
                 goods.pop()
                 points += points_for(task, state.seat_count)
                 returned += 3
@@ -84,7 +85,7 @@ def score_tasks(state: State, seat: int) -> tuple[int, int]:
                 points += points_for(task, state.seat_count)
                 returned += 3
         elif kind == "return_different_resources":
-            different = sorted(set(resources))[:6]
+            different = sorted(set(resources))[:task.count]
             if different:
                 for colour in different:
                     resources.remove(colour)

@@ -77,16 +77,16 @@ def play_round(tx, rolled: tuple[int, ...]) -> None:
     options = state.options
     for face in rolled:                                          # L925: each Amstel face
         if face == options.solo_amstel_face:
-            advance(tx, 1, "dice")
+            advance(tx, data.SOLO["amstel_per_face"], "dice")
     for face in sorted(set(rolled)):                             # L927-932: triples
-        if rolled.count(face) >= 3 and face not in tx.state.tom.triples:
+        if rolled.count(face) >= data.SOLO["triple"] and face not in tx.state.tom.triples:
             colour = _triple_docker(tx.state, face)
             space = len(tx.state.docker_building)
             tx.emit(ev.TomDockerDelivered(face, colour, space))
             if colour is not None:
                 values = data.DOCKER_BUILDING["values"]
                 tx.emit(ev.TomScored(values[min(space, len(values) - 1)], "docker_building"))
-                tx.emit(ev.TomFlorins(1, "docker"))
+                tx.emit(ev.TomFlorins(data.SOLO["docker_florins"], "docker"))
     for colour, face in zip(data.COLOURS, rolled):               # L936-942: blocks
         if face != options.solo_block_face:
             continue
@@ -96,7 +96,7 @@ def play_round(tx, rolled: tuple[int, ...]) -> None:
         good = tx.state.block_goods[data.BLOCK_IDS.index(block)]
         if good not in tx.state.black_market:
             tx.emit(ev.TomBlockTaken(block, good, "black_market"))
-            tx.emit(ev.TomFlorins(data.BLACK_MARKET_FLORINS, "black_market"))
+            tx.emit(ev.TomFlorins(data.SOLO["sale_florins"], "black_market"))
             continue
         roof = first_free_roof(tx.state, good)
         depots = [(v, d) for (d, v), g in zip(data.DEPOTS.items(), tx.state.depots) if g is None]
@@ -114,4 +114,4 @@ def play_round(tx, rolled: tuple[int, ...]) -> None:
             tx.emit(ev.TomScored(tile.points, "market"))
         advance(tx, tile.amstel, "market")
     else:
-        tx.emit(ev.TomFlorins(1, "market"))
+        tx.emit(ev.TomFlorins(data.SOLO["market_florins"], "market"))

@@ -5,9 +5,23 @@ from __future__ import annotations
 
 from domain.amsterdam import data
 from domain.amsterdam import events as ev
-from domain.amsterdam.board import has_active
 from domain.amsterdam.evolve import evolve
 from domain.amsterdam.state import State
+
+#: the cards whose triggers live here: 071 and 072 (a florin or a point more when another
+#: card gives some, B16), 014 (a point when the pawn advances, once a turn)
+ON_CARD_FLORINS = data.cards_with("on_card_florins")
+ON_CARD_POINTS = data.cards_with("on_card_points")
+ON_AMSTEL_POINT = data.cards_with("on_amstel_point")
+
+
+def _bonus(seat, cards: tuple[str, ...], spent: tuple[str, ...], source: str):
+    """The first of ``cards`` the seat has active and has not spent this round (and that
+    is not the gain's own source), or None."""
+    for card in cards:
+        if card != source and card in seat.active and card not in spent:
+            return card
+    return None
 
 
 class Tx:
@@ -28,19 +42,24 @@ class Tx:
             return
         self.emit(ev.FlorinsChanged(seat, amount, source))
         # 071 (B16): florins gained through another card's effect, once per round
-        if (amount > 0 and by_card and source != "071" and has_active(self.seat(seat), "071")
-                and "071" not in self.seat(seat).once):
-            self.emit(ev.OnceSpent(seat, "071"))
-            self.emit(ev.FlorinsChanged(seat, 1, "071"))
+        if amount > 0 and by_card:
+            me = self.seat(seat)
+            card = _bonus(me, ON_CARD_FLORINS, me.once, source)
+            if card is not None:
+                self.emit(ev.OnceSpent(seat, card))
+                self.emit(ev.FlorinsChanged(seat, data.CARDS[card].effect.params[0], card))
 
     def points(self, seat: int, amount: int, source: str, by_card: bool = False) -> None:
         if amount == 0:
             return
         self.emit(ev.PointsScored(seat, amount, source))
-        if (amount > 0 and by_card and source != "072" and has_active(self.seat(seat), "072")
-                and "072" not in self.seat(seat).once):
-            self.emit(ev.OnceSpent(seat, "072"))
-            self.emit(ev.PointsScored(seat, 1, "072"))
+        # 072 (B16): points gained through another card's effect, once per round
+        if amount > 0 and by_card:
+            me = self.seat(seat)
+            card = _bonus(me, ON_CARD_POINTS, me.once, source)
+            if card is not None:
+                self.emit(ev.OnceSpent(seat, card))
+                self.emit(ev.PointsScored(seat, data.CARDS[card].effect.params[0], card))
 
     def resources(self, seat: int, colours: tuple[str, ...], source: str) -> None:
         if colours:
@@ -70,7 +89,9 @@ class Tx:
             self.points(seat, value, "amstel_bridge")
         if slot is not None:
             self.points(seat, data.MOUTH_POINTS, "amstel_mouth")
-        if (end > start and has_active(self.seat(seat), "014")
-                and not self.seat(seat).turn.amstel_point and self.state.phase != "finished"):
-            self.emit(ev.OnceSpent(seat, "014"))
-            self.points(seat, 1, "014", by_card=True)
+        me = self.seat(seat)
+        if end > start and not me.turn.amstel_point and self.state.phase != "finished":
+            card = _bonus(me, ON_AMSTEL_POINT, (), source)
+            if card is not None:                                             # 014
+                self.emit(ev.OnceSpent(seat, card))
+                self.points(seat, data.CARDS[card].effect.params[0], card, by_card=True)
