@@ -152,7 +152,9 @@ def market_commands(state: State, seat_index: int) -> list[BuyPrestige]:
 def end_turn_commands(state: State, seat_index: int) -> list[EndTurn]:
     seat = state.seats[seat_index]
     keeps: list[str | None] = [None]
-    if state.round < data.ROUNDS_FULL:  # L631: no Phase IV in the last round
+    # L624: the house keeps HOUSE_CAPACITY cube(s) (EndTurn.keep names one, so 0 or 1);
+    # L631: no Phase IV in the last round
+    if state.round < data.ROUNDS_FULL and data.HOUSE_CAPACITY > 0:
         keeps += list(dict.fromkeys(colours_of(seat.reserve)))
     moves: tuple[str | None, ...] = (None,)
     if seat.turn.foreman_due and state.foreman is not None:

@@ -26,7 +26,6 @@ DISTRICTS = {
     "colour": {"Plantage": "pink", "Haarlemmerbuurt": "grey", "Jordaan": "orange",
                "Burgwallen": "brown", "Nieuwmarkt": "violet", "Grachtengordel": "black"},
 }
-DISTRICT_OF_COLOUR = {c: d for d, c in DISTRICTS["colour"].items()}
 
 # -- scales printed in the rulebook ----------------------------------------------------
 RULEBOOK = "rulebook"

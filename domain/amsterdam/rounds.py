@@ -80,7 +80,7 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     piles = {kind: rng.shuffle(data.PILES[kind]) for kind in data.PILES}
     stack, removed = (market_tiles.stack(rng, options.rounds) if options.extra_market_tiles
                       else _market_stack(rng, options))
-    order = rng.shuffle(range(2 if solo else seat_count))  # L895: TOM's pawn is drawn too
+    order = rng.shuffle(range(data.TOM + 1 if solo else seat_count))  # L895: TOM's pawn too
     first_round = 1 if options.rounds == data.ROUNDS_FULL else data.SHORT_GAME_FIRST_ROUND
     tx.emit(ev.BoardDealt(goods, pontoons, districts[:scored], districts[scored:],
                           piles[data.CRAFTSMAN], piles[data.BUILDING], piles[data.PLAN],

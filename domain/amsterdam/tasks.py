@@ -76,7 +76,7 @@ def score_tasks(state: State, seat: int) -> tuple[int, int]:
                 del dockers[:task.count]
                 goods.pop()
                 points += points_for(task, state.seat_count)
-                returned += 3
+                returned += task.count + 1
         elif kind == "return_docker_good_resource":
             if dockers and goods and resources:
                 dockers.pop()
