@@ -1,8 +1,14 @@
-"""evolve: apply one Amsterdam event to the state. Records facts; decides nothing."""
+"""evolve: apply one Amsterdam event to the state. Records facts; decides nothing.
+
+Replay folds every event of a game (issue 24: 100k events a second per core), so the
+copies are made here at the least cost: a state's fields are copied as its instance
+dictionary (no ``__init__``: states have no ``__post_init__`` and no slots, the same object
+``dataclasses.replace`` would build), and each event type finds its function in one dict.
+A misspelt field would add an attribute instead of failing: tests/domain/amsterdam/
+test_evolve.py checks every state of many games has exactly its dataclass's fields.
+"""
 
 from __future__ import annotations
-
-from functools import singledispatch
 
 from domain.amsterdam import data
 from domain.amsterdam import events as ev
@@ -16,9 +22,21 @@ from domain.amsterdam.state import (
     TomState,
     Turn,
 )
-from domain.common.frozen import replace
 
 _INDEX = {c: i for i, c in enumerate(data.COLOURS)}
+_NEW = object.__new__
+_SET = object.__setattr__
+_FRESH_TURN = Turn()
+_BLOCK_INDEX = {block: i for i, block in enumerate(data.BLOCK_IDS)}
+
+
+def replace(obj, **changes):
+    """``obj`` with ``changes``: the instance dictionary copied, no ``__init__`` run."""
+    fields = obj.__dict__.copy()
+    fields.update(changes)
+    new = _NEW(type(obj))
+    _SET(new, "__dict__", fields)
+    return new
 
 
 def add(vector: tuple[int, ...], colours, sign: int = 1) -> tuple[int, ...]:
@@ -34,25 +52,49 @@ def remove_one(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 
 def _seat(state: State, seat: int, **changes) -> State:
-    seats = list(state.seats)
-    seats[seat] = replace(seats[seat], **changes)
-    return replace(state, seats=tuple(seats))
+    seats = state.seats
+    fields = seats[seat].__dict__.copy()       # replace(), written out: the commonest copy
+    fields.update(changes)
+    new = _NEW(SeatState)
+    _SET(new, "__dict__", fields)
+    fields = state.__dict__.copy()
+    fields["seats"] = seats[:seat] + (new,) + seats[seat + 1:]
+    new = _NEW(State)
+    _SET(new, "__dict__", fields)
+    return new
 
 
 def _turn(state: State, seat: int, **changes) -> State:
     return _seat(state, seat, turn=replace(state.seats[seat].turn, **changes))
 
 
+def _seat_and(state: State, seat: int, seat_changes: dict, **changes) -> State:
+    """One copy of the state for a change of one seat and of the state's own fields."""
+    seats = state.seats
+    new = replace(seats[seat], **seat_changes)
+    return replace(state, seats=seats[:seat] + (new,) + seats[seat + 1:], **changes)
+
+
+#: event type -> the function that records it
+_APPLY: dict[type, object] = {}
+
+
+def _records(event_type: type):
+    def register(function):
+        _APPLY[event_type] = function
+        return function
+    return register
+
+
 def evolve(state: State | None, event) -> State:
-    return _apply(event, state)
+    try:
+        apply = _APPLY[type(event)]
+    except KeyError:
+        raise TypeError(f"unknown event {type(event).__name__}") from None
+    return apply(event, state)
 
 
-@singledispatch
-def _apply(event, state):  # pragma: no cover - every event type is registered below
-    raise TypeError(f"unknown event {type(event).__name__}")
-
-
-@_apply.register
+@_records(ev.GameStarted)
 def _(e: ev.GameStarted, state):
     return State(seat_count=e.seat_count, seed=e.seed, rng_counter=0, options=e.options,
                  rules_version=e.rules_version,
@@ -60,7 +102,7 @@ def _(e: ev.GameStarted, state):
                  phase=OPENING_CARD, tom=TomState() if e.seat_count == 1 else None)
 
 
-@_apply.register
+@_records(ev.BoardDealt)
 def _(e: ev.BoardDealt, state):
     stamps = {seat: len(e.amstel_order) - i for i, seat in enumerate(e.amstel_order)}
     seats = tuple(replace(s, stamp=stamps[i]) for i, s in enumerate(state.seats))
@@ -76,18 +118,18 @@ def _(e: ev.BoardDealt, state):
         next_stamp=len(e.amstel_order) + 1)
 
 
-@_apply.register
+@_records(ev.TomDiscarded)
 def _(e: ev.TomDiscarded, state):
     return replace(state, offer=remove_one(state.offer, e.card), discard=state.discard + (e.card,),
                    tom_discard=())
 
 
-@_apply.register
+@_records(ev.TomDiscardTied)
 def _(e: ev.TomDiscardTied, state):
     return replace(state, tom_discard=e.cards)
 
 
-@_apply.register
+@_records(ev.TomAdvanced)
 def _(e: ev.TomAdvanced, state):
     tom = state.tom
     tom = replace(tom, amstel=e.space, stamp=e.stamp, bridges_passed=tom.bridges_passed + e.bridges,
@@ -96,17 +138,17 @@ def _(e: ev.TomAdvanced, state):
                    mouth_arrivals=state.mouth_arrivals + (e.mouth_slot is not None))
 
 
-@_apply.register
+@_records(ev.TomScored)
 def _(e: ev.TomScored, state):
     return replace(state, tom=replace(state.tom, points=state.tom.points + e.points))
 
 
-@_apply.register
+@_records(ev.TomFlorins)
 def _(e: ev.TomFlorins, state):
     return replace(state, tom=replace(state.tom, florins=state.tom.florins + e.amount))
 
 
-@_apply.register
+@_records(ev.TomDockerDelivered)
 def _(e: ev.TomDockerDelivered, state):
     state = replace(state, tom=replace(state.tom, triples=state.tom.triples + (e.face,)))
     if e.colour is None:
@@ -127,7 +169,7 @@ def _firsts(pontoons, colour):
     return out
 
 
-@_apply.register
+@_records(ev.TomBlockTaken)
 def _(e: ev.TomBlockTaken, state):
     i = data.BLOCK_IDS.index(e.block)
     goods = list(state.block_goods)
@@ -147,22 +189,22 @@ def _(e: ev.TomBlockTaken, state):
     return state
 
 
-@_apply.register
+@_records(ev.TasksDealt)
 def _(e: ev.TasksDealt, state):
     return replace(state, tasks=e.hands, task_pile=e.pile, rng_counter=e.rng_counter)
 
 
-@_apply.register
+@_records(ev.PlacementsStarted)
 def _(e: ev.PlacementsStarted, state):
     return replace(state, phase=PLACEMENTS, placing=e.figures, order=e.seats, position=0)
 
 
-@_apply.register
+@_records(ev.FigureMoved)
 def _(e: ev.FigureMoved, state):
     return replace(state, **{e.figure: e.space})
 
 
-@_apply.register
+@_records(ev.CardsRevealed)
 def _(e: ev.CardsRevealed, state):
     piles = {"craftsman": state.craftsmen, "building": state.buildings, "plan": state.plans}
     for card in e.cards:
@@ -172,18 +214,18 @@ def _(e: ev.CardsRevealed, state):
                    buildings=piles["building"], plans=piles["plan"])
 
 
-@_apply.register
+@_records(ev.PhaseStarted)
 def _(e: ev.PhaseStarted, state):
     return replace(state, phase=e.phase, round=e.round, order=e.order, position=0,
                    dice_choices=())
 
 
-@_apply.register
+@_records(ev.SeatAdvanced)
 def _(e: ev.SeatAdvanced, state):
     return replace(state, position=e.position)
 
 
-@_apply.register
+@_records(ev.CardTaken)
 def _(e: ev.CardTaken, state):
     seat = state.seats[e.seat]
     inactive = seat.inactive + (e.card,)
@@ -191,33 +233,33 @@ def _(e: ev.CardTaken, state):
     if e.discarded is not None:
         inactive = remove_one(inactive, e.discarded)
         discard += (e.discarded,)
-    state = replace(state, offer=remove_one(state.offer, e.card), discard=discard)
-    return _seat(state, e.seat, inactive=inactive)
+    return _seat_and(state, e.seat, {"inactive": inactive},
+                     offer=remove_one(state.offer, e.card), discard=discard)
 
 
-@_apply.register
+@_records(ev.CardDeclined)
 def _(e: ev.CardDeclined, state):
     seat = state.seats[e.seat]
     card = next(c for c in seat.active if data.CARDS[c].effect.name == "skip_card")  # 049
     return _seat(state, e.seat, used=seat.used + (card,))
 
 
-@_apply.register
+@_records(ev.OfferDiscarded)
 def _(e: ev.OfferDiscarded, state):
     return replace(state, offer=(), discard=state.discard + e.cards)
 
 
-@_apply.register
+@_records(ev.PenaltyTaken)
 def _(e: ev.PenaltyTaken, state):
     return _seat(state, e.seat, penalties=state.seats[e.seat].penalties + 1)
 
 
-@_apply.register
+@_records(ev.DiceRolled)
 def _(e: ev.DiceRolled, state):
     return replace(state, dice=e.faces, rng_counter=e.rng_counter, dice_choices=())
 
 
-@_apply.register
+@_records(ev.RoseFilled)
 def _(e: ev.RoseFilled, state):
     rose = [list(slot) for slot in state.seats[e.seat].rose]
     for colour, count, slot in e.placements:
@@ -225,12 +267,12 @@ def _(e: ev.RoseFilled, state):
     return _seat(state, e.seat, rose=tuple(tuple(s) for s in rose), dice=e.dice)
 
 
-@_apply.register
+@_records(ev.DiceChosen)
 def _(e: ev.DiceChosen, state):
     return replace(state, dice_choices=state.dice_choices + ((e.seat, e.dice, e.slots),))
 
 
-@_apply.register
+@_records(ev.RoseTurned)
 def _(e: ev.RoseTurned, state):
     seat = state.seats[e.seat]
     reserve = tuple(a + b for a, b in zip(seat.reserve, seat.rose[0]))
@@ -239,39 +281,39 @@ def _(e: ev.RoseTurned, state):
     return _seat(state, e.seat, reserve=reserve, rose=seat.rose[1:] + (EMPTY,), house=None)
 
 
-@_apply.register
+@_records(ev.ResourcesGained)
 def _(e: ev.ResourcesGained, state):
     return _seat(state, e.seat, reserve=add(state.seats[e.seat].reserve, e.colours))
 
 
-@_apply.register
+@_records(ev.ResourcesSpent)
 def _(e: ev.ResourcesSpent, state):
     return _seat(state, e.seat, reserve=add(state.seats[e.seat].reserve, e.colours, -1))
 
 
-@_apply.register
+@_records(ev.ChoicesOwed)
 def _(e: ev.ChoicesOwed, state):
     return _seat(state, e.seat, pending_choices=state.seats[e.seat].pending_choices + e.count)
 
 
-@_apply.register
+@_records(ev.ResourceChosen)
 def _(e: ev.ResourceChosen, state):
     seat = state.seats[e.seat]
     return _seat(state, e.seat, pending_choices=seat.pending_choices - 1,
                  reserve=add(seat.reserve, (e.colour,)))
 
 
-@_apply.register
+@_records(ev.FlorinsChanged)
 def _(e: ev.FlorinsChanged, state):
     return _seat(state, e.seat, florins=state.seats[e.seat].florins + e.amount)
 
 
-@_apply.register
+@_records(ev.PointsScored)
 def _(e: ev.PointsScored, state):
     return _seat(state, e.seat, points=state.seats[e.seat].points + e.points)
 
 
-@_apply.register
+@_records(ev.OnceSpent)
 def _(e: ev.OnceSpent, state):
     name = data.CARDS[e.card].effect.name
     if name == "on_amstel_point":                     # 014: once a turn
@@ -281,7 +323,7 @@ def _(e: ev.OnceSpent, state):
     return _seat(state, e.seat, once=state.seats[e.seat].once + (e.card,))
 
 
-@_apply.register
+@_records(ev.CardActivated)
 def _(e: ev.CardActivated, state):
     seat = state.seats[e.seat]
     card = data.CARDS[e.card]
@@ -296,7 +338,7 @@ def _(e: ev.CardActivated, state):
     return state
 
 
-@_apply.register
+@_records(ev.CardUsed)
 def _(e: ev.CardUsed, state):
     seat = state.seats[e.seat]
     state = _seat(state, e.seat, used=seat.used + (e.card,))
@@ -307,66 +349,69 @@ def _(e: ev.CardUsed, state):
     return state
 
 
-@_apply.register
+@_records(ev.CardDiscarded)
 def _(e: ev.CardDiscarded, state):
     seat = state.seats[e.seat]
     state = replace(state, discard=state.discard + (e.card,))
     return _seat(state, e.seat, active=remove_one(seat.active, e.card))
 
 
-@_apply.register
+@_records(ev.BlockTaken)
 def _(e: ev.BlockTaken, state):
-    i = data.BLOCK_IDS.index(e.block)
+    i = _BLOCK_INDEX[e.block]
     goods = list(state.block_goods)
     owners = list(state.block_owner)
     goods[i], owners[i] = None, e.seat
-    state = replace(state, block_goods=tuple(goods), block_owner=tuple(owners))
     seat = state.seats[e.seat]
+    changes = {"turn": replace(seat.turn, blocks_taken=seat.turn.blocks_taken + e.counted)}
+    black_market = state.black_market
     if e.sold:
-        state = replace(state, black_market=state.black_market + (e.good,))
+        black_market += (e.good,)
     else:
-        state = _seat(state, e.seat, provisional=seat.provisional + (e.good,))
-    return _turn(state, e.seat, blocks_taken=seat.turn.blocks_taken + e.counted)
+        changes["provisional"] = seat.provisional + (e.good,)
+    return _seat_and(state, e.seat, changes, block_goods=tuple(goods),
+                     block_owner=tuple(owners), black_market=black_market)
 
 
-@_apply.register
+@_records(ev.GoodLoaded)
 def _(e: ev.GoodLoaded, state):
     seat = state.seats[e.seat]
     return _seat(state, e.seat, provisional=remove_one(seat.provisional, e.good),
                  cargo=seat.cargo + (e.good,))
 
 
-@_apply.register
+@_records(ev.BargeMoved)
 def _(e: ev.BargeMoved, state):
     turn = state.seats[e.seat].turn
-    state = _seat(state, e.seat, barge=e.to)
-    return _turn(state, e.seat, barge_credit=e.credit, barge_steps=turn.barge_steps + 1,
-                 docker_taken_here=False)
+    return _seat(state, e.seat, barge=e.to,
+                 turn=replace(turn, barge_credit=e.credit, barge_steps=turn.barge_steps + 1,
+                              docker_taken_here=False))
 
 
-@_apply.register
+@_records(ev.BargeCreditGained)
 def _(e: ev.BargeCreditGained, state):
     turn = state.seats[e.seat].turn
     return _turn(state, e.seat, barge_credit=turn.barge_credit + e.steps)
 
 
-@_apply.register
+@_records(ev.DockerPickedUp)
 def _(e: ev.DockerPickedUp, state):
     pontoons = list(state.pontoons)
     i = tuple(data.PONTOONS).index(e.pontoon)
     pontoons[i] = remove_one(pontoons[i], e.colour)
-    state = replace(state, pontoons=tuple(pontoons))
-    state = _seat(state, e.seat, dockers=state.seats[e.seat].dockers + (e.colour,))
-    return _turn(state, e.seat, docker_taken_here=True)
+    seat = state.seats[e.seat]
+    return _seat_and(state, e.seat, {"dockers": seat.dockers + (e.colour,),
+                                     "turn": replace(seat.turn, docker_taken_here=True)},
+                     pontoons=tuple(pontoons))
 
 
-@_apply.register
+@_records(ev.DockerDelivered)
 def _(e: ev.DockerDelivered, state):
-    state = replace(state, docker_building=state.docker_building + ((e.colour, e.seat),))
-    return _seat(state, e.seat, dockers=remove_one(state.seats[e.seat].dockers, e.colour))
+    return _seat_and(state, e.seat, {"dockers": remove_one(state.seats[e.seat].dockers, e.colour)},
+                     docker_building=state.docker_building + ((e.colour, e.seat),))
 
 
-@_apply.register
+@_records(ev.GoodDelivered)
 def _(e: ev.GoodDelivered, state):
     if e.place in data.DEPOTS:
         depots = list(state.depots)
@@ -380,25 +425,24 @@ def _(e: ev.GoodDelivered, state):
     return _turn(state, e.seat, foreman_due=True) if e.foreman else state
 
 
-@_apply.register
+@_records(ev.AmstelAdvanced)
 def _(e: ev.AmstelAdvanced, state):
     seat = state.seats[e.seat]
-    state = replace(state, next_stamp=max(state.next_stamp, e.stamp + 1),
-                    mouth_arrivals=state.mouth_arrivals + (e.mouth_slot is not None))
-    state = _seat(state, e.seat, amstel=e.space, stamp=e.stamp,
-                  mouth_slot=seat.mouth_slot if e.mouth_slot is None else e.mouth_slot,
-                  bridges_passed=seat.bridges_passed + e.bridges)
+    changes = {"amstel": e.space, "stamp": e.stamp,
+               "mouth_slot": seat.mouth_slot if e.mouth_slot is None else e.mouth_slot,
+               "bridges_passed": seat.bridges_passed + e.bridges}
     if e.action:
-        state = _turn(state, e.seat, amstel_moved=True, amstel_open=True)
-    return state
+        changes["turn"] = replace(seat.turn, amstel_moved=True, amstel_open=True)
+    return _seat_and(state, e.seat, changes, next_stamp=max(state.next_stamp, e.stamp + 1),
+                     mouth_arrivals=state.mouth_arrivals + (e.mouth_slot is not None))
 
 
-@_apply.register
+@_records(ev.AmstelMoveEnded)
 def _(e: ev.AmstelMoveEnded, state):
     return _turn(state, e.seat, amstel_open=False)
 
 
-@_apply.register
+@_records(ev.CardExchanged)
 def _(e: ev.CardExchanged, state):
     seat = state.seats[e.seat]
     piles = {"craftsman": state.craftsmen, "building": state.buildings}
@@ -413,25 +457,25 @@ def _(e: ev.CardExchanged, state):
     return _seat(state, e.seat, inactive=remove_one(seat.inactive, e.given) + (e.taken,))
 
 
-@_apply.register
+@_records(ev.FreeActivationsGained)
 def _(e: ev.FreeActivationsGained, state):
     turn = state.seats[e.seat].turn
     return _turn(state, e.seat, free_activations=turn.free_activations + e.count)
 
 
-@_apply.register
+@_records(ev.PrestigeBought)
 def _(e: ev.PrestigeBought, state):
     return _turn(state, e.seat, market_uses=state.seats[e.seat].turn.market_uses + 1)
 
 
-@_apply.register
+@_records(ev.TurnEnded)
 def _(e: ev.TurnEnded, state):
     seat = state.seats[e.seat]
     reserve = seat.reserve if e.kept is None else add(seat.reserve, (e.kept,), -1)
-    return _seat(state, e.seat, house=e.kept, reserve=reserve, turn=Turn())
+    return _seat(state, e.seat, house=e.kept, reserve=reserve, turn=_FRESH_TURN)
 
 
-@_apply.register
+@_records(ev.RoundEnded)
 def _(e: ev.RoundEnded, state):
     seats = tuple(replace(s, reserve=EMPTY, used=(), once=(), dice=()) for s in state.seats)
     stack = state.market_stack[1:] if e.next_tile is not None else state.market_stack
@@ -440,6 +484,6 @@ def _(e: ev.RoundEnded, state):
                    market_seen=seen, round=e.round + 1, dice=())
 
 
-@_apply.register
+@_records(ev.GameEnded)
 def _(e: ev.GameEnded, state):
     return replace(state, phase=FINISHED, scores=e.scores, winners=e.winners, tom_score=e.tom)
