@@ -261,10 +261,12 @@ def _(e: ev.DiceRolled, state):
 
 @_records(ev.RoseFilled)
 def _(e: ev.RoseFilled, state):
-    rose = [list(slot) for slot in state.seats[e.seat].rose]
+    rose = list(state.seats[e.seat].rose)
     for colour, count, slot in e.placements:
-        rose[slot - 1][_INDEX[colour]] += count
-    return _seat(state, e.seat, rose=tuple(tuple(s) for s in rose), dice=e.dice)
+        cubes = list(rose[slot - 1])
+        cubes[_INDEX[colour]] += count
+        rose[slot - 1] = tuple(cubes)
+    return _seat(state, e.seat, rose=tuple(rose), dice=e.dice)
 
 
 @_records(ev.DiceChosen)
