@@ -45,7 +45,7 @@ HERE = Path(__file__).resolve().parents[3] / "domain" / "amsterdam"
 ALLOWED_INTEGERS = {
     ("cards", 2): (2, "// 2: a pair (103, 104 « par paire »)"),
     ("rounds", 2): (1, "round % 2: the 3-player offer alternates by parity (L387-390)"),
-    ("tasks", 3): (1, "task 34 returns 3 items: 1 docker, 1 good, 1 resource (L2078)"),
+    ("tasks", 3): (1, "task 34 returns 3 items: 1 docker, 1 good, 1 resource (L2082)"),
     ("payments", 99): (1, "the sort rank of an unknown colour (refused later), no rule"),
 }
 
