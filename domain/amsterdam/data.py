@@ -34,6 +34,7 @@ HOUSE_CAPACITY = 1                     # L305
 INACTIVE_SLOTS = 5                     # L311
 MAX_DOCKERS_ON_BARGE = 2               # L303
 ROUNDS_FULL = 12                       # L328
+FIRST_ROUND = 1                        # L328: rounds 1 to 12
 SHORT_GAME_FIRST_ROUND = 3             # L277-279
 FAST_DELIVERY_LAST_ROUND = 7           # L637-641: + (8 - round) per good in rounds 1-7
 FAST_DELIVERY_BASE = 8

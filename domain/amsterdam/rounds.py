@@ -81,7 +81,8 @@ def start(options: Options, seat_count: int, seed: str) -> list:
     stack, removed = (market_tiles.stack(rng, options.rounds) if options.extra_market_tiles
                       else _market_stack(rng, options))
     order = rng.shuffle(range(data.TOM + 1 if solo else seat_count))  # L895: TOM's pawn too
-    first_round = 1 if options.rounds == data.ROUNDS_FULL else data.SHORT_GAME_FIRST_ROUND
+    first_round = (data.FIRST_ROUND if options.rounds == data.ROUNDS_FULL
+                   else data.SHORT_GAME_FIRST_ROUND)
     tx.emit(ev.BoardDealt(goods, pontoons, districts[:scored], districts[scored:],
                           piles[data.CRAFTSMAN], piles[data.BUILDING], piles[data.PLAN],
                           stack, removed, tuple(order), first_round, rng.counter))

@@ -348,6 +348,9 @@ def test_foreman_points(monkeypatch):
 def test_setup_scales(monkeypatch):
     state = started(3)
     assert len(state.districts_scored) == 2 and all(len(p) == 2 for p in state.pontoons)
+    assert state.round == 1
+    monkeypatch.setattr(data, "FIRST_ROUND", 2)
+    assert started(3).round == 2
     monkeypatch.setitem(data.DISTRICTS_SCORED, 3, 4)
     monkeypatch.setitem(data.DOCKERS_PER_PONTOON, "game", 1)
     state = started(3)
