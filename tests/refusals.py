@@ -26,8 +26,4 @@ def refused(code: str, exception: type[Exception] = RuleViolation,
     with pytest.raises(exception, match=match) as caught:
         yield caught
     got = getattr(caught.value, "code", None)
-    import os, traceback  # DISCOVER
-    if os.environ.get("DISCOVER"):  # DISCOVER
-        print("DISCOVER", traceback.extract_stack()[-3][:2], got, str(caught.value)[:150])  # DISCOVER
-        return  # DISCOVER
     assert got == code, f"refused for another reason: {got!r} ({caught.value}), not {code!r}"
