@@ -21,11 +21,13 @@ from tests.e2e.test_stream import parse, stream
 
 
 def lobby_messages(server, seconds, **params):
-    """Read the lobby stream for ``seconds`` in a thread; returns (messages, arrival times)."""
+    """Read the lobby stream for ``seconds`` in a thread; returns the reader, the (arrival
+    time, message) pairs, and an event set when the first (the lobby as it is) arrived."""
     response = requests.get(f"{server}/v1/lobby/stream", params={"timeout": seconds, "keepalive": 5, **params},
                             stream=True, timeout=30)
     assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/event-stream")
     found: list[tuple[float, dict]] = []
+    first = threading.Event()
 
     def read():
         block: dict = {}
@@ -33,6 +35,7 @@ def lobby_messages(server, seconds, **params):
             if not line:
                 if block.get("event") == "lobby":
                     found.append((time.monotonic(), json.loads(block["data"])))
+                    first.set()
                 block = {}
             elif not line.startswith(":"):
                 key, _, value = line.partition(": ")
@@ -40,16 +43,15 @@ def lobby_messages(server, seconds, **params):
 
     reader = threading.Thread(target=read)
     reader.start()
-    return reader, found
+    return reader, found, first
 
 
 def test_the_lobby_stream_follows_seeks_live(server):
     host, guest = Client(server), Client(server)
     host.create_player("LiveSeeker")
     guest.create_player("LiveJoiner")
-    reader, found = lobby_messages(server, 4, title="speicherstadt")
-    time.sleep(0.7)
-    assert found, "the lobby as it is comes first"
+    reader, found, first = lobby_messages(server, 4, title="speicherstadt")
+    assert first.wait(10), "the lobby as it is comes first"
     posted_at = time.monotonic()
     game = host.create_game("speicherstadt", [{"player_id": host.me()["id"]}, {"open": True}],
                             time_control={"per_move": "P1D"})
