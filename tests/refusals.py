@@ -27,3 +27,11 @@ def refused(code: str, exception: type[Exception] = RuleViolation,
         yield caught
     got = getattr(caught.value, "code", None)
     assert got == code, f"refused for another reason: {got!r} ({caught.value}), not {code!r}"
+
+
+def problem(response, status: int, code: str) -> dict:
+    """The answer is the problem ``status`` with this ``code`` (a 4xx for the wrong reason,
+    say a 403 ``missing_scope`` for a 403 ``not_your_seat``, fails); returns its body."""
+    body = response.json() if callable(response.json) else response.json
+    assert (response.status_code, body.get("code") if isinstance(body, dict) else None) == (status, code), body
+    return body
