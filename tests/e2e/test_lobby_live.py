@@ -18,6 +18,7 @@ from service.states import Folded, decode, fold_stored
 from service.titles import title as title_of
 from tests.e2e.test_clients import run
 from tests.e2e.test_stream import parse, stream
+from tests.refusals import problem
 
 
 def lobby_messages(server, seconds, **params):
@@ -121,7 +122,7 @@ def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
     hidden = red.create_game("kontor", [{"player_id": red.me()["id"]}, {"open": True}], {"variant": "basic"},
                              private=True)
     black.join(hidden["id"], 1)
-    assert stream(server, hidden["id"], timeout=0.5).status_code == 404
+    problem(stream(server, hidden["id"], timeout=0.5), 404, "not_found")
     assert stream(server, hidden["id"], token=black.token, timeout=0.5).status_code == 200
     live = requests.get(f"{server}/v1/games", params={"status": "active", "limit": 200}, timeout=10).json()
     assert hidden["id"] not in [g["id"] for g in live["games"]]
