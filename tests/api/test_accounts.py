@@ -13,6 +13,7 @@ import pytest
 from api import create_app
 from service.container import build
 from tests.openapi_check import ValidatingClient
+from tests.refusals import problem
 
 PASSWORD = "correct horse battery"
 ALL = ["read", "play", "notifications", "account"]
@@ -71,10 +72,10 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_fresh_browser(client, account
     out = first.delete("/v1/sessions/current", headers=csrf(first))
     assert out.status_code == 204
     assert first.client.get_cookie("entrepot_session") is None
-    assert first.get("/v1/players/me").status_code == 401
+    problem(first.get("/v1/players/me"), 401, "unauthorized")
     replay = ValidatingClient(app.test_client())
     replay.client.set_cookie("entrepot_session", stolen)
-    assert replay.get("/v1/players/me").status_code == 401
+    problem(replay.get("/v1/players/me"), 401, "unauthorized")
     # nothing was lost: a new browser signs in and finds the game
     second = ValidatingClient(app.test_client())
     assert sign_in(second, ada["email"]).status_code == 201
@@ -112,7 +113,8 @@ def test_wrong_passwords_and_unknown_addresses_get_the_same_answer(account, brow
     ada = account()
     wrong = sign_in(browser, ada["email"], "not the password")
     unknown = sign_in(browser, address(), "not the password")
-    assert wrong.status_code == unknown.status_code == 401
+    problem(wrong, 401, "invalid_credentials")
+    problem(unknown, 401, "invalid_credentials")
     # the same problem, word for word; only each answer's own request id differs
     assert {**wrong.json, "request_id": None} == {**unknown.json, "request_id": None}
     assert wrong.json["code"] == "invalid_credentials"
@@ -127,7 +129,7 @@ def test_enumeration_timings_are_alike(account, browser):
 
     def timed(email: str) -> float:
         start = time.perf_counter()
-        assert sign_in(browser, email, "wrong password").status_code == 401
+        problem(sign_in(browser, email, "wrong password"), 401, "invalid_credentials")
         return time.perf_counter() - start
 
     known, unknown = [], []
@@ -166,9 +168,9 @@ def test_csrf_foreign_origin_and_missing_token_are_refused(account, browser):
     bare = browser.post("/v1/games", json=body)
     assert bare.status_code == 403 and bare.json["code"] == "csrf_refused"
     forged = browser.post("/v1/games", json=body, headers={"X-CSRF-Token": "guessed"})
-    assert forged.status_code == 403
+    problem(forged, 403, "csrf_refused")
     # sign out is a change too
-    assert browser.delete("/v1/sessions/current").status_code == 403
+    problem(browser.delete("/v1/sessions/current"), 403, "csrf_refused")
     # nothing was made by the refused requests
     assert browser.get("/v1/games?player=me").json["games"] == []
     # reads need no token; our own origin with the token works
@@ -178,7 +180,7 @@ def test_csrf_foreign_origin_and_missing_token_are_refused(account, browser):
     other = ValidatingClient(browser.client.application.test_client())
     login = other.post("/v1/sessions", json={"email": ada["email"], "password": PASSWORD},
                        headers={"Origin": "https://evil.test"})
-    assert login.status_code == 403 and other.client.get_cookie("entrepot_session") is None
+    assert problem(login, 403, "csrf_refused") and other.client.get_cookie("entrepot_session") is None
 
 
 def test_a_token_only_player_adds_an_email_and_a_password(client, new_player, browser):
@@ -194,7 +196,7 @@ def test_a_token_only_player_adds_an_email_and_a_password(client, new_player, br
     change = client.put("/v1/players/me/password", token=old["token"],
                         json={"password": "a newer password", "current_password": PASSWORD})
     assert change.status_code == 204
-    assert sign_in(browser, email).status_code == 401
+    problem(sign_in(browser, email), 401, "invalid_credentials")
     assert sign_in(browser, email, "a newer password").status_code == 201
 
 
@@ -215,10 +217,10 @@ def test_sessions_are_listed_and_one_ended_is_refused_at_once(account, app):
     phone_id = listed[1]["id"]
     ended = laptop.delete(f"/v1/players/me/sessions/{phone_id}", headers=csrf(laptop))
     assert ended.status_code == 204
-    assert phone.get("/v1/players/me").status_code == 401
+    problem(phone.get("/v1/players/me"), 401, "unauthorized")
     assert laptop.get("/v1/players/me").status_code == 200
-    assert laptop.delete(f"/v1/players/me/sessions/{phone_id}", headers=csrf(laptop)).status_code == 404
-    assert laptop.delete("/v1/players/me/sessions/not-an-id", headers=csrf(laptop)).status_code == 404
+    problem(laptop.delete(f"/v1/players/me/sessions/{phone_id}", headers=csrf(laptop)), 404, "not_found")
+    problem(laptop.delete("/v1/players/me/sessions/not-an-id", headers=csrf(laptop)), 404, "not_found")
 
 
 def test_personal_tokens_are_created_listed_and_revoked(client, account):
@@ -236,11 +238,11 @@ def test_personal_tokens_are_created_listed_and_revoked(client, account):
     assert client.delete(f"/v1/players/me/tokens/{made.json['id']}", token=ada["token"]).status_code == 204
     refused = client.get("/v1/players/me", token=bot)
     assert refused.status_code == 401 and refused.json["code"] == "unauthorized"
-    assert client.delete(f"/v1/players/me/tokens/{made.json['id']}", token=ada["token"]).status_code == 404
+    problem(client.delete(f"/v1/players/me/tokens/{made.json['id']}", token=ada["token"]), 404, "not_found")
     # even the sign-up token can be revoked, with a session or another token
     other = client.post("/v1/players/me/tokens", token=ada["token"], json={"name": "spare", "scopes": ["account"]})
     assert client.delete(f"/v1/players/me/tokens/{listed[0]['id']}", token=other.json["token"]).status_code == 204
-    assert client.get("/v1/players/me", token=ada["token"]).status_code == 401
+    problem(client.get("/v1/players/me", token=ada["token"]), 401, "unauthorized")
 
 
 @pytest.mark.parametrize("body", [{"name": "x", "scopes": []}, {"name": "x", "scopes": ["admin"]},
@@ -254,7 +256,7 @@ def test_bad_token_requests_are_422(client, new_player, body):
 def test_another_players_token_cannot_be_revoked(client, new_player):
     ada, bob = new_player("Ada"), new_player("Bob")
     bobs = client.get("/v1/players/me/tokens", token=bob["token"]).json["tokens"][0]["id"]
-    assert client.delete(f"/v1/players/me/tokens/{bobs}", token=ada["token"]).status_code == 404
+    problem(client.delete(f"/v1/players/me/tokens/{bobs}", token=ada["token"]), 404, "not_found")
     assert client.get("/v1/players/me", token=bob["token"]).status_code == 200
 
 
@@ -338,4 +340,4 @@ def test_sign_in_attempts_are_limited_per_account_and_per_address(limited, accou
 
 def test_a_password_without_an_email_is_refused(client):
     refused = client.post("/v1/players", json={"name": "NoMail", "password": PASSWORD})
-    assert refused.status_code == 422 and "password" in refused.json["errors"]
+    assert problem(refused, 422, "validation_error") and "password" in refused.json["errors"]

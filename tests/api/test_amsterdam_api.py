@@ -10,6 +10,7 @@ import pytest
 
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
+from tests.refusals import problem
 from tests.workers.test_worker import _seat_turn_or_over, wait_for, worker, worker_settings  # noqa: F401
 from tests.workers.test_worker import client as worker_client  # noqa: F401
 
@@ -48,7 +49,7 @@ def test_the_solo_game_against_tom(client, new_player):
     assert r.json["view"]["tom"]["florins"] == 0
     r = client.post("/v1/games", token=p["token"], json={
         "title": "amsterdam", "options": {"expansions": ["tasks"], "tasks": "open1"}, "seats": [{"player_id": p["id"]}]})
-    assert r.status_code == 422 and "options.expansions" in r.json["errors"], r.json
+    assert problem(r, 422, "invalid_options") and "options.expansions" in r.json["errors"], r.json
 
 
 def test_people_play_the_opening_and_the_piles_stay_hidden(client, new_player):

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from tests.api.seating import accept_invitations
+from tests.refusals import problem
 
 
 def finish(client, title, options, winner, loser, **extra) -> dict:
@@ -88,7 +89,7 @@ def test_a_private_game_is_in_its_players_archive_only(client, history):
     for token in (None, bob["token"]):
         assert private not in ids(client, token, player=ann["id"], status="finished")
         assert private not in ids(client, token, status="finished", title="kontor")
-        assert client.get(f"/v1/games/{private}", token=token).status_code == 404
+        problem(client.get(f"/v1/games/{private}", token=token), 404, "not_found")
     assert private in ids(client, ann["token"], player=ann["id"], status="finished")
     assert private in ids(client, eve["token"], player=eve["id"], result="lost")
     # stats count it (the player's own record), the public profile lists only public games
@@ -109,4 +110,4 @@ def test_any_finished_game_at_any_version(client, history):
         assert state.status_code == 200 and state.json["version"] == version
         board = client.get(f"/v1/games/{gid}/board.svg", query_string={"at": version})
         assert board.status_code == 200 and board.data.startswith(b"<svg")
-    assert client.get(f"/v1/games/{gid}/state", query_string={"at": game["version"] + 1}).status_code == 404
+    problem(client.get(f"/v1/games/{gid}/state", query_string={"at": game["version"] + 1}), 404, "not_found")

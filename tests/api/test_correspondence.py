@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from tests.refusals import problem
+
 
 def two_players(new_player):
     return new_player("Red"), new_player("Black")
@@ -47,8 +49,8 @@ def test_a_bad_time_control_is_a_clear_422(client, new_player):
     assert refused.json["code"] == "validation_error"
     assert set(refused.json["errors"]) == {"time_control.per_move", "time_control.on_timeout",
                                            "time_control.level"}
-    assert create(client, red, black, {"per_move": 3}).status_code == 422
-    assert create(client, red, black, "P2D").status_code == 422
+    problem(create(client, red, black, {"per_move": 3}), 422, "validation_error")
+    problem(create(client, red, black, "P2D"), 422, "validation_error")
 
 
 def test_resign_over_http(client, new_player):
@@ -62,11 +64,11 @@ def test_resign_over_http(client, new_player):
     assert again.status_code == 409 and again.json["code"] == "game_not_active"
     stranger = new_player("Stranger")
     gid2 = create(client, red, black, ...).json["id"]
-    assert client.post(f"/v1/games/{gid2}/resign", token=stranger["token"]).status_code == 403
-    assert client.post(f"/v1/games/{gid2}/resign").status_code == 401
-    assert client.post(f"/v1/games/{gid2}/resign", token=red["token"], json={"seat": 1}).status_code == 403
-    assert client.post(f"/v1/games/{gid2}/resign", token=red["token"], json={"seat": "x"}).status_code == 422
-    assert client.post("/v1/games/nope/resign", token=red["token"]).status_code == 404
+    problem(client.post(f"/v1/games/{gid2}/resign", token=stranger["token"]), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{gid2}/resign"), 401, "unauthorized")
+    problem(client.post(f"/v1/games/{gid2}/resign", token=red["token"], json={"seat": 1}), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{gid2}/resign", token=red["token"], json={"seat": "x"}), 422, "validation_error")
+    problem(client.post("/v1/games/nope/resign", token=red["token"]), 404, "not_found")
 
 
 def test_abort_over_http(client, new_player):
@@ -98,13 +100,13 @@ def test_vacation_over_http(client, new_player):
     too_long = (datetime.now(UTC) + timedelta(days=45)).isoformat()
     refused = client.put("/v1/players/me/vacation", token=red["token"], json={"until": too_long})
     assert refused.status_code == 422 and refused.json["code"] == "vacation_allowance_exceeded"
-    assert client.put("/v1/players/me/vacation", token=red["token"], json={"from": until}).status_code == 422
-    assert client.put("/v1/players/me/vacation", token=red["token"], json={"until": "soon"}).status_code == 422
+    problem(client.put("/v1/players/me/vacation", token=red["token"], json={"from": until}), 422, "validation_error")
+    problem(client.put("/v1/players/me/vacation", token=red["token"], json={"until": "soon"}), 422, "validation_error")
     ended = client.delete("/v1/players/me/vacation", token=red["token"])
     assert ended.status_code == 200 and ended.json["current"] is None
     game = client.get(f"/v1/games/{gid}").json
     assert game["away"] == [] and all(c["paused_until"] is None for c in game["clocks"])
-    assert client.delete("/v1/players/me/vacation", token=red["token"]).status_code == 404
+    problem(client.delete("/v1/players/me/vacation", token=red["token"]), 404, "not_found")
     types = [e["type"] for e in client.get(f"/v1/games/{gid}/events").json["events"]]
     assert types[-2:] == ["VacationStarted", "VacationEnded"]
 
@@ -116,5 +118,5 @@ def test_my_turn_lists_the_games_waiting_for_me_most_urgent_first(client, new_pl
     found = client.get("/v1/games", token=red["token"], query_string={"player": "me", "to_act": "me"})
     assert found.status_code == 200
     assert [g["id"] for g in found.json["games"]] == [fast, slow] and found.json["next_cursor"] is None
-    assert client.get("/v1/games", query_string={"to_act": "me"}).status_code == 401
-    assert client.get("/v1/games", token=red["token"], query_string={"to_act": "you"}).status_code == 422
+    problem(client.get("/v1/games", query_string={"to_act": "me"}), 401, "unauthorized")
+    problem(client.get("/v1/games", token=red["token"], query_string={"to_act": "you"}), 422, "validation_error")

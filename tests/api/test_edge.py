@@ -21,6 +21,7 @@ from api.asgi import create_asgi_app
 from service.container import build
 from service.store import AsyncReader
 from tests.e2e.live import free_port
+from tests.refusals import problem
 
 
 def serve(services) -> tuple[str, uvicorn.Server]:
@@ -86,7 +87,7 @@ def test_the_web_client_carries_its_security_headers_and_one_date(server):
     assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
     assert "'unsafe-inline'" not in policy.split("script-src", 1)[1].split(";", 1)[0]
     stream = requests.get(f"{server}/v1/players/me/stream", timeout=10)  # a problem from a stream route
-    assert stream.status_code == 401 and stream.headers["X-Content-Type-Options"] == "nosniff"
+    assert problem(stream, 401, "unauthorized") and stream.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_stream_opens_are_rate_limited_like_every_route(limited):
@@ -98,7 +99,7 @@ def test_stream_opens_are_rate_limited_like_every_route(limited):
     assert response.headers["Content-Type"] == "application/problem+json"
     assert response.json()["code"] == "rate_limited" and int(response.headers["Retry-After"]) >= 1
     game = requests.get(f"{limited}/v1/games/{uuid.uuid4()}/stream", timeout=10)
-    assert game.status_code == 429
+    problem(game, 429, "rate_limited")
 
 
 def test_the_streams_pool_bounds_every_statement(settings):

@@ -9,6 +9,7 @@ import pytest
 
 from domain.rng import seed_commitment
 from tests.api.seating import accept_invitations
+from tests.refusals import problem
 
 SEED = "ab" * 32
 
@@ -96,8 +97,8 @@ def test_listing_games(client, game, new_player):
     assert len(page["games"]) == 1 and page["next_cursor"]
     following = client.get("/v1/games", token=red["token"], query_string={"limit": 1, "cursor": page["next_cursor"]}).json
     assert following["games"][0]["id"] != page["games"][0]["id"]
-    assert client.get("/v1/games", query_string={"cursor": "???"}).status_code == 422
-    assert client.get("/v1/games", query_string={"player": "me"}).status_code == 401
+    problem(client.get("/v1/games", query_string={"cursor": "???"}), 422, "validation_error")
+    problem(client.get("/v1/games", query_string={"player": "me"}), 401, "unauthorized")
 
 
 def test_secrets_stay_secret_until_the_end(client, game):
@@ -130,7 +131,7 @@ def test_state_at_an_earlier_version(client, game):
     then = client.get(f"/v1/games/{gid}/state", token=red["token"], query_string={"at": created["version"]}).json
     assert now["version"] == created["version"] + 1 and then["version"] == created["version"]
     assert then["view"] == created["view"]
-    assert client.get(f"/v1/games/{gid}/state", query_string={"at": 10_000}).status_code == 404
+    problem(client.get(f"/v1/games/{gid}/state", query_string={"at": 10_000}), 404, "not_found")
 
 
 def test_idempotent_retry_appends_nothing(client, game):
@@ -153,8 +154,8 @@ def test_error_cases(client, game, new_player):
     command = legal["commands"][0]
     url = f"/v1/games/{gid}/commands"
     # 401: no token, bad token
-    assert client.post(url, json={"command": command}).status_code == 401
-    assert client.post(url, token="forged", json={"command": command}).status_code == 401
+    problem(client.post(url, json={"command": command}), 401, "unauthorized")
+    problem(client.post(url, token="forged", json={"command": command}), 401, "unauthorized")
     # 403: a seat that is not yours
     r = client.post(url, token=black["token"], json={"seat": 0, "command": command})
     assert r.status_code == 403 and r.json["code"] == "not_your_seat"
@@ -163,8 +164,8 @@ def test_error_cases(client, game, new_player):
     assert client.get(f"/v1/games/{gid}/legal-commands", token=black["token"],
                       query_string={"seat": 0}).status_code == 403
     # 404: no such game
-    assert client.get(f"/v1/games/{uuid.uuid4()}").status_code == 404
-    assert client.get("/v1/games/not-a-uuid").status_code == 404
+    problem(client.get(f"/v1/games/{uuid.uuid4()}"), 404, "not_found")
+    problem(client.get("/v1/games/not-a-uuid"), 404, "not_found")
     assert client.post(f"/v1/games/{uuid.uuid4()}/commands", token=red["token"],
                        json={"command": command}).status_code == 404
     # 409: a stale expected_version
@@ -173,7 +174,7 @@ def test_error_cases(client, game, new_player):
     assert r.json["current_version"] == created["version"]
     # 413: too large
     r = client.post(url, token=red["token"], json={"command": {"type": "ChooseCard", "pad": "x" * 70_000}})
-    assert r.status_code == 413
+    problem(r, 413, "payload_too_large")
     # 422: unknown fields, wrong types, unknown command, illegal command
     for bad in ({"command": command, "extra": 1}, {"command": "ChooseCard"}, {"command": command, "seat": "0"},
                 {"command": {"type": "Teleport"}}, {"command": {"type": "ChooseCard", "card": "x"}},
@@ -205,24 +206,24 @@ def test_not_your_turn_is_403(client, game):
 def test_creation_errors(client, two_players):
     red, black = two_players
     r = create_game(client, red, [{"player_id": red["id"]}])
-    assert r.status_code == 422 and "seats" in r.json["errors"]
+    assert problem(r, 422, "validation_error") and "seats" in r.json["errors"]
     r = create_game(client, red, [{"player_id": red["id"]}, {"player_id": black["id"]}, {"ai": "easy"}])
-    assert r.status_code == 422
+    problem(r, 422, "invalid_options")
     r = create_game(client, red, [{"player_id": red["id"]}, {"ai": "genius"}])
-    assert r.status_code == 422
+    problem(r, 422, "validation_error")
     r = create_game(client, red, [{"player_id": red["id"]}, {"player_id": red["id"], "ai": "easy"}])
-    assert r.status_code == 422
+    problem(r, 422, "validation_error")
     r = create_game(client, red, [{"open": True}, {"open": True}])
-    assert r.status_code == 422  # the creator must hold a seat
+    problem(r, 422, "validation_error")  # the creator must hold a seat
     r = create_game(client, red, [{"player_id": red["id"]}, {"player_id": str(uuid.uuid4())}])
-    assert r.status_code == 422
+    problem(r, 422, "validation_error")
     r = client.post("/v1/games", token=red["token"], json={"title": "chess", "seats": [{"open": True}]})
-    assert r.status_code == 422 and "title" in r.json["errors"]
+    assert problem(r, 422, "validation_error") and "title" in r.json["errors"]
     r = create_game(client, red, [{"player_id": red["id"]}, {"open": True}], seed="xyz")
-    assert r.status_code == 422 and "seed" in r.json["errors"]
+    assert problem(r, 422, "validation_error") and "seed" in r.json["errors"]
     r = create_game(client, red, [{"player_id": red["id"]}, {"open": True}], options={"variant": "checkers"})
     assert r.status_code == 422 and r.json["code"] == "invalid_options"
-    assert client.post("/v1/games", json={"title": "kontor", "seats": []}).status_code == 401
+    problem(client.post("/v1/games", json={"title": "kontor", "seats": []}), 401, "unauthorized")
 
 
 def test_open_seat_join_starts_the_game(client, two_players, new_player):
@@ -231,15 +232,16 @@ def test_open_seat_join_starts_the_game(client, two_players, new_player):
     assert r.status_code == 201 and r.json["status"] == "waiting" and r.json["version"] == 0
     gid = r.json["id"]
     assert r.json["view"] is None
-    assert client.post(f"/v1/games/{gid}/seats/0/join", token=black["token"]).status_code == 409
-    assert client.post(f"/v1/games/{gid}/seats/5/join", token=black["token"]).status_code == 404
-    assert client.post(f"/v1/games/{gid}/seats/1/join", token=red["token"]).status_code == 409
+    problem(client.post(f"/v1/games/{gid}/seats/0/join", token=black["token"]), 409, "seat_taken")
+    problem(client.post(f"/v1/games/{gid}/seats/5/join", token=black["token"]), 404, "not_found")
+    assert "already hold a seat" in problem(client.post(f"/v1/games/{gid}/seats/1/join", token=red["token"]),
+                                            409, "seat_taken")["detail"]
     joined = client.post(f"/v1/games/{gid}/seats/1/join", token=black["token"])
     assert joined.status_code == 200 and joined.json["status"] == "active" and joined.json["version"] > 0
     assert joined.json["your_seats"] == [1]
     late = new_player("Late")
     r = client.post(f"/v1/games/{gid}/seats/1/join", token=late["token"])
-    assert r.status_code == 409
+    problem(r, 409, "game_not_active")
 
 
 def test_titles_are_described(client):
@@ -249,4 +251,4 @@ def test_titles_are_described(client):
     assert kontor["options_schema"]["type"] == "object"
     detail = client.get("/v1/titles/kontor").json
     assert detail["components"]
-    assert client.get("/v1/titles/chess").status_code == 404
+    problem(client.get("/v1/titles/chess"), 404, "not_found")

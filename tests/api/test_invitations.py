@@ -8,6 +8,7 @@ import threading
 import requests
 
 from tests.api.test_games import create_game
+from tests.refusals import problem
 
 
 def test_an_invited_player_must_accept_before_the_game_starts(client, new_player):
@@ -17,11 +18,11 @@ def test_an_invited_player_must_accept_before_the_game_starts(client, new_player
     assert [s["status"] for s in game["seats"]] == ["seated", "invited"]
     gid = game["id"]
     # nobody else can take or accept the invitation, and the host cannot play yet
-    assert client.post(f"/v1/games/{gid}/seats/1/accept", token=stranger["token"]).status_code == 403
-    assert client.post(f"/v1/games/{gid}/seats/1/accept", token=red["token"]).status_code == 403
-    assert client.post(f"/v1/games/{gid}/seats/1/join", token=stranger["token"]).status_code == 409
-    assert client.post(f"/v1/games/{gid}/seats/0/accept", token=black["token"]).status_code == 403
-    assert client.post(f"/v1/games/{gid}/seats/7/accept", token=black["token"]).status_code == 404
+    problem(client.post(f"/v1/games/{gid}/seats/1/accept", token=stranger["token"]), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{gid}/seats/1/accept", token=red["token"]), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{gid}/seats/1/join", token=stranger["token"]), 409, "seat_taken")
+    problem(client.post(f"/v1/games/{gid}/seats/0/accept", token=black["token"]), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{gid}/seats/7/accept", token=black["token"]), 404, "not_found")
     assert client.get(f"/v1/games/{gid}/legal-commands", token=red["token"]).json["commands"] == []
     accepted = client.post(f"/v1/games/{gid}/seats/1/accept", token=black["token"])
     assert accepted.status_code == 200
@@ -42,16 +43,16 @@ def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_the_game(
     declined = client.post(f"/v1/games/{gid}/seats/1/decline", token=black["token"])
     assert declined.status_code == 200 and declined.json["status"] == "waiting"
     assert declined.json["seats"][1]["status"] == "declined" and declined.json["seats"][1]["player_id"] is None
-    assert client.post(f"/v1/games/{gid}/seats/1/accept", token=black["token"]).status_code == 403
+    problem(client.post(f"/v1/games/{gid}/seats/1/accept", token=black["token"]), 403, "not_your_seat")
     joined = client.post(f"/v1/games/{gid}/seats/1/join", token=other["token"])
     assert joined.status_code == 409 and joined.json["code"] == "seat_taken", joined.json
     assert client.get(f"/v1/games/{gid}").json["status"] == "waiting"
     # a stranger may not cancel it; its creator may
-    assert client.post(f"/v1/games/{gid}/abort", token=other["token"]).status_code == 403
+    problem(client.post(f"/v1/games/{gid}/abort", token=other["token"]), 403, "not_your_seat")
     cancelled = client.post(f"/v1/games/{gid}/abort", token=red["token"])
     assert cancelled.status_code == 201 and cancelled.json["status"] == "aborted", cancelled.json
     assert client.get(f"/v1/games/{gid}").json["status"] == "aborted"
-    assert client.post(f"/v1/games/{gid}/seats/1/join", token=other["token"]).status_code == 409
+    problem(client.post(f"/v1/games/{gid}/seats/1/join", token=other["token"]), 409, "game_not_active")
 
 
 def test_the_creator_needs_no_consent_for_their_own_seats(client, new_player):
@@ -69,7 +70,7 @@ def test_an_unanswered_invitation_lapses_and_the_seat_closes(client, services, n
     seat = client.get(f"/v1/games/{game['id']}").json["seats"][1]
     assert seat["status"] == "declined" and seat["player_id"] is None
     response = client.post(f"/v1/games/{game['id']}/seats/1/accept", token=black["token"])
-    assert response.status_code == 403
+    problem(response, 403, "not_your_seat")
 
 
 def test_invitees_accepting_at_the_same_instant_start_the_game_once(live_server, new_player):

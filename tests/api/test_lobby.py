@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from service.clock import FixedClock
 from service.lobby import LobbyService
 from tests.api.test_games import create_game
+from tests.refusals import problem
 
 
 def lobby_ids(client, **query) -> list[str]:
@@ -90,7 +91,7 @@ def test_challenge_by_name_shows_the_challenger_rating_and_clock(client, new_pla
     assert [p["name"] for p in found] == [f"Zoë_{suffix}", f"zoë_{suffix}x"]
     assert client.get("/v1/players", query_string={"name": "%"}).json["players"] == [] or all(
         p["name"].startswith("%") for p in client.get("/v1/players", query_string={"name": "%"}).json["players"])
-    assert client.get("/v1/players", query_string={"name": ""}).status_code == 422
+    problem(client.get("/v1/players", query_string={"name": ""}), 422, "validation_error")
     game = create_game(client, challenger, [{"player_id": challenger["id"]}, {"player_id": found[0]["id"]}],
                        time_control={"per_move": "P3D"}).json
     invitations = client.get("/v1/players/me/invitations", token=target["token"]).json["invitations"]
@@ -98,7 +99,7 @@ def test_challenge_by_name_shows_the_challenger_rating_and_clock(client, new_pla
     assert mine["seat"] == 1 and mine["challenger"]["name"] == f"Challenger{suffix}"
     assert mine["challenger"]["rating"] == 1000 and mine["time_control"]["per_move"] == "P3D"
     assert game["id"] not in lobby_ids(client)  # a challenge is no seek
-    assert client.get("/v1/players/me/invitations").status_code == 401
+    problem(client.get("/v1/players/me/invitations"), 401, "unauthorized")
     accepted = client.post(f"/v1/games/{game['id']}/seats/1/accept", token=target["token"])
     assert accepted.json["status"] == "active"
     assert client.get("/v1/players/me/invitations", token=target["token"]).json["invitations"] == [
@@ -114,8 +115,8 @@ def test_a_private_game_is_its_players_only(client, new_player):
     gid = game["id"]
     for path in (f"/v1/games/{gid}", f"/v1/games/{gid}/events", f"/v1/games/{gid}/state",
                  f"/v1/games/{gid}/messages", f"/v1/games/{gid}/export", f"/v1/games/{gid}/board.svg"):
-        assert client.get(path).status_code == 404, path
-        assert client.get(path, token=stranger["token"]).status_code == 404, path
+        assert problem(client.get(path), 404, "not_found"), path
+        assert problem(client.get(path, token=stranger["token"]), 404, "not_found"), path
         assert client.get(path, token=black["token"]).status_code == 200, path
     live = client.get("/v1/games", query_string={"status": "active", "limit": 200}).json["games"]
     assert gid not in [g["id"] for g in live]

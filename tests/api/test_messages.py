@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.api.seating import accept_invitations
+from tests.refusals import problem
 
 
 def test_table_messages_are_read_by_everyone(client, new_player):
@@ -20,13 +21,13 @@ def test_table_messages_are_read_by_everyone(client, new_player):
         assert [m["text"] for m in messages] == ["Good luck!", "You too."]
     assert [m["seq"] for m in client.get(url, query_string={"after": 1}).json["messages"]] == [2]
     # only seated players speak; a game without teams has no team channel; bodies are checked
-    assert client.post(url, token=stranger["token"], json={"text": "hi"}).status_code == 403
-    assert client.post(url, json={"text": "hi"}).status_code == 401
+    problem(client.post(url, token=stranger["token"], json={"text": "hi"}), 403, "not_your_seat")
+    problem(client.post(url, json={"text": "hi"}), 401, "unauthorized")
     r = client.post(url, token=red["token"], json={"text": "psst", "channel": "team"})
-    assert r.status_code == 422 and "channel" in r.json["errors"]
-    assert client.post(url, token=red["token"], json={"text": ""}).status_code == 422
-    assert client.post(url, token=red["token"], json={"text": "x" * 2001}).status_code == 422
-    assert client.post(url, token=red["token"], json={"text": "x", "colour": 1}).status_code == 422
+    assert problem(r, 422, "validation_error") and "channel" in r.json["errors"]
+    problem(client.post(url, token=red["token"], json={"text": ""}), 422, "validation_error")
+    problem(client.post(url, token=red["token"], json={"text": "x" * 2001}), 422, "validation_error")
+    problem(client.post(url, token=red["token"], json={"text": "x", "colour": 1}), 422, "validation_error")
     assert client.get(f"/v1/games/{game['id']}/messages", token=stranger["token"],
                       query_string={"seat": 0}).status_code == 403
 
@@ -80,4 +81,4 @@ def test_messages_page_by_cursor_after_the_channels_are_filtered(client, service
     # numbered in their channel (issue 26, item 14): a game-wide 601, 602, 603 told this
     # reader that another channel held 600 messages
     assert [m["seq"] for m in whole["messages"]] == [1, 2, 3] and whole["next_after"] is None
-    assert client.get(url, query_string={"limit": 0}).status_code == 422
+    problem(client.get(url, query_string={"limit": 0}), 422, "validation_error")

@@ -3,6 +3,8 @@ stream or export holds them, before or after the end."""
 
 from __future__ import annotations
 
+from tests.refusals import problem
+
 SECRET = "plan: keep the 37 for the east bank"
 
 
@@ -52,12 +54,12 @@ def test_notes_refuse_strangers_bad_bodies_and_long_texts(client, new_player):
     assert client.get(f"/v1/games/{game_id}/notes", token=stranger["token"]).json["code"] == "not_your_seat"
     refused = client.put(f"/v1/games/{game_id}/notes", token=stranger["token"], json={"text": "mine"})
     assert refused.status_code == 403 and refused.json["code"] == "not_your_seat"
-    assert client.get(f"/v1/games/{game_id}/notes").status_code == 401
-    assert client.get("/v1/games/not-a-game/notes", token=red["token"]).status_code == 404
+    problem(client.get(f"/v1/games/{game_id}/notes"), 401, "unauthorized")
+    problem(client.get("/v1/games/not-a-game/notes", token=red["token"]), 404, "not_found")
     too_long = client.put(f"/v1/games/{game_id}/notes", token=red["token"], json={"text": "x" * 10_001})
-    assert too_long.status_code == 422 and "text" in too_long.json["errors"]
+    assert problem(too_long, 422, "validation_error") and "text" in too_long.json["errors"]
     for body in ({}, {"text": 5}, {"text": None}, {"text": "a", "extra": 1}):
         bad = client.put(f"/v1/games/{game_id}/notes", token=red["token"], json=body)
         assert bad.status_code == 422 and bad.json["code"] == "validation_error", body
-    assert client.put(f"/v1/games/{game_id}/notes", token=red["token"], json=["x"]).status_code in (400, 422)
+    problem(client.put(f"/v1/games/{game_id}/notes", token=red["token"], json=["x"]), 400, "malformed_json")
     assert client.get(f"/v1/games/{game_id}/notes", token=red["token"]).json["text"] == ""  # nothing half written

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+from tests.refusals import problem
+
 
 def test_create_player_returns_the_token_once_and_it_authenticates(client, new_player):
     player = new_player("Ada")
@@ -23,12 +25,12 @@ def test_tokens_are_stored_only_as_hashes(services, new_player):
 
 def test_a_bad_token_is_401_problem(client):
     response = client.get("/v1/players/me", token="nope")
-    assert response.status_code == 401
+    problem(response, 401, "unauthorized")
     assert response.headers["Content-Type"] == "application/problem+json"
     assert response.json["code"] == "unauthorized"
-    assert client.get("/v1/players/me").status_code == 401
+    problem(client.get("/v1/players/me"), 401, "unauthorized")
     wrong_scheme = client.get("/v1/players/me", headers={"Authorization": "Basic abc"})
-    assert wrong_scheme.status_code == 401
+    problem(wrong_scheme, 401, "unauthorized")
 
 
 def test_unknown_fields_and_wrong_types_are_422_with_field_errors(client):
@@ -36,9 +38,9 @@ def test_unknown_fields_and_wrong_types_are_422_with_field_errors(client):
     assert response.status_code == 422 and response.json["code"] == "validation_error"
     assert "colour" in response.json["errors"]
     response = client.post("/v1/players", json={"name": 42})
-    assert response.status_code == 422 and "name" in response.json["errors"]
+    assert problem(response, 422, "validation_error") and "name" in response.json["errors"]
     response = client.post("/v1/players", json={})
-    assert response.status_code == 422 and "name" in response.json["errors"]
+    assert problem(response, 422, "validation_error") and "name" in response.json["errors"]
 
 
 def test_malformed_json_is_400(client):

@@ -10,6 +10,7 @@ import pytest
 from api import create_app
 from service.container import build
 from tests.openapi_check import ValidatingClient
+from tests.refusals import problem
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def from_address(address: str) -> dict:
 
 
 def assert_throttled(response) -> None:
-    assert response.status_code == 429, response.data
+    problem(response, 429, "rate_limited")
     assert response.headers["Content-Type"] == "application/problem+json"
     assert response.json["code"] == "rate_limited"
     assert 1 <= int(response.headers["Retry-After"]) <= 60

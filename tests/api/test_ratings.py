@@ -19,6 +19,7 @@ from rq import Queue, SimpleWorker
 
 from service.jobs import RATE_GAME
 from tests.api.seating import accept_invitations
+from tests.refusals import problem
 from workers import rating_jobs, runtime
 
 MODEL = PlackettLuce()
@@ -212,9 +213,9 @@ def test_profile_and_leaderboard(client, services, people):
     ids = [p["id"] for p in board]
     assert ids.index(winner["id"]) < ids.index(loser["id"])
     assert [p["rating"] for p in board] == sorted((p["rating"] for p in board), reverse=True)
-    assert client.get("/v1/titles/chess/leaderboard").status_code == 404
-    assert client.get(f"/v1/players/{uuid.uuid4()}").status_code == 404
-    assert client.get("/v1/players/not-an-id").status_code == 404
+    problem(client.get("/v1/titles/chess/leaderboard"), 404, "not_found")
+    problem(client.get(f"/v1/players/{uuid.uuid4()}"), 404, "not_found")
+    problem(client.get("/v1/players/not-an-id"), 404, "not_found")
 
 
 def test_the_sweeper_rates_a_game_whose_job_was_lost_and_withdraws_late_seeks(client, services, people,

@@ -8,6 +8,7 @@ import pytest
 
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
+from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=35)  # started first: tests/conftest.py
 
@@ -45,7 +46,7 @@ def test_invalid_options_and_seat_counts(client, new_player):
     p = new_player()
     r = client.post("/v1/games", token=p["token"], json={
         "title": "speicherstadt", "seats": [{"player_id": p["id"]}]})
-    assert r.status_code == 422
+    problem(r, 422, "validation_error")
     r = client.post("/v1/games", token=p["token"], json={
         "title": "speicherstadt", "options": {"fires": "off"}, "seats": [{"player_id": p["id"]}, {"ai": "easy"}]})
     assert r.status_code == 422 and r.json["code"] == "invalid_options" and "options.fires" in r.json["errors"]

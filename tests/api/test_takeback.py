@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from tests.refusals import problem
 from verifier.verify import verify_record
 
 #: a move after which its seat may ask to take it back (nothing hidden or random in it)
@@ -164,14 +165,14 @@ def test_a_takeback_is_refused_once_another_seat_has_moved_and_a_move_voids_a_re
         void = answer(client, game_id, other, "accept")
         assert void.status_code == 422 and void.json["code"] == "takeback_unavailable"
         gone = ask(client, game_id, mover)
-        assert gone.status_code == 422 and "another seat" in gone.json["detail"]
+        assert problem(gone, 422, "takeback_unavailable") and "another seat" in gone.json["detail"]
 
 
 def test_only_the_seated_may_ask_or_answer(client, new_player):
     game_id, people = start(client, new_player, "speicherstadt")
     stranger = new_player("Stranger")
     play_until(client, game_id, people, safe_move("speicherstadt"))
-    assert ask(client, game_id, stranger).status_code == 403
-    assert answer(client, game_id, stranger, "accept").status_code == 403
-    assert client.post(f"/v1/games/{game_id}/takeback").status_code == 401
-    assert client.post("/v1/games/not-a-game/takeback", token=people[0]["token"]).status_code == 404
+    problem(ask(client, game_id, stranger), 403, "not_your_seat")
+    problem(answer(client, game_id, stranger, "accept"), 403, "not_your_seat")
+    problem(client.post(f"/v1/games/{game_id}/takeback"), 401, "unauthorized")
+    problem(client.post("/v1/games/not-a-game/takeback", token=people[0]["token"]), 404, "not_found")

@@ -18,14 +18,17 @@ from service.states import Folded, decode, fold_stored
 from service.titles import title as title_of
 from tests.e2e.test_clients import run
 from tests.e2e.test_stream import parse, stream
+from tests.refusals import problem
 
 
 def lobby_messages(server, seconds, **params):
-    """Read the lobby stream for ``seconds`` in a thread; returns (messages, arrival times)."""
+    """Read the lobby stream for ``seconds`` in a thread; returns the reader, the (arrival
+    time, message) pairs, and an event set when the first (the lobby as it is) arrived."""
     response = requests.get(f"{server}/v1/lobby/stream", params={"timeout": seconds, "keepalive": 5, **params},
                             stream=True, timeout=30)
     assert response.status_code == 200 and response.headers["Content-Type"].startswith("text/event-stream")
     found: list[tuple[float, dict]] = []
+    first = threading.Event()
 
     def read():
         block: dict = {}
@@ -33,6 +36,7 @@ def lobby_messages(server, seconds, **params):
             if not line:
                 if block.get("event") == "lobby":
                     found.append((time.monotonic(), json.loads(block["data"])))
+                    first.set()
                 block = {}
             elif not line.startswith(":"):
                 key, _, value = line.partition(": ")
@@ -40,16 +44,15 @@ def lobby_messages(server, seconds, **params):
 
     reader = threading.Thread(target=read)
     reader.start()
-    return reader, found
+    return reader, found, first
 
 
 def test_the_lobby_stream_follows_seeks_live(server):
     host, guest = Client(server), Client(server)
     host.create_player("LiveSeeker")
     guest.create_player("LiveJoiner")
-    reader, found = lobby_messages(server, 4, title="speicherstadt")
-    time.sleep(0.7)
-    assert found, "the lobby as it is comes first"
+    reader, found, first = lobby_messages(server, 4, title="speicherstadt")
+    assert first.wait(10), "the lobby as it is comes first"
     posted_at = time.monotonic()
     game = host.create_game("speicherstadt", [{"player_id": host.me()["id"]}, {"open": True}],
                             time_control={"per_move": "P1D"})
@@ -119,7 +122,7 @@ def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
     hidden = red.create_game("kontor", [{"player_id": red.me()["id"]}, {"open": True}], {"variant": "basic"},
                              private=True)
     black.join(hidden["id"], 1)
-    assert stream(server, hidden["id"], timeout=0.5).status_code == 404
+    problem(stream(server, hidden["id"], timeout=0.5), 404, "not_found")
     assert stream(server, hidden["id"], token=black.token, timeout=0.5).status_code == 200
     live = requests.get(f"{server}/v1/games", params={"status": "active", "limit": 200}, timeout=10).json()
     assert hidden["id"] not in [g["id"] for g in live["games"]]

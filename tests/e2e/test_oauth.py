@@ -14,6 +14,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 import requests
 
+from tests.refusals import problem
+
 CLIENT_ID = "ada-bot.example"
 REDIRECT = "http://127.0.0.1:9/callback"  # a loopback redirect (a native app): never fetched here
 
@@ -101,7 +103,7 @@ def test_a_third_party_app_plays_a_game_with_an_oauth_token(server, signed_in):
     assert played.status_code == 201, played.text
     # scopes it was not granted
     assert app.get(f"{server}/v1/players/me/tokens", timeout=30).json()["code"] == "missing_scope"
-    assert app.get(f"{server}/v1/players/me/webhooks", timeout=30).status_code == 403
+    problem(app.get(f"{server}/v1/players/me/webhooks", timeout=30), 403, "missing_scope")
     # the player sees the app's token on the tokens page, named by its client id
     listed = requests.get(f"{server}/v1/players/me/tokens", headers={"Authorization": f"Bearer {player['token']}"},
                           timeout=30).json()["tokens"]
@@ -110,7 +112,7 @@ def test_a_third_party_app_plays_a_game_with_an_oauth_token(server, signed_in):
     revoked = requests.post(f"{server}/oauth/revoke", data={"token": token["access_token"], "client_id": CLIENT_ID},
                             timeout=30)
     assert revoked.status_code == 200, revoked.text
-    assert app.get(f"{server}/v1/players/me", timeout=30).status_code == 401
+    problem(app.get(f"{server}/v1/players/me", timeout=30), 401, "unauthorized")
     # the code worked once
     assert exchange(server, back["code"], verifier).json()["error"] == "invalid_grant"
 

@@ -14,6 +14,7 @@ import requests
 
 from clients.sdk import ApiError, Client
 from tests.conftest import ROOT
+from tests.refusals import problem
 from verifier.verify import verify_record
 
 pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
@@ -53,9 +54,9 @@ def test_the_server_answers_problems_not_500s(server):
         client.game("00000000-0000-0000-0000-000000000000")
     assert err.value.status == 404 and err.value.code == "not_found"
     response = requests.post(server + "/v1/games", data=b"\x00\xff", headers={"Content-Type": "application/json"})
-    assert response.status_code == 401  # auth is checked before the body
+    problem(response, 401, "unauthorized")  # auth is checked before the body
     response = requests.post(server + "/v1/players", data=b"{", headers={"Content-Type": "application/json"})
-    assert response.status_code == 400 and response.headers["Content-Type"] == "application/problem+json"
+    assert problem(response, 400, "malformed_json") and response.headers["Content-Type"] == "application/problem+json"
 
 
 def test_the_cli_and_the_bot_play_a_speicherstadt_game(server, capsys):

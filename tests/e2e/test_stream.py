@@ -79,16 +79,18 @@ def test_a_live_stream_is_woken_by_a_move_and_redacted_for_its_reader(server):
     response = stream(server, gid, token=black.token, after=game["version"], keepalive=5, timeout=3)
     chunks: list[str] = []
     arrived: list[float] = []
+    opened = threading.Event()
 
     def read():
         for line in response.iter_lines(decode_unicode=True):
+            opened.set()  # its first line: the stream has read (its watch was set before)
             chunks.append(line + "\n")
             if line.startswith("id:"):
                 arrived.append(time.monotonic())
 
     reader = threading.Thread(target=read)
     reader.start()
-    time.sleep(0.5)
+    assert opened.wait(10), "the stream sent nothing"
     legal = red.legal_commands(gid)
     choose = next(c for c in legal["commands"] if c["type"] == "ChooseCard")
     moved = time.monotonic()
@@ -154,10 +156,18 @@ def test_a_move_whose_wake_up_was_lost_still_reaches_the_stream(server, settings
         gid = game["id"]
         response = stream(server, gid, token=black.token, after=game["version"], keepalive=0.2, timeout=20)
         first: list[str] = []
-        reader = threading.Thread(target=lambda: first.append(next(
-            line for line in response.iter_lines(decode_unicode=True) if line.startswith("id:"))))
+        opened = threading.Event()
+
+        def read():
+            for line in response.iter_lines(decode_unicode=True):
+                opened.set()  # its first line: the stream has read (its watch was set before)
+                if line.startswith("id:"):
+                    first.append(line)
+                    return
+
+        reader = threading.Thread(target=read)
         reader.start()
-        time.sleep(0.5)
+        assert opened.wait(10), "the stream sent nothing"
         choose = next(c for c in red.legal_commands(gid)["commands"] if c["type"] == "ChooseCard")
         silent.games.execute(silent.players.authenticate(red.token), gid, 0, choose)
         reader.join(15)

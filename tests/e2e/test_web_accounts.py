@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 
 from tests.e2e.conftest import SERVER_MAIL
 from tests.e2e.web_helpers import create_game as web_create_game
+from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=40)  # started early: tests/conftest.py
 
@@ -64,7 +65,7 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
     expect(page.get_by_role("heading", name="I have an account")).to_be_visible()
     stale = requests.get(f"{server}/v1/players/me", cookies={"entrepot_session": cookies["entrepot_session"]["value"]},
                          timeout=30)
-    assert stale.status_code == 401  # the signed-out session is over on the server too
+    problem(stale, 401, "unauthorized")  # the signed-out session is over on the server too
     first.close()
 
     second = browser.new_context()
@@ -93,8 +94,8 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
                         timeout=30).status_code == 200
     page.locator("#tokens li", has_text="my bot").get_by_role("button", name="Revoke").click()
     expect(page.locator("#tokens")).not_to_contain_text("my bot")
-    assert requests.get(f"{server}/v1/players/me", headers={"Authorization": f"Bearer {token}"},
-                        timeout=30).status_code == 401
+    problem(requests.get(f"{server}/v1/players/me", headers={"Authorization": f"Bearer {token}"},
+                         timeout=30), 401, "unauthorized")
     second.close()
 
 

@@ -25,6 +25,7 @@ from tests.e2e.web_helpers import (
     version_of,
     wait_until,
 )
+from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=10)  # started first: tests/conftest.py
 
@@ -212,7 +213,7 @@ def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_in_the_br
     stranger = requests.post(f"{server}/v1/players", json={"name": "Stranger"}, timeout=10).json()
     joined = requests.post(f"{server}/v1/games/{game['id']}/seats/1/join", timeout=10,
                            headers={"Authorization": f"Bearer {stranger['token']}"})
-    assert joined.status_code == 409
+    problem(joined, 409, "seat_taken")
     page.goto(server + "/")
     page.reload()
     item = page.locator(f"#dashboard li:has(a[href='#/games/{game['id']}'])")

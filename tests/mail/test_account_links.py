@@ -13,6 +13,7 @@ import workers.account_jobs
 import workers.mail_jobs
 from tests.mail.conftest import text_of
 from tests.openapi_check import ValidatingClient
+from tests.refusals import problem
 
 
 @pytest.fixture
@@ -90,13 +91,13 @@ def test_a_forgotten_password_is_reset_by_mail(client, sink, verified_player, ru
     mail = sink[0].wait(lambda m: ada["email"] in str(m["To"]) and "new password" in str(m["Subject"]))
     token = link_token(mail, "reset")
     weak = fresh().post("/v1/password-reset/complete", json={"token": token, "password": "short"})
-    assert weak.status_code == 422
+    problem(weak, 422, "validation_error")
     browser = fresh()
     done = browser.post("/v1/password-reset/complete", json={"token": token, "password": "my new password"})
     assert done.status_code == 201, done.json
     assert browser.get("/v1/players/me").json["id"] == ada["id"]
     # every other session ended; the link is spent; the new password signs in
-    assert old_session.get("/v1/players/me").status_code == 401
+    problem(old_session.get("/v1/players/me"), 401, "unauthorized")
     assert fresh().post("/v1/password-reset/complete",
                         json={"token": token, "password": "another one!"}).json["code"] == "token_used"
     other = fresh()

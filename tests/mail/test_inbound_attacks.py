@@ -66,7 +66,7 @@ def test_a_forged_reply_is_never_answered(client, sink, inbox, mail_services, tw
     token_id = str(mail["Reply-To"]).split("+")[1].split("-")[0]
     reply(inbox, mail, "1", sender=ada["email"], to=f"play+{token_id}-{'a' * 16}@games.test")
     reply(inbox, mail, "1", sender=ada["email"], to="play@games.test")
-    time.sleep(0.5)
+    # no wait: the listener says 250 only once a mail is handled and any answer sent
     assert len(sink[0].to(ada["email"])) == before, [str(m["Subject"]) for m in sink[0].to(ada["email"])]
 
 
@@ -91,8 +91,7 @@ def test_automatic_mail_is_neither_played_nor_answered(client, sink, inbox, mail
         out_of_office[header] = value
         out_of_office.set_content(f"{first_line}\n")
         code, said = send_raw(inbox, out_of_office.as_bytes())
-        assert code == 250 and "automatic" in said
-    time.sleep(0.5)
+        assert code == 250 and "automatic" in said  # handled: any answer was sent before the 250
     assert len(sink[0].to(ada["email"])) == before  # no answer: no loop can start
     assert version(client, game, ada) == at  # nothing played
     # a person's reply to the same address still plays

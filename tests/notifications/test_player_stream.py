@@ -97,10 +97,12 @@ def test_a_live_stream_is_woken_by_a_new_notification(server, client, played):
     last = start[-1]["id"]
     response = stream(server, b["token"], headers={"Last-Event-ID": last}, keepalive=5, timeout=6)
     arrived: list[tuple[float, dict]] = []
+    opened = threading.Event()
 
     def read():
         block: dict = {}
         for line in response.iter_lines(decode_unicode=True):
+            opened.set()  # its first line: the stream has read (its watch was set before)
             if line.startswith("id: "):
                 block["id"] = line[4:]
             elif line.startswith("data: ") and "id" in block:
@@ -110,7 +112,7 @@ def test_a_live_stream_is_woken_by_a_new_notification(server, client, played):
 
     reader = threading.Thread(target=read)
     reader.start()
-    time.sleep(0.5)
+    assert opened.wait(10), "the stream sent nothing"
     posted = time.monotonic()
     assert client.post(f"/v1/games/{game['id']}/messages", token=a["token"], json={"text": "wake up"}).status_code == 201
     reader.join(10)

@@ -10,6 +10,7 @@ import pytest
 from service.url_guard import refused_address
 from tests.notifications.conftest import new_player
 from tests.notifications.test_webhooks_api import guarded, register  # noqa: F401  (fixture)
+from tests.refusals import problem
 
 EMBEDDING_PRIVATE = [
     "http://[2002:7f00:1::1]/hook",  # 6to4 of 127.0.0.1
@@ -50,7 +51,7 @@ def test_a_refusal_says_nothing_of_how_a_name_resolves(guarded):  # noqa: F811
     answers = {}
     for host in ("localhost", "no-such-host.invalid", "10.1.2.3", "[fec0::1]"):
         refused = register(guarded, me, f"http://{host}:8000/hook")
-        assert refused.status_code == 422
+        problem(refused, 422, "webhook_url_refused")
         answers[host] = refused.json["detail"].replace(host.strip("[]"), "HOST")
     assert len(set(answers.values())) == 1, answers  # one answer, whatever the name resolves to
     detail = next(iter(answers.values()))

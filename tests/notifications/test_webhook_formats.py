@@ -21,6 +21,7 @@ import pytest
 
 from service.webhook_formats import chat_body
 from tests.notifications.conftest import fanned_out, new_player, play, two_player_game, wait_for
+from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=10)
 
@@ -115,4 +116,4 @@ def test_an_unknown_format_is_refused(client):
     player = new_player(client, "Fmt")
     refused = client.post("/v1/players/me/webhooks", token=player["token"], json={
         "url": "https://example.com/hook", "events": ["your_turn"], "format": "teams"})
-    assert refused.status_code == 422 and "format" in refused.json["errors"]
+    assert problem(refused, 422, "validation_error") and "format" in refused.json["errors"]

@@ -14,6 +14,7 @@ from api import create_app
 from service.container import build
 from tests.notifications.conftest import new_player
 from tests.openapi_check import ValidatingClient
+from tests.refusals import problem
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_another_players_webhook_is_not_found(client):
     for response in (client.delete(f"/v1/players/me/webhooks/{hook['id']}", token=other["token"]),
                      client.get(f"/v1/players/me/webhooks/{hook['id']}/deliveries", token=other["token"]),
                      client.get("/v1/players/me/webhooks/not-an-id/deliveries", token=other["token"])):
-        assert response.status_code == 404
+        problem(response, 404, "not_found")
     assert client.get("/v1/players/me/webhooks", token=other["token"]).json == {"webhooks": []}
 
 
@@ -138,5 +139,5 @@ def test_bad_bodies_are_validation_errors(client, body):
 
 
 def test_webhooks_need_a_token(client):
-    assert client.get("/v1/players/me/webhooks").status_code == 401
-    assert client.post("/v1/players/me/webhooks", json={"url": "http://127.0.0.1/h", "events": ["message"]}).status_code == 401
+    problem(client.get("/v1/players/me/webhooks"), 401, "unauthorized")
+    problem(client.post("/v1/players/me/webhooks", json={"url": "http://127.0.0.1/h", "events": ["message"]}), 401, "unauthorized")

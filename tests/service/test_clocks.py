@@ -388,8 +388,9 @@ def test_resign_with_three_seats_leaves_the_game_to_the_computer(svc):
     gid = new_game(svc, "speicherstadt", [a, b, c], time_control=None)
     svc.clocks.resign(c, gid, None)
     assert game(svc, gid).status == "active" and game(svc, gid).table["out"] == [2]
-    with pytest.raises(IllegalCommand):
+    with pytest.raises(IllegalCommand) as refused:
         svc.clocks.resign(c, gid, None)
+    assert refused.value.rule == "table.already_out"
     outcome = svc.clocks.resign(b, gid, None)  # one seat left: it wins
     assert outcome.status == "finished"
     assert game(svc, gid).result["winners"] == [0]
@@ -422,8 +423,9 @@ def test_abort_after_a_move_takes_every_human_seat(svc, title):
     first = svc.clocks.abort(a, gid, None)
     assert first.status == "active" and [e["type"] for e in first.events] == ["AbortRequested"]
     assert game(svc, gid).table["abort_requests"] == [0]
-    with pytest.raises(IllegalCommand):
+    with pytest.raises(IllegalCommand) as refused:
         svc.clocks.abort(a, gid, None)
+    assert refused.value.rule == "table.abort_already_requested"
     second = svc.clocks.abort(b, gid, None)
     assert second.status == "aborted"
     assert second.events[-1]["data"] == {"reason": "all_agreed", "requested_by": [0, 1]}
@@ -432,8 +434,9 @@ def test_abort_after_a_move_takes_every_human_seat(svc, title):
 def test_the_table_commands_are_not_open_to_the_command_route(svc):
     a, b = players(svc, 2)
     gid = new_game(svc, "kontor", [a, b])
-    with pytest.raises(Invalid):
+    with pytest.raises(Invalid) as refused:
         svc.games.execute(a, gid, 0, {"type": "Resign", "seat": 1, "seat_count": 2})
+    assert refused.value.code == "validation_error" and "command.type" in refused.value.errors
 
 
 def test_a_computer_cannot_stand_in_for_a_seat_that_is_in(svc):
@@ -529,8 +532,9 @@ def test_vacation_beyond_the_yearly_allowance_is_refused(svc, clock):
 
 def test_a_vacation_must_end_after_it_starts(svc, clock):
     a, = players(svc, 1)
-    with pytest.raises(Invalid):
+    with pytest.raises(Invalid) as refused:
         svc.clocks.start_vacation(a, clock.at + timedelta(days=2), clock.at + timedelta(days=1))
+    assert refused.value.code == "validation_error" and "until" in refused.value.errors
 
 
 # "my turn" and the sweeper -------------------------------------------------------------------

@@ -3,15 +3,13 @@ black-market pawn, L836-864)."""
 
 from __future__ import annotations
 
-import pytest
-
 from domain.amsterdam import GAME, data
 from domain.amsterdam.board import amstel_order
 from domain.amsterdam.commands import ChooseResource, DeliverGood, EndTurn, PlaceFigure, TakeBlock
 from domain.amsterdam.state import ACTIONS, OPENING_RESOURCES, PLACEMENTS
 from domain.common.frozen import replace
-from domain.decider import RuleViolation
 from tests.domain.amsterdam.helpers import acting, at_phase, play, vector, with_seat
+from tests.refusals import refused
 
 BOTH = {"expansions": ["skilled_workers", "black_market"]}
 
@@ -27,7 +25,7 @@ def test_who_places_which_figure():
     assert state.placing == ("foreman", "bailiff", "market_pawn")
     assert state.order == (order[-1], order[-2], order[0])
     assert {c.space for c in GAME.legal_commands(state, acting(state))} == set(data.DEPOTS)
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.placement"):
         play(state, PlaceFigure("foreman", "tulip"))
     state = play(state, PlaceFigure("foreman", "D2"))
     doubles = {c.space for c in GAME.legal_commands(state, acting(state))}
@@ -51,7 +49,7 @@ def test_jan_delivers_a_tulip_to_the_foreman_who_moves_to_lace():
     state = play(state, DeliverGood("tulip"))
     assert state.seats[jan].points == points + 5 + 2
     assert [c.foreman_to for c in GAME.legal_commands(state, jan) if isinstance(c, EndTurn)] == ["lace"]
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.house"):
         play(state, EndTurn(None, None))
     state = play(state, EndTurn(None, "lace"))
     assert state.foreman == "lace"

@@ -23,8 +23,9 @@ from domain.amsterdam.commands import (
 )
 from domain.amsterdam.state import ACTIONS, CARDS, DICE, EMPTY, OPENING_CARD
 from domain.common.frozen import replace
-from domain.decider import NotYourTurn, RuleViolation
+from domain.decider import NotYourTurn
 from tests.domain.amsterdam.helpers import acting, at_phase, play, started, vector, with_seat
+from tests.refusals import refused
 
 
 def _free_block(state, colour):
@@ -80,7 +81,7 @@ def test_a_sixth_card_costs_a_discard_and_a_penalty():
     state = with_seat(state, seat, inactive=("013", "014", "015", "016", "017"))
     legal = GAME.legal_commands(state, seat)
     assert all(c.discard is not None for c in legal if isinstance(c, TakeCard))
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.take_card"):
         play(state, TakeCard(state.offer[0], None))
     after = play(state, TakeCard(state.offer[0], "013"))
     assert after.seats[seat].penalties == 1 and "013" in after.discard
@@ -104,7 +105,7 @@ def test_two_different_dice():
     seat = acting(state)
     legal = GAME.legal_commands(state, seat)
     assert len(legal) == 15 and all(c.dice[0] != c.dice[1] for c in legal)
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.dice"):
         play(state, ChooseDice(("black", "black"), (state.dice[0], state.dice[0])))
     state = play(state, legal[0])
     assert legal[0] in GAME.legal_commands(state, acting(state))
@@ -129,14 +130,14 @@ def test_activation_pays_the_colours_on_the_card():
     state = at_phase(ACTIONS)
     seat = acting(state)
     state = with_seat(state, seat, inactive=("024",), reserve=vector("pink"))
-    with pytest.raises(RuleViolation, match="colours"):
+    with refused("amsterdam.activation_cost", match="colours"):
         play(state, ActivateCard("024", ("pink",)))
     state = with_seat(state, seat, reserve=vector("grey"))
     state = play(state, ActivateCard("024", ("grey",)))
     florins = state.seats[seat].florins
     state = play(state, UseCard("024"))
     assert state.seats[seat].florins == florins + 1
-    with pytest.raises(RuleViolation, match="once a round"):
+    with refused("amsterdam.card_use", match="once a round"):
         play(state, UseCard("024"))
 
 
@@ -148,7 +149,7 @@ def test_one_block_per_turn_and_028_allows_two():
     first = _free_block(state, "pink")
     state = play(state, TakeBlock(first.id, ("pink",) * first.cost))
     second = _free_block(state, "grey")
-    with pytest.raises(RuleViolation, match="One block per turn"):
+    with refused("amsterdam.one_block_per_turn", match="One block per turn"):
         play(state, TakeBlock(second.id, ("grey",) * second.cost))
     state = with_seat(state, seat, active=("028",))
     state = play(state, TakeBlock(second.id, ("grey",) * second.cost))
@@ -166,14 +167,16 @@ def test_selling_on_the_black_market_once_per_good():
     state = play(state, TakeBlock(block.id, ("orange",) * block.cost, sale="resource"))
     assert state.black_market == (good,) and state.seats[seat].pending_choices == 1
     assert GAME.legal_commands(state, seat) == [ChooseResource(c) for c in data.COLOURS]
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.choose_resource"):
         play(state, EndTurn(None))
     state = play(state, ChooseResource("violet"))
     twin = next(b for b, g, o in zip(data.BLOCK_IDS, state.block_goods, state.block_owner)
                 if g == good and o is None)
     cost = (data.BLOCKS[twin].colour,) * data.BLOCKS[twin].cost
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.block_cost"):
         play(state, TakeBlock(twin, cost, sale="florins"))
+    # the sale was refused, not the block: taken without it, the same block is the seat's
+    assert play(state, TakeBlock(twin, cost)).block_owner[data.BLOCK_IDS.index(twin)] == seat
 
 
 def test_loading_only_at_the_start_or_a_pontoon():
@@ -181,7 +184,7 @@ def test_loading_only_at_the_start_or_a_pontoon():
     state = at_phase(ACTIONS)
     seat = acting(state)
     state = with_seat(state, seat, provisional=("beer",), barge="W1")
-    with pytest.raises(RuleViolation, match="start bridge or a pontoon"):
+    with refused("amsterdam.load_at_start_or_pontoon", match="start bridge or a pontoon"):
         play(state, LoadGood("beer"))
     state = with_seat(state, seat, barge="P:white")
     assert play(state, LoadGood("beer")).seats[seat].cargo == ("beer",)
@@ -192,7 +195,7 @@ def test_barge_steps_cost_one_resource_and_040_halves_it():
     state = at_phase(ACTIONS)
     seat = acting(state)
     state = with_seat(state, seat, reserve=vector("black", "black"), barge="start")
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.barge_move"):
         play(state, MoveBarge("W1", None))
     state = with_seat(state, seat, active=("040",))
     state = play(state, MoveBarge("W1", "black"))
@@ -205,16 +208,16 @@ def test_amstel_once_per_turn_with_the_printed_cost():
     state = at_phase(ACTIONS)
     seat = acting(state)
     state = with_seat(state, seat, reserve=(3,) * 6, amstel=0)
-    with pytest.raises(RuleViolation, match="1 resource for the first space"):
+    with refused("amsterdam.amstel_cost", match="1 resource for the first space"):
         play(state, AdvanceAmstel(("black", "black")))
     state = play(state, AdvanceAmstel(("black",)))
-    with pytest.raises(RuleViolation, match="1 resource for the first space"):
+    with refused("amsterdam.amstel_cost", match="1 resource for the first space"):
         play(state, AdvanceAmstel(("black",)))
     state = play(state, AdvanceAmstel(("black", "pink")))    # the second space costs 2
     assert state.seats[seat].amstel == 2
     state = with_seat(state, seat, active=("024",))
     state = play(state, UseCard("024"))                      # another action ends the move
-    with pytest.raises(RuleViolation, match="once per turn"):
+    with refused("amsterdam.one_amstel_move_per_turn", match="once per turn"):
         play(state, AdvanceAmstel(("grey", "grey")))
 
 
@@ -238,7 +241,7 @@ def test_market_once_per_turn_and_020_twice():
     seat = acting(state)
     state = with_seat(state, seat, florins=5)
     state = play(state, BuyPrestige())
-    with pytest.raises(RuleViolation):
+    with refused("amsterdam.market"):
         play(state, BuyPrestige())
     state = with_seat(state, seat, active=("020",))
     assert play(state, BuyPrestige()).seats[seat].florins == 3

@@ -152,8 +152,9 @@ def test_the_lost_faces_are_options():
     state = replace(at_phase(ACTIONS, 1), options=options, market_tile=None)
     state = replace(state, tom=replace(state.tom, amstel=0))
     assert _tom_round(state, (2, 3, 4, 1, 6, 6)).tom.amstel == 1
-    with pytest.raises(OptionsError):
+    with pytest.raises(OptionsError) as refused:
         GAME.parse_options({"solo_amstel_face": 3, "solo_block_face": 3}, 1)
+    assert set(refused.value.errors) == {"solo_block_face"}
 
 
 def test_tom_counts_on_the_score_track_and_the_river():

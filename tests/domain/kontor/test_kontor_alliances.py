@@ -21,6 +21,7 @@ from domain.kontor.core.commands import (
 from domain.kontor.core.data import CARDS, dock_deck
 from domain.kontor.core.options import parse_options
 from domain.kontor.forms.free_wheel.scoring import supremacy_n
+from tests.refusals import refused
 
 from .helpers import SEED, cards, crane, dock, of_type, then, when
 from .test_kontor_free_wheel import fw_started, plain, play
@@ -173,7 +174,7 @@ def test_alliance_needs_the_partners_consent():
     events, state = then(state, A, ProposeAlliance(2, 0, B))
     assert GAME.to_act(state) == (B,) and state.phase == "alliance"
     assert GAME.legal_commands(state, B) == [AcceptAlliance(), DeclineAlliance()]
-    with pytest.raises(RuleViolation):
+    with refused("kontor.alliance_timing"):
         when(state, B, ProposeAlliance(2, 0, A))
     events, state = then(state, B, AcceptAlliance())
     assert of_type(events, ev.AllianceDeclared)[0].seats == (A, B)
@@ -210,7 +211,7 @@ def test_join_or_leave_only_before_playing_ones_card():
     with pytest.raises(RuleViolation) as err:
         when(state, A, LeaveAlliance(1, 0))
     assert err.value.code == "kontor.alliance_timing"
-    with pytest.raises(RuleViolation):
+    with refused("kontor.alliance_timing"):
         when(state, A, ProposeAlliance(1, 0, C))
 
 

@@ -126,13 +126,14 @@ def test_options_player_counts_and_conflicts():
     """« Roue libre pour 2 ou 4 joueurs » ; special rules « peuvent aussi se jouer avec les
     règles de base ou avancées » (not with free wheel)."""
     for raw, seats in (({"variant": "free_wheel"}, 3), ({"variant": "free_for_all"}, 2)):
-        with pytest.raises(OptionsError):
+        with pytest.raises(OptionsError, match="seat_count"):
             parse_options(raw, seats)
     with pytest.raises(OptionsError) as err:
         parse_options({"variant": "free_wheel", "special_rules": ["poverty"]}, 2)
     assert "not played with the free_wheel variant" in err.value.errors["special_rules"][0]
-    with pytest.raises(OptionsError):
+    with pytest.raises(OptionsError) as err:
         parse_options({"variant": "free_wheel", "scenario": "giant"}, 2)
+    assert "not with the free_wheel variant" in err.value.errors["scenario"][0]
     assert parse_options({"variant": "free_wheel"}, 2).teams == ()
 
 

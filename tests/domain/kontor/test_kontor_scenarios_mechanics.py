@@ -26,6 +26,7 @@ from domain.kontor.core.state import ScoredSector
 from domain.kontor.scenarios.data import LAYOUTS
 from domain.kontor.scenarios.embargo import supply
 from domain.kontor.scenarios.euphrates import reserve, surrounded
+from tests.refusals import refused
 
 from .helpers import BLACK, RED, choose, given, of_type, started, then, types, when, with_warehouses
 from .test_kontor_scenarios import CROSS, goods_dock, ids, layout, opts, red_plays, spare_water
@@ -106,7 +107,7 @@ def test_bribe_not_own_dock_nor_dock_without_goods_nor_finished_sector():
     _, state = bribe_state({(1, 1): tavern, (-1, -1): mine, (2, 2): done}, pre=(scored,))
     assert not [c for c in legal_commands(state, RED) if isinstance(c, Bribe)]
     for x, y in ((1, 1), (-1, -1), (2, 2)):
-        with pytest.raises(RuleViolation):
+        with refused("kontor.not_bribable"):
             when(state, RED, Bribe(x, y))
 
 
@@ -289,7 +290,7 @@ def test_euphrates_choice_of_centre_in_an_unfinished_sector():
     with pytest.raises(RuleViolation) as err:
         when(state, RED, PlaceSunkenWarehouse(-1, -1))
     assert err.value.code == "kontor.sunken_centre"
-    with pytest.raises(RuleViolation):
+    with refused("kontor.decision_pending"):
         when(state, RED, Pass())
     events, state = then(state, RED, PlaceSunkenWarehouse(1, -1))
     assert of_type(events, ev.SunkenWarehousePlaced)[0].card == red_dock(1)

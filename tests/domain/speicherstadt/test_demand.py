@@ -10,6 +10,7 @@ from domain.decider import NotYourTurn, RuleViolation
 from domain.speicherstadt import GAME
 from domain.speicherstadt.commands import BuyCard, PlaceWorker
 from domain.speicherstadt.state import DEMAND, PURCHASE, Column
+from tests.refusals import refused
 
 from .helpers import act, new_game
 
@@ -70,7 +71,7 @@ def test_no_pass_and_all_three_workers_placed():
     state = new_game(3, 4)
     (seat,) = GAME.to_act(state)
     assert all(isinstance(c, PlaceWorker) for c in GAME.legal_commands(state, seat))
-    with pytest.raises(RuleViolation):
+    with refused("speicherstadt.demand_place_worker"):
         act(state, seat, BuyCard())
     other = (seat + 1) % 3
     with pytest.raises(NotYourTurn):
