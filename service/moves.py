@@ -343,6 +343,18 @@ def amsterdam_block(view: dict, block: Any) -> str:
     return f"block {name}{district}" + (f" ({', '.join(said)})" if said else "")
 
 
+def amsterdam_task(task_id: Any) -> str:
+    """``task 7 (four blocks in Grachtengordel)`` (expansion 2's task tiles)."""
+    from domain.amsterdam.data import TASKS  # the printed tiles, as the title defines them
+
+    task = TASKS.get(task_id) if isinstance(task_id, int) else None
+    if task is None:
+        return f"task {task_id}"
+    param = task.param.replace("_", " ") if isinstance(task.param, str) else task.param
+    what = task.kind.replace("_", " ") + (f" {param}" if param is not None else "")
+    return f"task {task_id} ({what})"
+
+
 def _paying(payment: Any) -> str:
     return f"paying {_counted(payment)}" if payment else "paying nothing"
 

@@ -17,6 +17,7 @@ from service.moves import (
     amsterdam_block,
     amsterdam_card,
     amsterdam_node,
+    amsterdam_task,
     card_detail,
     speicherstadt_card,
     words_of,
@@ -109,7 +110,7 @@ def hidden_text(title_id: str, view: dict | None) -> str:
     if title_id == "amsterdam":
         said = []
         if you.get("tasks"):
-            said.append("your task tiles: " + ", ".join(str(t) for t in you["tasks"]))
+            said.append("your task tiles: " + "; ".join(amsterdam_task(t) for t in you["tasks"]))
         choice = you.get("dice_choice")
         if isinstance(choice, dict) and choice.get("dice"):
             said.append(f"your dice, face down until all have chosen: {_and([str(d) for d in choice['dice']])}"
@@ -324,9 +325,9 @@ def amsterdam_text(view: dict, names: list[str] | None = None) -> str:
             said.append(f"Amstel space {space}")
         tasks = row.get("tasks")
         if isinstance(tasks, list) and tasks:
-            said.append("tasks: " + ", ".join(str(t) for t in tasks))
+            said.append("task tiles: " + "; ".join(amsterdam_task(t) for t in tasks))
         elif isinstance(tasks, int) and tasks:
-            said.append(f"{tasks} secret tasks")
+            said.append(f"{tasks} secret task tiles (hidden)")
         lines.append("; ".join(said) + ".")
     return "\n".join(lines)
 
