@@ -486,7 +486,8 @@ def amsterdam(view: dict, command: dict) -> str | None:
 #: Only events a player sees as a move or its visible outcome: bookkeeping is left out.
 EVENT_WORDS: dict[str, dict[str, Callable[[dict], str]]] = {
     "kontor": {
-        "CardChosen": lambda d: "chose a card, face down" if not d.get("passing") else "laid a card face down",
+        # the same words whatever was laid (a card, or Marins ivres morts' "I pass" card)
+        "CardChosen": lambda d: "chose a card, face down",
         "Passed": lambda d: f"passed and took {_count_of(d.get('florins'), 'florin')}",
         "CardsRevealed": lambda d: "the chosen cards were revealed: " + ", ".join(
             f"card {c}" if c is not None else "a pass" for c in d.get("cards") or ()),
