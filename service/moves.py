@@ -171,6 +171,45 @@ def kontor(view: dict, command: dict) -> str | None:
         return "buy the special card" if command.get("buy") else "do not buy the special card"
     if kind == "PlaceWater":
         return f"place water card {command.get('card')} {_where(command['x'], command['y'])}"
+    if kind == "ChooseGood":
+        return f"give the dock you placed a warehouse of {command.get('good')}"
+    if kind == "SetDrunkDock":
+        tavern, dock = cells.get((command["tavern_x"], command["tavern_y"])), cells.get((command["x"], command["y"]))
+        return (f"let the tavern of {_card_words(tavern, me) if tavern else 'the card'}"
+                f" {_where(command['tavern_x'], command['tavern_y'])} make"
+                f" {_card_words(dock, me) if dock else 'the dock'} {_where(command['x'], command['y'])} drunk")
+    if kind == "ProposeAlliance":
+        return (f"propose an alliance to seat {int(command.get('seat', 0)) + 1} in the sector of the card"
+                f" {_where(command['x'], command['y'])}")
+    if kind == "AcceptAlliance":
+        return "accept the alliance offered to you"
+    if kind == "DeclineAlliance":
+        return "decline the alliance offered to you"
+    if kind == "ExportWarehouse":
+        x, y = command["x"], command["y"]
+        return (f"place {_placing(view)} on the square {_where(x, y)}{_next_to(cells, x, y, me)},"
+                f" with its {command.get('good')} warehouse for export")
+    if kind == "SwapWarehouse":
+        dock = cells.get((command["x"], command["y"]))
+        return (f"exchange your {command.get('good')} warehouse on {_card_words(dock, me) if dock else 'the dock'}"
+                f" {_where(command['x'], command['y'])} for one of {command.get('new_good')}")
+    if kind == "SkipEvent":
+        return "do not take the event's action"
+    if kind == "SecondCanal":
+        if command.get("card") is None:
+            return "place no second canal"
+        return f"place canal {command['card']} from your hand {_where(command['x'], command['y'])} as a second canal"
+    if kind == "ChooseFaceDown":
+        card = _kontor_card(view, command.get("card"))
+        shown = card_detail(card, me) if card else f"card {command.get('card')}"
+        return f"lay {shown} face down this round (smuggling), then draw from the {command.get('draw')} pile"
+    if kind == "EndBribe":
+        return "add no (more) bribe warehouse"
+    if kind == "DecideTavernSector":
+        tavern = cells.get((command["x"], command["y"]))
+        what = _card_words(tavern, me) if tavern else "your tavern"
+        return (f"count the sector of {what} {_where(command['x'], command['y'])} at the end" if command.get("counted")
+                else f"do not count the sector of {what} {_where(command['x'], command['y'])} at the end")
     if kind in ("Bribe", "PlaceBribeWarehouse", "PlaceSunkenWarehouse", "LeaveAlliance"):
         x, y = command["x"], command["y"]
         target = cells.get((x, y))

@@ -143,3 +143,26 @@ def test_amsterdam_and_speicherstadt_words_name_the_cards_places_and_payments():
         == "deliver a carpet cube to your Contract (saffron + carpet, 5 points) (then still missing: saffron)"
     assert describe("speicherstadt", offer, {"type": "SellCube", "good": "coffee"}) == \
         "sell a coffee cube to your Coffee Roaster for 1 coin"
+
+
+def test_kontor_expansion_and_form_moves_are_said_in_words_not_generically():
+    from service.moves import generic
+
+    view = {"you": {"color": "red"}, "board": {"cells": [
+        {"x": 0, "y": 0, "card": {"kind": "anchor"}},
+        {"x": 1, "y": 0, "card": {"kind": "dock", "owner": "red", "number": 25, "tavern": True}},
+        {"x": 0, "y": 1, "card": {"kind": "dock", "owner": "black", "number": 14}}]}}
+    commands = [{"type": "ChooseGood", "good": "tea"},
+                {"type": "SetDrunkDock", "tavern_x": 1, "tavern_y": 0, "x": 0, "y": 1},
+                {"type": "ProposeAlliance", "x": 0, "y": 1, "seat": 1}, {"type": "AcceptAlliance"},
+                {"type": "DeclineAlliance"}, {"type": "ExportWarehouse", "x": 1, "y": 1, "good": "wine"},
+                {"type": "SwapWarehouse", "x": 1, "y": 0, "good": "tea", "new_good": "wine"}, {"type": "SkipEvent"},
+                {"type": "SecondCanal", "card": None, "x": None, "y": None},
+                {"type": "SecondCanal", "card": 61, "x": 2, "y": 0},
+                {"type": "ChooseFaceDown", "card": 25, "draw": "dock"}, {"type": "EndBribe"},
+                {"type": "DecideTavernSector", "x": 1, "y": 0, "counted": False}]
+    for command in commands:
+        said = describe("kontor", view, command)
+        assert said != generic(command) and "_" not in said and not CAMEL.search(said), said
+    assert describe("kontor", view, commands[1]) == \
+        "let the tavern of your dock 25 1 east of the anchor make black's dock 14 1 south of the anchor drunk"
