@@ -364,6 +364,11 @@ def _amsterdam_data() -> dict:
     return title("amsterdam").component_data()
 
 
+def amsterdam_colours() -> tuple[str, ...]:
+    """The resource colours in the order of the dice (``view["dice"]``)."""
+    return tuple(_amsterdam_data().get("colours") or ())
+
+
 @cache
 def _blocks() -> dict[str, dict]:
     city = _amsterdam_data().get("city") or {}
@@ -443,7 +448,7 @@ def amsterdam(view: dict, command: dict) -> str | None:
     if kind == "ChooseDice":
         dice, slots = list(command.get("dice") or ()), list(command.get("slots") or ())
         faces = view.get("dice") or []
-        colours = list(_amsterdam_data().get("colours") or ())
+        colours = list(amsterdam_colours())
         shown = [f"the {_colour(d)} die" + (f" (showing {faces[colours.index(d)]})"
                                              if d in colours and colours.index(d) < len(faces) else "") for d in dice]
         return (f"take {' and '.join(shown)}: their resources go on sections "

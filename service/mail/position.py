@@ -16,6 +16,7 @@ from typing import Any
 from service.moves import (
     amsterdam_block,
     amsterdam_card,
+    amsterdam_colours,
     amsterdam_node,
     amsterdam_task,
     card_detail,
@@ -245,7 +246,7 @@ def amsterdam_text(view: dict, names: list[str] | None = None) -> str:
     lines.append("Piles (face down): " + ", ".join(f"{n} {k if n == 1 else plural.get(k, k + 's')}"
                                                    for k, n in piles.items()) + ".")
     dice = view.get("dice") or []
-    colours = ("black", "brown", "violet", "pink", "orange", "grey")
+    colours = amsterdam_colours()
     if dice:
         lines.append("Dice: " + ", ".join(f"{c} {f}" for c, f in zip(colours, dice, strict=False)) + ".")
     if view.get("dice_chosen"):
