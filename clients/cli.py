@@ -438,11 +438,13 @@ def clock_lines(game: dict) -> list[str]:
         lines = [f"time per move: {control['per_move']}"]
     names = {s["index"]: s.get("name") or f"seat {s['index']}" for s in game["seats"]}
     running = {c["seat"]: c for c in game.get("clocks") or []}
-    banks = {b["seat"]: b["seconds"] for b in game.get("banks") or []}
+    # each bank as the server read it now: a running one less the time its turn has taken
+    banks = {b["seat"]: b for b in game.get("banks") or []}
     for seat in sorted(set(running) | set(banks)):
         parts = [f"{names.get(seat, seat)} (seat {seat}):"]
         if seat in banks:
-            parts.append(f"bank {duration(banks[seat])}")
+            bank = banks[seat]
+            parts.append(f"bank {duration(bank['seconds'])} left" + (", running," if bank.get("running") else ""))
         if seat in running:
             clock = running[seat]
             parts.append(f"to move before {clock['deadline']}"

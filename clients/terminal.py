@@ -168,8 +168,9 @@ def game_panel(game: dict) -> Panel:
     parts = [Text(line, style="bold")]
     banks = game.get("banks") or ()
     if banks and status == "active":
+        # each bank as the server read it now (a running one less its turn so far)
         parts.append(Text("time bank: " + " · ".join(f"{seat_name(game, b['seat'])} {bank_text(b['seconds'])}"
-                                                     for b in banks)))
+                                                     + (" running" if b.get("running") else "") for b in banks)))
     takeback = game.get("takeback")
     if takeback and status == "active":
         parts.append(Text(f"{seat_name(game, takeback['seat'])} asks to take back their last move"

@@ -36,6 +36,7 @@ from service.table_store import (
     timers_between,
     vacations_to_apply,
 )
+from service.time_control import with_banks_now
 from service.timer_slots import slot_bounds
 from service.titles import title as title_of
 
@@ -165,7 +166,9 @@ class ClockService:
     # "my turn" -------------------------------------------------------------------------
     def to_act(self, player: Player, limit: int) -> list[Game]:
         with self.store.read() as tx:
-            return tx.games_to_act(player.id, limit)
+            games = tx.games_to_act(player.id, limit)
+        now = self.clock.now()
+        return [with_banks_now(g, now) for g in games]
 
     # vacation ----------------------------------------------------------------------------
     def vacation(self, player: Player) -> VacationStatus:

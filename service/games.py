@@ -50,7 +50,7 @@ from service.signing import Signer
 from service.states import Folded, Lru, StateCache, decode, fold_stored
 from service.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
 from service.table_store import mark_started, open_table, save_time_control
-from service.time_control import parse_time_control
+from service.time_control import parse_time_control, with_banks_now
 from service.titles import title as title_of
 from verifier.record import event_json, result_json
 
@@ -593,7 +593,9 @@ class GameService:
     def list(self, caller: Player | None, player_id, status, title_id, limit, before) -> list[Game]:
         """Public games (with an open seat, or finished) and the caller's own."""
         with self.store.read() as tx:
-            return tx.list_games(caller.id if caller else None, player_id, status, title_id, limit, before)
+            games = tx.list_games(caller.id if caller else None, player_id, status, title_id, limit, before)
+        now = self.clock.now()
+        return [with_banks_now(g, now) for g in games]
 
     def legal_commands(self, game_id: str, caller: Player | None, seat: int | None) -> LegalCommands:
         if caller is None:
@@ -649,7 +651,7 @@ class GameService:
     def _snapshot(
         self, tx: Tx, game_id: str, caller: Player | None, seat: int | None = None, remember: bool = True
     ) -> GameSnapshot:
-        game = self._game(tx, game_id)
+        game = with_banks_now(self._game(tx, game_id), self.clock.now())
         viewer = self._viewer(game, caller, seat)
         if game.version == 0:
             return GameSnapshot(game, None, viewer)

@@ -171,6 +171,45 @@ def kontor(view: dict, command: dict) -> str | None:
         return "buy the special card" if command.get("buy") else "do not buy the special card"
     if kind == "PlaceWater":
         return f"place water card {command.get('card')} {_where(command['x'], command['y'])}"
+    if kind == "ChooseGood":
+        return f"give the dock you placed a warehouse of {command.get('good')}"
+    if kind == "SetDrunkDock":
+        tavern, dock = cells.get((command["tavern_x"], command["tavern_y"])), cells.get((command["x"], command["y"]))
+        return (f"let the tavern of {_card_words(tavern, me) if tavern else 'the card'}"
+                f" {_where(command['tavern_x'], command['tavern_y'])} make"
+                f" {_card_words(dock, me) if dock else 'the dock'} {_where(command['x'], command['y'])} drunk")
+    if kind == "ProposeAlliance":
+        return (f"propose an alliance to seat {int(command.get('seat', 0)) + 1} in the sector of the card"
+                f" {_where(command['x'], command['y'])}")
+    if kind == "AcceptAlliance":
+        return "accept the alliance offered to you"
+    if kind == "DeclineAlliance":
+        return "decline the alliance offered to you"
+    if kind == "ExportWarehouse":
+        x, y = command["x"], command["y"]
+        return (f"place {_placing(view)} on the square {_where(x, y)}{_next_to(cells, x, y, me)},"
+                f" with its {command.get('good')} warehouse for export")
+    if kind == "SwapWarehouse":
+        dock = cells.get((command["x"], command["y"]))
+        return (f"exchange your {command.get('good')} warehouse on {_card_words(dock, me) if dock else 'the dock'}"
+                f" {_where(command['x'], command['y'])} for one of {command.get('new_good')}")
+    if kind == "SkipEvent":
+        return "do not take the event's action"
+    if kind == "SecondCanal":
+        if command.get("card") is None:
+            return "place no second canal"
+        return f"place canal {command['card']} from your hand {_where(command['x'], command['y'])} as a second canal"
+    if kind == "ChooseFaceDown":
+        card = _kontor_card(view, command.get("card"))
+        shown = card_detail(card, me) if card else f"card {command.get('card')}"
+        return f"lay {shown} face down this round (smuggling), then draw from the {command.get('draw')} pile"
+    if kind == "EndBribe":
+        return "add no (more) bribe warehouse"
+    if kind == "DecideTavernSector":
+        tavern = cells.get((command["x"], command["y"]))
+        what = _card_words(tavern, me) if tavern else "your tavern"
+        return (f"count the sector of {what} {_where(command['x'], command['y'])} at the end" if command.get("counted")
+                else f"do not count the sector of {what} {_where(command['x'], command['y'])} at the end")
     if kind in ("Bribe", "PlaceBribeWarehouse", "PlaceSunkenWarehouse", "LeaveAlliance"):
         x, y = command["x"], command["y"]
         target = cells.get((x, y))
@@ -182,51 +221,387 @@ def kontor(view: dict, command: dict) -> str | None:
     return None
 
 
+# shared by Speicherstadt and Amsterdam ----------------------------------------------------
+@cache
+def _catalogue(title_id: str) -> dict[str, dict]:
+    """A title's printed cards by id (public: the title's component data)."""
+    from service.titles import title  # the registry of titles, read once
+
+    cards = title(title_id).component_data().get("cards", ())
+    return {str(c["id"]): c for c in cards if isinstance(c, dict) and c.get("id") is not None}
+
+
+def _counted(items: Any) -> str:
+    """``["pink", "pink", "grey"]`` -> ``2 pink and 1 grey``."""
+    counts: dict[str, int] = {}
+    for item in items or ():
+        counts[str(item)] = counts.get(str(item), 0) + 1
+    said = [f"{n} {name.replace('_', ' ')}" for name, n in counts.items()]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said) or "nothing"
+
+
+def _seat_no(view: dict) -> int | None:
+    you = view.get("you")
+    return you.get("seat") if isinstance(you, dict) else None
+
+
+def _my_row(view: dict) -> dict:
+    me = _seat_no(view)
+    for row in view.get("seats") or ():
+        if isinstance(row, dict) and row.get("seat") == me:
+            return row
+    return {}
+
+
 # speicherstadt ----------------------------------------------------------------------------
+def speicherstadt_card(card_id: Any) -> str:
+    """``Contract (saffron + carpet, 5 points)``, ``Fireman (3)``, ``Coffee Roaster``."""
+    card = _catalogue("speicherstadt").get(str(card_id))
+    if card is None:
+        return f"card {card_id}"
+    name = card.get("name") or str(card_id)
+    kind = card.get("kind")
+    if kind == "contract":
+        return f"{name} ({' + '.join(card.get('goods') or ())}, {card.get('contract_points')} points)"
+    if kind == "fireman":
+        return f"{name} (strength {card.get('value')})"
+    if kind == "fire":
+        return f"{name} ({card.get('fire_points')} points)"
+    if kind == "trader":
+        return f"{name} (buys {' '.join(card.get('goods') or ())} for 1 coin)"
+    return name
+
+
 def speicherstadt(view: dict, command: dict) -> str | None:
     kind = command.get("type")
+    offer = {o.get("column"): o for o in view.get("offer") or () if isinstance(o, dict)}
+    current = view.get("current_offer") if isinstance(view.get("current_offer"), dict) else None
     if kind == "PlaceWorker":
-        return f"place a worker on column {command.get('column')}"
+        column = command.get("column")
+        slot = offer.get(column) or {}
+        there = len(slot.get("workers") or ())
+        card = f" above {speicherstadt_card(slot['card'])}" if slot.get("card") else ""
+        return (f"place a worker in column {column + 1}{card}"
+                f" ({'no worker there yet' if not there else _count_of(there, 'worker') + ' there already'})")
     if kind == "BuyCard":
-        return "buy the card"
+        if current:
+            return f"buy {speicherstadt_card(current.get('card'))} for {_count_of(current.get('price'), 'coin')}"
+        return "buy the card on offer"
     if kind == "RefuseCard":
-        return "refuse the card"
+        if current:
+            return (f"refuse {speicherstadt_card(current.get('card'))}: your worker comes back and the"
+                    " next worker's owner may buy it for 1 coin less")
+        return "refuse the card on offer"
+    good = command.get("good")
     if kind == "SellCube":
-        return f"sell a {command.get('good')} cube"
+        traders = [speicherstadt_card(c) for c in _my_row(view).get("cards") or ()
+                   if (_catalogue("speicherstadt").get(str(c)) or {}).get("kind") == "trader"
+                   and good in ((_catalogue("speicherstadt").get(str(c)) or {}).get("goods") or ())]
+        return f"sell a {good} cube to your {traders[0].split(' (')[0] if traders else good + ' trader'} for 1 coin"
     if kind == "StoreCube":
-        return f"store a {command.get('good')} cube"
+        return f"store a {good} cube in your warehouse (at most 4)"
     if kind == "KeepCube":
-        return f"keep a {command.get('good')} cube"
+        return f"keep a {good} cube on your market space (at most 1)"
     if kind == "DeliverCube":
-        return f"deliver a {command.get('good')} cube to contract {command.get('contract')}"
+        contract = command.get("contract")
+        missing = next((c.get("missing") for c in _my_row(view).get("contracts") or ()
+                        if isinstance(c, dict) and c.get("card") == contract), None)
+        rest = [g for g in (missing or ()) if g != good] if missing is not None else None
+        still = "" if rest is None else (", which completes it" if not rest else f" (then still missing: {', '.join(rest)})")
+        return f"deliver a {good} cube to your {speicherstadt_card(contract)}{still}"
+    if kind == "MarketSell":
+        return f"sell a {command.get('first')} and a {command.get('second')} cube at the market for 1 coin"
+    if kind == "MarketConvert":
+        return (f"trade a {command.get('first')}, a {command.get('second')} and a {command.get('third')} cube at"
+                f" the market for a {command.get('take')} cube from the reserve")
+    if kind == "RetrieveCube":
+        place = {"warehouse": "your warehouse", "market": "your market space"}.get(command.get("place"), command.get("place"))
+        return f"take a {good} cube back out of {place}"
     if kind == "EndShipping":
-        return "end shipping"
+        return "end shipping (cubes left unloaded go to the reserve)"
     return None
+
+
+def _count_of(number: Any, unit: str) -> str:
+    return f"{number} {unit}{'' if number == 1 else 's'}"
 
 
 # amsterdam --------------------------------------------------------------------------------
+def _colour(name: Any) -> str:
+    return str(name).replace("_", " ")
+
+
+def amsterdam_card(card_id: Any) -> str:
+    """``craftsman 041 (brewer, costs brown + orange)``, ``plan 110 (Plantage, costs pink + pink)``."""
+    card = _catalogue("amsterdam").get(str(card_id))
+    if card is None:
+        return f"card {card_id}"
+    group = str(card.get("group") or "").replace("_", " ")
+    cost = " + ".join(_colour(c) for c in card.get("cost") or ())
+    inside = ", ".join(p for p in (group, f"costs {cost}" if cost else "") if p)
+    return f"{card.get('kind', 'card')} {card_id}" + (f" ({inside})" if inside else "")
+
+
+def amsterdam_node(node: Any) -> str:
+    """A place of the harbour: the start bridge, water space 3, depot 2, the light blue
+    pontoon, the beer warehouse's landing."""
+    text = str(node)
+    if text == "start":
+        return "the start bridge"
+    if text.startswith("P:"):
+        return f"the {_colour(text[2:])} docker pontoon"
+    if re.fullmatch(r"W\d+", text):
+        return f"water space {text[1:]}"
+    if re.fullmatch(r"D\d+", text):
+        return f"depot {text[1:]}"
+    return f"the {_colour(text)} warehouse's landing"
+
+
+@cache
+def _amsterdam_data() -> dict:
+    from service.titles import title
+
+    return title("amsterdam").component_data()
+
+
+def amsterdam_colours() -> tuple[str, ...]:
+    """The resource colours in the order of the dice (``view["dice"]``)."""
+    return tuple(_amsterdam_data().get("colours") or ())
+
+
+@cache
+def _blocks() -> dict[str, dict]:
+    city = _amsterdam_data().get("city") or {}
+    return {b["id"]: b for b in city.get("blocks", ()) if isinstance(b, dict)}
+
+
+def amsterdam_block(view: dict, block: Any) -> str:
+    """``block pink 2 of the Plantage (costs 2, holds tulip)``."""
+    printed = _blocks().get(str(block)) or {}
+    on_board = next((b for b in view.get("city") or () if isinstance(b, dict) and b.get("block") == block), {})
+    name = re.sub(r"(\D+)(\d+)", lambda m: f"{m.group(1)} {m.group(2)}", str(block))
+    said = [f"costs {printed['cost']}"] if printed.get("cost") is not None else []
+    if on_board.get("good"):
+        said.append(f"holds {on_board['good']}")
+    district = f" of the {printed['district']}" if printed.get("district") else ""
+    return f"block {name}{district}" + (f" ({', '.join(said)})" if said else "")
+
+
+def amsterdam_task(task_id: Any) -> str:
+    """``task 7 (four blocks in Grachtengordel)`` (expansion 2's task tiles)."""
+    from domain.amsterdam.data import TASKS  # the printed tiles, as the title defines them
+
+    task = TASKS.get(task_id) if isinstance(task_id, int) else None
+    if task is None:
+        return f"task {task_id}"
+    param = task.param.replace("_", " ") if isinstance(task.param, str) else task.param
+    what = task.kind.replace("_", " ") + (f" {param}" if param is not None else "")
+    return f"task {task_id} ({what})"
+
+
+def _paying(payment: Any) -> str:
+    return f"paying {_counted(payment)}" if payment else "paying nothing"
+
+
+SALES = {"florins": "sell its {good} on the black market for florins",
+         "resource": "sell its {good} on the black market for a resource",
+         "both": "sell its {good} on the black market for florins and a resource"}
+FIGURES = {"foreman": "the foreman", "bailiff": "the bailiff", "market_pawn": "the black-market pawn"}
+
+
+def _tile(view: dict, tile_id: Any) -> str:
+    tiles = {t["id"]: t for t in _amsterdam_data().get("market_tiles", ()) if isinstance(t, dict)}
+    tile = tiles.get(tile_id)
+    if tile is None:
+        return "the market tile"
+    gains = [_count_of(tile["points"], "prestige point") if tile.get("points") else "",
+             _count_of(tile["amstel"], "Amstel space") if tile.get("amstel") else "",
+             _count_of(tile["choices"], "resource") + " of your choice" if tile.get("choices") else "",
+             str(tile.get("special") or "").replace("_", " ")]
+    gains = [g for g in gains if g]
+    return (f"market tile {tile_id} for {_count_of(tile.get('florins'), 'florin')}"
+            + (f" ({', '.join(gains)})" if gains else ""))
+
+
 def amsterdam(view: dict, command: dict) -> str | None:
     kind = command.get("type")
+    if kind == "ChooseOpeningCard":
+        return f"start with {amsterdam_card(command.get('card'))}"
+    if kind == "ChooseOpeningResources":
+        return (f"start with 1 {_colour(command.get('single'))} resource on section 1 of your compass rose"
+                f" and 2 {_colour(command.get('pair'))} on section 2")
+    if kind == "PlaceFigure":
+        figure, space = command.get("figure"), command.get("space")
+        where = (amsterdam_block(view, space) if figure == "bailiff"
+                 else f"the {_colour(space)} space of the black market" if figure == "market_pawn"
+                 else amsterdam_node(space).replace("'s landing", ""))
+        return f"place {FIGURES.get(figure, _colour(figure))} on {where}"
+    if kind == "TakeCard":
+        text = f"take {amsterdam_card(command.get('card'))}"
+        if command.get("discard"):
+            text += f", discarding your {amsterdam_card(command['discard'])} (a penalty)"
+        return text
+    if kind == "DiscardForTom":
+        return f"TOM discards {amsterdam_card(command.get('card'))}"
+    if kind == "DeclineCard":
+        return "take no card this round"
+    if kind == "ChooseDice":
+        dice, slots = list(command.get("dice") or ()), list(command.get("slots") or ())
+        faces = view.get("dice") or []
+        colours = list(amsterdam_colours())
+        shown = [f"the {_colour(d)} die" + (f" (showing {faces[colours.index(d)]})"
+                                             if d in colours and colours.index(d) < len(faces) else "") for d in dice]
+        return (f"take {' and '.join(shown)}: their resources go on sections "
+                f"{' and '.join(str(s) for s in slots)} of your compass rose")
+    if kind == "ActivateCard":
+        how = ("for 3 florins" if command.get("by_florins") else "for free (market tile)" if command.get("free")
+               else _paying(command.get("payment")))
+        return f"activate your {amsterdam_card(command.get('card'))}, {how}"
+    if kind == "UseCard":
+        text = f"use your {amsterdam_card(command.get('card'))}"
+        if command.get("payment"):
+            text += f", {_paying(command['payment'])}"
+        if command.get("target"):
+            text += f", discarding your {amsterdam_card(command['target'])}"
+        return text
+    if kind == "Convert":
+        return f"exchange with your {amsterdam_card(command.get('card'))}, {_paying(command.get('payment'))}"
+    if kind == "TakeBlock":
+        block = command.get("block")
+        text = f"buy {amsterdam_block(view, block)}, " + (
+            "for 2 florins" if command.get("by_florins") else _paying(command.get("payment")))
+        good = next((b.get("good") for b in view.get("city") or () if isinstance(b, dict) and b.get("block") == block), None)
+        sale = SALES.get(command.get("sale") or "")
+        if sale:
+            text += ", and " + sale.format(good=good or "good")
+        elif good:
+            text += f", keeping its {good} to deliver"
+        if command.get("bailiff_to"):
+            text += f"; the bailiff moves to {amsterdam_block(view, command['bailiff_to'])}"
+        if command.get("pawn_to"):
+            text += f"; the black-market pawn moves to {_colour(command['pawn_to'])}"
+        return text
+    if kind == "LoadGood":
+        return f"load {command.get('good')} from your provisional warehouse onto your barge"
+    if kind == "MoveBarge":
+        text = f"move your barge to {amsterdam_node(command.get('to'))}"
+        return text + (f", paying 1 {_colour(command['pay'])} resource" if command.get("pay") else " (already paid for)")
+    if kind == "PickUpDocker":
+        return f"pick up the {_colour(command.get('colour'))} docker here (+1 florin)"
+    if kind == "DeliverGood":
+        here = (_my_row(view).get("barge") or {}).get("node")
+        where = f" at {amsterdam_node(here).replace(chr(39) + 's landing', '')}" if here else ""
+        return f"deliver {command.get('good')} from your barge{where}"
+    if kind == "AdvanceAmstel":
+        return f"advance 1 space on the Amstel, {_paying(command.get('payment'))}"
+    if kind == "BuyPrestige":
+        text = f"buy {_tile(view, view.get('market_tile'))}"
+        extra = []
+        if command.get("give") or command.get("take"):
+            take = command.get("take")
+            taken = f"the top of the {take} pile" if take in ("craftsman", "building") else amsterdam_card(take)
+            extra.append(f"giving your {amsterdam_card(command.get('give'))} for {taken}")
+        if command.get("node"):
+            extra.append(f"moving your barge to {amsterdam_node(command['node'])}")
+        if command.get("block"):
+            extra.append(f"taking {amsterdam_block(view, command['block'])} for free")
+            sale = SALES.get(command.get("sale") or "")
+            if sale:
+                extra.append(sale.format(good="good"))
+        if command.get("bailiff_to"):
+            extra.append(f"the bailiff moves to {amsterdam_block(view, command['bailiff_to'])}")
+        if command.get("pawn_to"):
+            extra.append(f"the black-market pawn moves to {_colour(command['pawn_to'])}")
+        return text + (": " + ", ".join(extra) if extra else "")
+    if kind == "ChooseResource":
+        return f"take a {_colour(command.get('colour'))} resource (of your choice)"
     if kind == "EndTurn":
         said = ["end your turn"]
         if command.get("keep"):
-            said.append(f"keeping {_value(command['keep'])}")
+            said.append(f"keeping 1 {_colour(command['keep'])} resource in your house for next round")
         if command.get("foreman_to"):
-            said.append(f"moving the foreman to {_value(command['foreman_to'])}")
+            said.append(f"sending the foreman to {amsterdam_node(command['foreman_to']).replace(chr(39) + 's landing', '')}")
         return ", ".join(said)
-    if kind == "DeclineCard":
-        return "take no card"
-    if kind == "TakeCard":
-        text = f"take card {_value(command.get('card'))}"
-        return text + (f", discarding {_value(command['discard'])}" if command.get("discard") else "")
-    if kind == "PlaceFigure":
-        return f"place the {_value(command.get('figure'))} on {_value(command.get('space'))}"
-    if kind == "MoveBarge":
-        return f"move the barge to {_value(command.get('to'))}" + (
-            f", paying {_value(command['pay'])}" if command.get("pay") else "")
-    if kind in ("LoadGood", "DeliverGood"):
-        return f"{'load' if kind == 'LoadGood' else 'deliver'} {_value(command.get('good'))}"
     return None
+
+
+# what happened, in words (the last moves of a "your turn" mail) ---------------------------
+#: ``type`` (without the title's prefix) -> how to say it; ``{who}`` is the seat's name.
+#: Only events a player sees as a move or its visible outcome: bookkeeping is left out.
+EVENT_WORDS: dict[str, dict[str, Callable[[dict], str]]] = {
+    "kontor": {
+        # the same words whatever was laid (a card, or Marins ivres morts' "I pass" card)
+        "CardChosen": lambda d: "chose a card, face down",
+        "Passed": lambda d: f"passed and took {_count_of(d.get('florins'), 'florin')}",
+        "CardsRevealed": lambda d: "the chosen cards were revealed: " + ", ".join(
+            f"card {c}" if c is not None else "a pass" for c in d.get("cards") or ()),
+        "CardPlaced": lambda d: f"placed card {d.get('card')} {_where(d.get('x', 0), d.get('y', 0))}",
+        "ShipMoved": lambda d: f"moved the ship to the water {_where(d.get('x', 0), d.get('y', 0))}",
+        "DockRemoved": lambda d: f"sent dock {d.get('card', '')} away".replace("  ", " "),
+    },
+    "speicherstadt": {
+        "CardRevealed": lambda d: f"{speicherstadt_card(d.get('card'))} was revealed in column {d.get('column', 0) + 1}"
+                                  + (f" with {_counted(d['cubes'])} on the ship" if d.get("cubes") else ""),
+        "FireResolved": lambda d: f"{speicherstadt_card(d.get('card'))} broke out",
+        "WorkerPlaced": lambda d: f"placed a worker in column {d.get('column', 0) + 1}",
+        "CardBought": lambda d: f"bought {speicherstadt_card(d.get('card'))} for {_count_of(d.get('price'), 'coin')}",
+        "CardRefused": lambda d: f"refused the card in column {d.get('column', 0) + 1}",
+        "CardDiscarded": lambda d: f"nobody bought {speicherstadt_card(d.get('card'))}: it was discarded",
+        "CubeDelivered": lambda d: f"delivered a {d.get('good')} cube to {speicherstadt_card(d.get('contract'))}",
+        "CubeSold": lambda d: f"sold a {d.get('good')} cube to a trader",
+        "MarketSold": lambda d: f"sold {_counted(d.get('goods'))} at the market",
+        "MarketConverted": lambda d: f"traded {_counted(d.get('goods'))} at the market for a {d.get('take')} cube",
+        "CubeMoved": lambda d: f"moved a {d.get('good')} cube to the {d.get('target')}",
+        "ShippingEnded": lambda d: "ended shipping",
+    },
+    "amsterdam": {
+        "CardTaken": lambda d: f"took {amsterdam_card(d.get('card'))}"
+                               + (f", discarding {amsterdam_card(d['discarded'])}" if d.get("discarded") else ""),
+        "CardDeclined": lambda d: "took no card",
+        "TomDiscarded": lambda d: f"TOM discarded {amsterdam_card(d.get('card'))}",
+        "DiceRolled": lambda d: "the dice were rolled: " + ", ".join(str(f) for f in d.get("faces") or ()),
+        "DiceChosen": lambda d: "chose two dice" + (
+            f": {_counted(d['dice'])}" if d.get("dice") else ", face down"),
+        "CardActivated": lambda d: f"activated {amsterdam_card(d.get('card'))}",
+        "CardUsed": lambda d: f"used {amsterdam_card(d.get('card'))}",
+        "BlockTaken": lambda d: f"bought block {d.get('block')} ({d.get('good')}"
+                                + (", sold on the black market)" if d.get("sold") else ")"),
+        "TomBlockTaken": lambda d: f"TOM took block {d.get('block')}",
+        "GoodLoaded": lambda d: f"loaded {d.get('good')} onto the barge",
+        "BargeMoved": lambda d: f"moved the barge to {amsterdam_node(d.get('to'))}",
+        "DockerPickedUp": lambda d: f"picked up the {_colour(d.get('colour'))} docker",
+        "DockerDelivered": lambda d: f"delivered the {_colour(d.get('colour'))} docker to the docker building",
+        "GoodDelivered": lambda d: f"delivered {d.get('good')} to {amsterdam_node(d.get('place')).replace(chr(39) + 's landing', '')}",
+        "AmstelAdvanced": lambda d: f"advanced on the Amstel to space {d.get('space')}",
+        "TomAdvanced": lambda d: f"TOM advanced on the Amstel to space {d.get('space')}",
+        "PrestigeBought": lambda d: f"bought market tile {d.get('tile')}",
+        "TurnEnded": lambda d: "ended the turn" + (f", keeping {_colour(d['kept'])} in the house" if d.get("kept") else ""),
+    },
+    "": {  # the table of correspondence play, in every title
+        "TimedOut": lambda d: "ran out of time",
+        "Resigned": lambda d: "resigned",
+        "MoveTakenBack": lambda d: "took back their last move",
+    },
+}
+
+
+def event_words(title_id: str, event: dict, names: list[str], me: int | None) -> str | None:
+    """One event as a player sees it (``event`` as the events page gives it to that
+    player: redacted), in words, or None for bookkeeping nobody needs to read."""
+    kind = str(event.get("type", "")).split(".")[-1]
+    say = EVENT_WORDS.get(title_id, {}).get(kind) or EVENT_WORDS[""].get(kind)
+    if say is None:
+        return None
+    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    try:
+        said = say(data)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    seat = event.get("seat", data.get("seat"))
+    if isinstance(seat, int):
+        who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}")
+        return f"{who[0].upper()}{who[1:]} {said}"
+    return said[0].upper() + said[1:]
 
 
 DESCRIBERS: dict[str, Describer] = {"kontor": kontor, "speicherstadt": speicherstadt, "amsterdam": amsterdam}

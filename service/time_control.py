@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import isodate
 
 from domain.common.computer import LEVELS
 from service.errors import Invalid
+
+G = TypeVar("G")
 
 ON_TIMEOUT = ("computer", "forfeit")
 DEFAULT_REMINDERS = (0.8,)
@@ -157,3 +159,41 @@ def _bank_control(raw: Mapping[str, Any], now: datetime, errors: dict, max_stand
         raise Invalid("this time control cannot be used", errors)
     return TimeControl("", 0.0, on_timeout, reminders, level, max_stand_ins, raw["bank"], raw.get("increment", "PT0S"),
                        raw.get("max_bank"), bank, increment, max_bank)
+
+
+def _instant(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def banks_now(table: Mapping[str, Any] | None, now: datetime) -> dict | None:
+    """The table's read model with each time bank as it is at ``now``.
+
+    The games row keeps each seat's bank as of its last move (it is written when the game
+    changes, never as time passes). A seat whose clock runs spends its bank: what is left
+    now is its bank less the time its clock ran this turn, which is the time to its
+    deadline (pauses move the deadline, so a vacation costs nothing); while its clock is
+    paused, what was left when it paused. Never more than the bank nor less than 0 (a bank
+    run dry still gets a move's chance: its clock has at least a second).
+    """
+    if not table or not table.get("banks"):
+        return dict(table) if table is not None else None
+    clocks = {c["seat"]: c for c in table.get("clocks") or ()}
+    banks = []
+    for bank in table["banks"]:
+        clock = clocks.get(bank["seat"])
+        if clock is None or not bank.get("running"):
+            banks.append(dict(bank))
+            continue
+        deadline = _instant(clock["deadline"])
+        since = max(_instant(clock["paused_until"]), now) if clock.get("paused_until") else now
+        left = min(float(bank["seconds"]), max((deadline - since).total_seconds(), 0.0))
+        banks.append({**bank, "seconds": round(left, 3)})
+    return {**table, "banks": banks}
+
+
+def with_banks_now(game: G, now: datetime) -> G:
+    """``game`` (a games row) as a read shows it at ``now``: its banks spent so far."""
+    table = getattr(game, "table", None)
+    if not table or not any(b.get("running") for b in table.get("banks") or ()):
+        return game
+    return replace(game, table=banks_now(table, now))

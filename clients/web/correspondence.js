@@ -64,6 +64,8 @@ export function correspondencePanel(id, { refresh, say }) {
     await refresh();
   }
 
+  let readAt = Date.now();  // when the game shown was read
+
   function drawClock(game, seat) {
     const control = game.time_control;
     if (!control || game.status !== "active") { clock.textContent = ""; return; }
@@ -71,9 +73,12 @@ export function correspondencePanel(id, { refresh, say }) {
     const running = Object.fromEntries((game.clocks || []).map((c) => [c.seat, c]));
     if (control.bank) {
       parts.push(`Time bank (${control.bank}, +${control.increment || "PT0S"} a move${control.max_bank ? `, at most ${control.max_bank}` : ""}):`);
+      // the server says what is left of each bank at the read (its own clock); a running
+      // one goes down from there
+      const spent = (Date.now() - readAt) / 1000;
       for (const bank of game.banks || []) {
-        const c = running[bank.seat];
-        const left = c ? (new Date(c.deadline) - Date.now()) / 1000 : bank.seconds;
+        const c = bank.running && running[bank.seat];
+        const left = c && !c.paused_until ? bank.seconds - spent : bank.seconds;
         parts.push(`${seatName(game, bank.seat)}${bank.seat === seat ? " (you)" : ""} ${duration(left)}${c ? " and running" : ""}`);
       }
     } else {
@@ -129,6 +134,7 @@ export function correspondencePanel(id, { refresh, say }) {
   return {
     element,
     update(game, seat, me) {
+      readAt = Date.now();
       seated = Boolean(me && game.seats.some((s) => s.player_id === me.id));
       drawClock(game, seat);
       drawTakeback(game, seated ? seat : null);

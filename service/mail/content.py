@@ -12,14 +12,15 @@ from datetime import UTC, datetime
 from domain.common.envelope import encode_command
 from service.boards import render
 from service.boards.png import png
-from service.games import GameService
+from service.games import GameService, event_page
 from service.mail import records
 from service.mail.compose import Content, Image, mailbox
 from service.mail.position import board_text, hidden_text, scores_text
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens, token_hash
-from service.moves import describe_all
+from service.moves import describe_all, event_words
 from service.store import Game, Tx
+from service.time_control import banks_now
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,37 @@ def _when(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _span(seconds: float) -> str:
+    """``2 days 3 hours``, ``40 minutes``, ``12 seconds``: the two largest units."""
+    left = max(int(seconds), 0)
+    units = [("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)]
+    first = next((i for i, (_, size) in enumerate(units) if left >= size), len(units) - 1)
+    said = []
+    for name, size in units[first:first + 2]:
+        count, left = divmod(left, size)
+        if count or not said:
+            said.append(f"{count} {name}{'' if count == 1 else 's'}")
+    return " ".join(said)
+
+
+def clock_text(table: dict, control: dict | None, names: list[str], seat: int, now: datetime) -> str:
+    """The seat's time: its deadline on a time per move; on a time bank, what is left of
+    each seat's bank now (service/time_control.py ``banks_now``). ``table`` is the
+    table's read model of the state the mail shows (``title.table_json``)."""
+    control = control or {}
+    if control.get("bank"):
+        banks = (banks_now(table, now) or {}).get("banks") or []
+        parts = [f"{names[b['seat']] if 0 <= b['seat'] < len(names) else 'seat ' + str(b['seat'] + 1)}"
+                 f"{' (you)' if b['seat'] == seat else ''} {_span(b['seconds'])}"
+                 f"{', running' if b.get('running') else ''}" for b in banks]
+        return "Time bank left now: " + "; ".join(parts) + "." if parts else ""
+    mine = [c for c in table.get("clocks") or () if c.get("seat") == seat]
+    if not mine:
+        return ""
+    deadline = datetime.fromisoformat(mine[0]["deadline"].replace("Z", "+00:00"))
+    return f"Your move is due by {_when(deadline)} ({_span((deadline - now).total_seconds())} from now)."
+
+
 def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
               seat: int, since_version: int, intro: str = "", subject: str | None = None) -> Content | None:
     """The position now (the board as a picture and in characters, the scores, the seat's
@@ -92,15 +124,19 @@ def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: 
     records.keep_reply_token_hash(tx, token_id, token_hash(token))
     expires = records.reply_token(tx, token_id)["expires_at"]
     label = game_label(game)
-    scores = scores_text(view, _names(game), seat)
+    names = _names(game)
+    scores = scores_text(view, names, seat)
     hidden = hidden_text(game.title, view)
-    board = board_text(game.title, view)
+    board = board_text(game.title, view, names)
+    recent = last_moves(tx, game, seat, names)
     picture = _picture(game.title, view, title)
     listed = "\n".join(f"{i}. {w}" for i, w in enumerate(words, start=1))
     how = ("Reply to this mail with the number of your move on the first line (for example: 1)."
            f" This reply address plays one move and works until {_when(expires)}.")
     lead = f"It is your turn in {label}."
-    text = "\n\n".join(p for p in (intro.strip(), lead, scores, hidden, "The board:\n" + board,
+    timing = clock_text(title.table_json(folded.state), game.time_control, _names(game), seat, games.clock.now())
+    lead = f"{lead} {timing}" if timing else lead
+    text = "\n\n".join(p for p in (intro.strip(), lead, scores, hidden, "The board:\n" + board, recent,
                                    "Your moves:\n" + listed, how,
                                    f"Or play in the browser: {links.game(game_id)}") if p) + "\n"
     body = _html(*(p for p in (intro.strip(), lead) if p))
@@ -110,6 +146,8 @@ def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: 
     else:
         body += f"<pre>{html.escape(board)}</pre>"
     body += _html(*(p for p in (scores, hidden) if p))
+    if recent:
+        body += f"<pre>{html.escape(recent)}</pre>"
     body += ("<p>Your moves:</p><ol>" + "".join(f"<li>{html.escape(w)}</li>" for w in words) + "</ol>"
              + _html(how, link=(links.game(game_id), "Play in the browser")))
     return Content(subject or f"Your turn: {label}", text, body,
@@ -127,7 +165,7 @@ def position_now(tx: Tx, games: GameService, links: Links, game_id: str, seat: i
     title = title_of(game.title)
     view = title.view(folded.state, seat)
     scores, hidden = scores_text(view, _names(game), seat), hidden_text(game.title, view)
-    board = board_text(game.title, view)
+    board = board_text(game.title, view, _names(game))
     picture = _picture(game.title, view, title)
     later = "It is not your turn now: you will get a mail when it is."
     text = "\n\n".join(p for p in (intro.strip(), later, scores, hidden, "The board:\n" + board,
@@ -138,6 +176,22 @@ def position_now(tx: Tx, games: GameService, links: Links, game_id: str, seat: i
                  ' style="max-width:100%"></p>')
     body += _html(*(p for p in (scores, hidden) if p), link=(links.game(game_id), "Open the game"))
     return Content(subject, text, body, images=(picture,) if picture is not None else ())
+
+
+#: how many of the latest events a mail reads, and how many moves in words it shows
+RECENT_EVENTS = 60
+RECENT_MOVES = 12
+
+
+def last_moves(tx: Tx, game: Game, seat: int, names: list[str]) -> str:
+    """The latest moves in words, as this seat may see them: the events page's redaction
+    for the seat (another seat's secret choice is said without what it chose)."""
+    after = max(game.version - RECENT_EVENTS, 0)
+    page = event_page(game, tx.events(game.id, after=after, upto=game.version), seat, after)
+    said = [w for w in (event_words(game.title, e, names, seat) for e in page.events) if w]
+    if not said:
+        return ""
+    return "Last moves:\n" + "\n".join(f"- {w}" for w in said[-RECENT_MOVES:])
 
 
 def _alt(board: str) -> str:

@@ -43,7 +43,8 @@ def test_the_cli_creates_a_time_bank_game_asks_and_answers_takebacks_and_keeps_n
     clock = cli(server, clients[0], "clock", game_id)
     assert clock.returncode == 0, clock.stderr
     assert "time bank: P3D to start, P1D after each move, at most P7D" in clock.stdout
-    assert "Cli Ada (seat 0): bank 3 d" in clock.stdout
+    # what is left now: 3 days, less the seconds since it started if seat 0's clock runs
+    assert re.search(r"Cli Ada \(seat 0\): bank (3 d left|2 d 23 h left, running,)", clock.stdout), clock.stdout
     mover = safe_move(clients, game_id)
     other = 1 - mover
     asked = cli(server, clients[mover], "takeback", game_id)

@@ -242,6 +242,43 @@ def test_on_a_bank_the_reminder_is_a_fraction_of_the_bank_and_a_timeout_leaves_t
     assert banks[seat] == 1800.0  # emptied, then the increment for its next move
 
 
+def test_a_read_shows_what_is_left_of_each_bank_now(svc, clock):
+    """The row keeps each bank as of its seat's last move; every read (the game, the list,
+    the games to act) says what is left now, by the clock port: the running seat's bank
+    less the time its turn has taken, and nothing spent while its clock is paused."""
+    a, b = players(svc, 2)
+    people = (a, b)
+    gid = new_game(svc, "speicherstadt", [a, b], BANK)
+    seat = game(svc, gid).to_act[0]
+    other = 1 - seat
+
+    def banks_read(read):
+        return {x["seat"]: (x["seconds"], x["running"]) for x in read.table["banks"]}
+
+    clock.at += timedelta(minutes=20)
+    expected = {seat: (2400.0, True), other: (3600.0, False)}
+    assert banks_read(svc.games.get(gid, people[seat]).game) == expected
+    [listed] = [g for g in svc.games.list(people[seat], people[seat].id, "active", None, 50, None) if g.id == gid]
+    assert banks_read(listed) == expected
+    [waiting] = [g for g in svc.clocks.to_act(people[seat], 50) if g.id == gid]
+    assert banks_read(waiting) == expected
+    assert banks_read(game(svc, gid))[seat] == (3600.0, True)  # the row itself: as of the last move
+    clock.at += timedelta(minutes=50)  # past its deadline, before the timer ran: nothing left
+    assert banks_read(svc.games.get(gid, None).game)[seat] == (0.0, True)
+    clock.at -= timedelta(minutes=50)
+    # a vacation pauses the clock: the bank stays as it was when the clock paused
+    svc.clocks.start_vacation(people[seat], None, clock.at + timedelta(days=2))
+    clock.at += timedelta(days=1)
+    assert banks_read(svc.games.get(gid, people[seat]).game)[seat] == (2400.0, True)
+    clock.at += timedelta(days=1, minutes=10)  # back (the vacation's end not yet applied): running again
+    assert banks_read(svc.games.get(gid, people[seat]).game)[seat] == (1800.0, True)
+    # the move charges what the turn took: the row agrees with what the reads said
+    svc.clocks.run_timer(gid, game(svc, gid).version)
+    play(svc, gid, people[seat], seat)
+    assert banks_read(game(svc, gid))[seat] == (1800.0 + 1800.0, False)
+    assert banks_read(svc.games.get(gid, None).game)[seat] == (3600.0, False)
+
+
 # vacations only where a clock runs ------------------------------------------------------
 def test_a_vacation_adds_events_only_to_games_with_a_clock(svc, clock):
     a, b = players(svc, 2)

@@ -64,3 +64,105 @@ def test_kontor_placements_say_where_and_next_to_what():
 def test_an_unknown_command_is_said_generically():
     assert describe("kontor", {}, {"type": "PlaceSunkenWarehouse", "x": 1, "y": 2}).startswith("place the sunken")
     assert describe("nosuchtitle", None, {"type": "TakeBigRest", "hours": 3}) == "take big rest: hours 3"
+
+
+# Amsterdam (solo and with every expansion) and Speicherstadt: every move in its own words
+ALL_AMSTERDAM = {"expansions": ["skilled_workers", "tasks", "black_market", "market_tiles"], "tasks": "secret5"}
+FORMS = [("amsterdam", {}, 1), ("amsterdam", {}, 2), ("amsterdam", ALL_AMSTERDAM, 3),
+         ("amsterdam", {**ALL_AMSTERDAM, "dice_choice": "simultaneous", "tasks": "open2"}, 4),
+         ("speicherstadt", {}, 2), ("speicherstadt", {}, 5)]
+
+
+def _played(title_id: str, options: dict, seats: int, seed: int):
+    """(view, legal commands) of every seat asked to act, along a whole seeded game."""
+    game = titles()[title_id]
+    state = game.fold(game.start(game.parse_options(options, seats), seats, f"{seed:02x}" * 32))
+    chooser = random.Random(seed)
+    for _ in range(4000):
+        if game.is_finished(state):
+            return
+        for seat in game.to_act(state):
+            yield game.view(state, seat), [encode_command(c) for c in game.legal_commands(state, seat)]
+        seat = chooser.choice(list(game.to_act(state)))
+        issued = Issued(seat, "2026-01-01T00:00:00Z", chooser.choice(game.legal_commands(state, seat)))
+        state = game.fold(game.decide(state, issued), state)
+
+
+def test_every_amsterdam_and_speicherstadt_move_is_said_in_its_own_words_not_generically():
+    from service.moves import generic
+
+    seen: dict[tuple[str, str], str] = {}
+    for title_id, options, seats, in FORMS:
+        for n, (view, commands) in enumerate(_played(title_id, options, seats, 40 + seats)):
+            if n % 3:
+                continue
+            for command in commands:
+                said = describe(title_id, view, command)
+                assert said != generic(command), (title_id, command)
+                assert "{" not in said and "_" not in said and not CAMEL.search(said), said
+                assert not re.search(r"\b(None|True|False)\b", said), said
+                seen.setdefault((title_id, command["type"]), said)
+    amsterdam = {t for title_id, t in seen if title_id == "amsterdam"}
+    speicherstadt = {t for title_id, t in seen if title_id == "speicherstadt"}
+    # the moves of each title that whole games reach (Convert is card-driven and rare)
+    assert {"ChooseOpeningCard", "ChooseOpeningResources", "TakeCard", "ChooseDice", "ActivateCard",
+            "UseCard", "TakeBlock", "LoadGood", "MoveBarge", "AdvanceAmstel", "BuyPrestige", "EndTurn",
+            "PlaceFigure", "DiscardForTom", "ChooseResource"} <= amsterdam, sorted(amsterdam)
+    assert {"PlaceWorker", "BuyCard", "RefuseCard", "DeliverCube", "MarketSell", "MarketConvert",
+            "KeepCube", "EndShipping"} <= speicherstadt, sorted(speicherstadt)
+
+
+def test_amsterdam_and_speicherstadt_words_name_the_cards_places_and_payments():
+    view = {"you": {"seat": 0}, "dice": [4, 1, 3, 2, 6, 5], "market_tile": "A1",
+            "city": [{"block": "pink2", "good": "tulip", "owner": None}],
+            "seats": [{"seat": 0, "barge": {"node": "tulip"}}]}
+    assert describe("amsterdam", view, {"type": "TakeCard", "card": "041", "discard": None}) == \
+        "take craftsman 041 (brewer, costs brown + orange)"
+    assert describe("amsterdam", view, {"type": "ChooseDice", "dice": ["black", "brown"], "slots": [4, 1]}) == \
+        "take the black die (showing 4) and the brown die (showing 1): their resources go on sections 4 and 1" \
+        " of your compass rose"
+    assert describe("amsterdam", view, {"type": "TakeBlock", "block": "pink2", "payment": ["pink", "pink"],
+                                        "by_florins": False, "sale": "florins"}) == \
+        "buy block pink 2 of the Plantage (costs 2, holds tulip), paying 2 pink, and sell its tulip on the" \
+        " black market for florins"
+    assert describe("amsterdam", view, {"type": "MoveBarge", "to": "P:light_blue", "pay": "grey"}) == \
+        "move your barge to the light blue docker pontoon, paying 1 grey resource"
+    assert describe("amsterdam", view, {"type": "DeliverGood", "good": "tulip"}) == \
+        "deliver tulip from your barge at the tulip warehouse"
+    assert describe("amsterdam", view, {"type": "BuyPrestige"}) == \
+        "buy market tile A1 for 1 florin (1 prestige point, 2 Amstel spaces)"
+    offer = {"you": {"seat": 1}, "offer": [{"column": 0, "card": "A-contract-1", "workers": [0, 1]}],
+             "current_offer": {"column": 0, "card": "A-contract-1", "seat": 1, "price": 2},
+             "seats": [{"seat": 1, "cards": ["A-coffee-trader"],
+                        "contracts": [{"card": "A-contract-1", "missing": ["saffron", "carpet"]}]}]}
+    assert describe("speicherstadt", offer, {"type": "PlaceWorker", "column": 0}) == \
+        "place a worker in column 1 above Contract (saffron + carpet, 5 points) (2 workers there already)"
+    assert describe("speicherstadt", offer, {"type": "BuyCard"}) == \
+        "buy Contract (saffron + carpet, 5 points) for 2 coins"
+    assert describe("speicherstadt", offer, {"type": "DeliverCube", "good": "carpet", "contract": "A-contract-1"}) \
+        == "deliver a carpet cube to your Contract (saffron + carpet, 5 points) (then still missing: saffron)"
+    assert describe("speicherstadt", offer, {"type": "SellCube", "good": "coffee"}) == \
+        "sell a coffee cube to your Coffee Roaster for 1 coin"
+
+
+def test_kontor_expansion_and_form_moves_are_said_in_words_not_generically():
+    from service.moves import generic
+
+    view = {"you": {"color": "red"}, "board": {"cells": [
+        {"x": 0, "y": 0, "card": {"kind": "anchor"}},
+        {"x": 1, "y": 0, "card": {"kind": "dock", "owner": "red", "number": 25, "tavern": True}},
+        {"x": 0, "y": 1, "card": {"kind": "dock", "owner": "black", "number": 14}}]}}
+    commands = [{"type": "ChooseGood", "good": "tea"},
+                {"type": "SetDrunkDock", "tavern_x": 1, "tavern_y": 0, "x": 0, "y": 1},
+                {"type": "ProposeAlliance", "x": 0, "y": 1, "seat": 1}, {"type": "AcceptAlliance"},
+                {"type": "DeclineAlliance"}, {"type": "ExportWarehouse", "x": 1, "y": 1, "good": "wine"},
+                {"type": "SwapWarehouse", "x": 1, "y": 0, "good": "tea", "new_good": "wine"}, {"type": "SkipEvent"},
+                {"type": "SecondCanal", "card": None, "x": None, "y": None},
+                {"type": "SecondCanal", "card": 61, "x": 2, "y": 0},
+                {"type": "ChooseFaceDown", "card": 25, "draw": "dock"}, {"type": "EndBribe"},
+                {"type": "DecideTavernSector", "x": 1, "y": 0, "counted": False}]
+    for command in commands:
+        said = describe("kontor", view, command)
+        assert said != generic(command) and "_" not in said and not CAMEL.search(said), said
+    assert describe("kontor", view, commands[1]) == \
+        "let the tavern of your dock 25 1 east of the anchor make black's dock 14 1 south of the anchor drunk"
