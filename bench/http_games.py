@@ -52,7 +52,8 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
     cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
            "--workers", str(workers), "--threads", str(threads)]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    # serve starts its workers too: on a shared machine under load that takes a minute or more
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         try:
             if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).ok:
@@ -82,14 +83,42 @@ def start_floor(port: int, workers: int) -> subprocess.Popen:
     raise SystemExit("the floor app did not start")
 
 
-def floor_reads(workers: int, clients: int, seconds: float) -> float:
+def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, float]:
+    """(req/s, server CPU ms per request) of the floor."""
     port = free_port()
     floor = start_floor(port, workers)
     try:
-        return trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/")
+        cpu = tree_cpu(floor.pid)
+        rate, count = trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/", counted=True)
+        return rate, (tree_cpu(floor.pid) - cpu) / count * 1000
     finally:
         floor.terminate()
         floor.wait(timeout=30)
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
+    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry)] = fields
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        if p in stats:
+            total += (int(stats[p][11]) + int(stats[p][12])) / ticks
+        todo.extend(children.get(p, []))
+    return total
 
 
 def load() -> str:
@@ -125,7 +154,7 @@ def run_clients(clients: int, run) -> float:
     return time.monotonic() - start
 
 
-def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/health") -> float:
+def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/health", counted: bool = False):
     counts = [0] * clients
     stop = time.monotonic() + seconds
 
@@ -136,7 +165,7 @@ def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/heal
             counts[i] += 1
 
     elapsed = run_clients(clients, run)  # the threads fill ``counts``: read them after
-    return sum(counts) / elapsed
+    return (sum(counts) / elapsed, sum(counts)) if counted else sum(counts) / elapsed
 
 
 def play_games(base: str, clients: int, seconds: float):
@@ -203,22 +232,26 @@ def main() -> int:
     database_url, redis_url = fresh_database(bench_database())
     workers = args.workers or _workers_default()
     reads_seconds = min(10.0, args.seconds)
-    floor_before = floor_reads(workers, args.clients, reads_seconds)
+    floor_before, floor_cpu_before = floor_reads(workers, args.clients, reads_seconds)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
     try:
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        trivial = trivial_reads(base, args.clients, reads_seconds)
+        server0 = tree_cpu(server.pid)
+        trivial, trivial_count = trivial_reads(base, args.clients, reads_seconds, counted=True)
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        server1 = tree_cpu(server.pid)
         commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
         cpu2 = resource.getrusage(resource.RUSAGE_SELF)
+        server2 = tree_cpu(server.pid)
     finally:
         server.terminate()
         server.wait(timeout=30)
         drop_database(bench_database())
-    floor_after = floor_reads(workers, args.clients, reads_seconds)
+    floor_after, floor_cpu_after = floor_reads(workers, args.clients, reads_seconds)
     floor = (floor_before + floor_after) / 2
+    floor_cpu = (floor_cpu_before + floor_cpu_after) / 2
     rate = commands / elapsed
     quantiles = statistics.quantiles(latencies, n=100)
     print(f"machine: {os.cpu_count()} cores; {load_before} before, {load()} after")
@@ -231,6 +264,14 @@ def main() -> int:
           f"({games} games finished; each command also needed one GET legal-commands)")
     print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
     print(f"commands/s as a share of the floor's req/s: {rate / floor:.2f} (target 0.25)")
+    # CPU is what a loaded machine distorts least: the server's (every process `serve`
+    # starts: API processes, its workers) per command, against the floor's per request
+    per_command = (server2 - server1) / max(commands, 1) * 1000
+    print(f"server CPU (serve's whole process tree): {(server1 - server0) / trivial_count * 1000:.2f} ms per GET "
+          f"/v1/health, {per_command:.2f} ms per command (with its GET legal-commands); the floor "
+          f"{floor_cpu:.2f} ms per request ({floor_cpu_before:.2f} before, {floor_cpu_after:.2f} after)")
+    print(f"the floor's CPU per request over the server's CPU per command: {floor_cpu / per_command:.3f} "
+          f"(the share the machine would give with the load generator and the databases free)")
     reads_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
     print(f"the load generator itself used {reads_cpu / reads_seconds:.2f} cores during the reads "
