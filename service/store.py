@@ -7,6 +7,8 @@ different games run in parallel.
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,13 +16,35 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service import chain
 from service.errors import StatementTimeout, Unavailable, VersionConflict
+
+#: a run of 19 or more digits: perhaps an integer past 64 bits, which orjson would read
+#: as a float where the standard library keeps it exact
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+
+
+def json_loads(text: bytes) -> Any:
+    """JSON text to Python values as the standard library's ``json.loads`` reads it, 3-5x
+    faster (orjson): every json/jsonb value read (events above all: a fold, a replay, a
+    stream's tail) is parsed here. Both give equal values for the text orjson is given
+    (numbers to the same nearest double); a text with 19 digits in a row (an integer past
+    64 bits perhaps) and one orjson refuses (NaN) are read by the standard library."""
+    if _LONG_DIGITS.search(text) is None:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
+set_json_loads(json_loads)  # json and jsonb columns, on every connection of this process
 
 
 @dataclass(frozen=True)
