@@ -22,6 +22,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -49,8 +50,10 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
            "ENTREPOT_QUEUE": queue or bench_database().replace("_", "-"),
            # one loopback client drives the load: the rate limits are not what is measured
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+    # a data directory of its own: its log (and its signing key) apart from other servers'
+    data_dir = tempfile.mkdtemp(prefix="entrepot-bench-")
     cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-           "--workers", str(workers), "--threads", str(threads)]
+           "--workers", str(workers), "--threads", str(threads), "--data-dir", data_dir]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # serve starts its workers too: on a shared machine under load that takes a minute or more
     deadline = time.monotonic() + 240
@@ -61,7 +64,7 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
         except requests.RequestException:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server did not start (its log: {data_dir})")
 
 
 def start_floor(port: int, workers: int) -> subprocess.Popen:

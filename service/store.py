@@ -8,7 +8,6 @@ different games run in parallel.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -25,18 +24,20 @@ from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 from service import chain
 from service.errors import StatementTimeout, Unavailable, VersionConflict
 
-#: a run of 19 or more digits: perhaps an integer past 64 bits, which orjson would read
-#: as a float where the standard library keeps it exact
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+#: digits to "0", every other byte to " ": a run of 19 zeros after it is a run of 19
+#: digits in the text (perhaps an integer past 64 bits, which orjson reads as a float where
+#: the standard library keeps it exact); cheaper to look for than a regular expression
+_DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+_LONG_RUN = b"0" * 19
 
 
 def json_loads(text: bytes) -> Any:
-    """JSON text to Python values as the standard library's ``json.loads`` reads it, 3-5x
-    faster (orjson): every json/jsonb value read (events above all: a fold, a replay, a
-    stream's tail) is parsed here. Both give equal values for the text orjson is given
+    """JSON text to Python values as the standard library's ``json.loads`` reads it, about
+    2-3x faster (orjson): every json/jsonb value read (events above all: a fold, a replay,
+    a stream's tail) is parsed here. Both give equal values for the text orjson is given
     (numbers to the same nearest double); a text with 19 digits in a row (an integer past
     64 bits perhaps) and one orjson refuses (NaN) are read by the standard library."""
-    if _LONG_DIGITS.search(text) is None:
+    if _LONG_RUN not in text.translate(_DIGITS):
         try:
             return orjson.loads(text)
         except orjson.JSONDecodeError:
