@@ -49,7 +49,7 @@ PARTS = [
 STEPS = [
     ("the request in all (Flask test client)", [("flask/testing.py", "open")]),
     ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
-    ("auth (token -> player, cached)", [("api/auth.py", "required_player")]),
+    ("auth (token -> player: a PostgreSQL round trip)", [("api/auth.py", "required_player")]),
     ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
     ("load and fold (cached state + tail, 1 round trip)", [("service/games.py", "live")]),
     ("decode the command", [("domain/common/envelope.py", "decode_command")]),
