@@ -22,6 +22,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -49,10 +50,13 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
            "ENTREPOT_QUEUE": queue or bench_database().replace("_", "-"),
            # one loopback client drives the load: the rate limits are not what is measured
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+    # a data directory of its own: its log (and its signing key) apart from other servers'
+    data_dir = tempfile.mkdtemp(prefix="entrepot-bench-")
     cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
-           "--workers", str(workers), "--threads", str(threads)]
+           "--workers", str(workers), "--threads", str(threads), "--data-dir", data_dir]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
+    # serve starts its workers too: on a shared machine under load that takes a minute or more
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         try:
             if requests.get(f"http://127.0.0.1:{port}/v1/health", timeout=1).ok:
@@ -60,7 +64,7 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
         except requests.RequestException:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"the server did not start (its log: {data_dir})")
 
 
 def start_floor(port: int, workers: int) -> subprocess.Popen:
@@ -71,7 +75,7 @@ def start_floor(port: int, workers: int) -> subprocess.Popen:
     cmd = uvicorn_command("bare_asgi:create_app", "127.0.0.1", port, workers) + ["--app-dir", str(ROOT / "bench")]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 240  # a loaded machine
     while time.monotonic() < deadline:
         try:
             if requests.get(f"http://127.0.0.1:{port}/", timeout=1).ok:
@@ -82,14 +86,49 @@ def start_floor(port: int, workers: int) -> subprocess.Popen:
     raise SystemExit("the floor app did not start")
 
 
-def floor_reads(workers: int, clients: int, seconds: float) -> float:
+def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, float]:
+    """(req/s, server CPU ms per request) of the floor."""
     port = free_port()
     floor = start_floor(port, workers)
     try:
-        return trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/")
+        cpu = tree_cpu(floor.pid)
+        rate, count = trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/", counted=True)
+        return rate, (tree_cpu(floor.pid) - cpu) / count * 1000
     finally:
         floor.terminate()
         floor.wait(timeout=30)
+
+
+def tree_cpu(pid: int, only: str | None = None) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
+    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate.
+    ``only``: just the subtrees of processes whose command line contains it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(entry)] = fields
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, todo = 0.0, [(pid, only is None)]
+    while todo:
+        p, counted = todo.pop()
+        if not counted:
+            try:
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    counted = only.encode() in f.read()
+            except OSError:
+                pass
+        if counted and p in stats:
+            total += (int(stats[p][11]) + int(stats[p][12])) / ticks
+        todo.extend((child, counted) for child in children.get(p, []))
+    return total
 
 
 def load() -> str:
@@ -125,7 +164,7 @@ def run_clients(clients: int, run) -> float:
     return time.monotonic() - start
 
 
-def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/health") -> float:
+def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/health", counted: bool = False):
     counts = [0] * clients
     stop = time.monotonic() + seconds
 
@@ -136,7 +175,7 @@ def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/heal
             counts[i] += 1
 
     elapsed = run_clients(clients, run)  # the threads fill ``counts``: read them after
-    return sum(counts) / elapsed
+    return (sum(counts) / elapsed, sum(counts)) if counted else sum(counts) / elapsed
 
 
 def play_games(base: str, clients: int, seconds: float):
@@ -203,22 +242,26 @@ def main() -> int:
     database_url, redis_url = fresh_database(bench_database())
     workers = args.workers or _workers_default()
     reads_seconds = min(10.0, args.seconds)
-    floor_before = floor_reads(workers, args.clients, reads_seconds)
+    floor_before, floor_cpu_before = floor_reads(workers, args.clients, reads_seconds)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
     try:
         cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-        trivial = trivial_reads(base, args.clients, reads_seconds)
+        api0 = tree_cpu(server.pid, "uvicorn")
+        trivial, trivial_count = trivial_reads(base, args.clients, reads_seconds, counted=True)
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        server1, api1 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
         commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
         cpu2 = resource.getrusage(resource.RUSAGE_SELF)
+        server2, api2 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
     finally:
         server.terminate()
         server.wait(timeout=30)
         drop_database(bench_database())
-    floor_after = floor_reads(workers, args.clients, reads_seconds)
+    floor_after, floor_cpu_after = floor_reads(workers, args.clients, reads_seconds)
     floor = (floor_before + floor_after) / 2
+    floor_cpu = (floor_cpu_before + floor_cpu_after) / 2
     rate = commands / elapsed
     quantiles = statistics.quantiles(latencies, n=100)
     print(f"machine: {os.cpu_count()} cores; {load_before} before, {load()} after")
@@ -231,6 +274,16 @@ def main() -> int:
           f"({games} games finished; each command also needed one GET legal-commands)")
     print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
     print(f"commands/s as a share of the floor's req/s: {rate / floor:.2f} (target 0.25)")
+    # CPU is what a loaded machine distorts least: the server's (every process `serve`
+    # starts: API processes, its workers) per command, against the floor's per request
+    per_command = (api2 - api1) / max(commands, 1) * 1000
+    print(f"API processes' CPU (uvicorn): {(api1 - api0) / trivial_count * 1000:.2f} ms per GET /v1/health, "
+          f"{per_command:.2f} ms per command (with its GET legal-commands); the floor "
+          f"{floor_cpu:.2f} ms per request ({floor_cpu_before:.2f} before, {floor_cpu_after:.2f} after); "
+          f"serve's whole process tree (its workers too: fan-outs, timers, polling) "
+          f"{(server2 - server1) / max(commands, 1) * 1000:.2f} ms per command")
+    print(f"the floor's CPU per request over the API's CPU per command: {floor_cpu / per_command:.3f} "
+          f"(what the share would be if CPU were all that limits it)")
     reads_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
     print(f"the load generator itself used {reads_cpu / reads_seconds:.2f} cores during the reads "

@@ -113,16 +113,19 @@ class RQJobQueue:
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
-            self.ai_queue.enqueue(
-                COMPUTER_MOVE,
-                game_id,
-                version,
-                seat,
-                job_id=f"computer-{game_id}-{version}-{seat}",
-                result_ttl=60,
-                failure_ttl=24 * 3600,
-                job_timeout=120,
-            )
+            with self.redis.pipeline() as pipe:  # one round trip (as _schedule)
+                self.ai_queue.enqueue(
+                    COMPUTER_MOVE,
+                    game_id,
+                    version,
+                    seat,
+                    job_id=f"computer-{game_id}-{version}-{seat}",
+                    result_ttl=60,
+                    failure_ttl=24 * 3600,
+                    job_timeout=120,
+                    pipeline=pipe,
+                )
+                pipe.execute()
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
@@ -264,7 +267,12 @@ class RQJobQueue:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.
             if at <= datetime.now(UTC):
-                queue.enqueue(func, *args, **options)
+                # one round trip: RQ's own enqueue sends the queue's registration (SADD)
+                # and the job (its hash, status, push) as two pipelines; given one, it
+                # queues the same commands on it (the same keys and job)
+                with self.redis.pipeline() as pipe:
+                    queue.enqueue(func, *args, pipeline=pipe, **options)
+                    pipe.execute()
             else:
                 # RQ scores scheduled jobs in whole seconds (up to 1 s early): scheduled a
                 # second later, then re-scored with the exact time, which the workers'

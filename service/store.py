@@ -7,6 +7,7 @@ different games run in parallel.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -14,13 +15,37 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service import chain
 from service.errors import StatementTimeout, Unavailable, VersionConflict
+
+#: digits to "0", every other byte to " ": a run of 19 zeros after it is a run of 19
+#: digits in the text (perhaps an integer past 64 bits, which orjson reads as a float where
+#: the standard library keeps it exact); cheaper to look for than a regular expression
+_DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def json_loads(text: bytes) -> Any:
+    """JSON text to Python values as the standard library's ``json.loads`` reads it, about
+    2-3x faster (orjson): every json/jsonb value read (events above all: a fold, a replay,
+    a stream's tail) is parsed here. Both give equal values for the text orjson is given
+    (numbers to the same nearest double); a text with 19 digits in a row (an integer past
+    64 bits perhaps) and one orjson refuses (NaN) are read by the standard library."""
+    if _LONG_RUN not in text.translate(_DIGITS):
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(text)
+
+
+set_json_loads(json_loads)  # json and jsonb columns, on every connection of this process
 
 
 @dataclass(frozen=True)
