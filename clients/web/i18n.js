@@ -62,6 +62,8 @@ export function setLanguage(lang) {
   document.documentElement.lang = lang;
 }
 
-export function t(text) {
-  return DICTIONARIES[language()][text] ?? text;
+// `t("Seat {n}", { n: 2 })`: the words in the chosen language, with the values put in
+export function t(text, values = null) {
+  const words = DICTIONARIES[language()][text] ?? text;
+  return values ? words.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : words;
 }
