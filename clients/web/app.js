@@ -49,7 +49,7 @@ function header() {
   const signedIn = session.signedIn;
   who.replaceChildren(lang, " ",
     signedIn ? el("a", { href: "#/settings" }, t("Settings")) : null, " ",
-    signedIn ? el("a", { href: "#/account", id: "account-link" }, "Account") : null, " ",
+    signedIn ? el("a", { href: "#/account", id: "account-link" }, t("Account")) : null, " ",
     signedIn ? `${session.player.name} ` : null,
     signedIn ? el("button", { onclick: () => signOut(route) }, t("Sign out")) : null);
 }

@@ -48,6 +48,33 @@ export function resultWords(game, me, leftBecause = null) {
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
+// Amsterdam's picture writes goods, waterway nodes and depots in two letters: each label
+// gets its full name (a tooltip), and the initials it uses are spelled out under the board
+const AMSTERDAM_LABELS = {
+  Be: "beer", Tu: "tulips", Ch: "cheese", Fu: "furniture", Ge: "genever", Ti: "tiles", La: "lace", Co: "coffee", Cr: "crystal",
+};
+function boardLegend(title, box) {
+  if (title !== "amsterdam") return [];
+  const used = new Set();
+  for (const label of box.querySelectorAll("text")) {
+    const words = label.textContent.trim();
+    const good = AMSTERDAM_LABELS[words] || AMSTERDAM_LABELS[words.split(":").pop()];
+    const node = /^W\d+$/.test(words) ? t("waterway {name}", { name: words }) : /^D/.test(words) ? t("depot {name}", { name: words.split(":")[0] }) : null;
+    if (good) used.add(words.split(":").pop());
+    if (good || node) {
+      const name = [node, good ? t(good) : null].filter(Boolean).join(", ");
+      const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      tip.textContent = name;
+      label.append(tip);
+    }
+  }
+  const entries = Object.keys(AMSTERDAM_LABELS).filter((key) => used.has(key))
+    .map((key) => [key, t(AMSTERDAM_LABELS[key])]);
+  entries.push(["W1, W2…", t("the waterway of the harbour, where the barges sail")], ["D…", t("a depot (its good after the colon)")],
+    ["◀", t("the seat that acts")]);
+  return entries.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)]);
+}
+
 // the server's words for each legal command (legal-commands `descriptions`, the same as the
 // mail's and the CLI's); a command without them is said by words.js
 const serverWords = new WeakMap();
@@ -59,6 +86,7 @@ function gamePage(id) {
   const clock = el("p", { id: "clock" });
   const boardBox = el("div", { id: "board", tabindex: 0, role: "region", "aria-label": t("Board") });
   const choices = el("div", { id: "choices", role: "group", "aria-label": t("Which one?") });
+  const legend = el("dl", { id: "board-legend", class: "board-legend" });
   const table = el("div", { id: "table" });
   const moves = el("ul", { class: "moves", id: "moves" });
   const history = el("input", { id: "history", type: "range", min: 1, value: 1, "aria-label": t("history: version") });
@@ -219,6 +247,7 @@ function gamePage(id) {
         label.textContent = `${names(Number(match[1]))}${match[2] || ""}`;
       }
     }
+    legend.replaceChildren(...boardLegend(game.title, boardBox));
     choices.replaceChildren();
     pastNote.hidden = !at;
     if (at) {
@@ -329,7 +358,7 @@ function gamePage(id) {
   const visitor = me ? null : el("section", { id: "sign-in-box", "aria-label": t("Sign in") });
   if (visitor) signInPage(visitor, () => window.dispatchEvent(new Event("hashchange")));
   main.replaceChildren(el("div", { class: "game" },
-    el("section", { "aria-labelledby": "board-heading" }, el("h2", { id: "board-heading" }, t("Board")), status, clock, boardBox, choices,
+    el("section", { "aria-labelledby": "board-heading" }, el("h2", { id: "board-heading" }, t("Board")), status, clock, boardBox, legend, choices,
       el("div", { class: "row" }, el("label", { for: "history" }, t("History")), history, historyLabel,
         el("button", { id: "now", onclick: () => { watchingPast = false; refresh(); } }, t("Now"))), pastNote,
       controls, helpBox),
@@ -342,7 +371,9 @@ function gamePage(id) {
 
   // the game's stream wakes the page on each event, and says "message" when the chat the
   // viewer may read grew (no polling)
-  const follow = followStream(id, () => guarded(refresh), () => { if (game) loadMessages().catch(() => {}); });
+  // (an event this page already drew, e.g. its own move, wakes nothing)
+  const follow = followStream(id, (seen) => { if (!game || seen > game.version || game.status === "waiting") guarded(refresh); },
+    () => { if (game) loadMessages().catch(() => {}); });
   guarded(refresh).then(() => {
     follow.start(game ? game.version : 0);
     if (game) helpFor(game.title).then((nodes) => helpBox.append(...nodes));
@@ -357,7 +388,7 @@ function followStream(id, wake, chatted) {
   const controller = new AbortController();
   let last = 0;
   let timer = null;
-  const debounced = () => { clearTimeout(timer); timer = setTimeout(wake, 100); };
+  const debounced = () => { clearTimeout(timer); timer = setTimeout(() => wake(last), 100); };
   async function connect() {
     while (!controller.signal.aborted) {
       try {
