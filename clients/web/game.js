@@ -38,7 +38,7 @@ export function resultWords(game, me, leftBecause = null) {
   const result = game.result || {};
   const winners = (result.winners || []).map((i) => seatName(game, i, me));
   const why = result.reason || leftBecause || ((game.out || []).length ? "a seat left" : "scored");
-  const reason = ` (${t(why)})`;
+  const reason = ` (${t(`why: ${why}`)})`;
   const scores = (result.scores || []).map((score, i) => `${seatName(game, i, me)} ${score}`).join(", ");
   const won = winners.length ? `${winners.join(` ${t("and")} `)} ${t("won")}${reason}.` : `${t("No winner")}${reason}.`;
   // the seats that left the game (the result's `out`): who resigned, who ran out of time

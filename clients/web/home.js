@@ -230,8 +230,9 @@ async function render() {
   const games = [...mine.games].sort((a, b) => urgency(a, b, me));
   main.replaceChildren(lobbyNav(el),
     el("section", { "aria-labelledby": "games-heading" }, el("h2", { id: "games-heading" }, t("Your games")),
-      games.length ? el("ul", { class: "games", id: "dashboard" }, games.map((game) => el("li", {}, gameLine(game, me), invitations(game, me))))
-        : el("p", {}, t("No game yet: start one below."))),
+      // the list is there even empty: the live reload below fills it
+      el("ul", { class: "games", id: "dashboard" }, games.map((game) => el("li", {}, gameLine(game, me), invitations(game, me)))),
+      el("p", { id: "no-games", hidden: games.length > 0 }, t("No game yet: start one below."))),
     newGameForm(titles, me),
     gamesToJoin(open.games, me),
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
@@ -242,6 +243,7 @@ async function render() {
   const reload = setInterval(() => api.myGames().then((page) => {
     const list = document.getElementById("dashboard");
     if (!list) return;
+    document.getElementById("no-games").hidden = page.games.length > 0;
     list.replaceChildren(...[...page.games].sort((a, b) => urgency(a, b, me)).map((game) => el("li", {}, gameLine(game, me), invitations(game, me))));
   }).catch(() => {}), 10000);
   return () => { clearInterval(timer); clearInterval(reload); };

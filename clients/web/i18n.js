@@ -266,7 +266,8 @@ const FR = {
   "{n} unread": "{n} non lus",
   "“{name}” no longer works.": "« {name} » ne marche plus.",
   // words given by the server or the tables (reasons, levels, options, goods, units)
-  "scored": "aux points", "timeout": "au temps", "abandoned": "abandonnée", "a seat left": "une place est partie",
+  "why: scored": "aux points", "why: timeout": "au temps", "why: resigned": "par abandon", "why: abandoned": "partie abandonnée",
+  "why: aborted": "annulée", "why: a seat left": "une place est partie",
   "easy": "facile", "normal": "normal", "strong": "fort",
   "computer, easy": "ordinateur, facile", "computer, normal": "ordinateur, normal", "computer, strong": "ordinateur, fort",
   "invite a player": "inviter un joueur",
@@ -305,7 +306,12 @@ const FR = {
   "beer": "bière", "tulips": "tulipes", "cheese": "fromage", "furniture": "meubles", "genever": "genièvre",
   "tiles": "carreaux", "lace": "dentelle", "coffee": "café", "crystal": "cristal",
 };
-const DICTIONARIES = { en: {}, fr: FR };
+// English is the words as written, but for a few keys that name their use
+const EN = {
+  "why: scored": "scored", "why: timeout": "timeout", "why: resigned": "resigned", "why: abandoned": "abandoned",
+  "why: aborted": "aborted", "why: a seat left": "a seat left",
+};
+const DICTIONARIES = { en: EN, fr: FR };
 
 export function language() {
   const chosen = localStorage.getItem(KEY);

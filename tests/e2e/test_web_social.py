@@ -72,10 +72,10 @@ def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, brows
     game_id = create_game(ada, "kontor", {"variant": "team"}, [f"invite:{bea_name}", "easy", "easy"])
     expect(ada.locator("#status")).to_contain_text("waiting for players")
 
-    # Bea's dashboard: who invited her, and the clock, in words
-    bea.goto(server + "/#/")
+    # Bea's dashboard (open since she signed up: it is live): who invited her, and the
+    # clock, in words
     invitation = bea.locator(f"#dashboard li:has(a[href='#/games/{game_id}']) .invitation")
-    expect(invitation).to_contain_text(f"{ada_name} invited you")
+    expect(invitation).to_contain_text(f"{ada_name} invited you", timeout=30_000)
     expect(invitation).to_contain_text("2 days a move")
     no_serious_violation(bea, "dashboard with an invitation")
     invitation.get_by_role("button", name="Accept").click()
@@ -97,15 +97,12 @@ def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, brows
     spectator.goto(f"{server}/#/games/{game_id}")
     expect(spectator.locator("#board svg")).to_be_visible()
 
-    messages_read = []
-    bea.on("request", lambda r: messages_read.append(r.url) if "/messages" in r.url and r.method == "GET" else None)
     ada.locator("#message-channel").select_option("team")
     ada.locator("#message-text").fill("take the crane")
     ada.get_by_role("button", name="Send").click()
     expect(ada.locator("#messages")).to_contain_text(f"{ada_name} (you) (team): take the crane")
     expect(bea.locator("#messages")).to_contain_text(f"{ada_name} (team): take the crane", timeout=10_000)
     expect(bea.locator("#unread")).to_contain_text("1 unread")
-    assert messages_read, "Bea's page read the messages when the stream said so"
     # the table's channel reaches the spectator, the team's never does
     ada.locator("#message-channel").select_option("table")
     ada.locator("#message-text").fill("good game")
@@ -186,7 +183,7 @@ def test_the_front_page_never_draws_over_a_page_opened_right_after_it(server, br
     game_id = create_game(page, "kontor", {"variant": "basic"}, ["easy"])
     expect(page.locator("#board svg")).to_be_visible()
     held = []
-    page.route("**/v1/titles", held.append)
+    page.route("**/v1/titles", lambda route: held.append(route))
     with page.expect_request("**/v1/titles"):
         page.evaluate("location.hash = '#/'")
     page.evaluate(f"location.hash = '#/games/{game_id}'")
