@@ -47,11 +47,12 @@ function header() {
     el("option", { value: "fr", selected: language() === "fr" }, "Français"));
   lang.addEventListener("change", () => { setLanguage(lang.value); route(); });
   const signedIn = session.signedIn;
-  who.replaceChildren(lang, " ",
-    signedIn ? el("a", { href: "#/settings" }, t("Settings")) : null, " ",
-    signedIn ? el("a", { href: "#/account", id: "account-link" }, t("Account")) : null, " ",
-    signedIn ? `${session.player.name} ` : null,
-    signedIn ? el("button", { onclick: () => signOut(route) }, t("Sign out")) : null);
+  // (replaceChildren writes a null as the text "null": a visitor gets the switch alone)
+  who.replaceChildren(lang, ...(signedIn ? [" ",
+    el("a", { href: "#/settings" }, t("Settings")), " ",
+    el("a", { href: "#/account", id: "account-link" }, t("Account")), " ",
+    `${session.player.name} `,
+    el("button", { onclick: () => signOut(route) }, t("Sign out"))] : []));
 }
 
 // the tab's title counts the games waiting for you: "(2) Entrepot"

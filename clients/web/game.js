@@ -59,7 +59,7 @@ function boardLegend(title, box) {
   for (const label of box.querySelectorAll("text")) {
     const words = label.textContent.trim();
     const good = AMSTERDAM_LABELS[words] || AMSTERDAM_LABELS[words.split(":").pop()];
-    const node = /^W\d+$/.test(words) ? t("waterway {name}", { name: words }) : /^D/.test(words) ? t("depot {name}", { name: words.split(":")[0] }) : null;
+    const node = /^W\d+$/.test(words) ? t("waterway {name}", { name: words }) : /^D\d+(:|$)/.test(words) ? t("depot {name}", { name: words.split(":")[0] }) : null;
     if (good) used.add(words.split(":").pop());
     if (good || node) {
       const name = [node, good ? t(good) : null].filter(Boolean).join(", ");

@@ -41,7 +41,7 @@ def test_a_whole_game_by_clicking_the_board_and_the_cards(server, browser, title
     expect(page.locator("#status")).to_contain_text("(you)")
     page.screenshot(path=str(ARTIFACTS / f"{title}-desktop.png"), full_page=True)
     no_serious_violation(page, f"{title} game page")
-    moves = play_by_clicks(page, f"{title}-desktop", budget_seconds=240, end_turn_chance=0.6)
+    moves = play_by_clicks(page, f"{title}-desktop", budget_seconds=420, end_turn_chance=0.6)
     assert moves > 3
     status = page.locator("#status").inner_text()
     # who won, why, and the scores, by name

@@ -109,7 +109,8 @@ def play_by_clicks(page: Page, name: str, budget_seconds: float = 150, stop_afte
     while time.monotonic() < deadline:
         if page.locator("#status").get_attribute("data-status") == "finished" or moves == stop_after:
             return moves
-        page.wait_for_selector("#main[data-busy='0']", timeout=10_000)
+        # the page is drawn (a busy machine may take long to answer its reads)
+        page.wait_for_selector("#main[data-busy='0']", timeout=30_000)
         targets = page.locator(ON_TABLE)
         # now and then the player ends the turn (a token) rather than wander the board
         tokens = page.locator("#table .piece.token")
