@@ -56,7 +56,23 @@ const AMSTERDAM_LABELS = {
 function boardLegend(title, box) {
   if (title !== "amsterdam") return [];
   const used = new Set();
+  const pontoons = [];
+  // a pontoon is drawn with its colour's first two letters ("li" for light blue and light
+  // green alike): the page writes a code of its own, spelled out below
+  for (const node of box.querySelectorAll("[data-to^='P:']")) {
+    const colour = node.dataset.to.slice(2);
+    const code = colour.split("_").map((w) => w[0]).join("").padEnd(2, colour[1]).slice(0, 2);
+    const label = node.querySelector("text");
+    if (!label) continue;
+    label.textContent = code;
+    const words = t("pontoon where {colour} dockers wait", { colour: t(colour.replace(/_/g, " ")) });
+    const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    tip.textContent = words;
+    label.append(tip);
+    if (!pontoons.some(([c]) => c === code)) pontoons.push([code, words]);
+  }
   for (const label of box.querySelectorAll("text")) {
+    if (label.querySelector("title")) continue;
     const words = label.textContent.trim();
     const good = AMSTERDAM_LABELS[words] || AMSTERDAM_LABELS[words.split(":").pop()];
     const node = /^W\d+$/.test(words) ? t("waterway {name}", { name: words }) : /^D\d+(:|$)/.test(words) ? t("depot {name}", { name: words.split(":")[0] }) : null;
@@ -70,6 +86,7 @@ function boardLegend(title, box) {
   }
   const entries = Object.keys(AMSTERDAM_LABELS).filter((key) => used.has(key))
     .map((key) => [key, t(AMSTERDAM_LABELS[key])]);
+  entries.push(...pontoons);
   entries.push(["W1, W2…", t("the waterway of the harbour, where the barges sail")], ["D…", t("a depot (its good after the colon)")],
     ["◀", t("the seat that acts")]);
   return entries.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)]);

@@ -303,6 +303,8 @@ const FR = {
   "the waterway of the harbour, where the barges sail": "la voie d'eau du port, où naviguent les péniches",
   "a depot (its good after the colon)": "un dépôt (sa marchandise après les deux-points)",
   "the seat that acts": "la place qui joue",
+  "pontoon where {colour} dockers wait": "ponton où attendent les dockers {colour}",
+  "light blue": "bleu clair", "light green": "vert clair", "brown": "marron", "white": "blanc", "yellow": "jaune", "pink": "rose",
   "beer": "bière", "tulips": "tulipes", "cheese": "fromage", "furniture": "meubles", "genever": "genièvre",
   "tiles": "carreaux", "lace": "dentelle", "coffee": "café", "crystal": "cristal",
   // the move log's events and the moves said without a template (humanized type names)
