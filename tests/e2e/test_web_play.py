@@ -18,7 +18,7 @@ from tests.e2e.web_helpers import (
     sign_up,
 )
 
-pytestmark = pytest.mark.slow(seconds=60)
+pytestmark = pytest.mark.slow(seconds=45)
 
 TITLES = [("kontor", {"variant": "basic"}), ("speicherstadt", {}), ("amsterdam", {"rounds": 10})]
 
