@@ -40,7 +40,8 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
                          statement_timeout_ms=services.settings.statement_timeout_ms)
     fanout = Fanout(services.settings.redis_url, reader)
     redis = aioredis.from_url(services.settings.redis_url)
-    streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
+    streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader,
+                          message_count=services.messages.readable_count)
     player_streams = PlayerStreams(services.players, reader, fanout)
     lobby_streams = LobbyStreams(services.lobby, fanout)
     limiter = StreamLimiter(services.settings, redis)  # the rate limits of every route

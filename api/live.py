@@ -6,6 +6,9 @@ its ``Watch`` (service/streams.py), and reads only when rung. Messages: ``id`` =
 event's seq, ``event`` = its type, ``data`` = the event as the caller may see it; a
 keep-alive comment every ``keepalive`` s; closed after ``timeout`` s (reconnect with
 Last-Event-ID) or after an ``end`` message once a finished game has nothing more to send.
+When a wake-up brings no event but the messages the caller may read grew (a chat message),
+the game stream sends ``event: message`` with ``data: {"count": n}`` and no ``id`` (it is
+not an event of the game: Last-Event-ID is unchanged); the reader then reads /messages.
 
 A seated player's open game stream also keeps ``entrepot:watching:<game>:<player>`` alive
 in Redis (a short time to live, refreshed while open, deleted on close): the mail side
@@ -85,10 +88,13 @@ class Watching:
 
 class GameStreams:
     def __init__(self, players: PlayerService, events: LiveEvents, fanout: Fanout, redis=None,
-                 reader: AsyncReader | None = None):
+                 reader: AsyncReader | None = None, message_count=None):
         self.players, self.events, self.fanout = players, events, fanout
         #: an asyncio Redis client for the "watching" keys; None: not kept
         self.redis, self.reader = redis, reader
+        #: (caller, game_id) -> how many messages the caller may read (MessageService's
+        #: readable_count); None: the stream says nothing of messages
+        self.message_count = message_count
 
     async def endpoint(self, request: Request) -> Response:
         if request.method != "GET":
@@ -128,6 +134,7 @@ class GameStreams:
     async def _messages(self, watch: Watch, game_id: str, caller: Player | None, query: dict,
                         page: EventPage, watching: Watching) -> AsyncIterator[str]:
         deadline = time.monotonic() + query["timeout"]
+        readable = None  # how many messages the caller could read at the last look
         try:
             yield "retry: 2000\n\n"
             while True:
@@ -135,6 +142,7 @@ class GameStreams:
                 for event in page.events:
                     yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {json.dumps(event)}\n\n"
                 watch.seen = page.next_after
+                woke = False
                 if len(page.events) < PAGE:
                     if page.status in ("finished", "aborted"):
                         yield "event: end\ndata: {}\n\n"
@@ -143,7 +151,18 @@ class GameStreams:
                         yield beat
                     if time.monotonic() >= deadline:
                         return
+                    woke = True
                 page = await self.events.page(game_id, caller, page.next_after, PAGE, query["seat"])
+                if woke and not page.events and self.message_count is not None:
+                    # no event woke it: a message was posted (or a reconnect rang)
+                    try:
+                        count = await to_thread.run_sync(self.message_count, caller, game_id)
+                    except Exception as err:  # the events go on; the chat waits for a move
+                        log.warning("could not count the messages of %s (%s)", game_id, err)
+                        count = readable or 0
+                    if count > (readable or 0):
+                        yield f"event: message\ndata: {json.dumps({'count': count})}\n\n"
+                    readable = count
         except Exception:  # the reader reconnects with Last-Event-ID
             log.exception("stream of %s stopped", game_id)
         finally:

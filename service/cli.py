@@ -201,6 +201,10 @@ def uvicorn_command(factory: str, host: str, port: int, workers: int,
         # for a delayed ACK (api/tcp.py)
         "--http", "api.tcp:NoDelayHTTPProtocol",
         "--timeout-graceful-shutdown", "5",  # open streams end; clients resume by Last-Event-ID
+        # uvicorn kills a child that does not answer its health ping within this time; its
+        # default (5 s) is shorter than a spawned child's start on a busy machine, and serve
+        # then never came up (children killed and restarted over and over)
+        "--timeout-worker-healthcheck", "60",
         *logging_options,
     ]
 

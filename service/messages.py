@@ -63,6 +63,8 @@ class MessageService:
                 continue  # another message took this seq: number it again
             if self.notifications is not None and isinstance(message, Message):
                 self.notifications.message_posted(game_id, message.position)
+            if isinstance(message, Message):  # the game's open streams say so at once
+                getattr(self.games.notifier, "chatted", lambda _game_id: None)(game_id)
             return message
         raise Conflict("too many messages at once; try again")
 
@@ -105,6 +107,22 @@ class MessageService:
             ).fetchall()
         messages = [Message(seq, s, ch, body, format_time(at)) for seq, s, ch, body, at in rows[:limit]]
         return MessagePage(messages, after + limit if len(rows) > limit else None)
+
+    def readable_count(self, caller: Player | None, game_id: str) -> int:
+        """How many messages the caller may read now (all their channels): a game stream
+        compares it after a wake-up that brought no event, and says "message" when it grew
+        (a count per reader: no one learns that another team wrote)."""
+        with self.store.read() as tx:
+            game = tx.game(game_id)
+            if game is None:
+                return 0
+            viewer_of(game, caller, None)
+            readable = self._readable(game, caller, None)
+            return tx.conn.execute(
+                "SELECT count(*) FROM messages WHERE game_id = %s"
+                " AND (%s::text[] IS NULL OR channel = ANY(%s::text[]))",
+                (game_id, readable, readable),
+            ).fetchone()[0]
 
     def _readable(self, game: Game, caller: Player | None, seat: int | None) -> list[str] | None:
         """The channels the caller may read; None for all of them (the game is over)."""

@@ -52,6 +52,12 @@ class RedisNotifier:
         self._ensure_publisher()
         self._outbox.put((None, 0))
 
+    def chatted(self, game_id: str) -> None:
+        """A message was posted: the game's streams wake and tell their readers whose
+        readable messages grew (api/live.py)."""
+        self._ensure_publisher()
+        self._outbox.put((game_id, 0))
+
     def _ensure_publisher(self) -> None:
         # started on first use, so that it runs in the process that uses it (after a fork)
         if self._publisher is not None and self._publisher.is_alive():
@@ -76,4 +82,7 @@ class SilentNotifier:
         pass
 
     def lobby_changed(self) -> None:
+        pass
+
+    def chatted(self, game_id: str) -> None:
         pass

@@ -3,6 +3,8 @@
 // The session lives in an HttpOnly cookie the server sets; this code never holds a secret
 // beyond showing a new personal token once.
 import { api, ApiError, session } from "./api.js";
+import { currentVisit, stillOn } from "./pages.js";
+import { t } from "./i18n.js";
 
 const OLD_TOKEN_KEY = "entrepot.token";  // where the client kept a token before sessions
 const OLD_PLAYER_KEY = "entrepot.player";
@@ -40,10 +42,10 @@ async function guarded(action) {
 
 function field(id, label, attrs = {}) {
   const input = el("input", { id, ...attrs });
-  return [el("label", { for: id }, label), " ", input, " "];
+  return [el("label", { for: id }, t(label)), " ", input, " "];
 }
 
-function when(iso) { return iso ? new Date(iso).toLocaleString() : "never"; }
+function when(iso) { return iso ? new Date(iso).toLocaleString(document.documentElement.lang) : t("never"); }
 
 const AFTER_KEY = "entrepot.after";  // the page asked for before signing in (not a secret)
 
@@ -101,24 +103,23 @@ export function signInPage(main, route) {
   const value = (parts) => parts[2].value.trim();
   main.replaceChildren(
     el("section", {},
-      el("h2", {}, "New player"),
+      el("h2", {}, t("New player")),
       el("form", {
         onsubmit: (event) => { event.preventDefault(); guarded(async () => {
           const mail = value(newEmail);
           const secret = newPassword[2].value;
-          if (Boolean(mail) !== Boolean(secret)) { say("Give both an email and a password, or neither."); return; }
+          if (Boolean(mail) !== Boolean(secret)) { say(t("Give both an email and a password, or neither.")); return; }
           const created = await api.createPlayer(value(name), mail || undefined, secret || undefined);
           await api.signInWithToken(created.token);  // this browser's session; the token is not kept
           session.player = { id: created.id, name: created.name };
-          say(mail ? `Welcome! We sent a mail to ${mail} to confirm the address.` : "");
+          say(mail ? t("Welcome! We sent a mail to {mail} to confirm the address.", { mail }) : "");
           afterSignIn(route);
         }); },
       }, el("p", {}, ...name), el("p", {}, ...newEmail), el("p", {}, ...newPassword),
-      el("button", { class: "primary", type: "submit" }, "Create my account")),
-      el("p", {}, "With only a name, your account lives in this browser until you add an email and a password ",
-        "on your account page.")),
+      el("button", { class: "primary", type: "submit" }, t("Create my account"))),
+      el("p", {}, t("With only a name, your account lives in this browser until you add an email and a password on your account page."))),
     el("section", {},
-      el("h2", {}, "I have an account"),
+      el("h2", {}, t("I have an account")),
       el("form", {
         onsubmit: (event) => { event.preventDefault(); guarded(async () => {
           await api.signIn(value(email), password[2].value);
@@ -127,45 +128,45 @@ export function signInPage(main, route) {
           afterSignIn(route);
         }); },
       }, el("p", {}, ...email), el("p", {}, ...password),
-      el("button", { class: "primary", type: "submit", id: "sign-in" }, "Sign in")),
+      el("button", { class: "primary", type: "submit", id: "sign-in" }, t("Sign in"))),
       el("p", {},
         el("button", { type: "button", id: "send-link", onclick: () => guarded(async () => {
-          if (!value(email)) { say("Write your email first."); return; }
+          if (!value(email)) { say(t("Write your email first.")); return; }
           await api.askSignInLink(value(email));
-          say(`If ${value(email)} is a confirmed address of an account, a sign-in link is on its way.`);
-        }) }, "Email me a sign-in link"), " ",
+          say(t("If {email} is a confirmed address of an account, a sign-in link is on its way.", { email: value(email) }));
+        }) }, t("Email me a sign-in link")), " ",
         el("button", { type: "button", id: "forgot", onclick: () => guarded(async () => {
-          if (!value(email)) { say("Write your email first."); return; }
+          if (!value(email)) { say(t("Write your email first.")); return; }
           await api.askPasswordReset(value(email));
-          say(`If ${value(email)} is a confirmed address of an account, a link to choose a new password is on its way.`);
-        }) }, "I forgot my password"))));
+          say(t("If {email} is a confirmed address of an account, a link to choose a new password is on its way.", { email: value(email) }));
+        }) }, t("I forgot my password")))));
 }
 
 /** The links of sign-in and reset mails (#/signin/TOKEN, #/reset/TOKEN): true if handled. */
 export function linkPages(main, route) {
   const signin = location.hash.match(/^#\/signin\/([A-Za-z0-9_-]+)$/);
   if (signin) {
-    main.replaceChildren(el("section", {}, el("h2", {}, "Sign in with your link"),
+    main.replaceChildren(el("section", {}, el("h2", {}, t("Sign in with your link")),
       el("button", { class: "primary", onclick: () => guarded(async () => {
         await api.signInWithLink(signin[1]);
         session.clear();
         await restore();
         afterSignIn(route);
-      }) }, "Sign me in")));
+      }) }, t("Sign me in"))));
     return true;
   }
   const reset = location.hash.match(/^#\/reset\/([A-Za-z0-9_-]+)$/);
   if (reset) {
     const password = field("reset-password", "New password (8 characters or more)",
       { type: "password", minlength: 8, required: true, autocomplete: "new-password" });
-    main.replaceChildren(el("section", {}, el("h2", {}, "Choose a new password"),
+    main.replaceChildren(el("section", {}, el("h2", {}, t("Choose a new password")),
       el("form", { onsubmit: (event) => { event.preventDefault(); guarded(async () => {
         await api.completeReset(reset[1], password[2].value);
         session.clear();
         await restore();
-        say("Your new password is set. Every other device was signed out.");
+        say(t("Your new password is set. Every other device was signed out."));
         afterSignIn(route);
-      }); } }, el("p", {}, ...password), el("button", { class: "primary", type: "submit" }, "Save my password"))));
+      }); } }, el("p", {}, ...password), el("button", { class: "primary", type: "submit" }, t("Save my password")))));
     return true;
   }
   return false;
@@ -179,7 +180,9 @@ export function accountPage(main, route) {
 }
 
 async function drawAccount(main, route) {
+  const visit = currentVisit();
   const [me, sessions, tokens] = await Promise.all([api.me(), api.sessions(), api.tokens()]);
+  if (!stillOn(visit)) return;  // the player went elsewhere meanwhile
   const redraw = () => guarded(() => drawAccount(main, route));
   const email = field("account-email", "Email", { type: "email", value: me.email || "", autocomplete: "email" });
   const current = field("current-password", "Current password (if you have one)",
@@ -188,49 +191,49 @@ async function drawAccount(main, route) {
     autocomplete: "new-password" });
   const tokenName = field("token-name", "Name", { required: true, maxlength: 100 });
   const scopes = Object.entries(SCOPE_WORDS).map(([scope, words]) => el("label", {},
-    el("input", { type: "checkbox", name: "scope", value: scope, checked: scope !== "account" }), ` ${words} `));
+    el("input", { type: "checkbox", name: "scope", value: scope, checked: scope !== "account" }), ` ${t(words)} `));
   const shown = el("div", { id: "new-token", "aria-live": "polite" });
   main.replaceChildren(
-    el("section", {}, el("h2", {}, "Email and password"),
+    el("section", {}, el("h2", {}, t("Email and password")),
       el("p", {}, me.email
-        ? `Your address is ${me.email}${me.email_verified ? " (confirmed)." : " (not confirmed yet: see your mail)."}`
-        : "No email yet: add one and a password to sign in from any browser."),
+        ? `${t("Your address is {email}", { email: me.email })}${me.email_verified ? t(" (confirmed).") : t(" (not confirmed yet: see your mail).")}`
+        : t("No email yet: add one and a password to sign in from any browser.")),
       el("form", { onsubmit: (event) => { event.preventDefault(); guarded(async () => {
         await api.setEmail(email[2].value.trim());
-        say("Saved. Confirm the address with the link we mailed you.");
+        say(t("Saved. Confirm the address with the link we mailed you."));
         redraw();
-      }); } }, el("p", {}, ...email), el("button", { type: "submit" }, "Save my email")),
+      }); } }, el("p", {}, ...email), el("button", { type: "submit" }, t("Save my email"))),
       el("form", { onsubmit: (event) => { event.preventDefault(); guarded(async () => {
         await api.setPassword(password[2].value, current[2].value || undefined);
-        say("Your password is saved.");
+        say(t("Your password is saved."));
         redraw();
       }); } }, el("p", {}, ...current), el("p", {}, ...password),
-      el("button", { type: "submit" }, "Save my password"))),
-    el("section", {}, el("h2", {}, "Where you are signed in"),
+      el("button", { type: "submit" }, t("Save my password")))),
+    el("section", {}, el("h2", {}, t("Where you are signed in")),
       el("ul", { id: "sessions" }, sessions.sessions.map((s) => el("li", {},
-        `${s.user_agent || "a browser"} · since ${when(s.created_at)} · last seen ${when(s.last_seen_at)} `,
-        s.current ? el("strong", {}, "(this browser) ") : null,
+        `${s.user_agent || t("a browser")} · ${t("since")} ${when(s.created_at)} · ${t("last seen")} ${when(s.last_seen_at)} `,
+        s.current ? el("strong", {}, t("(this browser) ")) : null,
         s.current
-          ? el("button", { onclick: () => signOut(route) }, "Sign out")
+          ? el("button", { onclick: () => signOut(route) }, t("Sign out"))
           : el("button", { onclick: () => guarded(async () => { await api.endSession(s.id); redraw(); }) },
-            "Sign that device out"))))),
-    el("section", {}, el("h2", {}, "Personal tokens"),
-      el("p", {}, "Tokens let a program (a bot, the terminal client) act for you, within what you allow."),
-      el("ul", { id: "tokens" }, tokens.tokens.map((t) => el("li", {},
-        `${t.kind === "oauth" ? `Application ${t.client_id}` : t.name} · may ${t.scopes.join(", ")}`
-        + ` · made ${when(t.created_at)} · last used ${when(t.last_used_at)} `,
+            t("Sign that device out")))))),
+    el("section", {}, el("h2", {}, t("Personal tokens")),
+      el("p", {}, t("Tokens let a program (a bot, the terminal client) act for you, within what you allow.")),
+      el("ul", { id: "tokens" }, tokens.tokens.map((tok) => el("li", {},
+        `${tok.kind === "oauth" ? `${t("Application")} ${tok.client_id}` : tok.name} · ${t("may")} ${tok.scopes.join(", ")}`
+        + ` · ${t("made")} ${when(tok.created_at)} · ${t("last used")} ${when(tok.last_used_at)} `,
         el("button", { onclick: () => guarded(async () => {
-          await api.revokeToken(t.id); say(`“${t.name}” no longer works.`); redraw();
-        }) }, "Revoke")))),
+          await api.revokeToken(tok.id); say(t("“{name}” no longer works.", { name: tok.name })); redraw();
+        }) }, t("Revoke"))))),
       el("form", { onsubmit: (event) => { event.preventDefault(); guarded(async () => {
         const chosen = scopes.map((label) => label.querySelector("input")).filter((i) => i.checked).map((i) => i.value);
-        if (!chosen.length) { say("Choose at least one thing the token may do."); return; }
+        if (!chosen.length) { say(t("Choose at least one thing the token may do.")); return; }
         const made = await api.createToken(tokenName[2].value.trim(), chosen);
         await drawAccount(main, route);
         document.getElementById("new-token").replaceChildren(
-          el("p", {}, `Your new token “${made.name}”. Copy it now: it is shown only this once.`),
+          el("p", {}, t("Your new token “{name}”. Copy it now: it is shown only this once.", { name: made.name })),
           el("code", { id: "new-token-value" }, made.token));
-      }); } }, el("p", {}, ...tokenName), el("fieldset", {}, el("legend", {}, "It may"), scopes),
-      el("button", { type: "submit" }, "Create the token")), shown),
-    el("p", {}, el("a", { href: "#/" }, "Back to your games")));
+      }); } }, el("p", {}, ...tokenName), el("fieldset", {}, el("legend", {}, t("It may")), scopes),
+      el("button", { type: "submit" }, t("Create the token"))), shown),
+    el("p", {}, el("a", { href: "#/" }, t("Back to your games"))));
 }

@@ -70,6 +70,7 @@ export const api = {
   revokeToken: (id) => call("DELETE", `/players/me/tokens/${id}`),
   me: () => call("GET", "/players/me"),
   updateMe: (changes) => call("PATCH", "/players/me", changes),
+  vacationStatus: () => call("GET", "/players/me/vacation"),
   vacation: (from, until) => call("PUT", "/players/me/vacation", { from, until }),
   endVacation: () => call("DELETE", "/players/me/vacation"),
   webhooks: () => call("GET", "/players/me/webhooks"),

@@ -4,7 +4,7 @@
 import { accountPage, linkPages, restore, signInPage, signOut } from "./account.js";
 import { api, ApiError, session } from "./api.js";
 import { lobbyRoute } from "./lobby.js";
-import { el, findPage, registerPage, say } from "./pages.js";
+import { beginVisit, el, findPage, registerPage, say, stillOn } from "./pages.js";
 import { language, setLanguage, t } from "./i18n.js";
 import "./home.js";
 import "./game.js";
@@ -47,11 +47,12 @@ function header() {
     el("option", { value: "fr", selected: language() === "fr" }, "Français"));
   lang.addEventListener("change", () => { setLanguage(lang.value); route(); });
   const signedIn = session.signedIn;
-  who.replaceChildren(lang, " ",
-    signedIn ? el("a", { href: "#/settings" }, t("Settings")) : null, " ",
-    signedIn ? el("a", { href: "#/account", id: "account-link" }, "Account") : null, " ",
-    signedIn ? `${session.player.name} ` : null,
-    signedIn ? el("button", { onclick: () => signOut(route) }, t("Sign out")) : null);
+  // (replaceChildren writes a null as the text "null": a visitor gets the switch alone)
+  who.replaceChildren(lang, ...(signedIn ? [" ",
+    el("a", { href: "#/settings" }, t("Settings")), " ",
+    el("a", { href: "#/account", id: "account-link" }, t("Account")), " ",
+    `${session.player.name} `,
+    el("button", { onclick: () => signOut(route) }, t("Sign out"))] : []));
 }
 
 // the tab's title counts the games waiting for you: "(2) Entrepot"
@@ -66,12 +67,14 @@ async function tabTitle() {
 }
 
 async function route() {
+  const mine = beginVisit();
   leave();
   leave = () => {};
   document.documentElement.lang = language();
   // who is signed in (the session cookie), read before any page is drawn; a mail's
   // sign-in or reset link is opened as it is
   if (!LINK.test(location.hash)) await guarded(restore);
+  if (!stillOn(mine)) return;  // another route began meanwhile: it draws
   header();
   const page = findPage(location.hash) || findPage("#/");
   leave = page.render(...page.params) || (() => {});

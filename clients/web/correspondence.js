@@ -3,6 +3,7 @@
 // game page (one call) and hands it each game it loads; everything here goes through the
 // public REST API (api.js).
 import { ApiError, call } from "./api.js";
+import { t } from "./i18n.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -18,8 +19,8 @@ function el(tag, attrs = {}, ...children) {
 
 export function seatName(game, index) {
   const seat = game.seats.find((s) => s.index === index);
-  if (!seat) return `seat ${index + 1}`;
-  return seat.name || (seat.ai ? `the computer (${seat.ai})` : `seat ${index + 1}`);
+  if (!seat) return t("seat {n}", { n: index + 1 });
+  return seat.name || (seat.ai ? t("computer ({level})", { level: t(seat.ai) }) : t("seat {n}", { n: index + 1 }));
 }
 
 const REASONS = { timeout: " on time", resigned: " by resignation", abandoned: "", aborted: "" };
@@ -52,7 +53,7 @@ export function duration(seconds) {
 export function correspondencePanel(id, { refresh, say }) {
   const clock = el("p", { id: "clock-bank", "aria-live": "polite" });
   const takebackBox = el("div", { id: "takeback" });
-  const notes = el("textarea", { id: "notes-text", rows: 4, maxlength: 10000, "aria-label": "My notes on this game" });
+  const notes = el("textarea", { id: "notes-text", rows: 4, maxlength: 10000, "aria-label": t("My notes on this game") });
   const notesState = el("span", { id: "notes-state", "aria-live": "polite" });
   let notesLoaded = false;
   let seated = false;
@@ -72,19 +73,19 @@ export function correspondencePanel(id, { refresh, say }) {
     const parts = [];
     const running = Object.fromEntries((game.clocks || []).map((c) => [c.seat, c]));
     if (control.bank) {
-      parts.push(`Time bank (${control.bank}, +${control.increment || "PT0S"} a move${control.max_bank ? `, at most ${control.max_bank}` : ""}):`);
+      parts.push(`${t("Time bank")} (${control.bank}, +${control.increment || "PT0S"} ${t("a move")}${control.max_bank ? `, ${t("at most")} ${control.max_bank}` : ""}):`);
       // the server says what is left of each bank at the read (its own clock); a running
       // one goes down from there
       const spent = (Date.now() - readAt) / 1000;
       for (const bank of game.banks || []) {
         const c = bank.running && running[bank.seat];
         const left = c && !c.paused_until ? bank.seconds - spent : bank.seconds;
-        parts.push(`${seatName(game, bank.seat)}${bank.seat === seat ? " (you)" : ""} ${duration(left)}${c ? " and running" : ""}`);
+        parts.push(`${seatName(game, bank.seat)}${bank.seat === seat ? ` ${t("(you)")}` : ""} ${duration(left)}${c ? ` ${t("and running")}` : ""}`);
       }
     } else {
       for (const c of game.clocks || []) {
-        parts.push(`${seatName(game, c.seat)}${c.seat === seat ? " (you)" : ""} must move before ${new Date(c.deadline).toLocaleString()}`
-          + (c.paused_until ? ` (paused until ${new Date(c.paused_until).toLocaleString()})` : ""));
+        parts.push(`${seatName(game, c.seat)}${c.seat === seat ? ` ${t("(you)")}` : ""} ${t("must move before")} ${new Date(c.deadline).toLocaleString(document.documentElement.lang)}`
+          + (c.paused_until ? ` (${t("paused until")} ${new Date(c.paused_until).toLocaleString(document.documentElement.lang)})` : ""));
       }
     }
     clock.textContent = parts.join(" · ");
@@ -95,16 +96,16 @@ export function correspondencePanel(id, { refresh, say }) {
     const active = game.status === "active" && seat !== null;
     const children = [];
     if (active && asked && asked.seat !== seat) {
-      children.push(el("p", {}, `${seatName(game, asked.seat)} asks to take back their last move.`),
-        el("button", { id: "takeback-accept", onclick: () => attempt(() => call("POST", `/games/${id}/takeback/accept`, { seat }), "Takeback accepted.") }, "Accept the takeback"), " ",
-        el("button", { id: "takeback-decline", onclick: () => attempt(() => call("POST", `/games/${id}/takeback/decline`, { seat }), "Takeback declined.") }, "Decline"));
+      children.push(el("p", {}, `${seatName(game, asked.seat)} ${t("asks to take back their last move.")}`),
+        el("button", { id: "takeback-accept", onclick: () => attempt(() => call("POST", `/games/${id}/takeback/accept`, { seat }), t("Takeback accepted.")) }, t("Accept the takeback")), " ",
+        el("button", { id: "takeback-decline", onclick: () => attempt(() => call("POST", `/games/${id}/takeback/decline`, { seat }), t("Takeback declined.")) }, t("Decline")));
     } else if (active && asked) {
-      children.push(el("p", {}, "You asked to take back your last move: waiting for the other players' answer."));
+      children.push(el("p", {}, t("You asked to take back your last move: waiting for the other players' answer.")));
     } else if (active) {
       children.push(el("button", {
         id: "takeback-ask",
-        onclick: () => attempt(() => call("POST", `/games/${id}/takeback`, { seat }), "Takeback asked: the other players answer."),
-      }, "Take back my last move"));
+        onclick: () => attempt(() => call("POST", `/games/${id}/takeback`, { seat }), t("Takeback asked: the other players answer.")),
+      }, t("Take back my last move")));
     }
     takebackBox.replaceChildren(...children);
   }
@@ -122,14 +123,14 @@ export function correspondencePanel(id, { refresh, say }) {
     onsubmit: (event) => {
       event.preventDefault();
       call("PUT", `/games/${id}/notes`, { text: notes.value })
-        .then(() => { notesState.textContent = "Saved. Only you can read your notes."; })
+        .then(() => { notesState.textContent = t("Saved. Only you can read your notes."); })
         .catch((error) => { notesState.textContent = error instanceof ApiError ? error.message : String(error); });
     },
-  }, notes, el("div", { class: "row" }, el("button", { type: "submit", id: "notes-save" }, "Save my notes"), " ", notesState));
-  const notesSection = el("section", { id: "notes", hidden: true }, el("h2", {}, "My notes"), notesForm);
+  }, notes, el("div", { class: "row" }, el("button", { type: "submit", id: "notes-save" }, t("Save my notes")), " ", notesState));
+  const notesSection = el("section", { id: "notes", hidden: true }, el("h2", {}, t("My notes")), notesForm);
 
   const element = el("div", { id: "correspondence" },
-    el("section", {}, el("h2", {}, "Clock and takeback"), clock, takebackBox), notesSection);
+    el("section", {}, el("h2", {}, t("Clock and takeback")), clock, takebackBox), notesSection);
 
   return {
     element,

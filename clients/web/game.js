@@ -2,7 +2,7 @@
 // names, the clock, the result, the history with its move log, live chat.
 import { api, ApiError, credentials, session } from "./api.js";
 import { el, registerPage, say } from "./pages.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 import { describe, describeEvent } from "./words.js";
 import { tablePieces } from "./table.js";
 import { helpFor } from "./help.js";
@@ -19,8 +19,8 @@ async function components(title) {
 
 export function seatName(game, index, me) {
   const seat = game.seats.find((s) => s.index === index);
-  if (!seat) return `seat ${index}`;
-  const name = seat.name || (seat.ai ? `computer (${seat.ai})` : `seat ${index}`);
+  if (!seat) return t("seat {n}", { n: index });
+  const name = seat.name || (seat.ai ? t("computer ({level})", { level: t(seat.ai) }) : t("seat {n}", { n: index }));
   return me && seat.player_id === me.id ? `${name} ${t("(you)")}` : name;
 }
 
@@ -28,7 +28,7 @@ export function countdown(deadline) {
   const left = Math.max(0, new Date(deadline).getTime() - Date.now());
   const s = Math.floor(left / 1000);
   const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
-  const parts = d ? [`${d} d`, `${h} h`] : h ? [`${h} h`, `${m} min`] : [`${m} min`, `${s % 60} s`];
+  const parts = d ? [`${d} ${t("d")}`, `${h} h`] : h ? [`${h} h`, `${m} min`] : [`${m} min`, `${s % 60} s`];
   return `${parts.join(" ")} ${t("left")}`;
 }
 
@@ -38,38 +38,84 @@ export function resultWords(game, me, leftBecause = null) {
   const result = game.result || {};
   const winners = (result.winners || []).map((i) => seatName(game, i, me));
   const why = result.reason || leftBecause || ((game.out || []).length ? "a seat left" : "scored");
-  const reason = ` (${why})`;
+  const reason = ` (${t(`why: ${why}`)})`;
   const scores = (result.scores || []).map((score, i) => `${seatName(game, i, me)} ${score}`).join(", ");
-  const won = winners.length ? `${winners.join(" and ")} ${t("won")}${reason}.` : `No winner${reason}.`;
+  const won = winners.length ? `${winners.join(` ${t("and")} `)} ${t("won")}${reason}.` : `${t("No winner")}${reason}.`;
   // the seats that left the game (the result's `out`): who resigned, who ran out of time
-  const left = (result.out || []).map((o) => `${seatName(game, o.seat, me)} ${o.reason === "timeout" ? "ran out of time" : "resigned"}`);
+  const left = (result.out || []).map((o) => `${seatName(game, o.seat, me)} ${o.reason === "timeout" ? t("ran out of time") : t("resigned")}`);
   return `${t("Finished.")} ${won}${left.length ? ` ${left.join("; ")}.` : ""} ${t("Scores")}: ${scores}.`;
 }
 
 function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
+// Amsterdam's picture writes goods, waterway nodes and depots in two letters: each label
+// gets its full name (a tooltip), and the initials it uses are spelled out under the board
+const AMSTERDAM_LABELS = {
+  Be: "beer", Tu: "tulips", Ch: "cheese", Fu: "furniture", Ge: "genever", Ti: "tiles", La: "lace", Co: "coffee", Cr: "crystal",
+};
+function boardLegend(title, box) {
+  if (title !== "amsterdam") return [];
+  const used = new Set();
+  const pontoons = [];
+  // a pontoon is drawn with its colour's first two letters ("li" for light blue and light
+  // green alike): the page writes a code of its own, spelled out below
+  for (const node of box.querySelectorAll("[data-to^='P:']")) {
+    const colour = node.dataset.to.slice(2);
+    const code = colour.split("_").map((w) => w[0]).join("").padEnd(2, colour[1]).slice(0, 2);
+    const label = node.querySelector("text");
+    if (!label) continue;
+    label.textContent = code;
+    const words = t("pontoon where {colour} dockers wait", { colour: t(colour.replace(/_/g, " ")) });
+    const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+    tip.textContent = words;
+    label.append(tip);
+    if (!pontoons.some(([c]) => c === code)) pontoons.push([code, words]);
+  }
+  for (const label of box.querySelectorAll("text")) {
+    if (label.querySelector("title")) continue;
+    const words = label.textContent.trim();
+    const good = AMSTERDAM_LABELS[words] || AMSTERDAM_LABELS[words.split(":").pop()];
+    const node = /^W\d+$/.test(words) ? t("waterway {name}", { name: words }) : /^D\d+(:|$)/.test(words) ? t("depot {name}", { name: words.split(":")[0] }) : null;
+    if (good) used.add(words.split(":").pop());
+    if (good || node) {
+      const name = [node, good ? t(good) : null].filter(Boolean).join(", ");
+      const tip = document.createElementNS("http://www.w3.org/2000/svg", "title");
+      tip.textContent = name;
+      label.append(tip);
+    }
+  }
+  const entries = Object.keys(AMSTERDAM_LABELS).filter((key) => used.has(key))
+    .map((key) => [key, t(AMSTERDAM_LABELS[key])]);
+  entries.push(...pontoons);
+  entries.push(["W1, W2…", t("the waterway of the harbour, where the barges sail")], ["D…", t("a depot (its good after the colon)")],
+    ["◀", t("the seat that acts")]);
+  return entries.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)]);
+}
+
 // the server's words for each legal command (legal-commands `descriptions`, the same as the
 // mail's and the CLI's); a command without them is said by words.js
 const serverWords = new WeakMap();
-function say_(command, ctx) { return serverWords.get(command) || describe(command, ctx); }
+function say_(command, ctx) { return (language() === "en" && serverWords.get(command)) || describe(command, ctx); }
 
 function gamePage(id) {
   const me = session.player;
   const status = el("p", { id: "status", "aria-live": "polite" });
   const clock = el("p", { id: "clock" });
-  const boardBox = el("div", { id: "board", tabindex: 0, role: "region", "aria-label": "board" });
+  const boardBox = el("div", { id: "board", tabindex: 0, role: "region", "aria-label": t("Board") });
   const choices = el("div", { id: "choices", role: "group", "aria-label": t("Which one?") });
+  const legend = el("dl", { id: "board-legend", class: "board-legend" });
   const table = el("div", { id: "table" });
   const moves = el("ul", { class: "moves", id: "moves" });
-  const history = el("input", { id: "history", type: "range", min: 1, value: 1, "aria-label": "history: version" });
+  const history = el("input", { id: "history", type: "range", min: 1, value: 1, "aria-label": t("history: version") });
   const historyLabel = el("output", { for: "history", id: "history-label" });
   const pastNote = el("p", { id: "past", hidden: true }, t("You are looking at the past: no move can be played. \"Now\" returns."));
   const log = el("ol", { id: "log", class: "log" });
   const messages = el("div", { id: "messages", "aria-live": "polite" });
   const unread = el("span", { id: "unread", class: "badge", hidden: true });
-  const text = el("input", { id: "message-text", maxlength: 2000, "aria-label": "message" });
-  const channel = el("select", { id: "message-channel", "aria-label": "channel" },
-    el("option", { value: "table" }, "table"), el("option", { value: "team" }, "team"));
+  const text = el("input", { id: "message-text", maxlength: 2000, "aria-label": t("message") });
+  const teamOption = el("option", { value: "team" }, t("your team"));
+  const channel = el("select", { id: "message-channel", "aria-label": t("channel") },
+    el("option", { value: "table" }, t("everyone")), teamOption);
   const chatForm = el("form", { class: "row", id: "chat-form", onsubmit: (e) => { e.preventDefault(); guarded(async () => {
     await api.say(id, text.value, channel.value, seat); text.value = ""; await loadMessages();
     seenMessages = messages.children.length; unread.hidden = true;
@@ -133,11 +179,11 @@ function gamePage(id) {
       }
       // the result's reason and the seats that left (`out`) when the server gives them,
       // else what the events say
-      status.textContent = game.status === "aborted" ? `The game was aborted. Players: ${players}.` : resultWords(game, me, leftBecause);
+      status.textContent = game.status === "aborted" ? `${t("The game was aborted. Players:")} ${players}.` : resultWords(game, me, leftBecause);
     } else if (game.status === "waiting") {
       status.textContent = `${game.title}: ${t("waiting for players")}. ${players}.`;
     } else {
-      const acting = game.to_act.map(names).join(", ") || "nobody";
+      const acting = game.to_act.map(names).join(", ") || t("nobody");
       status.textContent = `${game.title} · ${players} · ${t("Waiting for")} ${acting}` +
         (seat !== null && game.to_act.includes(seat) ? ` — ${t("your turn")}` : "");
     }
@@ -147,7 +193,13 @@ function gamePage(id) {
     ticking = setInterval(tick, 1000);
     controls.replaceChildren(...gameControls());
     chatForm.hidden = seat === null;  // a spectator reads the public chat and does not post
-    channel.hidden = !(game.options && game.options.variant === "team");
+    // team chat where the form has teams; partners talk only when the rules let them
+    // (Kontor: while the revealed cards are placed)
+    const teams = Boolean(game.view && game.view.teams);
+    channel.hidden = !teams;
+    teamOption.disabled = !(teams && game.status === "active" && (game.view.phase === undefined || game.view.phase === "place"));
+    if (teamOption.disabled && channel.value === "team") channel.value = "table";
+    teamOption.textContent = teamOption.disabled ? t("your team (not now: only while the revealed cards are placed)") : t("your team");
     if (game.status === "waiting") {
       boardBox.replaceChildren(el("p", {}, t("waiting for players")));
       moves.replaceChildren(); table.replaceChildren(); choices.replaceChildren();
@@ -156,7 +208,7 @@ function gamePage(id) {
     }
     history.max = Math.max(1, game.version);
     if (!watchingPast) history.value = game.version;
-    historyLabel.textContent = `version ${history.value} of ${game.version}`;
+    historyLabel.textContent = t("version {n} of {last}", { n: history.value, last: game.version });
     // the moves, the picture and the chat are read side by side
     const at = watchingPast ? Number(history.value) : null;
     const [offered, picture] = await Promise.all([
@@ -181,7 +233,7 @@ function gamePage(id) {
     }
     const asking = (game.abort_requests || []).filter((i) => i !== seat);
     if (asking.length && game.status === "active") {
-      out.push(el("span", { id: "abort-asked", class: "badge" }, `${asking.map(names).join(", ")} asked to abort the game`));
+      out.push(el("span", { id: "abort-asked", class: "badge" }, `${asking.map(names).join(", ")} ${t("asked to abort the game")}`));
     }
     out.push(el("button", { id: "download", onclick: download }, t("Download the audit record")));
     return out;
@@ -195,7 +247,7 @@ function gamePage(id) {
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
     node.setAttribute("aria-label", commands.length === 1 ? say_(commands[0], ctx)
-      : `${node.getAttribute("data-label") || ""} ${commands.length} moves`.trim());
+      : `${node.getAttribute("data-label") || ""} ${t("{n} moves", { n: commands.length })}`.trim());
     node.addEventListener("click", act);
     node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); act(); } });
   }
@@ -204,7 +256,7 @@ function gamePage(id) {
     boardBox.innerHTML = picture ?? await api.board(id, seat, at);
     const svg = boardBox.querySelector("svg");
     // the picture holds buttons (the places to click): a group, not an image, for readers
-    if (svg) { svg.setAttribute("aria-label", `${game.title} board`); svg.setAttribute("role", at ? "img" : "group"); }
+    if (svg) { svg.setAttribute("aria-label", `${t("Board")}: ${game.title}`); svg.setAttribute("role", at ? "img" : "group"); }
     // the picture names seats by number: the page writes their names there
     for (const label of boardBox.querySelectorAll("text")) {
       const match = label.textContent.match(/^seat (\d+)( ◀)?$/);
@@ -212,6 +264,7 @@ function gamePage(id) {
         label.textContent = `${names(Number(match[1]))}${match[2] || ""}`;
       }
     }
+    legend.replaceChildren(...boardLegend(game.title, boardBox));
     choices.replaceChildren();
     pastNote.hidden = !at;
     if (at) {
@@ -267,7 +320,7 @@ function gamePage(id) {
         if (error.code !== "version_conflict") { say(`${error.message} (${error.code || error.status})`); break; }
         const now = await api.legal(id, seat).catch(() => null);
         if (!now || !now.commands.some((c) => same(c, command))) {
-          say(`The game moved on before your move arrived ("${say_(command, ctx)}"); it is no longer possible. Here is the game as it is now.`);
+          say(t("The game moved on before your move arrived (\"{move}\"); it is no longer possible. Here is the game as it is now.", { move: say_(command, ctx) }));
           break;
         }
         version = now.version;  // still legal: sent again at the new version
@@ -280,12 +333,12 @@ function gamePage(id) {
     const page = await api.messages(id);
     messages.replaceChildren(...page.messages.map((m) => el("p", { class: "message" },
       el("strong", {}, `${m.seat !== null && m.seat !== undefined ? names(m.seat) : "?"}`),
-      m.channel && m.channel !== "table" ? el("em", {}, ` (${m.channel})`) : null, ": ", m.text)));
+      m.channel && m.channel !== "table" ? el("em", {}, ` (${t("team")})`) : null, ": ", m.text)));
     const reading = document.activeElement === text;
     if (seenMessages === null || reading) seenMessages = page.messages.length;
     const fresh = page.messages.length - seenMessages;
     unread.hidden = fresh <= 0;
-    unread.textContent = fresh > 0 ? `${fresh} unread` : "";
+    unread.textContent = fresh > 0 ? t("{n} unread", { n: fresh }) : "";
     messages.scrollTop = messages.scrollHeight;
   }
   text.addEventListener("focus", () => { unread.hidden = true; seenMessages = messages.children.length; });
@@ -300,7 +353,7 @@ function gamePage(id) {
   async function showAt(version) {
     watchingPast = version < game.version;
     history.value = version;
-    historyLabel.textContent = `version ${version} of ${game.version}`;
+    historyLabel.textContent = t("version {n} of {last}", { n: version, last: game.version });
     await drawBoard(watchingPast ? version : null);
   }
 
@@ -322,7 +375,7 @@ function gamePage(id) {
   const visitor = me ? null : el("section", { id: "sign-in-box", "aria-label": t("Sign in") });
   if (visitor) signInPage(visitor, () => window.dispatchEvent(new Event("hashchange")));
   main.replaceChildren(el("div", { class: "game" },
-    el("section", { "aria-labelledby": "board-heading" }, el("h2", { id: "board-heading" }, t("Board")), status, clock, boardBox, choices,
+    el("section", { "aria-labelledby": "board-heading" }, el("h2", { id: "board-heading" }, t("Board")), status, clock, boardBox, legend, choices,
       el("div", { class: "row" }, el("label", { for: "history" }, t("History")), history, historyLabel,
         el("button", { id: "now", onclick: () => { watchingPast = false; refresh(); } }, t("Now"))), pastNote,
       controls, helpBox),
@@ -333,23 +386,26 @@ function gamePage(id) {
       el("section", { "aria-labelledby": "moves-heading" }, el("details", {}, el("summary", { id: "moves-heading" }, t("Every legal move, in words")), moves)),
       el("section", { "aria-labelledby": "log-heading" }, logBox))), ...(visitor ? [visitor] : []));
 
-  const follow = followStream(id, () => guarded(refresh));
-  // chat is not in the game's event stream: it is read every 2 s while the page is open
-  const chatTimer = setInterval(() => { if (game) loadMessages().catch(() => {}); }, 2000);
+  // the game's stream wakes the page on each event, and says "message" when the chat the
+  // viewer may read grew (no polling)
+  // (an event this page already drew, e.g. its own move, wakes nothing)
+  const follow = followStream(id, (seen) => { if (!game || seen > game.version || game.status === "waiting") guarded(refresh); },
+    () => { if (game) loadMessages().catch(() => {}); });
   guarded(refresh).then(() => {
     follow.start(game ? game.version : 0);
     if (game) helpFor(game.title).then((nodes) => helpBox.append(...nodes));
   });
-  return () => { follow.stop(); clearInterval(ticking); clearInterval(chatTimer); };
+  return () => { follow.stop(); clearInterval(ticking); };
 }
 
 // Follows the game's Server-Sent Events with fetch (unlike EventSource, it carries the
-// credentials api.js sets): any event wakes the page, which then reads what it may see.
-function followStream(id, wake) {
+// credentials api.js sets): any event wakes the page, which then reads what it may see;
+// a "message" (no id: not an event of the game) says the chat grew.
+function followStream(id, wake, chatted) {
   const controller = new AbortController();
   let last = 0;
   let timer = null;
-  const debounced = () => { clearTimeout(timer); timer = setTimeout(wake, 100); };
+  const debounced = () => { clearTimeout(timer); timer = setTimeout(() => wake(last), 100); };
   async function connect() {
     while (!controller.signal.aborted) {
       try {
@@ -366,9 +422,11 @@ function followStream(id, wake) {
           while ((cut = buffer.indexOf("\n\n")) >= 0) {
             const message = buffer.slice(0, cut);
             buffer = buffer.slice(cut + 2);
-            const line = message.split("\n").find((l) => l.startsWith("id:"));
+            const lines = message.split("\n");
+            const line = lines.find((l) => l.startsWith("id:"));
             if (line) { last = Number(line.slice(3).trim()); debounced(); }
-            if (message.split("\n").some((l) => l.startsWith("event: end"))) return;
+            if (lines.includes("event: message")) chatted();
+            if (lines.some((l) => l.startsWith("event: end"))) return;
           }
         }
       } catch (error) {

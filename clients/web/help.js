@@ -1,7 +1,7 @@
 // A legend and short rules per title, one click away under the board. The rules are short
 // summaries of the rulebooks mapped in docs/rules/<title>.md.
 import { el } from "./pages.js";
-import { language } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 const HELP = {
   kontor: {
@@ -58,8 +58,8 @@ export async function helpFor(title) {
   const help = (HELP[title] || {})[language()] || (HELP[title] || {}).en;
   if (!help) return [];
   return [
-    el("h3", {}, "Rules"), el("ul", {}, help.rules.map((line) => el("li", {}, line))),
-    el("h3", {}, "Legend"), el("dl", { class: "legend" }, help.legend.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)])),
-    el("p", {}, "The full rules mapped to the code: ", el("code", {}, `docs/rules/${title}.md`)),
+    el("h3", {}, t("Rules")), el("ul", {}, help.rules.map((line) => el("li", {}, line))),
+    el("h3", {}, t("Legend")), el("dl", { class: "legend" }, help.legend.flatMap(([term, words]) => [el("dt", {}, term), el("dd", {}, words)])),
+    el("p", {}, `${t("The full rules mapped to the code:")} `, el("code", {}, `docs/rules/${title}.md`)),
   ];
 }

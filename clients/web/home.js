@@ -2,16 +2,17 @@
 // and a way in; signed in, a dashboard of your games (most urgent first), invitations,
 // a new-game form built from each title's options_schema, and your settings.
 import { api, ApiError, session } from "./api.js";
-import { el, registerPage, say } from "./pages.js";
+import { currentVisit, el, registerPage, say, stillOn } from "./pages.js";
 import { t } from "./i18n.js";
 import { countdown, resultWords, seatName } from "./game.js";
 import { signInPage } from "./account.js";
-import { lobbyNav } from "./lobby.js";
+import { durationWords, lobbyNav } from "./lobby.js";
 
 const SENTENCES = {
   kontor: "Two Hanseatic merchants build a harbour card by card and fight for its docks.",
   speicherstadt: "Bid with your workers for the cards of Hamburg's warehouse district, then ship, deliver and fight fires.",
   amsterdam: "Take cards and dice, build the city block by block, sail your barge and race on the Amstel.",
+  // (each is translated by i18n.js)
 };
 
 function guarded(action) {
@@ -46,22 +47,24 @@ function gameLine(game, me) {
   else if (game.status === "waiting") line.push(el("span", { class: "badge" }, t("waiting for players")));
   if (game.deadline && game.status === "active") line.push(el("span", { class: "deadline", "data-deadline": game.deadline }, countdown(game.deadline)));
   if (game.status === "finished") line.push(el("span", { class: "result" }, resultWords(game, me)));
-  if (game.status === "aborted") line.push(el("span", { class: "badge" }, "aborted"));
+  if (game.status === "aborted") line.push(el("span", { class: "badge" }, t("aborted")));
   if (me && game.status === "waiting" && game.seats.some((s) => s.player_id === me.id && s.status === "seated")) {
     line.push(el("button", { class: "cancel-game", onclick: () => guarded(async () => {
       await api.cancel(game.id); window.dispatchEvent(new Event("hashchange"));
-    }) }, "cancel this game"));
+    }) }, t("cancel this game")));
   }
   return line;
 }
 
 function invitations(game, me) {
   const hosts = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited").map((s) => s.name);
-  const clock = game.time_control && (game.time_control.per_move || game.time_control.bank);
+  const control = game.time_control || {};
+  const clock = control.per_move ? `${durationWords(control.per_move)} ${t("a move")}`
+    : control.bank ? `${t("a time bank of")} ${durationWords(control.bank)}` : t("no clock");
   return game.seats.filter((s) => s.player_id === me.id && s.status === "invited").map((s) => el("span", { class: "invitation" },
-    `${hosts.length ? `${hosts.join(", ")} invited you` : "You are invited"} · ${clock ? `clock ${clock} per move` : "no clock"} `,
-    el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); location.hash = `#/games/${game.id}`; }) }, "Accept"),
-    el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); render(); }) }, "Decline")));
+    `${hosts.length ? `${hosts.join(", ")} ${t("invited you")}` : t("You are invited")} · ${game.title} · ${clock} `,
+    el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); location.hash = `#/games/${game.id}`; }) }, t("Accept")),
+    el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); render(); }) }, t("Decline"))));
 }
 
 // sign up and sign in (account.js): the session is a cookie, nothing is kept in the browser
@@ -76,17 +79,17 @@ export function signInBox() {
 
 function visitorWelcome(titles, open, live) {
   return [
-    el("section", { "aria-labelledby": "titles-heading" }, el("h2", { id: "titles-heading" }, "Three games to play by correspondence"),
+    el("section", { "aria-labelledby": "titles-heading" }, el("h2", { id: "titles-heading" }, t("Three games to play by correspondence")),
       el("ul", { class: "titles" }, titles.map((title) => el("li", {},
         el("img", { src: `/web/img/${title.id}.svg`, alt: "", width: 96, height: 96 }),
-        el("div", {}, el("h3", {}, title.name), el("p", {}, SENTENCES[title.id] || ""),
-          el("p", { class: "small" }, `${title.min_players}–${title.max_players} players`)))))),
+        el("div", {}, el("h3", {}, title.name), el("p", {}, t(SENTENCES[title.id] || "")),
+          el("p", { class: "small" }, t("{min}–{max} players", { min: title.min_players, max: title.max_players }))))))),
     signInBox(),
     gamesToJoin(open, null),
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
       live.length ? el("ul", { class: "games" }, live.map((game) => el("li", {},
         el("a", { href: `#/games/${game.id}` }, `${game.title}: ${game.seats.map((s) => seatName(game, s.index, null)).join(", ")}`))))
-        : el("p", {}, "No game is being played right now.")),
+        : el("p", {}, t("No game is being played right now."))),
   ];
 }
 
@@ -98,8 +101,8 @@ function gamesToJoin(open, me) {
       `${game.title} · ${game.seats.filter((s) => s.player_id || s.ai).map((s) => seatName(game, s.index, me)).join(", ")}`,
       me ? game.seats.filter((s) => !s.player_id && !s.ai).map((s) => el("button", {
         onclick: () => guarded(async () => { await api.join(game.id, s.index); location.hash = `#/games/${game.id}`; }),
-      }, `join seat ${s.index + 1}`)) : el("span", { class: "small" }, "(sign up to join)"))))
-      : el("p", {}, "No open seat right now."));
+      }, t("join seat {n}", { n: s.index + 1 }))) : el("span", { class: "small" }, t("(sign up to join)")))))
+      : el("p", {}, t("No open seat right now.")));
 }
 
 // one field per option of the title's JSON Schema: a list for an enum, boxes for a set
@@ -107,17 +110,17 @@ function optionFields(schema) {
   const fields = [];
   for (const [key, prop] of Object.entries((schema && schema.properties) || {})) {
     const id = `option-${key}`;
-    const label = key.replace(/_/g, " ");
+    const label = t(key.replace(/_/g, " "));
     const help = prop.description ? el("span", { class: "small" }, ` ${prop.description}`) : null;
     if (prop.enum) {
       const available = prop["x-available"] || prop.enum;
       fields.push({ key, read: (n) => { const v = n.querySelector("select").value; return prop.type === "integer" ? Number(v) : v; },
         node: el("label", { for: id }, `${label} `, el("select", { id, "data-option": key },
-          available.map((v) => el("option", { value: v, selected: v === prop.default }, String(v)))), help) });
+          available.map((v) => el("option", { value: v, selected: v === prop.default }, t(String(v).replace(/_/g, " "))))), help) });
     } else if (prop.type === "array" && prop.items && prop.items.enum) {
       fields.push({ key, read: (n) => [...n.querySelectorAll("input:checked")].map((i) => i.value),
         node: el("fieldset", {}, el("legend", {}, label), prop.items.enum.map((v) => el("label", { class: "inline" },
-          el("input", { type: "checkbox", value: v, checked: (prop.default || []).includes(v) }), ` ${v.replace(/_/g, " ")}`)), help) });
+          el("input", { type: "checkbox", value: v, checked: (prop.default || []).includes(v) }), ` ${t(v.replace(/_/g, " "))}`)), help) });
     } else if (prop.type === "boolean") {
       fields.push({ key, read: (n) => n.querySelector("input").checked,
         node: el("label", { class: "inline" }, el("input", { id, type: "checkbox", checked: prop.default }), ` ${label}`, help) });
@@ -145,9 +148,9 @@ function newGameForm(titles, me) {
   const count = el("select", { id: "new-count" });
   const perMove = el("select", { id: "new-clock" },
     [["", "no clock"], ["PT12H", "12 hours per move"], ["P1D", "1 day per move"], ["P2D", "2 days per move"], ["P3D", "3 days per move"],
-      ["bank:P3D", "time bank of 3 days (+1 day a move)"]].map(([v, words]) => el("option", { value: v }, words)));
+      ["bank:P3D", "time bank of 3 days (+1 day a move)"]].map(([v, words]) => el("option", { value: v }, t(words))));
   const onTimeout = el("select", { id: "new-timeout" },
-    el("option", { value: "computer" }, "the computer plays for a late seat"), el("option", { value: "forfeit" }, "a late seat forfeits"));
+    el("option", { value: "computer" }, t("the computer plays for a late seat")), el("option", { value: "forfeit" }, t("a late seat forfeits")));
   const rated = el("input", { id: "new-rated", type: "checkbox" });
   let fields = [];
   const chosen = () => titles.find((x) => x.id === title.value);
@@ -161,13 +164,13 @@ function newGameForm(titles, me) {
   };
   function drawSeats() {
     const n = Number(count.value || chosen().min_players);
-    seatsBox.replaceChildren(el("p", {}, `Seat 1: ${me.name} ${t("(you)")}`), ...Array.from({ length: n - 1 }, (_, i) => {
-      const kind = el("select", { id: `seat-${i + 2}-kind`, "aria-label": `seat ${i + 2}` },
+    seatsBox.replaceChildren(el("p", {}, `${t("Seat {n}:", { n: 1 })} ${me.name} ${t("(you)")}`), ...Array.from({ length: n - 1 }, (_, i) => {
+      const kind = el("select", { id: `seat-${i + 2}-kind`, "aria-label": t("seat {n}", { n: i + 2 }) },
         [["easy", "computer, easy"], ["normal", "computer, normal"], ["strong", "computer, strong"], ["open", "open seat"], ["invite", "invite a player"]]
-          .map(([v, words]) => el("option", { value: v }, words)));
-      const who = el("input", { id: `seat-${i + 2}-name`, placeholder: "player name", "aria-label": `seat ${i + 2}: player name`, hidden: true });
+          .map(([v, words]) => el("option", { value: v }, t(words))));
+      const who = el("input", { id: `seat-${i + 2}-name`, placeholder: t("player name"), "aria-label": `${t("seat {n}", { n: i + 2 })}: ${t("player name")}`, hidden: true });
       kind.addEventListener("change", () => { who.hidden = kind.value !== "invite"; });
-      return el("div", { class: "row seat-spec" }, el("span", {}, `Seat ${i + 2}:`), kind, who);
+      return el("div", { class: "row seat-spec" }, el("span", {}, t("Seat {n}:", { n: i + 2 })), kind, who);
     }));
   }
   function drawCounts() {
@@ -193,7 +196,7 @@ function newGameForm(titles, me) {
         const name = row.querySelector("input").value.trim();
         const found = await api.findPlayers(name).catch(() => ({ players: [] }));
         const player = (found.players || []).find((p) => p.name.toLowerCase() === name.toLowerCase());
-        if (!player) throw new Error(`No player is called "${name}".`);
+        if (!player) throw new Error(t("No player is called \"{name}\".", { name }));
         seats.push({ player_id: player.id });
       } else seats.push({ ai: kind });
     }
@@ -210,22 +213,26 @@ function newGameForm(titles, me) {
     }); } },
     el("label", { for: "new-title" }, `${t("Title")} `, title), optionsBox,
     el("label", { for: "new-count" }, `${t("Seats")} `, count), seatsBox,
-    el("label", { for: "new-clock" }, "Clock ", perMove), el("label", { for: "new-timeout" }, "When time runs out ", onTimeout),
-    el("label", { class: "inline" }, rated, " rated game"),
+    el("label", { for: "new-clock" }, `${t("Clock")} `, perMove), el("label", { for: "new-timeout" }, `${t("When time runs out")} `, onTimeout),
+    el("label", { class: "inline" }, rated, ` ${t("rated game")}`),
     el("p", {}, el("button", { class: "primary", type: "submit", id: "create-game" }, t("Create the game")))));
 }
 
 async function render() {
   const main = document.getElementById("main");
+  const visit = currentVisit();
   const me = session.signedIn ? session.player : null;
   const [titles, open, live] = await Promise.all([api.titles(), api.openGames(), api.liveGames().catch(() => ({ games: [] }))]);
+  if (!stillOn(visit)) return () => {};  // the player went elsewhere meanwhile
   if (!me) { main.replaceChildren(...visitorWelcome(titles, open.games, live.games)); return () => {}; }
   const mine = await api.myGames();
+  if (!stillOn(visit)) return () => {};
   const games = [...mine.games].sort((a, b) => urgency(a, b, me));
   main.replaceChildren(lobbyNav(el),
     el("section", { "aria-labelledby": "games-heading" }, el("h2", { id: "games-heading" }, t("Your games")),
-      games.length ? el("ul", { class: "games", id: "dashboard" }, games.map((game) => el("li", {}, gameLine(game, me), invitations(game, me))))
-        : el("p", {}, "No game yet: start one below.")),
+      // the list is there even empty: the live reload below fills it
+      el("ul", { class: "games", id: "dashboard" }, games.map((game) => el("li", {}, gameLine(game, me), invitations(game, me)))),
+      el("p", { id: "no-games", hidden: games.length > 0 }, t("No game yet: start one below."))),
     newGameForm(titles, me),
     gamesToJoin(open.games, me),
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
@@ -236,9 +243,15 @@ async function render() {
   const reload = setInterval(() => api.myGames().then((page) => {
     const list = document.getElementById("dashboard");
     if (!list) return;
+    document.getElementById("no-games").hidden = page.games.length > 0;
     list.replaceChildren(...[...page.games].sort((a, b) => urgency(a, b, me)).map((game) => el("li", {}, gameLine(game, me), invitations(game, me))));
   }).catch(() => {}), 10000);
   return () => { clearInterval(timer); clearInterval(reload); };
 }
 
-registerPage(/^(#\/?)?$/, () => { let stop = () => {}; render().then((s) => { stop = s || stop; }, (e) => say(String(e))); return () => stop(); });
+registerPage(/^(#\/?)?$/, () => {
+  let stop = () => {};
+  let left = false;
+  render().then((s) => { stop = s || stop; if (left) stop(); }, (e) => say(String(e)));
+  return () => { left = true; stop(); };  // timers set after leaving stop at once
+});

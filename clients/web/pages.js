@@ -3,6 +3,19 @@
 // A page returns a function that stops what it started (streams, timers) when left.
 const routes = [];
 
+// Each route change is a new visit. A page that draws after waiting for the server checks
+// that its visit is still the current one (`stillOn`): a page opened quickly after it must
+// not be drawn over. A stale drawing is dropped and counted on <html data-stale-drops>.
+let visit = 0;
+export function beginVisit() { visit += 1; return visit; }
+export function currentVisit() { return visit; }
+export function stillOn(mine) {
+  if (mine === visit) return true;
+  const root = document.documentElement;
+  root.dataset.staleDrops = String(Number(root.dataset.staleDrops || 0) + 1);
+  return false;
+}
+
 export function registerPage(pattern, render) {
   routes.push({ pattern, render });
 }

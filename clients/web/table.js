@@ -3,6 +3,7 @@
 // place on the board ("End turn"). Each piece stands for the legal commands it can play;
 // a piece standing for several opens a short choice in words.
 import { cardName, describe } from "./words.js";
+import { t } from "./i18n.js";
 
 function group(commands, field, test = () => true) {
   const by = new Map();
@@ -26,7 +27,7 @@ const TITLES = {
     const offer = view.current_offer;
     const market = commands.filter((c) => c.type === "BuyCard" || c.type === "RefuseCard");
     if (offer && market.length) {
-      groups.push({ heading: `On offer: ${cardName(ctx, offer.card)}, ${offer.price} coins`, items: market.map((c) => ({
+      groups.push({ heading: t("On offer: {card}, {price} coins", { card: cardName(ctx, offer.card), price: offer.price }), items: market.map((c) => ({
         label: describe(c, ctx), commands: [c], kind: c.type === "BuyCard" ? "card buy" : "card refuse",
       })) });
       take(remaining, market);
@@ -34,7 +35,7 @@ const TITLES = {
     const you = (view.seats || [])[ctx.seat] || {};
     const contracts = group(commands, "contract", (c) => c.type === "DeliverCube");
     if (contracts.size) {
-      groups.push({ heading: "Your contracts", items: [...contracts].map(([contract, list]) => ({
+      groups.push({ heading: t("Your contracts"), items: [...contracts].map(([contract, list]) => ({
         label: cardName(ctx, contract), commands: list, kind: "card contract" })) });
       for (const list of contracts.values()) take(remaining, list);
     }
@@ -42,8 +43,8 @@ const TITLES = {
     const firsts = group([...remaining], "first");
     for (const [good, list] of firsts) cubes.set(good, [...(cubes.get(good) || []), ...list]);
     if (cubes.size) {
-      groups.push({ heading: `Your cubes (warehouse: ${(you.warehouse || []).join(", ") || "empty"})`,
-        items: [...cubes].map(([good, list]) => ({ label: `${good} cube`, commands: list, kind: `cube ${good}` })) });
+      groups.push({ heading: t("Your cubes (warehouse: {goods})", { goods: (you.warehouse || []).map((x) => t(x)).join(", ") || t("empty") }),
+        items: [...cubes].map(([good, list]) => ({ label: t("{good} cube", { good: t(good) }), commands: list, kind: `cube ${good}` })) });
       for (const list of cubes.values()) take(remaining, list);
     }
     return { groups, remaining };
@@ -55,26 +56,26 @@ const TITLES = {
     const held = new Set([...(you.inactive || []), ...(you.active || []), ...(you.used || [])]);
     const hand = group(commands, "card", (c) => held.has(c.card) || ["ActivateCard", "UseCard", "Convert"].includes(c.type));
     if (hand.size) {
-      groups.push({ heading: "Your cards", items: [...hand].map(([card, list]) => ({
+      groups.push({ heading: t("Your cards"), items: [...hand].map(([card, list]) => ({
         label: cardName(ctx, card), commands: list, kind: "card" })) });
       for (const list of hand.values()) take(remaining, list);
     }
     const dice = commands.filter((c) => c.type === "ChooseDice");
     if (dice.length) {
       const colours = [...new Set(dice.flatMap((c) => c.dice))];
-      groups.push({ heading: `Dice: ${(view.dice || []).join(", ")}`, items: colours.map((colour) => ({
-        label: `${colour} die`, commands: dice.filter((c) => c.dice.includes(colour)), kind: `die ${colour}` })) });
+      groups.push({ heading: `${t("Dice:")} ${(view.dice || []).map((x) => t(x)).join(", ")}`, items: colours.map((colour) => ({
+        label: t("{colour} die", { colour: t(colour) }), commands: dice.filter((c) => c.dice.includes(colour)), kind: `die ${colour}` })) });
       take(remaining, dice);
     }
     const opening = commands.filter((c) => c.type === "ChooseOpeningCard");
     if (opening.length) {
-      groups.push({ heading: "Opening cards", items: opening.map((c) => ({ label: cardName(ctx, c.card), commands: [c], kind: "card" })) });
+      groups.push({ heading: t("Opening cards"), items: opening.map((c) => ({ label: cardName(ctx, c.card), commands: [c], kind: "card" })) });
       take(remaining, opening);
     }
     for (const [field, heading, kind] of [["colour", "Resources and dockers", "cube"], ["good", "Goods on your barge", "cube"]]) {
       const by = group([...remaining], field);
       if (!by.size) continue;
-      groups.push({ heading, items: [...by].map(([value, list]) => ({ label: value, commands: list, kind: `${kind} ${value}` })) });
+      groups.push({ heading: t(heading), items: [...by].map(([value, list]) => ({ label: t(value), commands: list, kind: `${kind} ${value}` })) });
       for (const list of by.values()) take(remaining, list);
     }
     return { groups, remaining };
@@ -89,7 +90,7 @@ export function tablePieces(title, view, commands, boardCovered, ctx) {
   // what has no place yet: one token per kind of move
   const rest = group([...remaining], "type");
   if (rest.size) {
-    groups.push({ heading: "Actions", items: [...rest].map(([, list]) => ({
+    groups.push({ heading: t("Actions"), items: [...rest].map(([, list]) => ({
       label: list.length === 1 ? describe(list[0], ctx) : describe({ type: list[0].type }, ctx) + "…",
       commands: list, kind: "token" })) });
   }

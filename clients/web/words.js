@@ -1,6 +1,6 @@
 // Commands and events in words, per title: what the move list, the choices under the board
 // and the move log say. Anything not named here still reads as words ("Place worker, column 2").
-import { language } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 function humanize(type) {
   const words = type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
@@ -21,11 +21,11 @@ function fieldWords(command, skip = []) {
 // a card as a person reads it: its name (Speicherstadt), its kind and effect (Amsterdam)
 export function cardName(ctx, id) {
   const card = ctx.cards && ctx.cards[id];
-  if (!card) return `card ${id}`;
+  if (!card) return t("card {id}", { id });
   if (card.name) return card.name;
-  const group = card.group ? ` ${card.group.replace(/_/g, " ")}` : "";
-  const cost = card.cost && card.cost.length ? `, costs ${card.cost.join(" + ")}` : "";
-  return `${card.kind || "card"}${group} ${id}${cost}`;
+  const group = card.group ? ` ${t(card.group.replace(/_/g, " "))}` : "";
+  const cost = card.cost && card.cost.length ? `, ${t("costs")} ${card.cost.map((c) => t(String(c))).join(" + ")}` : "";
+  return `${t(card.kind || "card")}${group} ${id}${cost}`;
 }
 
 const EN = {
@@ -87,27 +87,89 @@ const EN = {
   },
 };
 
-const FR_WORDS = {
-  Pass: "Passer", EndShipping: "Terminer l'expédition", EndTurn: "Terminer votre tour",
-  DeclineCard: "Ne prendre aucune carte",
+// the same in French (the server's descriptions are English: in French the page says
+// the moves with these)
+const g = (good) => t(good);
+const FR = {
+  kontor: {
+    ChooseCard: (c) => `Prendre la carte ${c.card} en main`,
+    Pass: () => "Passer",
+    PlaceCard: (c) => `Poser votre carte en colonne ${c.x}, rangée ${c.y}`,
+    MoveShip: (c) => `Déplacer un navire en colonne ${c.x}, rangée ${c.y}` +
+      (c.remove_x !== null && c.remove_x !== undefined ? ` (en retirant le navire en ${c.remove_x}, ${c.remove_y})` : ""),
+    DrawCard: (c) => `Piocher une carte de la pile ${t(c.pile)}`,
+    BuySpecialCard: (c) => (c.buy ? "Acheter la carte spéciale" : "Ne pas acheter la carte spéciale"),
+    ChooseGood: (c) => `Choisir ${g(c.good)}`,
+  },
+  speicherstadt: {
+    PlaceWorker: (c, x) => `Placer un ouvrier au-dessus de la colonne ${c.column + 1}` +
+      (x.view && x.view.offer && x.view.offer[c.column] ? ` (${cardName(x, x.view.offer[c.column].card)})` : ""),
+    BuyCard: (c, x) => {
+      const offer = x.view && x.view.current_offer;
+      return offer ? `Acheter ${cardName(x, offer.card)} pour ${offer.price} pièces` : "Acheter la carte offerte";
+    },
+    RefuseCard: (c, x) => {
+      const offer = x.view && x.view.current_offer;
+      return offer ? `Refuser ${cardName(x, offer.card)}` : "Refuser la carte offerte";
+    },
+    DeliverCube: (c, x) => `Livrer un cube ${g(c.good)} à votre contrat ${cardName(x, c.contract)}`,
+    SellCube: (c) => `Vendre un cube ${g(c.good)} à votre négociant pour 1 pièce`,
+    MarketSell: (c) => `Vendre ${g(c.first)} et ${g(c.second)} au marché pour 1 pièce`,
+    MarketConvert: (c) => `Échanger ${g(c.first)}, ${g(c.second)} et ${g(c.third)} au marché contre ${g(c.take)}`,
+    StoreCube: (c) => `Ranger un cube ${g(c.good)} dans votre entrepôt`,
+    KeepCube: (c) => `Garder un cube ${g(c.good)} sur votre case de marché`,
+    RetrieveCube: (c) => `Reprendre un cube ${g(c.good)} de votre ${t(c.place)}`,
+    EndShipping: () => "Terminer l'expédition",
+  },
+  amsterdam: {
+    ChooseOpeningCard: (c, x) => `Commencer avec ${cardName(x, c.card)}`,
+    ChooseOpeningResources: (c) => `Commencer avec 1 ${g(c.single)} et 2 ${g(c.pair)}`,
+    PlaceFigure: (c) => `Placer ${t(c.figure.replace(/_/g, " "))} sur ${c.space}`,
+    TakeCard: (c, x) => `Prendre ${cardName(x, c.card)}` + (c.discard ? `, en défaussant ${cardName(x, c.discard)}` : ""),
+    DiscardForTom: (c, x) => `Tom défausse ${cardName(x, c.card)}`,
+    DeclineCard: () => "Ne prendre aucune carte",
+    ChooseDice: (c) => `Prendre les dés ${g(c.dice[0])} et ${g(c.dice[1])}` +
+      (c.slots && (c.slots[0] !== 0 || c.slots[1] !== 1) ? ` (cases ${c.slots.join(", ")})` : ""),
+    ActivateCard: (c, x) => `Activer ${cardName(x, c.card)}` +
+      (c.by_florins ? " pour 3 florins" : c.free ? " gratuitement" : `, en payant ${frList(c.payment)}`),
+    UseCard: (c, x) => `Utiliser ${cardName(x, c.card)}` + (c.payment && c.payment.length ? `, en payant ${frList(c.payment)}` : "") +
+      (c.target ? `, sur ${c.target}` : ""),
+    Convert: (c, x) => `Convertir avec ${cardName(x, c.card)}, en payant ${frList(c.payment)}`,
+    TakeBlock: (c) => `Acheter le pâté ${c.block}` + (c.by_florins ? " pour 2 florins" : `, en payant ${frList(c.payment)}`) +
+      (c.sale ? `, en vendant sa marchandise pour ${c.sale}` : ", en gardant sa marchandise") +
+      (c.bailiff_to ? `, huissier vers ${c.bailiff_to}` : "") + (c.pawn_to ? `, pion vers ${c.pawn_to}` : ""),
+    LoadGood: (c) => `Charger ${g(c.good)} sur votre péniche`,
+    MoveBarge: (c) => `Déplacer votre péniche vers ${c.to}` + (c.pay ? `, en payant ${c.pay}` : ""),
+    PickUpDocker: (c) => `Prendre le docker ${g(c.colour)}`,
+    DeliverGood: (c) => `Livrer ${g(c.good)}`,
+    AdvanceAmstel: (c) => `Avancer sur l'Amstel, en payant ${frList(c.payment)}`,
+    BuyPrestige: () => "Acheter la tuile de marché",
+    ChooseResource: (c) => `Prendre une ressource ${g(c.colour)}`,
+    EndTurn: (c) => "Terminer votre tour" + (c.keep ? `, en gardant ${g(c.keep)}` : "") + (c.foreman_to ? `, contremaître vers ${c.foreman_to}` : ""),
+  },
 };
 
+function frList(value) {
+  return Array.isArray(value) ? (value.length ? value.map((v) => t(String(v))).join(" + ") : "rien") : t(String(value));
+}
+
 export function describe(command, ctx = {}) {
-  if (language() === "fr" && FR_WORDS[command.type] && Object.keys(command).length === 1) return FR_WORDS[command.type];
-  const template = (EN[ctx.title] || {})[command.type];
+  const french = language() === "fr";
+  const template = ((french ? FR : EN)[ctx.title] || {})[command.type] || (EN[ctx.title] || {})[command.type];
   if (template) {
     try { return template(command, ctx); } catch { /* a field this template did not expect */ }
   }
   const fields = fieldWords(command);
-  return fields ? `${humanize(command.type)}: ${fields}` : humanize(command.type);
+  const kind = french ? t(humanize(command.type)) : humanize(command.type);
+  return fields ? `${kind}: ${fields}` : kind;
 }
 
 // an event of the log in words: its seat by name, its type, its fields (short)
 export function describeEvent(event, names) {
   const type = event.type.includes(".") ? event.type.split(".").pop() : event.type;
-  const who = event.seat !== null && event.seat !== undefined ? `${names(event.seat)}: ` : "";
+  const who = event.seat !== null && event.seat !== undefined ? `${names(event.seat)}${language() === "fr" ? " : " : ": "}` : "";
   const data = event.data && typeof event.data === "object" ? Object.entries(event.data)
     .filter(([key, value]) => key !== "seat" && value !== null && typeof value !== "object")
     .slice(0, 3).map(([key, value]) => `${key.replace(/_/g, " ")} ${value}`).join(", ") : "";
-  return `${who}${humanize(type)}${data ? ` (${data})` : ""}`;
+  return `${who}${t(humanize(type))}${data ? ` (${data})` : ""}`;
 }

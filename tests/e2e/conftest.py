@@ -13,6 +13,8 @@ def server(settings, tmp_path_factory):
     """One `entrepot serve` (API and an RQ worker) on the session's PostgreSQL and Redis."""
     env = {**engine_env(settings, "-e2e"),
            "ENTREPOT_AI_SECONDS": "0.2",  # strong seats: the same search, a quick game
+           # the settings page's webhook calls a receiver on this machine (test_web_social.py)
+           "ENTREPOT_WEBHOOK_ALLOW_PRIVATE": "1",
            "ENTREPOT_SIGNING_KEY_FILE": str(tmp_path_factory.mktemp("keys") / "signing-key")}
     data_dir = tmp_path_factory.mktemp("serve-data")
     SERVER_MAIL.update(dir=data_dir / "mail", port=free_port())

@@ -40,7 +40,7 @@ class Served:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def wait_healthy(self, seconds: float = 60) -> Served:
+    def wait_healthy(self, seconds: float = 150) -> Served:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:

@@ -78,9 +78,9 @@ def test_two_browsers_play_and_chat_by_name_and_a_spectator_watches(server, brow
     ada.get_by_role("button", name="Send").click()
     expect(ada.locator("#messages")).to_contain_text("Ada (you): good luck")
     # live, with the author's name, in the other browser and for the spectator
-    expect(bea.locator("#messages")).to_contain_text("Ada: good luck", timeout=5_000)
+    expect(bea.locator("#messages")).to_contain_text("Ada: good luck", timeout=10_000)
     expect(bea.locator("#unread")).to_contain_text("1 unread")
-    expect(spectator.locator("#messages")).to_contain_text("Ada: good luck", timeout=5_000)
+    expect(spectator.locator("#messages")).to_contain_text("Ada: good luck", timeout=10_000)
     spectator.screenshot(path=str(ARTIFACTS / "kontor-spectator.png"), full_page=True)
     for page in (ada, bea, spectator):
         page.context.close()

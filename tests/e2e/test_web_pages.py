@@ -95,6 +95,18 @@ def test_every_page_passes_axe_and_a_player_resigns(server, browser):
     no_serious_violation(page, "dashboard in French")
     page.goto(f"{server}/#/games/{game_id}")
     expect(page.locator("#status")).to_contain_text("Terminée.")
+    # every part of the page, not only its main headings
+    expect(page.get_by_role("heading", name="Pendule et reprise")).to_be_visible()
+    expect(page.locator("#status")).to_contain_text("a gagné (par abandon)")
+    page.get_by_text("Légende et règles").click()
+    expect(page.locator("#help")).to_contain_text("Règles")
+    page.goto(f"{server}/#/settings")
+    expect(page.get_by_role("heading", name="Vacances")).to_be_visible()
+    expect(page.get_by_role("button", name="Prendre des vacances")).to_be_visible()
+    expect(page.locator("#vacation-state")).to_contain_text("Pas en vacances.")
+    no_serious_violation(page, "settings in French")
+    page.goto(f"{server}/#/lobby")
+    expect(page.get_by_role("heading", name="Proposer une partie ouverte")).to_be_visible()
     page.context.close()
 
 

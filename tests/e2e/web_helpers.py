@@ -98,20 +98,23 @@ def version_of(page: Page) -> int:
     return int(page.locator("#status").get_attribute("data-version") or 0)
 
 
-def play_by_clicks(page: Page, name: str, budget_seconds: float = 150, stop_after: int | None = None) -> int:
+def play_by_clicks(page: Page, name: str, budget_seconds: float = 150, stop_after: int | None = None,
+                   end_turn_chance: float = 0.4) -> int:
     """Click the board and the table (never the list of moves) until the game ends (or
-    `stop_after` moves were played)."""
+    `stop_after` moves were played). A turn's token ("End turn", "End shipping") is
+    clicked with `end_turn_chance` when offered: higher, a game has fewer moves."""
     chooser = random.Random(name)
     deadline = time.monotonic() + budget_seconds
     moves = 0
     while time.monotonic() < deadline:
         if page.locator("#status").get_attribute("data-status") == "finished" or moves == stop_after:
             return moves
-        page.wait_for_selector("#main[data-busy='0']", timeout=10_000)
+        # the page is drawn (a busy machine may take long to answer its reads)
+        page.wait_for_selector("#main[data-busy='0']", timeout=30_000)
         targets = page.locator(ON_TABLE)
         # now and then the player ends the turn (a token) rather than wander the board
         tokens = page.locator("#table .piece.token")
-        if tokens.count() and chooser.random() < 0.4:
+        if tokens.count() and chooser.random() < end_turn_chance:
             targets = tokens
         count = targets.count()
         if count == 0:

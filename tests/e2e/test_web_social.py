@@ -1,0 +1,198 @@
+"""The web client's social and account controls in a real browser (Debian's chromium driven
+by Playwright) against a live `entrepot serve`: an invitation by name from the new-game
+form accepted in another browser, team chat live through the game stream (no polling),
+vacation and webhooks from the settings page seen over the API, and the front page that
+must not draw over a page opened right after it."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import pytest
+import requests
+from playwright.sync_api import expect, sync_playwright
+
+from tests.e2e.test_web_pages import no_serious_violation
+from tests.e2e.web_helpers import (
+    ARTIFACTS,
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    ON_TABLE,
+    PHONE,
+    api_player,
+    create_game,
+    sign_in,
+    sign_up,
+    version_of,
+    wait_until,
+)
+
+pytestmark = pytest.mark.slow(seconds=40)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield launched
+        launched.close()
+
+
+def unique(name: str) -> str:
+    """Players are found by name: each test's own, whatever other tests call theirs."""
+    return f"{name}-{uuid.uuid4().hex[:6]}"
+
+
+def click_one_move(page) -> None:
+    """Click the first thing the board or the table offers, and its first choice."""
+    page.wait_for_selector("#main[data-busy='0']")
+    before = version_of(page)
+    page.locator(ON_TABLE).first.click()
+    if page.locator("#choices button.choice").count():
+        page.locator("#choices button.choice").first.click()
+    wait_until(page, "v => Number(document.querySelector('#status').dataset.version) > v", arg=before, timeout=20_000)
+
+
+def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, browser):
+    """Ada invites Bea by name to a Kontor team game (Bea is her partner, two computers the
+    other team); Bea sees who invited her and the clock, accepts; once the cards are
+    revealed they talk in their team's channel, live in the other browser (the game stream
+    says "message": the page does not poll), and a spectator never sees it."""
+    ada_name, bea_name = unique("Ada"), unique("Bea")
+    ada = browser.new_context().new_page()
+    sign_up(ada, server, ada_name)
+    bea = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    sign_up(bea, server, bea_name)
+
+    ada.locator("#new-title").select_option("kontor")
+    ada.locator("#new-clock").select_option("P2D")
+    game_id = create_game(ada, "kontor", {"variant": "team"}, [f"invite:{bea_name}", "easy", "easy"])
+    expect(ada.locator("#status")).to_contain_text("waiting for players")
+
+    # Bea's dashboard (open since she signed up: it is live): who invited her, and the
+    # clock, in words
+    invitation = bea.locator(f"#dashboard li:has(a[href='#/games/{game_id}']) .invitation")
+    expect(invitation).to_contain_text(f"{ada_name} invited you", timeout=30_000)
+    expect(invitation).to_contain_text("2 days a move")
+    no_serious_violation(bea, "dashboard with an invitation")
+    invitation.get_by_role("button", name="Accept").click()
+    bea.wait_for_url(f"**/#/games/{game_id}")
+    expect(bea.locator("#status")).to_contain_text(f"{bea_name} (you)")
+    # Ada's page starts the game live
+    expect(ada.locator("#status")).not_to_contain_text("waiting for players", timeout=20_000)
+    expect(ada.locator("#status")).to_contain_text(bea_name)
+
+    # each partner takes a card by clicking; the cards are then revealed and placed, the
+    # only time the rules let partners confer
+    for page in (ada, bea):
+        expect(page.locator(ON_TABLE).first).to_be_visible(timeout=20_000)
+        click_one_move(page)
+    for page in (ada, bea):
+        wait_until(page, "() => !document.querySelector('#message-channel option[value=team]').disabled", timeout=20_000)
+
+    spectator = browser.new_context().new_page()
+    spectator.goto(f"{server}/#/games/{game_id}")
+    expect(spectator.locator("#board svg")).to_be_visible()
+
+    ada.locator("#message-channel").select_option("team")
+    ada.locator("#message-text").fill("take the crane")
+    ada.get_by_role("button", name="Send").click()
+    expect(ada.locator("#messages")).to_contain_text(f"{ada_name} (you) (team): take the crane")
+    expect(bea.locator("#messages")).to_contain_text(f"{ada_name} (team): take the crane", timeout=10_000)
+    expect(bea.locator("#unread")).to_contain_text("1 unread")
+    # the table's channel reaches the spectator, the team's never does
+    ada.locator("#message-channel").select_option("table")
+    ada.locator("#message-text").fill("good game")
+    ada.get_by_role("button", name="Send").click()
+    expect(spectator.locator("#messages")).to_contain_text(f"{ada_name}: good game", timeout=10_000)
+    expect(spectator.locator("#messages")).not_to_contain_text("take the crane")
+    bea.screenshot(path=str(ARTIFACTS / "kontor-team-chat-phone.png"), full_page=True)
+    for page in (ada, bea, spectator):
+        page.context.close()
+
+
+class _Hooks(BaseHTTPRequestHandler):
+    received: list[bytes] = []
+    arrived = threading.Event()
+
+    def do_POST(self):  # noqa: N802 (http.server's name)
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        type(self).received.append(body)
+        type(self).arrived.set()
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def test_vacation_and_webhooks_from_the_settings_page_take_effect(server, browser):
+    player = api_player(server, unique("Vera"))
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    page = browser.new_context().new_page()
+    sign_in(page, server, player)
+    page.goto(f"{server}/#/settings")
+    expect(page.locator("#vacation-state")).to_contain_text("Not on vacation")
+
+    # a vacation of a week from today
+    today = page.evaluate("new Date().toISOString().slice(0, 10)")
+    until = page.evaluate("new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10)")
+    page.locator("#vacation-from").fill(today)
+    page.locator("#vacation-until").fill(until)
+    page.get_by_role("button", name="Take a vacation").click()
+    expect(page.locator("#vacation-state")).to_contain_text("On vacation from")
+    away = requests.get(f"{server}/v1/players/me/vacation", headers=headers, timeout=30).json()
+    assert away["current"] and away["current"]["until"].startswith(until), away
+    no_serious_violation(page, "settings on vacation")
+    page.get_by_role("button", name="End the vacation").click()
+    expect(page.locator("#vacation-state")).to_contain_text("Not on vacation")
+    assert requests.get(f"{server}/v1/players/me/vacation", headers=headers, timeout=30).json()["current"] is None
+
+    # a webhook: listed over the API, then called when it is the player's turn
+    receiver = HTTPServer(("127.0.0.1", 0), _Hooks)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{receiver.server_port}/hook"
+        page.locator("#webhook-url").fill(url)
+        page.get_by_role("button", name="Add a webhook").click()
+        expect(page.locator("#notice")).to_contain_text("signing secret")
+        expect(page.locator("#webhooks")).to_contain_text(url)
+        listed = requests.get(f"{server}/v1/players/me/webhooks", headers=headers, timeout=30).json()
+        assert [hook["url"] for hook in listed["webhooks"]] == [url], listed
+        made = requests.post(f"{server}/v1/games", headers=headers, timeout=30, json={
+            "title": "kontor", "options": {"variant": "basic"}, "seats": [{"player_id": player["id"]}, {"ai": "easy"}]})
+        assert made.status_code == 201, made.text
+        assert _Hooks.arrived.wait(60), "no webhook call"
+        assert any(made.json()["id"].encode() in body for body in _Hooks.received)
+        page.get_by_role("button", name="Remove").click()
+        expect(page.locator("#webhooks li")).to_have_count(0)
+        assert requests.get(f"{server}/v1/players/me/webhooks", headers=headers, timeout=30).json()["webhooks"] == []
+    finally:
+        receiver.shutdown()
+    page.context.close()
+
+
+def test_the_front_page_never_draws_over_a_page_opened_right_after_it(server, browser):
+    """The front page waits for the titles; the player opens a game before they come: the
+    game stays on screen when they arrive (the late drawing is dropped)."""
+    page = browser.new_context().new_page()
+    sign_up(page, server, unique("Quick"))
+    game_id = create_game(page, "kontor", {"variant": "basic"}, ["easy"])
+    expect(page.locator("#board svg")).to_be_visible()
+    held, holding = [], [True]
+    page.route("**/v1/titles", lambda route: held.append(route) if holding else route.continue_())
+    with page.expect_request("**/v1/titles"):
+        page.evaluate("location.hash = '#/'")
+    page.evaluate(f"location.hash = '#/games/{game_id}'")
+    expect(page.locator("#board svg")).to_be_visible(timeout=15_000)
+    assert held, "the front page asked for the titles"
+    holding.clear()
+    for route in held:  # the front page's answer comes now, after the game was drawn
+        route.continue_()
+    wait_until(page, "() => Number(document.documentElement.dataset.staleDrops || 0) > 0", timeout=15_000)
+    expect(page.get_by_role("heading", name="Your games")).to_have_count(0)
+    expect(page.locator("#board svg")).to_be_visible()
+    page.context.close()
