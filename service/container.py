@@ -70,8 +70,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                   statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer,
                   pool_timeout=settings.pool_timeout_seconds)
     redis = Redis.from_url(settings.redis_url)
-    jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
+    jobs = jobs or RQJobQueue(redis, settings.queue_name, clock)
     notifier = RedisNotifier(redis)
     signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
     signer = Signer(signing_key)

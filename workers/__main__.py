@@ -14,6 +14,8 @@ import argparse
 import logging
 import threading
 
+from rq.worker import SimpleWorker
+
 from service import logs, metrics, tracing
 from service.health import beat
 from service.jobs import JobQueue, ai_queue, clock_queue, webhook_queue
@@ -27,29 +29,42 @@ from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
 from workers.rating_jobs import sweep_lobby
 from workers.runtime import services
-from workers.timer_worker import (
-    SCHEDULER_POLL_SECONDS,
-    WATCH_SECONDS,
-    TimerWorker,
-    take_over_dead_scheduler,
-)
 
 log = logging.getLogger("entrepot.worker")
 
+#: How often each worker's timer loop looks for due timers (one indexed query when none
+#: is due): a timer fires at most this much late, plus the time its turn takes.
+TIMER_POLL_SECONDS = 0.1
+#: How often each worker looks for a clock job a dead worker was running.
+WATCH_SECONDS = 0.2
 
-def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence, jobs: JobQueue) -> None:
-    """Every WATCH_SECONDS: take over a dead worker's scheduler, queue again the clock job
-    a dead worker was running, keep this worker's presence."""
+
+def _timers_forever(stop: threading.Event, every: float) -> None:
+    """The timer loop (ClockService.run_due_timers): every worker that takes the main
+    queues runs one; they share the due timers through PostgreSQL's row locks. A turn that
+    ran timers is followed at once by the next (a backlog drains without waiting)."""
+    clocks = services().clocks
+    while True:
+        try:
+            busy = bool(clocks.run_due_timers())
+        except Exception:  # the database may be restarting; try again next time
+            log.exception("timer loop failed")
+            busy = False
+        if stop.wait(0 if busy else every):
+            return
+
+
+def _watch(stop: threading.Event, presence, jobs: JobQueue) -> None:
+    """Every WATCH_SECONDS: queue again the clock job a dead worker was running, keep this
+    worker's presence."""
     while not stop.wait(WATCH_SECONDS):
         try:
-            if take_over_dead_scheduler(worker):
-                log.info("took over the scheduler of a dead worker")
             orphans = jobs.requeue_orphaned_clock_jobs()
             if orphans:
                 log.info("queued again %s clock jobs a dead worker was running", orphans)
             keep(presence)
         except Exception:  # Redis may be restarting; try again next time
-            log.exception("scheduler watch failed")
+            log.exception("worker watch failed")
 
 
 def _sweep_forever(stop: threading.Event, every: float) -> None:
@@ -113,8 +128,8 @@ def main() -> int:
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     parser.add_argument("--sweep-every", type=float, default=10.0,
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
-    parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
-                        help="seconds between polls of RQ's scheduler for due timer jobs")
+    parser.add_argument("--timer-poll", type=float, default=TIMER_POLL_SECONDS,
+                        help="seconds between looks for due timers (by a worker taking the main queues)")
     parser.add_argument("--queues", default="main,ai,webhooks",
                         help="comma-separated: main (clocks, mail, short jobs), ai (computer moves),"
                              " webhooks (deliveries)")
@@ -131,19 +146,24 @@ def main() -> int:
     threading.Thread(target=_beat_forever, daemon=True, args=(
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds, kinds)).start()
     sweep()  # at start: whatever was lost while no worker ran
+    if "main" in kinds and args.burst:  # the timers due now, then the queues' jobs
+        while svc.clocks.run_due_timers():
+            pass
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
-    worker.poll_seconds = args.scheduler_poll
+    worker = SimpleWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence, svc.jobs), daemon=True).start()
+    threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()
+    if "main" in kinds and not args.burst:
+        threading.Thread(target=_timers_forever, args=(stop, args.timer_poll), daemon=True).start()
     try:
-        # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
-        # one worker per queue holds RQ's scheduler lock and moves them to the queue.
+        # with_scheduler: the jobs queued for later (vacation starts, webhook retries) are
+        # moved to their queue by RQ's own scheduler, one worker per queue holding its lock;
+        # the table's timers are not RQ jobs (the timer loop above).
         worker.work(burst=args.burst, logging_level="INFO", with_scheduler=True)
     finally:
         stop.set()
