@@ -14,7 +14,7 @@ from typing import Protocol
 from redis import Redis
 from rq import Queue
 from rq.job import Job
-from rq.registry import StartedJobRegistry
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
 
 from service.clock import Clock, SystemClock
 from service.presence import workers_present
@@ -73,6 +73,8 @@ class JobQueue(Protocol):
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
     def requeue_orphaned_clock_jobs(self) -> int: ...
+
+    def move_due_jobs(self) -> int: ...
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
@@ -151,6 +153,30 @@ class RQJobQueue:
             log.exception("could not look for orphaned clock jobs")
             return 0
 
+    def move_due_jobs(self) -> int:
+        """For every worker's timer loop: queue the jobs scheduled for later (vacation starts,
+        webhook retries) whose time has come, by RQ's public registry API (no scheduler
+        process of RQ's runs: one lived on after its worker's kill -9, holding RQ's lock).
+        Each job is taken by the one worker whose removal from the registry succeeds.
+        Returns how many."""
+        moved = 0
+        try:
+            due_by = int(datetime.now(UTC).timestamp())  # RQ scores in the machine's whole seconds
+            for queue in (self.clock_queue, self.queue, *self.own_queues.values()):
+                registry = ScheduledJobRegistry(queue=queue)
+                for job_id in registry.get_jobs_to_schedule(due_by, chunk_size=200):
+                    if not registry.remove(job_id):
+                        continue  # another worker took it
+                    try:
+                        job = Job.fetch(job_id, connection=self.redis)
+                    except Exception:  # expired or deleted meanwhile: nothing to run
+                        continue
+                    queue.enqueue_job(job)
+                    moved += 1
+        except Exception:
+            log.exception("could not move the scheduled jobs")
+        return moved
+
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
         at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
@@ -192,11 +218,11 @@ class RQJobQueue:
             if at <= now:
                 queue.enqueue(func, *args, **options)
             else:
-                # RQ's own scheduler (in workers started with_scheduler) queues it when
-                # due by the machine's time, as far ahead as ``at`` is of the clock port's
-                # time. It counts whole seconds: a job may start up to a second early, and
-                # re-checks its premise (a vacation not started yet waits for the sweeper,
-                # a webhook's retry is only a retry)
+                # the workers' timer loop queues it when due by the machine's time
+                # (move_due_jobs), as far ahead as ``at`` is of the clock port's time. RQ
+                # counts whole seconds: a job may start up to a second early, and re-checks
+                # its premise (a vacation not started yet waits for the sweeper, a
+                # webhook's retry is only a retry)
                 queue.enqueue_in(at - now, func, *args, **options)
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
@@ -224,6 +250,9 @@ class RecordingJobQueue:
         self.vacations.append((vacation_id, at))
 
     def requeue_orphaned_clock_jobs(self) -> int:
+        return 0
+
+    def move_due_jobs(self) -> int:
         return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:

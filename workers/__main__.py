@@ -39,17 +39,19 @@ TIMER_POLL_SECONDS = 0.1
 WATCH_SECONDS = 0.2
 
 
-def _timers_forever(stop: threading.Event, every: float) -> None:
-    """The timer loop (ClockService.run_due_timers): every worker that takes the main
-    queues runs one; they share the due timers through PostgreSQL's row locks. A turn that
-    ran timers is followed at once by the next (a backlog drains without waiting)."""
+def _timers_forever(stop: threading.Event, every: float, jobs: JobQueue, timers: bool) -> None:
+    """The timer loop: the table's timers due (ClockService.run_due_timers, in every
+    worker that takes the main queues; they share the due timers through PostgreSQL's row
+    locks), and the RQ jobs scheduled for later whose time has come. A turn that ran
+    timers is followed at once by the next (a backlog drains without waiting)."""
     clocks = services().clocks
     while True:
+        busy = False
         try:
-            busy = bool(clocks.run_due_timers())
+            jobs.move_due_jobs()
+            busy = timers and bool(clocks.run_due_timers())
         except Exception:  # the database may be restarting; try again next time
             log.exception("timer loop failed")
-            busy = False
         if stop.wait(0 if busy else every):
             return
 
@@ -146,8 +148,9 @@ def main() -> int:
     threading.Thread(target=_beat_forever, daemon=True, args=(
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds, kinds)).start()
     sweep()  # at start: whatever was lost while no worker ran
-    if "main" in kinds and args.burst:  # the timers due now, then the queues' jobs
-        while svc.clocks.run_due_timers():
+    if args.burst:  # the timers and jobs due now, then the queues' jobs
+        svc.jobs.move_due_jobs()
+        while "main" in kinds and svc.clocks.run_due_timers():
             pass
     sweep_tables()
     sweep_notifications()
@@ -158,13 +161,12 @@ def main() -> int:
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
     threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()
-    if "main" in kinds and not args.burst:
-        threading.Thread(target=_timers_forever, args=(stop, args.timer_poll), daemon=True).start()
+    if not args.burst:
+        threading.Thread(target=_timers_forever, args=(stop, args.timer_poll, svc.jobs, "main" in kinds),
+                         daemon=True).start()
     try:
-        # with_scheduler: the jobs queued for later (vacation starts, webhook retries) are
-        # moved to their queue by RQ's own scheduler, one worker per queue holding its lock;
-        # the table's timers are not RQ jobs (the timer loop above).
-        worker.work(burst=args.burst, logging_level="INFO", with_scheduler=True)
+        # no RQ scheduler: the timer loop above moves the jobs queued for later
+        worker.work(burst=args.burst, logging_level="INFO")
     finally:
         stop.set()
     return 0
