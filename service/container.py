@@ -93,7 +93,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
                                  settings.mail_window_seconds, settings.digest_every_seconds))
     accounts = AccountService(store, jobs, mailer.transport, bytes(signing_key),
-                              AccountSettings(settings.mail_from, settings.public_url))
+                              AccountSettings(settings.mail_from, settings.public_url), clock=clock)
     ratings = RatingService(store)
     return Services(
         settings=settings,
