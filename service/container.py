@@ -75,12 +75,12 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     notifier = RedisNotifier(redis)
     signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
     signer = Signer(signing_key)
-    keys = KeyRing(store, signer)
+    keys = KeyRing(store, signer, clock)
     keys.register()
     webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
                               settings.webhook_allow_private, settings.webhook_retry_schedule,
-                              settings.webhook_timeout_seconds, public_url=settings.public_url)
-    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
+                              settings.webhook_timeout_seconds, public_url=settings.public_url, clock=clock)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds, clock)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
                         notifications=notifications)
