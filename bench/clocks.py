@@ -1,7 +1,8 @@
 """1,000 correspondence games on 1-second clocks, played only by timeouts, served the way
 deploy/README.md lays out several machines: two API processes and three `entrepot worker`
 processes on one PostgreSQL and one Redis (all on loopback here). Midway, the worker that
-holds RQ's scheduler lock is killed with SIGKILL (with its scheduler process).
+is first started is killed with SIGKILL (each worker runs the timer loop on PostgreSQL:
+the timers it held claimed are taken by the others at their next turn).
 
 Each game is a two-seat Kontor game with {"per_move": "PT1S", "on_timeout": "forfeit"}:
 nobody ever moves, so each game ends by exactly one timeout (the first seat to time out
@@ -44,6 +45,7 @@ import psycopg
 import requests
 from http_games import free_port, fresh_database
 from redis import Redis
+from rq import Queue, Worker
 
 from service.jobs import clock_queue
 
@@ -76,21 +78,6 @@ def wait_ready(port: int) -> None:
         except requests.RequestException:
             time.sleep(0.2)
     raise SystemExit(f"the API on port {port} did not start")
-
-
-def scheduler_holder(redis: Redis, queue: str, workers: list[subprocess.Popen]) -> subprocess.Popen | None:
-    """The worker whose scheduler process holds RQ's scheduler lock of the clock queue."""
-    name = redis.get(f"rq:scheduler-lock:{clock_queue(queue)}")
-    if not name:
-        return None
-    pid = redis.hget(f"rq:scheduler:{name.decode()}", "pid")
-    if not pid:
-        return None
-    try:
-        group = os.getpgid(int(pid))
-    except ProcessLookupError:
-        return None
-    return next((w for w in workers if w.pid == group), None)
 
 
 def sample(redis: Redis, queue: str, stop: threading.Event) -> None:
@@ -179,7 +166,8 @@ def main() -> int:
         for port in ports:
             wait_ready(port)
         deadline = time.monotonic() + 60
-        while scheduler_holder(redis, queue, workers) is None and time.monotonic() < deadline:
+        clocks = Queue(clock_queue(queue), connection=redis)
+        while Worker.count(connection=redis, queue=clocks) < len(workers) and time.monotonic() < deadline:
             time.sleep(0.2)
         bases = [f"http://127.0.0.1:{port}" for port in ports]
         created: list[str] = []
@@ -220,7 +208,7 @@ def main() -> int:
         for t in threads:
             t.start()
         half.wait(timeout=300)
-        killed = scheduler_holder(redis, queue, workers) or workers[0]
+        killed = workers[0]  # each runs the timer loop: likely mid-turn, its claims held
         os.killpg(killed.pid, signal.SIGKILL)  # midway, while deadlines are pending
         killed_wall = time.time()
         killed.wait()
@@ -273,7 +261,7 @@ def main() -> int:
     print(f"games: {len(ids)} created in {created_in:.1f} s by {args.clients} clients over both APIs"
           f"{f' at {args.rate:g}/s' if args.rate else ''} "
           f"({len(errors)} errors{': ' + errors[0] if errors else ''}); clocks PT1S, forfeit")
-    print(f"kill -9: the worker holding RQ's scheduler lock (pid {killed.pid}) and its scheduler, "
+    print(f"kill -9: one of the three workers (pid {killed.pid}), each running the timer loop, "
           f"{killed_at:.1f} s into the run")
     print(f"games by status: {statuses}; TimedOut events: {len(rows)}; ReminderSent events: {reminders}")
     print(f"timeout lateness (TimedOut at - deadline): p50 {q[49]:.3f} s, p99 {q[98]:.3f} s, "

@@ -2,8 +2,10 @@
 
 Everything that changes a game goes through ``GameService.execute`` (the one write path,
 optimistic concurrency) with a table command of domain/common/table.py; the timers act as
-``TIMER``, people as themselves. Timer jobs carry (game id, version) only and re-check
-their premise; the sweeper finds in PostgreSQL whatever a lost job left undone.
+``TIMER``, people as themselves. The timers are run by the workers' timer loop on
+PostgreSQL (``run_due_timers``: each game's ``timer_at``, claimed with SKIP LOCKED) and
+re-check their premise (game id, version); the sweeper finds in PostgreSQL whatever a lost
+job left undone.
 """
 
 from __future__ import annotations
@@ -31,13 +33,15 @@ from service.jobs import JobQueue
 from service.store import Game, Player, Store
 from service.table_store import (
     anyone_moved,
+    claim_due_timers,
+    drop_idle_timer_claims,
     due_timers,
+    offer_due_timers,
+    release_timer_claims,
     stand_ins_waiting,
-    timers_between,
     vacations_to_apply,
 )
 from service.time_control import with_banks_now
-from service.timer_slots import slot_bounds
 from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
@@ -103,28 +107,51 @@ class ClockService:
             return "stale"  # the game moved on meanwhile; that commit scheduled what is next
         return type(command).__name__
 
-    def run_timers(self, slot: int) -> dict[str, int]:
-        """Run the timer of every game whose table time falls in ``slot`` (the job of the
-        slot, service/timer_slots.py); returns how many games had each outcome."""
-        with self.store.read() as tx:
-            games = timers_between(tx, *slot_bounds(slot))
-        self.games.warm([game_id for game_id, _ in games])
+    def run_due_timers(self, limit: int = 50) -> dict[str, int]:
+        """One turn of the workers' timer loop (workers/__main__.py): run the timer of up to
+        ``limit`` games due by the clock port's time, earliest first; returns how many
+        games had each outcome.
+
+        Each due game gets a claim row (service/table_store.py), locked with FOR UPDATE
+        SKIP LOCKED in a transaction held open while its timers run, so two workers never
+        run one game's timer at once and none waits for another. A worker that dies
+        mid-turn loses its connection and with it its locks: the next turn of any worker
+        takes those timers again. A timer run twice (a claim taken after another worker's
+        run, on the version it read before) is refused by the write path's expected
+        version and does nothing."""
+        now = self.clock.now()
+        with self.store.tx() as tx:
+            offer_due_timers(tx, now, limit * 4)
         outcomes: dict[str, int] = {}
-        for game_id, version in games:
-            outcome = self.run_timer(game_id, version)
-            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        with self.store.tx() as claim:
+            games = claim_due_timers(claim, now, limit)
+            if not games:
+                return outcomes
+            self.games.warm([game_id for game_id, _ in games])
+            for game_id, version in games:
+                try:
+                    outcome = self.run_timer(game_id, version)
+                except Exception:  # one game's failure keeps none of the others waiting
+                    log.exception("timer of %s at v%s failed", game_id, version)
+                    outcome = "failed"
+                outcomes[outcome] = outcomes.get(outcome, 0) + 1
+            # a timer that failed (or found nothing due yet) is still due: the next turn offers it again
+            release_timer_claims(claim, [game_id for game_id, _ in games])
         return outcomes
 
     def sweep(self) -> tuple[int, int, int]:
-        """Heal what lost jobs left undone: timers overdue by more than the grace, seats out
-        waiting for their stand-in, vacations not yet started in a game.  Returns the
-        counts re-queued."""
+        """Heal what lost jobs left undone: seats out waiting for their stand-in, vacations
+        not yet started in a game; and run the timers overdue by more than the grace (the
+        timer loop's work, should no loop run). Returns the counts of timers run and of
+        jobs re-queued."""
         now = self.clock.now()
         with self.store.read() as tx:
-            timers = due_timers(tx, now, self.grace)
+            overdue = len(due_timers(tx, now, self.grace, limit=1))
             stand_ins = stand_ins_waiting(tx)
             vacations = {v for _, _, v, _ in vacations_to_apply(tx, now)}
-        requeued = self.jobs.requeue_timers(timers) if timers else 0
+        with self.store.tx() as tx:
+            drop_idle_timer_claims(tx)
+        requeued = sum(self.run_due_timers().values()) if overdue else 0
         for game_id, version, seat in stand_ins:
             self.jobs.enqueue_computer_move(game_id, version, seat)
         for vacation_id in vacations:

@@ -70,17 +70,17 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                   statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer,
                   pool_timeout=settings.pool_timeout_seconds)
     redis = Redis.from_url(settings.redis_url)
-    jobs = jobs or RQJobQueue(redis, settings.queue_name)
     clock = clock or SystemClock()
+    jobs = jobs or RQJobQueue(redis, settings.queue_name, clock)
     notifier = RedisNotifier(redis)
     signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
     signer = Signer(signing_key)
-    keys = KeyRing(store, signer)
+    keys = KeyRing(store, signer, clock)
     keys.register()
     webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
                               settings.webhook_allow_private, settings.webhook_retry_schedule,
-                              settings.webhook_timeout_seconds, public_url=settings.public_url)
-    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds)
+                              settings.webhook_timeout_seconds, public_url=settings.public_url, clock=clock)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds, clock)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
                         notifications=notifications)
@@ -93,7 +93,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
                                  settings.mail_window_seconds, settings.digest_every_seconds))
     accounts = AccountService(store, jobs, mailer.transport, bytes(signing_key),
-                              AccountSettings(settings.mail_from, settings.public_url))
+                              AccountSettings(settings.mail_from, settings.public_url), clock=clock)
     ratings = RatingService(store)
     return Services(
         settings=settings,
@@ -101,7 +101,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         redis=redis,
         jobs=jobs,
         notifier=notifier,
-        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds), accounts),
+        players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds, clock), accounts),
         games=games,
         messages=MessageService(store, games, notifications),
         health=HealthCheck(store, settings.redis_url, settings.queue_name, settings.health_timeout_seconds),

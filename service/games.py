@@ -197,7 +197,7 @@ class GameService:
             tx.insert_game(
                 game_id, title.id, title.rules_version_for(options), raw_options, len(seats), seed,
                 seed_commitment(seed), seed_source, caller.id,
-                [(s.player_id, s.ai) for s in seats],
+                [(s.player_id, s.ai) for s in seats], self.clock.now(),
             )
             save_time_control(tx, game_id, control)
             if listing is not None:
@@ -241,7 +241,7 @@ class GameService:
         become open to anyone), the game waits until it is cancelled."""
         def work(tx: Tx):
             game = self._invitees_game(tx, caller, game_id, index)
-            if not tx.open_invited_seat(game_id, index, caller.id):
+            if not tx.open_invited_seat(game_id, index, caller.id, self.clock.now()):
                 raise NotInvited(f"seat {index} is yours already: leave the game by resigning")
             return game.id, None
 
@@ -257,8 +257,8 @@ class GameService:
             seated = any(s.player_id == caller.id and s.status == "seated" for s in game.seats)
             if caller.id != game.created_by and not seated:
                 raise NotYourSeat("only the game's creator or a seated player may cancel it")
-            tx.conn.execute("UPDATE games SET status = 'aborted', updated_at = now()"
-                            " WHERE id = %s AND status = 'waiting'", (game_id,))
+            tx.conn.execute("UPDATE games SET status = 'aborted', updated_at = %s"
+                            " WHERE id = %s AND status = 'waiting'", (self.clock.now(), game_id))
             return CommandOutcome(game_id, game.version, "aborted", (), [], None)
 
         return once(self.store, idem, work)
@@ -270,12 +270,12 @@ class GameService:
         should lapse them after its per-move time instead (the hook: pass the game's own
         duration here once games have time controls)."""
         with self.store.read() as tx:
-            pending = tx.invitations_older_than(older_than_seconds)
+            pending = tx.invitations_older_than(older_than_seconds, self.clock.now())
         lapsed = 0
         for game_id, index, player_id in pending:
             with self.store.tx() as tx:
                 game = self._game(tx, game_id, lock=True)
-                if game.status == "waiting" and tx.open_invited_seat(game_id, index, player_id):
+                if game.status == "waiting" and tx.open_invited_seat(game_id, index, player_id, self.clock.now()):
                     lapsed += 1
         return lapsed
 
@@ -580,7 +580,7 @@ class GameService:
     def sweep(self, older_than_seconds: float) -> int:
         """Re-queue computer moves that a crash or a flushed Redis lost."""
         with self.store.read() as tx:
-            waiting = tx.games_waiting_on_computer(older_than_seconds)
+            waiting = tx.games_waiting_on_computer(older_than_seconds, self.clock.now())
         for game_id, version, seat, _level in waiting:
             self.jobs.enqueue_computer_move(game_id, version, seat)
         return len(waiting)

@@ -8,7 +8,6 @@ sweeper enqueues it again.
 from __future__ import annotations
 
 import logging
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -16,27 +15,15 @@ from redis import Redis
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
-from rq.utils import now, utcparse
 
+from service.clock import Clock, SystemClock
 from service.presence import workers_present
-from service.timer_slots import slot_bounds, slot_of
 from service.timer_trace import trace
 from service.tracing import TracedJob
 
 log = logging.getLogger(__name__)
 
 COMPUTER_MOVE = "workers.jobs.play_computer_seat"
-TABLE_TIMERS = "workers.clock_jobs.run_table_timers"
-TABLE_TIMER = "workers.clock_jobs.run_table_timer"
-#: A timer job still in the scheduled registry this long after its time waits for a dead
-#: scheduler (workers take over from one within ~1 s), and one still "started" was running
-#: on a worker that died (a slot's job takes a fraction of a second): the sweeper queues it
-#: again. A "started" job whose worker's connection is gone (service/presence.py) is
-#: queued again at once.
-SCHEDULED_PATIENCE = 5.0
-#: A timer job "queued" yet in no queue this long after its time was taken by a worker
-#: that died in between (a worker starts what it takes within milliseconds).
-POPPED_PATIENCE = 1.0
 #: A clock job runs for a fraction of a second: one started this long ago by a worker
 #: whose connection is gone (service/presence.py) died with it (kill -9).
 ORPHAN_AFTER = 0.5
@@ -85,30 +72,26 @@ class JobQueue(Protocol):
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
 
-    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int: ...
-
     def requeue_orphaned_clock_jobs(self) -> int: ...
+
+    def move_due_jobs(self) -> int: ...
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
 
 
-def timers_job_id(slot: int) -> str:
-    return f"timers-{slot}"
-
-
 class RQJobQueue:
-    def __init__(self, redis: Redis, queue_name: str):
+    def __init__(self, redis: Redis, queue_name: str, clock: Clock | None = None):
         self.redis = redis
+        #: the clock port: whether a job's time has come already (queued now, not scheduled)
+        self.clock = clock or SystemClock()
         # TracedJob: a job carries its sender's trace context when tracing is on (service/tracing.py)
         self.queue = Queue(queue_name, connection=redis, job_class=TracedJob)
         self.ai_queue = Queue(ai_queue(queue_name), connection=redis, job_class=TracedJob)
         self.clock_queue = Queue(clock_queue(queue_name), connection=redis, job_class=TracedJob)
         self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
                            for func, name in OWN_QUEUE.items()}
-        #: the clock queue's scheduled jobs (timers at their slot's end, vacation starts)
-        self.scheduled_key = ScheduledJobRegistry(queue=self.clock_queue).key
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
@@ -130,75 +113,17 @@ class RQJobQueue:
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
 
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
-        """The game's table timer (reminder, deadline, vacation end) at ``at``: the job of
-        its time slot (service/timer_slots.py), shared with every game whose timer falls in
-        the slot and scheduled at the slot's end; it re-checks each game's premise, so it
-        does nothing for a game that moved on meanwhile. ``again``: a timer job that ran
-        early schedules its slot anew under another id (its own is deleted when it ends).
-        A timer whose slot has ended already gets a job of its own, queued now."""
-        slot = slot_of(at)
-        ends = slot_bounds(slot)[1]
-        if ends <= datetime.now(UTC):
-            # the slot's job may have run or be running without this game (its commit was
-            # not visible yet), and a job id queued while its job runs is deleted when that
-            # run ends: the game's own job, now
-            self._schedule(at, TABLE_TIMER, (game_id, version), f"timer-{game_id}-{version}", self.clock_queue)
-            return
-        job_id = timers_job_id(slot) + (f"-again-{uuid.uuid4().hex[:8]}" if again else "")
-        self._schedule(ends, TABLE_TIMERS, (slot,), job_id, self.clock_queue)
+        """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
+        workers' timer loop reads (``ClockService.run_due_timers``, on PostgreSQL), so a
+        timer cannot be lost between the commit and a queue."""
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", self.clock_queue)
 
-    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
-        """For the sweeper: queue now the job of each overdue timer (game id, version, its
-        time, seconds overdue) whose slot's job was lost (a flushed Redis, a crash between
-        commit and enqueue), waits in the registry of a dead scheduler, or died with its
-        worker. A job queued, or running for less than SCHEDULED_PATIENCE, is left alone.
-        Returns how many slot jobs were queued."""
-        late_by_slot: dict[int, float] = {}
-        for _game_id, _version, at, late in overdue:
-            slot = slot_of(at)
-            late_by_slot[slot] = max(late, late_by_slot.get(slot, 0.0))
-        slots = sorted(late_by_slot)
-        try:
-            with self.redis.pipeline(transaction=False) as pipe:
-                for slot in slots:
-                    pipe.hmget(f"rq:job:{timers_job_id(slot)}", "status", "worker_name")
-                    pipe.lpos(self.clock_queue.key, timers_job_id(slot))
-                replies = pipe.execute()
-            jobs = replies[0::2]
-            in_queue = [position is not None for position in replies[1::2]]
-            started = any(status == b"started" for status, _ in jobs)
-            present = workers_present(self.redis) if started else None
-        except Exception:
-            log.exception("could not read the timer jobs")
-            return 0
-        lost: list[int] = []
-        for slot, (status, worker), waiting in zip(slots, jobs, in_queue):
-            patient = late_by_slot[slot] < SCHEDULED_PATIENCE
-            if status == b"started" and present is not None and (worker or b"").decode() not in present:
-                patient = False  # its worker is gone: it will never finish
-            if status == b"queued" and not waiting and late_by_slot[slot] >= POPPED_PATIENCE:
-                # taken off the queue by a worker that died before starting it: RQ leaves it
-                # "queued" in its intermediate list for a minute
-                status = None
-            if status == b"queued" or (status in (b"started", b"scheduled") and patient):
-                continue  # on its way; "started" or "scheduled" that long after is a dead worker's
-            lost.append(slot)
-        # older than any job waiting in the clock queue: to its front, the earliest first
-        for slot in reversed(lost):
-            self._schedule(datetime.now(UTC), TABLE_TIMERS, (slot,), timers_job_id(slot), self.clock_queue,
-                           at_front=True)
-            trace("requeue", job=timers_job_id(slot), late=late_by_slot[slot])
-        return len(lost)
-
     def requeue_orphaned_clock_jobs(self) -> int:
         """For the workers' watch (every 0.2 s): queue again, at the front of the clock
-        queue, each clock job started more than ORPHAN_AFTER ago by a worker whose
-        connection is gone (killed while running it). The sweeper would, once its timers
-        are ``ENTREPOT_TIMER_GRACE`` late and at its next sweep; with 1-second clocks that
-        is too late (docs/correspondence.md, "Measured"). Returns how many."""
+        queue, each clock job (a vacation's start) started more than ORPHAN_AFTER ago by a
+        worker whose connection is gone (killed while running it). Returns how many."""
         try:
             entries = self.redis.zrange(self.clock_started_key, 0, -1)  # "{job id}:{execution id}"
             if not entries:
@@ -208,10 +133,12 @@ class RQJobQueue:
                 for job_id in job_ids:
                     pipe.hmget(f"rq:job:{job_id}", "status", "worker_name", "started_at")
                 jobs = pipe.execute()
-            since = now() - timedelta(seconds=ORPHAN_AFTER)
+            # RQ stamps a job's start with the machine's time (its own bookkeeping, not the
+            # application's time): compared with the machine's time
+            since = datetime.now(UTC) - timedelta(seconds=ORPHAN_AFTER)
             long_running = [(entry, job_id, (worker or b"").decode())
                             for entry, job_id, (status, worker, started) in zip(entries, job_ids, jobs)
-                            if status == b"started" and started and utcparse(started.decode()) < since]
+                            if status == b"started" and started and _rq_time(started) < since]
             present = workers_present(self.redis) if long_running else None
             if present is None:
                 return 0
@@ -229,12 +156,36 @@ class RQJobQueue:
             log.exception("could not look for orphaned clock jobs")
             return 0
 
+    def move_due_jobs(self) -> int:
+        """For every worker's timer loop: queue the jobs scheduled for later (vacation starts,
+        webhook retries) whose time has come, by RQ's public registry API (no scheduler
+        process of RQ's runs: one lived on after its worker's kill -9, holding RQ's lock).
+        Each job is taken by the one worker whose removal from the registry succeeds.
+        Returns how many."""
+        moved = 0
+        try:
+            due_by = int(datetime.now(UTC).timestamp())  # RQ scores in the machine's whole seconds
+            for queue in (self.clock_queue, self.queue, *self.own_queues.values()):
+                registry = ScheduledJobRegistry(queue=queue)
+                for job_id in registry.get_jobs_to_schedule(due_by, chunk_size=200):
+                    if not registry.remove(job_id):
+                        continue  # another worker took it
+                    try:
+                        job = Job.fetch(job_id, connection=self.redis)
+                    except Exception:  # expired or deleted meanwhile: nothing to run
+                        continue
+                    queue.enqueue_job(job)
+                    moved += 1
+        except Exception:
+            log.exception("could not move the scheduled jobs")
+        return moved
+
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
         at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
         second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
-        return self._schedule(at or datetime.now(UTC), func, args, job_id, self.own_queues.get(func), result_ttl=60)
+        return self._schedule(at or self.clock.now(), func, args, job_id, self.own_queues.get(func), result_ttl=60)
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
         """For sweepers: queue now each (func, args, job_id) whose job is neither waiting
@@ -266,7 +217,8 @@ class RQJobQueue:
         try:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.
-            if at <= datetime.now(UTC):
+            now = self.clock.now()
+            if at <= now:
                 # one round trip: RQ's own enqueue sends the queue's registration (SADD)
                 # and the job (its hash, status, push) as two pipelines; given one, it
                 # queues the same commands on it (the same keys and job)
@@ -274,11 +226,12 @@ class RQJobQueue:
                     queue.enqueue(func, *args, pipeline=pipe, **options)
                     pipe.execute()
             else:
-                # RQ scores scheduled jobs in whole seconds (up to 1 s early): scheduled a
-                # second later, then re-scored with the exact time, which the workers'
-                # scheduler (workers/timer_worker.py) compares with the exact time
-                queue.enqueue_at(at + timedelta(seconds=1), func, *args, **options)
-                self.redis.zadd(ScheduledJobRegistry(queue=queue).key, {job_id: at.timestamp()})
+                # the workers' timer loop queues it when due by the machine's time
+                # (move_due_jobs), as far ahead as ``at`` is of the clock port's time. RQ
+                # counts whole seconds: a job may start up to a second early, and re-checks
+                # its premise (a vacation not started yet waits for the sweeper, a
+                # webhook's retry is only a retry)
+                queue.enqueue_in(at - now, func, *args, **options)
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
             return False
@@ -304,11 +257,10 @@ class RecordingJobQueue:
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self.vacations.append((vacation_id, at))
 
-    def requeue_timers(self, overdue: list[tuple[str, int, datetime, float]]) -> int:
-        self.timers.extend((game_id, version, None) for game_id, version, _, _ in overdue)
-        return len(overdue)
-
     def requeue_orphaned_clock_jobs(self) -> int:
+        return 0
+
+    def move_due_jobs(self) -> int:
         return 0
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
@@ -319,3 +271,9 @@ class RecordingJobQueue:
         for func, args, job_id in jobs:
             self.enqueue_job(func, args, job_id)
         return len(jobs)
+
+
+def _rq_time(text: bytes) -> datetime:
+    """A time RQ wrote (UTC, ISO 8601)."""
+    at = datetime.fromisoformat(text.decode().replace("Z", "+00:00"))
+    return at if at.tzinfo else at.replace(tzinfo=UTC)

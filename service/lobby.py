@@ -141,12 +141,13 @@ class LobbyService:
 
     def expire(self, limit: int = 500) -> int:
         """Withdraw seeks nobody filled by their time (the sweeper, with the clock's now)."""
+        now = self.clock.now()
         with self.store.tx() as tx:
             gone = tx.conn.execute(
-                "UPDATE games g SET status = 'aborted', updated_at = now() WHERE g.id IN ("
+                "UPDATE games g SET status = 'aborted', updated_at = %s WHERE g.id IN ("
                 " SELECT id FROM games WHERE status = 'waiting' AND open_seats > 0 AND expires_at <= %s"
                 " ORDER BY expires_at LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING g.id",
-                (self.clock.now(), limit)).rowcount
+                (now, now, limit)).rowcount
         if gone:
             self.changed()
         return gone

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from service.clock import Clock, SystemClock
 from service.errors import Invalid, NotFound, NotYourSeat
 from service.games import is_game_id
 from service.store import Player, Store
@@ -26,8 +27,10 @@ class Note:
 
 
 class NoteService:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, clock: Clock | None = None):
         self.store = store
+        #: the clock port: when a note was last written
+        self.clock = clock or SystemClock()
 
     def get(self, player: Player, game_id: str) -> Note:
         with self.store.read() as tx:
@@ -43,10 +46,10 @@ class NoteService:
         with self.store.tx() as tx:
             self._seated(tx, player, game_id)
             row = tx.conn.execute(
-                "INSERT INTO game_notes (game_id, player_id, text) VALUES (%s, %s, %s)"
-                " ON CONFLICT (game_id, player_id) DO UPDATE SET text = excluded.text, updated_at = now()"
+                "INSERT INTO game_notes (game_id, player_id, text, updated_at) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (game_id, player_id) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at"
                 " RETURNING text, updated_at",
-                (game_id, player.id, text),
+                (game_id, player.id, text, self.clock.now()),
             ).fetchone()
         return Note(game_id, row[0], row[1])
 

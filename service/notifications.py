@@ -27,6 +27,7 @@ from redis import Redis
 
 from domain.common.table import ReminderSent
 from service import chain
+from service.clock import Clock, SystemClock
 from service.games import is_game_id
 from service.jobs import FANOUT, MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
 from service.notify import player_channel
@@ -86,8 +87,11 @@ def notification_body(row: dict) -> dict:
 
 
 class NotificationService:
-    def __init__(self, store: Store, jobs: JobQueue, redis: Redis, webhooks, patience_seconds: float = 5.0):
+    def __init__(self, store: Store, jobs: JobQueue, redis: Redis, webhooks, patience_seconds: float = 5.0,
+                 clock: Clock | None = None):
         self.store = store
+        #: the clock port: when a notification was written, and the sweeper's patience
+        self.clock = clock or SystemClock()
         self.jobs = jobs
         self.redis = redis
         #: service/webhooks.py's WebhookService: writes and queues the deliveries
@@ -115,11 +119,12 @@ class NotificationService:
             if game is None or game.version <= notified:
                 return 0
             notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
-            created = self._insert(tx, game_id, notices)
-            deliveries = self.webhooks.create_deliveries(tx, created)
+            now = self.clock.now()
+            created = self._insert(tx, game_id, notices, now)
+            deliveries = self.webhooks.create_deliveries(tx, created, now)
             tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
                             " WHERE game_id = %s", (game.version, game_id))
-            mail = self._mail_wanted(tx, created)
+            mail = self._mail_wanted(tx, created, now)
         self._after_commit(created, deliveries, mail)
         return len(created)
 
@@ -143,11 +148,12 @@ class NotificationService:
                 return 0
             notices = self._readable(lambda: [n for row in rows for n in self._message_notices(game, *row)],
                                      game_id)
-            created = self._insert(tx, game_id, notices)
-            deliveries = self.webhooks.create_deliveries(tx, created)
+            now = self.clock.now()
+            created = self._insert(tx, game_id, notices, now)
+            deliveries = self.webhooks.create_deliveries(tx, created, now)
             tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
                             " WHERE game_id = %s", (rows[-1][0], game_id))
-            mail = self._mail_wanted(tx, created)
+            mail = self._mail_wanted(tx, created, now)
         self._after_commit(created, deliveries, mail)
         return len(created)
 
@@ -169,26 +175,27 @@ class NotificationService:
         (after an outage) must not push the queue's other short jobs back. Bounded by
         ``budget_seconds``; the next sweep goes on. Returns (games or messages fanned out,
         mail jobs queued)."""
+        now = self.clock.now()
         with self.store.read() as tx:
             games = tx.conn.execute(
                 "SELECT g.id::text, g.version FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
                 " WHERE g.version > coalesce(f.notified_version, 0)"
-                " AND g.updated_at < now() - make_interval(secs => %s)"
-                " AND g.updated_at > now() - interval '1 day' LIMIT %s",
-                (self.patience, SWEEP_BATCH),
+                " AND g.updated_at < %s::timestamptz - make_interval(secs => %s)"
+                " AND g.updated_at > %s::timestamptz - interval '1 day' LIMIT %s",
+                (now, self.patience, now, SWEEP_BATCH),
             ).fetchall()
             messages = tx.conn.execute(
                 "SELECT m.game_id::text, max(m.seq) FROM messages m LEFT JOIN game_fanouts f ON f.game_id = m.game_id"
                 " WHERE m.seq > coalesce(f.notified_message_seq, 0)"
-                " AND m.at < now() - make_interval(secs => %s) AND m.at > now() - interval '1 day'"
+                " AND m.at < %s::timestamptz - make_interval(secs => %s) AND m.at > %s::timestamptz - interval '1 day'"
                 " GROUP BY m.game_id LIMIT %s",
-                (self.patience, SWEEP_BATCH),
+                (now, self.patience, now, SWEEP_BATCH),
             ).fetchall()
             mails = [row[0] for row in tx.conn.execute(
                 "SELECT id FROM notifications WHERE mail_handled_at IS NULL"
-                " AND created_at < now() - make_interval(secs => %s)"
-                " AND created_at > now() - interval '1 day' ORDER BY id LIMIT %s",
-                (self.patience, SWEEP_BATCH),
+                " AND created_at < %s::timestamptz - make_interval(secs => %s)"
+                " AND created_at > %s::timestamptz - interval '1 day' ORDER BY id LIMIT %s",
+                (now, self.patience, now, SWEEP_BATCH),
             )]
         until = time.monotonic() + budget_seconds
         healed = 0
@@ -306,30 +313,30 @@ class NotificationService:
         return notices
 
     # writing and telling -------------------------------------------------------------
-    def _insert(self, tx: Tx, game_id: str, notices: list[Notice]) -> list[Created]:
+    def _insert(self, tx: Tx, game_id: str, notices: list[Notice], now: datetime) -> list[Created]:
         if not notices:
             return []
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(notices))
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(notices))
         params: list[Any] = []
         for n in notices:
-            params += [n.player_id, game_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at]
+            params += [n.player_id, game_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at, now]
         rows = tx.conn.execute(
-            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at)"
+            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at)"
             f" VALUES {values} ON CONFLICT DO NOTHING RETURNING id, player_id::text, type",
             params,
         ).fetchall()
         return sorted((Created(*row) for row in rows), key=lambda c: c.id)
 
     @staticmethod
-    def _mail_wanted(tx: Tx, created: list[Created]) -> list[int]:
+    def _mail_wanted(tx: Tx, created: list[Created], now: datetime) -> list[int]:
         """The new notifications whose player has an address: the mail job decides the
         rest (verified, settings, digest, coalescing). The others need no mail job."""
         if not created:
             return []
         rows = tx.conn.execute(
-            "UPDATE notifications n SET mail_handled_at = now() FROM players p"
+            "UPDATE notifications n SET mail_handled_at = %s FROM players p"
             " WHERE n.id = ANY(%s) AND p.id = n.player_id AND p.email IS NULL RETURNING n.id",
-            ([c.id for c in created],),
+            (now, [c.id for c in created]),
         ).fetchall()
         without = {row[0] for row in rows}
         return [c.id for c in created if c.id not in without]
@@ -347,4 +354,5 @@ class NotificationService:
         queued = [i for i in ids if self.jobs.enqueue_job(MAIL_NOTIFICATION, (i,), mail_job_id(i))]
         if queued:
             with self.store.read() as tx:
-                tx.conn.execute("UPDATE notifications SET mail_handled_at = now() WHERE id = ANY(%s)", (queued,))
+                tx.conn.execute("UPDATE notifications SET mail_handled_at = %s WHERE id = ANY(%s)",
+                                (self.clock.now(), queued))

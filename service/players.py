@@ -40,7 +40,7 @@ class PlayerService:
             player_id = new_id()
             tx.insert_player(player_id, name, email, token_hash(token))
             if hashed is not None:
-                account_records.set_password(tx, player_id, hashed)
+                account_records.set_password(tx, player_id, hashed, self._credentials().clock.now())
             # the sign-up token is the player's first personal access token, with every scope
             self._credentials().first_token(tx, player_id, token)
             if email and self.accounts is not None:

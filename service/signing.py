@@ -19,6 +19,7 @@ from pathlib import Path
 
 from nacl.signing import SigningKey
 
+from service.clock import Clock, SystemClock
 from verifier.receipts import ALGORITHM, key_id, receipt_message
 
 log = logging.getLogger(__name__)
@@ -69,9 +70,11 @@ def _seed(text: str, where: str) -> bytes:
 class KeyRing:
     """The published public keys."""
 
-    def __init__(self, store, signer: Signer):
+    def __init__(self, store, signer: Signer, clock: Clock | None = None):
         self.store = store
         self.signer = signer
+        #: the clock port: when a retired key stopped being valid
+        self.clock = clock or SystemClock()
 
     def register(self) -> None:
         with self.store.tx() as tx:
@@ -85,4 +88,4 @@ class KeyRing:
 
     def retire(self, key: str) -> bool:
         with self.store.tx() as tx:
-            return tx.retire_signing_key(key)
+            return tx.retire_signing_key(key, self.clock.now())

@@ -281,6 +281,7 @@ class Tx:
         seed_source: str,
         created_by: str | None,
         seats: Sequence[tuple[str | None, str | None]],
+        now: datetime,
     ) -> None:
         self.conn.execute(
             "INSERT INTO games (id, title, rules_version, options, status, seat_count,"
@@ -294,8 +295,8 @@ class Tx:
             # a seat naming anyone but the creator is an invitation until accepted
             cur.executemany(
                 "INSERT INTO seats (game_id, index, player_id, ai, invited_at)"
-                " VALUES (%s, %s, %s, %s, CASE WHEN %s THEN now() END)",
-                [(game_id, i, player, ai, player is not None and player != created_by)
+                " VALUES (%s, %s, %s, %s, CASE WHEN %s THEN %s::timestamptz END)",
+                [(game_id, i, player, ai, player is not None and player != created_by, now)
                  for i, (player, ai) in enumerate(seats)],
             )
 
@@ -378,23 +379,23 @@ class Tx:
         )
         return cur.rowcount == 1
 
-    def open_invited_seat(self, game_id: str, index: int, player_id: str) -> bool:
+    def open_invited_seat(self, game_id: str, index: int, player_id: str, now: datetime) -> bool:
         """A declined or lapsed invitation: the seat is closed (nobody may join it)."""
         cur = self.conn.execute(
-            "UPDATE seats SET player_id = NULL, invited_at = NULL, declined_at = now()"
+            "UPDATE seats SET player_id = NULL, invited_at = NULL, declined_at = %s"
             " WHERE game_id = %s AND index = %s"
             " AND player_id = %s AND invited_at IS NOT NULL",
-            (game_id, index, player_id),
+            (now, game_id, index, player_id),
         )
         return cur.rowcount == 1
 
-    def invitations_older_than(self, seconds: float, limit: int = 500) -> list[tuple[str, int, str]]:
+    def invitations_older_than(self, seconds: float, now: datetime, limit: int = 500) -> list[tuple[str, int, str]]:
         """(game_id, seat, player_id) of pending invitations of waiting games sent before then."""
         rows = self.conn.execute(
             "SELECT s.game_id::text, s.index, s.player_id::text FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE s.invited_at < now() - make_interval(secs => %s) AND g.status = 'waiting'"
+            " WHERE s.invited_at < %s::timestamptz - make_interval(secs => %s) AND g.status = 'waiting'"
             " ORDER BY s.invited_at LIMIT %s",
-            (seconds, limit),
+            (now, seconds, limit),
         ).fetchall()
         return [tuple(r) for r in rows]
 
@@ -429,14 +430,14 @@ class Tx:
     def chain_name(self, game_id: str) -> str:
         return self.conn.execute("SELECT chain FROM games WHERE id = %s", (game_id,)).fetchone()[0]
 
-    def games_waiting_on_computer(self, older_than_seconds: float, limit: int = 500) -> list[tuple]:
+    def games_waiting_on_computer(self, older_than_seconds: float, now: datetime, limit: int = 500) -> list[tuple]:
         """(game_id, version, seat, level) of active games whose computer seat is to act."""
         rows = self.conn.execute(
             "SELECT g.id::text, g.version, s.index, s.ai FROM games g"
             " JOIN seats s ON s.game_id = g.id AND s.ai IS NOT NULL AND s.index = ANY(g.to_act)"
-            " WHERE g.status = 'active' AND g.updated_at < now() - make_interval(secs => %s)"
+            " WHERE g.status = 'active' AND g.updated_at < %s::timestamptz - make_interval(secs => %s)"
             " ORDER BY g.updated_at LIMIT %s",
-            (older_than_seconds, limit),
+            (now, older_than_seconds, limit),
         ).fetchall()
         return [tuple(r) for r in rows]
 
@@ -525,14 +526,14 @@ class Tx:
         table = table or TableRow(None, None, None)
         params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
                    table.deadline, table.timer_at, Jsonb(table.state) if table.state is not None else None,
-                   game_id, expected_version]
+                   at, game_id, expected_version]
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
                 " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
                 " deadline = %s, timer_at = %s, table_state = coalesce(%s, table_state),"
-                " updated_at = now() WHERE id = %s AND version = %s",
+                " updated_at = %s WHERE id = %s AND version = %s",
                 params,
             )
         except psycopg.errors.UniqueViolation:
@@ -586,10 +587,10 @@ class Tx:
                  "valid_until": chain.format_time(r["valid_until"]) if r["valid_until"] else None}
                 for r in rows]
 
-    def retire_signing_key(self, key_id: str) -> bool:
+    def retire_signing_key(self, key_id: str, now: datetime) -> bool:
         cur = self.conn.execute(
-            "UPDATE signing_keys SET valid_until = now() WHERE key_id = %s AND valid_until IS NULL",
-            (key_id,),
+            "UPDATE signing_keys SET valid_until = %s WHERE key_id = %s AND valid_until IS NULL",
+            (now, key_id),
         )
         return cur.rowcount == 1
 

@@ -65,13 +65,41 @@ def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list
     ).fetchall()]
 
 
-def timers_between(tx: Tx, after: datetime, upto: datetime) -> list[tuple[str, int]]:
-    """(game_id, version) of active games whose timer is in (after, upto], earliest first."""
+def offer_due_timers(tx: Tx, now: datetime, limit: int) -> None:
+    """Give each active game whose timer is due at ``now`` its claim row (kept until the
+    timer has run: a row already there, claimed or not, is left as it is)."""
+    tx.conn.execute(
+        "INSERT INTO timer_claims (game_id) SELECT id FROM games"
+        " WHERE status = 'active' AND timer_at IS NOT NULL AND timer_at <= %s ORDER BY timer_at LIMIT %s"
+        " ON CONFLICT DO NOTHING",
+        (now, limit),
+    )
+
+
+def claim_due_timers(tx: Tx, now: datetime, limit: int) -> list[tuple[str, int]]:
+    """(game_id, version) of up to ``limit`` active games whose timer is due at ``now``,
+    earliest first, each claim row locked for the rest of ``tx`` (FOR UPDATE SKIP LOCKED:
+    another worker's claims are passed over, never waited for)."""
     return [(g, v) for g, v in tx.conn.execute(
-        "SELECT id::text, version FROM games WHERE status = 'active' AND timer_at IS NOT NULL"
-        " AND timer_at > %s AND timer_at <= %s ORDER BY timer_at",
-        (after, upto),
+        "SELECT g.id::text, g.version FROM timer_claims c JOIN games g ON g.id = c.game_id"
+        " WHERE g.status = 'active' AND g.timer_at IS NOT NULL AND g.timer_at <= %s"
+        " ORDER BY g.timer_at LIMIT %s FOR UPDATE OF c SKIP LOCKED",
+        (now, limit),
     ).fetchall()]
+
+
+def release_timer_claims(tx: Tx, game_ids: list[str]) -> None:
+    """The timers of these games have run: their claim rows go (a later timer offers anew)."""
+    tx.conn.execute("DELETE FROM timer_claims WHERE game_id = ANY(%s::uuid[])", (game_ids,))
+
+
+def drop_idle_timer_claims(tx: Tx) -> int:
+    """Claim rows of games no longer active (they finished before their timer was claimed),
+    unless claimed right now."""
+    return tx.conn.execute(
+        "DELETE FROM timer_claims WHERE game_id IN (SELECT c.game_id FROM timer_claims c JOIN games g"
+        " ON g.id = c.game_id WHERE g.status <> 'active' FOR UPDATE OF c SKIP LOCKED)"
+    ).rowcount
 
 
 def stand_ins_waiting(tx: Tx, limit: int = 500) -> list[tuple[str, int, int]]:

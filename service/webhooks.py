@@ -24,7 +24,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from http.client import HTTPResponse
 from urllib.parse import quote
 
@@ -32,6 +32,7 @@ from opentelemetry import trace
 from standardwebhooks.webhooks import Webhook as Signing
 
 from service import metrics, url_guard
+from service.clock import Clock, SystemClock
 from service.errors import Invalid, NotFound, WebhookUrlRefused
 from service.games import is_game_id
 from service.idempotency import IdempotencyKey, Replayed, once
@@ -100,8 +101,10 @@ def message_id(delivery_id: str) -> str:
 class WebhookService:
     def __init__(self, store: Store, jobs: JobQueue, sealer: Sealer, allow_private: bool = False,
                  schedule: tuple[float, ...] = (0.0,), timeout_seconds: float = 10.0,
-                 public_url: str | None = None):
+                 public_url: str | None = None, clock: Clock | None = None):
         self.store = store
+        #: the clock port: every time a webhook or delivery stores or compares, and signs with
+        self.clock = clock or SystemClock()
         #: where the web client is, for the link a chat format's message carries
         self.public_url = public_url
         self.jobs = jobs
@@ -129,8 +132,10 @@ class WebhookService:
                 raise Invalid(f"a player has at most {MAX_WEBHOOKS} webhooks: delete one first",
                               {"url": [f"at most {MAX_WEBHOOKS} webhooks"]})
             tx.conn.execute(
-                "INSERT INTO webhooks (id, player_id, url, events, secret_sealed, format) VALUES (%s, %s, %s, %s, %s, %s)",
-                (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode()), format),
+                "INSERT INTO webhooks (id, player_id, url, events, secret_sealed, format, created_at)"
+                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                (webhook_id, player.id, url, list(dict.fromkeys(events)), self.sealer.seal(secret.encode()), format,
+                 self.clock.now()),
             )
             return NewWebhook(self._webhook(tx, player.id, webhook_id), secret)
 
@@ -148,7 +153,7 @@ class WebhookService:
         """Delete the webhook: nothing more is sent to it (a delivery under way ends)."""
         with self.store.tx() as tx:
             self._webhook(tx, player.id, webhook_id)
-            tx.conn.execute("UPDATE webhooks SET deleted_at = now() WHERE id = %s", (webhook_id,))
+            tx.conn.execute("UPDATE webhooks SET deleted_at = %s WHERE id = %s", (self.clock.now(), webhook_id))
             tx.conn.execute("UPDATE webhook_deliveries SET state = 'failed', last_error = 'webhook deleted'"
                             " WHERE webhook_id = %s AND state = 'pending'", (webhook_id,))
 
@@ -177,20 +182,20 @@ class WebhookService:
 
     # the outbox (called by the fan-out) ----------------------------------------------
     @staticmethod
-    def create_deliveries(tx: Tx, created) -> list[tuple[str, int]]:
+    def create_deliveries(tx: Tx, created, now: datetime) -> list[tuple[str, int]]:
         """In the fan-out's transaction: a delivery for each new notification and each
         active webhook of its player subscribed to its type. Returns (id, attempt) pairs
         to queue once committed."""
         if not created:
             return []
         rows = tx.conn.execute(
-            "INSERT INTO webhook_deliveries (id, webhook_id, notification_id)"
-            " SELECT gen_random_uuid(), w.id, n.id"
+            "INSERT INTO webhook_deliveries (id, webhook_id, notification_id, created_at, next_attempt_at)"
+            " SELECT gen_random_uuid(), w.id, n.id, %s, %s"
             " FROM unnest(%s::bigint[], %s::uuid[], %s::text[]) AS n(id, player_id, type)"
             " JOIN webhooks w ON w.player_id = n.player_id AND n.type = ANY(w.events)"
             " AND w.deleted_at IS NULL AND w.disabled_at IS NULL"
             " ORDER BY n.id ON CONFLICT DO NOTHING RETURNING id::text",
-            ([c.id for c in created], [c.player_id for c in created], [c.type for c in created]),
+            (now, now, [c.id for c in created], [c.player_id for c in created], [c.type for c in created]),
         ).fetchall()
         return [(row[0], 1) for row in rows]
 
@@ -203,15 +208,16 @@ class WebhookService:
         """One attempt at a delivery, if it is due and nobody else is sending it."""
         if not is_game_id(delivery_id):
             return "stale"
+        now = self.clock.now()
         with self.store.tx() as tx:
             claimed = tx.conn.execute(
                 "UPDATE webhook_deliveries d SET state = 'sending', attempts = d.attempts + 1,"
-                " lease_until = now() + %s FROM webhooks w"
+                " lease_until = %s::timestamptz + %s FROM webhooks w"
                 " WHERE d.id = %s AND w.id = d.webhook_id AND d.state = 'pending'"
-                " AND d.next_attempt_at <= now() + interval '1 second'"
+                " AND d.next_attempt_at <= %s::timestamptz + interval '1 second'"
                 " RETURNING d.attempts, d.created_at, w.id::text, w.url, w.secret_sealed,"
                 " w.deleted_at IS NOT NULL OR w.disabled_at IS NOT NULL, d.notification_id, w.format",
-                (self.lease, delivery_id),
+                (now, self.lease, delivery_id, now),
             ).fetchone()
             if claimed is None:
                 return "stale"
@@ -240,7 +246,7 @@ class WebhookService:
             return None, err.detail
         except DeadlineExceeded:
             return None, f"the host did not resolve within the deadline of {self.timeout:g} s"
-        now = datetime.now(UTC)
+        now = self.clock.now()
         msg_id = message_id(delivery_id)
         host = target.host if ":" not in target.host else f"[{target.host}]"
         default_port = 443 if target.scheme == "https" else 80
@@ -279,11 +285,11 @@ class WebhookService:
         disabled = outlasting_outage(  # answered: a failover must not make it sent twice
             lambda: self._write_outcome(delivery_id, attempt, created_at, webhook_id, status, error, delivered, again))
         if delivered:
-            metrics.WEBHOOK_LAG.observe(max(0.0, (datetime.now(UTC) - created_at).total_seconds()))
+            metrics.WEBHOOK_LAG.observe(max(0.0, (self.clock.now() - created_at).total_seconds()))
         else:
             metrics.WEBHOOK_FAILURES.labels("retry" if again is not None else "failed").inc()
         if again is not None:
-            self.queue_deliveries([(delivery_id, attempt + 1)], datetime.now(UTC) + timedelta(seconds=again))
+            self.queue_deliveries([(delivery_id, attempt + 1)], self.clock.now() + timedelta(seconds=again))
         if disabled:
             self.jobs.enqueue_job(WEBHOOK_DISABLED, (webhook_id,), f"webhook-disabled-{webhook_id}")
         return "delivered" if delivered else "retry" if again is not None else "failed"
@@ -291,35 +297,36 @@ class WebhookService:
     def _write_outcome(self, delivery_id: str, attempt: int, created_at: datetime, webhook_id: str,
                        status: int | None, error: str | None, delivered: bool, again: float | None) -> bool:
         disabled = False
+        now = self.clock.now()
         with self.store.tx() as tx:
             if delivered:
                 tx.conn.execute(
-                    "UPDATE webhook_deliveries SET state = 'delivered', delivered_at = now(), last_status = %s,"
+                    "UPDATE webhook_deliveries SET state = 'delivered', delivered_at = %s, last_status = %s,"
                     " last_error = NULL, lease_until = NULL WHERE id = %s AND attempts = %s",
-                    (status, delivery_id, attempt))
-                tx.conn.execute("UPDATE webhooks SET last_success_at = now() WHERE id = %s", (webhook_id,))
+                    (now, status, delivery_id, attempt))
+                tx.conn.execute("UPDATE webhooks SET last_success_at = %s WHERE id = %s", (now, webhook_id))
             elif again is not None:
                 tx.conn.execute(
                     "UPDATE webhook_deliveries SET state = 'pending', last_status = %s, last_error = %s,"
-                    " lease_until = NULL, next_attempt_at = now() + %s WHERE id = %s AND attempts = %s",
-                    (status, error, timedelta(seconds=again), delivery_id, attempt))
+                    " lease_until = NULL, next_attempt_at = %s WHERE id = %s AND attempts = %s",
+                    (status, error, now + timedelta(seconds=again), delivery_id, attempt))
             else:
                 tx.conn.execute(
                     "UPDATE webhook_deliveries SET state = 'failed', last_status = %s, last_error = %s,"
                     " lease_until = NULL WHERE id = %s AND attempts = %s",
                     (status, error, delivery_id, attempt))
-                disabled = self._disable_if_failing(tx, webhook_id, created_at)
+                disabled = self._disable_if_failing(tx, webhook_id, created_at, now)
         return disabled
 
     @staticmethod
-    def _disable_if_failing(tx: Tx, webhook_id: str, since: datetime) -> bool:
+    def _disable_if_failing(tx: Tx, webhook_id: str, since: datetime, now: datetime) -> bool:
         """A delivery failed its whole schedule: if nothing reached the webhook since that
         delivery was written, the endpoint has been failing that long: disable it."""
         row = tx.conn.execute(
-            "UPDATE webhooks SET disabled_at = now(), disabled_reason = 'every delivery failed for its whole"
+            "UPDATE webhooks SET disabled_at = %s, disabled_reason = 'every delivery failed for its whole"
             " retry schedule' WHERE id = %s AND disabled_at IS NULL AND deleted_at IS NULL"
             " AND (last_success_at IS NULL OR last_success_at < %s) RETURNING id",
-            (webhook_id, since),
+            (now, webhook_id, since),
         ).fetchone()
         if row is None:
             return False
@@ -333,15 +340,16 @@ class WebhookService:
         """Re-send deliveries whose sender died mid-attempt (lease expired: the same
         webhook-id, so a receiver that got it drops the repeat), and queue deliveries due
         for longer than the patience whose job is gone. Returns how many were queued."""
+        now = self.clock.now()
         with self.store.tx() as tx:
             expired = tx.conn.execute(
-                "UPDATE webhook_deliveries SET state = 'pending', lease_until = NULL, next_attempt_at = now()"
-                " WHERE state = 'sending' AND lease_until < now() RETURNING id::text, attempts",
+                "UPDATE webhook_deliveries SET state = 'pending', lease_until = NULL, next_attempt_at = %s"
+                " WHERE state = 'sending' AND lease_until < %s RETURNING id::text, attempts", (now, now),
             ).fetchall()
             due = tx.conn.execute(
                 "SELECT id::text, attempts FROM webhook_deliveries WHERE state = 'pending'"
-                " AND next_attempt_at < now() - make_interval(secs => %s) ORDER BY next_attempt_at LIMIT 500",
-                (patience_seconds,),
+                " AND next_attempt_at < %s::timestamptz - make_interval(secs => %s) ORDER BY next_attempt_at"
+                " LIMIT 500", (now, patience_seconds),
             ).fetchall()
         jobs = {delivery_job_id(d, a + 1): (WEBHOOK_DELIVERY, (d,), delivery_job_id(d, a + 1))
                 for d, a in [*expired, *due]}

@@ -14,6 +14,8 @@ import argparse
 import logging
 import threading
 
+from rq.worker import SimpleWorker
+
 from service import logs, metrics, tracing
 from service.health import beat
 from service.jobs import JobQueue, ai_queue, clock_queue, webhook_queue
@@ -27,29 +29,44 @@ from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
 from workers.rating_jobs import sweep_lobby
 from workers.runtime import services
-from workers.timer_worker import (
-    SCHEDULER_POLL_SECONDS,
-    WATCH_SECONDS,
-    TimerWorker,
-    take_over_dead_scheduler,
-)
 
 log = logging.getLogger("entrepot.worker")
 
+#: How often each worker's timer loop looks for due timers (one indexed query when none
+#: is due): a timer fires at most this much late, plus the time its turn takes.
+TIMER_POLL_SECONDS = 0.1
+#: How often each worker looks for a clock job a dead worker was running.
+WATCH_SECONDS = 0.2
 
-def _watch_scheduler(stop: threading.Event, worker: TimerWorker, presence, jobs: JobQueue) -> None:
-    """Every WATCH_SECONDS: take over a dead worker's scheduler, queue again the clock job
-    a dead worker was running, keep this worker's presence."""
+
+def _timers_forever(stop: threading.Event, every: float, jobs: JobQueue, timers: bool) -> None:
+    """The timer loop: the table's timers due (ClockService.run_due_timers, in every
+    worker that takes the main queues; they share the due timers through PostgreSQL's row
+    locks), and the RQ jobs scheduled for later whose time has come. A turn that ran
+    timers is followed at once by the next (a backlog drains without waiting)."""
+    clocks = services().clocks
+    while True:
+        busy = False
+        try:
+            jobs.move_due_jobs()
+            busy = timers and bool(clocks.run_due_timers())
+        except Exception:  # the database may be restarting; try again next time
+            log.exception("timer loop failed")
+        if stop.wait(0 if busy else every):
+            return
+
+
+def _watch(stop: threading.Event, presence, jobs: JobQueue) -> None:
+    """Every WATCH_SECONDS: queue again the clock job a dead worker was running, keep this
+    worker's presence."""
     while not stop.wait(WATCH_SECONDS):
         try:
-            if take_over_dead_scheduler(worker):
-                log.info("took over the scheduler of a dead worker")
             orphans = jobs.requeue_orphaned_clock_jobs()
             if orphans:
                 log.info("queued again %s clock jobs a dead worker was running", orphans)
             keep(presence)
         except Exception:  # Redis may be restarting; try again next time
-            log.exception("scheduler watch failed")
+            log.exception("worker watch failed")
 
 
 def _sweep_forever(stop: threading.Event, every: float) -> None:
@@ -113,8 +130,8 @@ def main() -> int:
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     parser.add_argument("--sweep-every", type=float, default=10.0,
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
-    parser.add_argument("--scheduler-poll", type=float, default=SCHEDULER_POLL_SECONDS,
-                        help="seconds between polls of RQ's scheduler for due timer jobs")
+    parser.add_argument("--timer-poll", type=float, default=TIMER_POLL_SECONDS,
+                        help="seconds between looks for due timers (by a worker taking the main queues)")
     parser.add_argument("--queues", default="main,ai,webhooks",
                         help="comma-separated: main (clocks, mail, short jobs), ai (computer moves),"
                              " webhooks (deliveries)")
@@ -131,20 +148,25 @@ def main() -> int:
     threading.Thread(target=_beat_forever, daemon=True, args=(
         stop, svc.redis, svc.settings.queue_name, svc.settings.worker_seen_within_seconds, kinds)).start()
     sweep()  # at start: whatever was lost while no worker ran
+    if args.burst:  # the timers and jobs due now, then the queues' jobs
+        svc.jobs.move_due_jobs()
+        while "main" in kinds and svc.clocks.run_due_timers():
+            pass
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = TimerWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
-    worker.poll_seconds = args.scheduler_poll
+    worker = SimpleWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch_scheduler, args=(stop, worker, presence, svc.jobs), daemon=True).start()
+    threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()
+    if not args.burst:
+        threading.Thread(target=_timers_forever, args=(stop, args.timer_poll, svc.jobs, "main" in kinds),
+                         daemon=True).start()
     try:
-        # with_scheduler: the table's timers are jobs scheduled at their time (enqueue_at);
-        # one worker per queue holds RQ's scheduler lock and moves them to the queue.
-        worker.work(burst=args.burst, logging_level="INFO", with_scheduler=True)
+        # no RQ scheduler: the timer loop above moves the jobs queued for later
+        worker.work(burst=args.burst, logging_level="INFO")
     finally:
         stop.set()
     return 0

@@ -29,7 +29,7 @@ NOTE_OUT = NoteOut()
 
 
 def _notes() -> NoteService:
-    return NoteService(services().store)
+    return NoteService(services().store, services().games.clock)
 
 
 @bp.get("/games/<game_id>/notes")

@@ -22,13 +22,14 @@ import logging
 import secrets
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from service.accounts import records
 from service.accounts.records import SessionRow, TokenRow
+from service.clock import Clock, SystemClock
 from service.entropy import new_id, new_token, token_hash
 from service.errors import (
     Forbidden,
@@ -124,8 +125,10 @@ def check_scopes(scopes: list[str]) -> list[str]:
 
 class AccountService:
     def __init__(self, store: Store, queue: JobQueue, transport: Transport, key: bytes,
-                 settings: AccountSettings, hasher: PasswordHasher | None = None):
+                 settings: AccountSettings, hasher: PasswordHasher | None = None, clock: Clock | None = None):
         self.store = store
+        #: the clock port: every time these accounts store or compare
+        self.clock = clock or SystemClock()
         self.queue = queue
         self.transport = transport
         self.settings = settings
@@ -153,7 +156,7 @@ class AccountService:
             if stored is not None and (current is None or not self._verify(stored, current)):
                 raise WrongPassword("the current password is wrong",
                                     {"current_password": ["does not match"]})
-            records.set_password(tx, player.id, hashed)
+            records.set_password(tx, player.id, hashed, self.clock.now())
 
     # sessions -------------------------------------------------------------------------
     def sign_in(self, email: str, password: str, user_agent: str) -> NewSession:
@@ -167,7 +170,7 @@ class AccountService:
                 matched = player_id
                 if self.hasher.check_needs_rehash(hashed):
                     with self.store.tx() as tx:
-                        records.set_password(tx, player_id, self.hasher.hash(password))
+                        records.set_password(tx, player_id, self.hasher.hash(password), self.clock.now())
                 break
         if matched is None:
             raise InvalidCredentials("the email address or the password is wrong")
@@ -189,28 +192,30 @@ class AccountService:
         hashed = self.hash_password(password)
         with self.store.tx() as tx:
             player_id = self._use_link(tx, "reset", token)
-            records.set_password(tx, player_id, hashed)
-            records.end_sessions(tx, player_id)
+            now = self.clock.now()
+            records.set_password(tx, player_id, hashed, now)
+            records.end_sessions(tx, player_id, now)
         return self._new_session(player_id, "link", user_agent)
 
     def _use_link(self, tx, kind: str, token: str) -> str:
-        row = records.use_link(tx, kind, token_hash(token))
+        row = records.use_link(tx, kind, token_hash(token), self.clock.now())
         if row is None:
             raise InvalidToken("this link is not valid", {"token": ["is not a valid link token"]})
         if row["used"]:
             raise TokenUsed("this link was used already: ask for a new one")
         if row["expired"]:
             raise TokenExpired("this link has expired: ask for a new one")
-        records.mark_link_used(tx, row["id"])
+        records.mark_link_used(tx, row["id"], self.clock.now())
         return row["player_id"]
 
     def _new_session(self, player_id: str, method: str, user_agent: str) -> NewSession:
         secret = new_token()
         session_id = new_id()
-        expires_at = datetime.now(UTC) + self.settings.session_ttl
+        now = self.clock.now()
+        expires_at = now + self.settings.session_ttl
         with self.store.tx() as tx:
             records.insert_session(tx, session_id, player_id, token_hash(secret), method, user_agent[:300],
-                                   expires_at)
+                                   expires_at, now)
         return NewSession(session_id, player_id, secret, self.csrf_token(secret), expires_at)
 
     def csrf_token(self, session_secret: str) -> str:
@@ -223,59 +228,62 @@ class AccountService:
     def session_credential(self, secret: str) -> Credential | None:
         """The live session this cookie names (None: unknown, ended or expired)."""
         with self.store.read() as tx:
-            found = records.session_identity(tx, token_hash(secret))
+            now = self.clock.now()
+            found = records.session_identity(tx, token_hash(secret), now)
             if found is None:
                 return None
             player, row = found
-            if row["last_seen_at"] < datetime.now(UTC) - TOUCH_EVERY:
-                records.touch_session(tx, row["session_id"])
+            if row["last_seen_at"] < now - TOUCH_EVERY:
+                records.touch_session(tx, row["session_id"], now)
         return Credential(player, "session", row["session_id"], ALL_SCOPES)
 
     def sessions(self, player: Player) -> list[SessionRow]:
         with self.store.read() as tx:
-            return records.sessions_of(tx, player.id)
+            return records.sessions_of(tx, player.id, self.clock.now())
 
     def end_session(self, player: Player, session_id: str) -> None:
         with self.store.tx() as tx:
-            if not _is_uuid(session_id) or not records.end_session(tx, player.id, session_id):
+            if not _is_uuid(session_id) or not records.end_session(tx, player.id, session_id, self.clock.now()):
                 raise NotFound("no such session")
 
     # tokens ---------------------------------------------------------------------------
     def first_token(self, tx, player_id: str, secret: str) -> None:
         """The sign-up token, as the player's first personal access token (every scope)."""
         records.insert_token(tx, new_id(), player_id, "personal", "sign-up token", None, token_hash(secret),
-                             list(SCOPES), None)
+                             list(SCOPES), None, self.clock.now())
 
     def create_token(self, player: Player, name: str, scopes: list[str]) -> NewToken:
         secret = new_token()
         with self.store.tx() as tx:
             row = records.insert_token(tx, new_id(), player.id, "personal", name, None, token_hash(secret),
-                                       check_scopes(scopes), None)
+                                       check_scopes(scopes), None, self.clock.now())
         return NewToken(row, secret)
 
     def issue_oauth_token(self, player_id: str, client_id: str, scopes: list[str], secret: str) -> TokenRow:
-        expires_at = datetime.now(UTC) + self.settings.oauth_token_ttl
+        now = self.clock.now()
+        expires_at = now + self.settings.oauth_token_ttl
         with self.store.tx() as tx:
             return records.insert_token(tx, new_id(), player_id, "oauth", client_id, client_id, token_hash(secret),
-                                        check_scopes(scopes), expires_at)
+                                        check_scopes(scopes), expires_at, now)
 
     def tokens(self, player: Player) -> list[TokenRow]:
         with self.store.read() as tx:
-            return records.tokens_of(tx, player.id)
+            return records.tokens_of(tx, player.id, self.clock.now())
 
     def revoke_token(self, player: Player, token_id: str) -> None:
         with self.store.tx() as tx:
-            if not _is_uuid(token_id) or not records.revoke_token(tx, player.id, token_id):
+            if not _is_uuid(token_id) or not records.revoke_token(tx, player.id, token_id, self.clock.now()):
                 raise NotFound("no such token")
 
     def token_credential(self, secret: str) -> Credential:
         with self.store.read() as tx:
-            found = records.token_identity(tx, token_hash(secret))
+            now = self.clock.now()
+            found = records.token_identity(tx, token_hash(secret), now)
             if found is None:
                 raise Unauthorized("the bearer token is not valid (unknown, revoked or expired)")
             player, row = found
-            if row["last_used_at"] is None or row["last_used_at"] < datetime.now(UTC) - TOUCH_EVERY:
-                records.touch_token(tx, row["token_id"])
+            if row["last_used_at"] is None or row["last_used_at"] < now - TOUCH_EVERY:
+                records.touch_token(tx, row["token_id"], now)
         return Credential(player, row["kind"], row["token_id"], frozenset(row["scopes"]))
 
     def oauth_token(self, secret: str) -> dict | None:
@@ -285,44 +293,47 @@ class AccountService:
 
     def revoke_oauth_token(self, token_id: str) -> None:
         with self.store.tx() as tx:
-            records.revoke_token_by_id(tx, token_id)
+            records.revoke_token_by_id(tx, token_id, self.clock.now())
 
     # OAuth codes ----------------------------------------------------------------------
     def save_code(self, code: str, client_id: str, player_id: str, redirect_uri: str, scopes: list[str],
                   challenge: str, method: str) -> None:
+        now = self.clock.now()
         with self.store.tx() as tx:
             records.insert_code(tx, token_hash(code), client_id, player_id, redirect_uri, check_scopes(scopes),
-                                challenge, method, datetime.now(UTC) + self.settings.code_ttl)
+                                challenge, method, now + self.settings.code_ttl, now)
 
     def claim_code(self, code: str, client_id: str) -> dict | None:
         """The code's grant, once: it is marked used as it is read."""
         with self.store.tx() as tx:
-            return records.claim_code(tx, token_hash(code), client_id)
+            return records.claim_code(tx, token_hash(code), client_id, self.clock.now())
 
     # sign-in and reset links ----------------------------------------------------------
     def request_link(self, kind: str, email: str) -> None:
         """Record the request and queue its mail: the same work whoever the address is."""
         with self.store.tx() as tx:
-            request_id = records.insert_request(tx, kind, email.strip())
+            request_id = records.insert_request(tx, kind, email.strip(), self.clock.now())
         self.queue.enqueue_job(ACCOUNT_MAIL, (request_id,), f"account-mail-{request_id}")
 
     def sweep_requests(self, older_than_seconds: float = 30.0) -> int:
         """Queue again the jobs of requests still unhandled (Redis lost them)."""
         with self.store.read() as tx:
-            lost = records.lost_requests(tx, older_than_seconds, self.settings.link_ttl.total_seconds())
+            lost = records.lost_requests(tx, older_than_seconds, self.settings.link_ttl.total_seconds(),
+                                         self.clock.now())
         return self.queue.enqueue_missing([(ACCOUNT_MAIL, (i,), f"account-mail-{i}") for i in lost])
 
     def mail_links(self, request_id: int) -> int:
         """The job: a link for each verified player with the address (none for others)."""
         sent = []
+        now = self.clock.now()
         with self.store.tx() as tx:
-            request = records.claim_request(tx, request_id)
+            request = records.claim_request(tx, request_id, now)
             if request is None:
                 return 0
             for player in records.verified_players(tx, request["email"]):
                 token = new_token()
                 records.insert_link(tx, player["id"], request["kind"], token_hash(token),
-                                    datetime.now(UTC) + self.settings.link_ttl)
+                                    now + self.settings.link_ttl, now)
                 sent.append((player, token))
         kind = request["kind"]
         for player, token in sent:

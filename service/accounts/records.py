@@ -68,9 +68,9 @@ def password_hash(tx: Tx, player_id: str) -> str | None:
     return row["password_hash"] if row else None
 
 
-def set_password(tx: Tx, player_id: str, hashed: str) -> None:
-    tx.conn.execute("UPDATE players SET password_hash = %s, password_changed_at = now() WHERE id = %s",
-                    (hashed, player_id))
+def set_password(tx: Tx, player_id: str, hashed: str, now: datetime) -> None:
+    tx.conn.execute("UPDATE players SET password_hash = %s, password_changed_at = %s WHERE id = %s",
+                    (hashed, now, player_id))
 
 
 def verified_players(tx: Tx, email: str, limit: int = 3) -> list[dict]:
@@ -81,11 +81,11 @@ def verified_players(tx: Tx, email: str, limit: int = 3) -> list[dict]:
 
 # access tokens --------------------------------------------------------------------------
 def insert_token(tx: Tx, token_id: str, player_id: str, kind: str, name: str, client_id: str | None,
-                 token_hash: str, scopes: list[str], expires_at: datetime | None) -> TokenRow:
-    row = _one(tx, "INSERT INTO access_tokens (id, player_id, kind, name, client_id, token_hash, scopes, expires_at)"
-                   " VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                 token_hash: str, scopes: list[str], expires_at: datetime | None, now: datetime) -> TokenRow:
+    row = _one(tx, "INSERT INTO access_tokens (id, player_id, kind, name, client_id, token_hash, scopes, expires_at,"
+                   " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
                    " RETURNING id::text AS id, kind, name, client_id, scopes, created_at, last_used_at, expires_at",
-               (token_id, player_id, kind, name, client_id, token_hash, scopes, expires_at))
+               (token_id, player_id, kind, name, client_id, token_hash, scopes, expires_at, now))
     return _token(row)
 
 
@@ -93,29 +93,29 @@ def _token(row: dict) -> TokenRow:
     return TokenRow(**{**row, "scopes": tuple(row["scopes"])})
 
 
-def token_identity(tx: Tx, token_hash: str) -> tuple[Player, dict] | None:
+def token_identity(tx: Tx, token_hash: str, now: datetime) -> tuple[Player, dict] | None:
     """The live token with this hash and its player (None: unknown, revoked or expired)."""
     row = _one(tx, f"SELECT {_PLAYER}, t.id::text AS token_id, t.kind, t.client_id, t.scopes, t.last_used_at"
                    " FROM access_tokens t JOIN players p ON p.id = t.player_id"
                    " WHERE t.token_hash = %s AND t.revoked_at IS NULL"
-                   " AND (t.expires_at IS NULL OR t.expires_at > now())", (token_hash,))
+                   " AND (t.expires_at IS NULL OR t.expires_at > %s)", (token_hash, now))
     return (_player(row), row) if row else None
 
 
-def touch_token(tx: Tx, token_id: str) -> None:
-    tx.conn.execute("UPDATE access_tokens SET last_used_at = now() WHERE id = %s", (token_id,))
+def touch_token(tx: Tx, token_id: str, now: datetime) -> None:
+    tx.conn.execute("UPDATE access_tokens SET last_used_at = %s WHERE id = %s", (now, token_id))
 
 
-def tokens_of(tx: Tx, player_id: str) -> list[TokenRow]:
+def tokens_of(tx: Tx, player_id: str, now: datetime) -> list[TokenRow]:
     return [_token(r) for r in _all(
         tx, "SELECT id::text AS id, kind, name, client_id, scopes, created_at, last_used_at, expires_at"
             " FROM access_tokens WHERE player_id = %s AND revoked_at IS NULL"
-            " AND (expires_at IS NULL OR expires_at > now()) ORDER BY created_at, id", (player_id,))]
+            " AND (expires_at IS NULL OR expires_at > %s) ORDER BY created_at, id", (player_id, now))]
 
 
-def revoke_token(tx: Tx, player_id: str, token_id: str) -> bool:
-    return tx.conn.execute("UPDATE access_tokens SET revoked_at = now() WHERE id = %s AND player_id = %s"
-                           " AND revoked_at IS NULL", (token_id, player_id)).rowcount == 1
+def revoke_token(tx: Tx, player_id: str, token_id: str, now: datetime) -> bool:
+    return tx.conn.execute("UPDATE access_tokens SET revoked_at = %s WHERE id = %s AND player_id = %s"
+                           " AND revoked_at IS NULL", (now, token_id, player_id)).rowcount == 1
 
 
 def token_by_hash(tx: Tx, token_hash: str) -> dict | None:
@@ -123,95 +123,97 @@ def token_by_hash(tx: Tx, token_hash: str) -> dict | None:
                     " revoked_at, created_at FROM access_tokens WHERE token_hash = %s", (token_hash,))
 
 
-def revoke_token_by_id(tx: Tx, token_id: str) -> None:
-    tx.conn.execute("UPDATE access_tokens SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL", (token_id,))
+def revoke_token_by_id(tx: Tx, token_id: str, now: datetime) -> None:
+    tx.conn.execute("UPDATE access_tokens SET revoked_at = %s WHERE id = %s AND revoked_at IS NULL", (now, token_id))
 
 
 # sessions -------------------------------------------------------------------------------
 def insert_session(tx: Tx, session_id: str, player_id: str, token_hash: str, method: str, user_agent: str,
-                   expires_at: datetime) -> None:
-    tx.conn.execute("INSERT INTO sessions (id, player_id, token_hash, method, user_agent, expires_at)"
-                    " VALUES (%s, %s, %s, %s, %s, %s)",
-                    (session_id, player_id, token_hash, method, user_agent, expires_at))
+                   expires_at: datetime, now: datetime) -> None:
+    tx.conn.execute("INSERT INTO sessions (id, player_id, token_hash, method, user_agent, expires_at,"
+                    " created_at, last_seen_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                    (session_id, player_id, token_hash, method, user_agent, expires_at, now, now))
 
 
-def session_identity(tx: Tx, token_hash: str) -> tuple[Player, dict] | None:
+def session_identity(tx: Tx, token_hash: str, now: datetime) -> tuple[Player, dict] | None:
     row = _one(tx, f"SELECT {_PLAYER}, s.id::text AS session_id, s.last_seen_at, s.expires_at AS session_expires_at"
                    " FROM sessions s JOIN players p ON p.id = s.player_id"
-                   " WHERE s.token_hash = %s AND s.ended_at IS NULL AND s.expires_at > now()", (token_hash,))
+                   " WHERE s.token_hash = %s AND s.ended_at IS NULL AND s.expires_at > %s", (token_hash, now))
     return (_player(row), row) if row else None
 
 
-def touch_session(tx: Tx, session_id: str) -> None:
-    tx.conn.execute("UPDATE sessions SET last_seen_at = now() WHERE id = %s", (session_id,))
+def touch_session(tx: Tx, session_id: str, now: datetime) -> None:
+    tx.conn.execute("UPDATE sessions SET last_seen_at = %s WHERE id = %s", (now, session_id))
 
 
-def sessions_of(tx: Tx, player_id: str) -> list[SessionRow]:
+def sessions_of(tx: Tx, player_id: str, now: datetime) -> list[SessionRow]:
     return [SessionRow(**r) for r in _all(
         tx, "SELECT id::text AS id, method, user_agent, created_at, last_seen_at, expires_at FROM sessions"
-            " WHERE player_id = %s AND ended_at IS NULL AND expires_at > now() ORDER BY created_at, id",
-            (player_id,))]
+            " WHERE player_id = %s AND ended_at IS NULL AND expires_at > %s ORDER BY created_at, id",
+            (player_id, now))]
 
 
-def end_session(tx: Tx, player_id: str, session_id: str) -> bool:
-    return tx.conn.execute("UPDATE sessions SET ended_at = now() WHERE id = %s AND player_id = %s"
-                           " AND ended_at IS NULL", (session_id, player_id)).rowcount == 1
+def end_session(tx: Tx, player_id: str, session_id: str, now: datetime) -> bool:
+    return tx.conn.execute("UPDATE sessions SET ended_at = %s WHERE id = %s AND player_id = %s"
+                           " AND ended_at IS NULL", (now, session_id, player_id)).rowcount == 1
 
 
-def end_sessions(tx: Tx, player_id: str) -> int:
-    return tx.conn.execute("UPDATE sessions SET ended_at = now() WHERE player_id = %s AND ended_at IS NULL",
-                           (player_id,)).rowcount
+def end_sessions(tx: Tx, player_id: str, now: datetime) -> int:
+    return tx.conn.execute("UPDATE sessions SET ended_at = %s WHERE player_id = %s AND ended_at IS NULL",
+                           (now, player_id)).rowcount
 
 
 # link requests and links ----------------------------------------------------------------
-def insert_request(tx: Tx, kind: str, email: str) -> int:
-    return tx.conn.execute("INSERT INTO account_requests (kind, email) VALUES (%s, %s) RETURNING id",
-                           (kind, email)).fetchone()[0]
+def insert_request(tx: Tx, kind: str, email: str, now: datetime) -> int:
+    return tx.conn.execute("INSERT INTO account_requests (kind, email, created_at) VALUES (%s, %s, %s) RETURNING id",
+                           (kind, email, now)).fetchone()[0]
 
 
-def claim_request(tx: Tx, request_id: int) -> dict | None:
+def claim_request(tx: Tx, request_id: int, now: datetime) -> dict | None:
     """The request, marked handled (None: unknown or handled before: a job that ran twice)."""
-    return _one(tx, "UPDATE account_requests SET handled_at = now() WHERE id = %s AND handled_at IS NULL"
-                    " RETURNING id, kind, email", (request_id,))
+    return _one(tx, "UPDATE account_requests SET handled_at = %s WHERE id = %s AND handled_at IS NULL"
+                    " RETURNING id, kind, email", (now, request_id))
 
 
-def lost_requests(tx: Tx, older_than_seconds: float, newer_than_seconds: float) -> list[int]:
+def lost_requests(tx: Tx, older_than_seconds: float, newer_than_seconds: float, now: datetime) -> list[int]:
     """Requests not handled this long after they came (their job was lost), and not so
     old that their link would be pointless."""
     return [r[0] for r in tx.conn.execute(
         "SELECT id FROM account_requests WHERE handled_at IS NULL"
-        " AND created_at < now() - make_interval(secs => %s) AND created_at > now() - make_interval(secs => %s)"
-        " ORDER BY id LIMIT 500", (older_than_seconds, newer_than_seconds))]
+        " AND created_at < %s::timestamptz - make_interval(secs => %s)"
+        " AND created_at > %s::timestamptz - make_interval(secs => %s)"
+        " ORDER BY id LIMIT 500", (now, older_than_seconds, now, newer_than_seconds))]
 
 
-def insert_link(tx: Tx, player_id: str, kind: str, token_hash: str, expires_at: datetime) -> None:
-    tx.conn.execute("INSERT INTO account_links (player_id, kind, token_hash, expires_at) VALUES (%s, %s, %s, %s)",
-                    (player_id, kind, token_hash, expires_at))
+def insert_link(tx: Tx, player_id: str, kind: str, token_hash: str, expires_at: datetime, now: datetime) -> None:
+    tx.conn.execute("INSERT INTO account_links (player_id, kind, token_hash, expires_at, created_at)"
+                    " VALUES (%s, %s, %s, %s, %s)", (player_id, kind, token_hash, expires_at, now))
 
 
-def use_link(tx: Tx, kind: str, token_hash: str) -> dict | None:
+def use_link(tx: Tx, kind: str, token_hash: str, now: datetime) -> dict | None:
     """The link's row, locked ({"player_id", "used", "expired"}); None when unknown."""
     return _one(tx, "SELECT id, player_id::text AS player_id, used_at IS NOT NULL AS used,"
-                    " expires_at <= now() AS expired FROM account_links"
-                    " WHERE kind = %s AND token_hash = %s FOR UPDATE", (kind, token_hash))
+                    " expires_at <= %s AS expired FROM account_links"
+                    " WHERE kind = %s AND token_hash = %s FOR UPDATE", (now, kind, token_hash))
 
 
-def mark_link_used(tx: Tx, link_id: int) -> None:
-    tx.conn.execute("UPDATE account_links SET used_at = now() WHERE id = %s", (link_id,))
+def mark_link_used(tx: Tx, link_id: int, now: datetime) -> None:
+    tx.conn.execute("UPDATE account_links SET used_at = %s WHERE id = %s", (now, link_id))
 
 
 # OAuth codes ----------------------------------------------------------------------------
 def insert_code(tx: Tx, code_hash: str, client_id: str, player_id: str, redirect_uri: str, scopes: list[str],
-                challenge: str, method: str, expires_at: datetime) -> None:
+                challenge: str, method: str, expires_at: datetime, now: datetime) -> None:
     tx.conn.execute("INSERT INTO oauth_codes (code_hash, client_id, player_id, redirect_uri, scopes,"
-                    " code_challenge, code_challenge_method, expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                    (code_hash, client_id, player_id, redirect_uri, scopes, challenge, method, expires_at))
+                    " code_challenge, code_challenge_method, expires_at, created_at)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (code_hash, client_id, player_id, redirect_uri, scopes, challenge, method, expires_at, now))
 
 
-def claim_code(tx: Tx, code_hash: str, client_id: str) -> dict | None:
+def claim_code(tx: Tx, code_hash: str, client_id: str, now: datetime) -> dict | None:
     """An unused, unexpired code issued to this client, marked used in the same statement
     (of two concurrent uses, one finds it)."""
-    return _one(tx, "UPDATE oauth_codes SET used_at = now()"
-                    " WHERE code_hash = %s AND client_id = %s AND used_at IS NULL AND expires_at > now()"
+    return _one(tx, "UPDATE oauth_codes SET used_at = %s"
+                    " WHERE code_hash = %s AND client_id = %s AND used_at IS NULL AND expires_at > %s"
                     " RETURNING code_hash, client_id, player_id::text AS player_id, redirect_uri, scopes,"
-                    " code_challenge, code_challenge_method", (code_hash, client_id))
+                    " code_challenge, code_challenge_method", (now, code_hash, client_id, now))

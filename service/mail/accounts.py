@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from service.clock import Clock, SystemClock
 from service.errors import InvalidToken, TokenExpired, TokenUsed
 from service.jobs import JobQueue
 from service.mail import records
@@ -21,10 +22,12 @@ class Unsubscribed:
 
 
 class MailAccounts:
-    def __init__(self, tokens: Tokens, queue: JobQueue, verification_ttl_seconds: float):
+    def __init__(self, tokens: Tokens, queue: JobQueue, verification_ttl_seconds: float,
+                 clock: Clock | None = None):
         self.tokens = tokens
         self.queue = queue
         self.ttl = verification_ttl_seconds
+        self.clock = clock or SystemClock()
 
     def change(self, tx: Tx, player_id: str, current_email: str | None, email, notify: dict | None) -> int | None:
         """Apply the changes in the caller's transaction; the id of a verification to mail
@@ -32,14 +35,14 @@ class MailAccounts:
         if notify:
             records.merge_notify(tx, player_id, notify)
             if notify.get("digest") == "daily":
-                records.start_digest(tx, player_id)
+                records.start_digest(tx, player_id, self.clock.now())
         if email is ... or email == current_email:
             return None
         records.set_email(tx, player_id, email)
         return self.start_verification(tx, player_id, email) if email else None
 
     def start_verification(self, tx: Tx, player_id: str, email: str) -> int:
-        verification_id = records.new_verification(tx, player_id, email, self.ttl)
+        verification_id = records.new_verification(tx, player_id, email, self.ttl, self.clock.now())
         token = self.tokens.verification(verification_id, player_id, email)
         records.keep_verification_hash(tx, verification_id, token_hash(token))
         return verification_id
@@ -53,7 +56,8 @@ class MailAccounts:
         the caller, who must be the token's player (None: the link alone, which proves
         the mailbox)."""
         head, _, _ = token.partition("-")
-        row = records.verification(tx, int(head), lock=True) if head.isdigit() and len(head) < 19 else None
+        now = self.clock.now()
+        row = records.verification(tx, int(head), now, lock=True) if head.isdigit() and len(head) < 19 else None
         if row is None or row["token_hash"] != token_hash(token) or (
                 player_id is not None and row["player_id"] != player_id):
             raise InvalidToken("this verification token is not valid", {"token": ["is not a valid token"]})
@@ -61,7 +65,7 @@ class MailAccounts:
             raise TokenUsed("this verification token was used already")
         if row["expired"]:
             raise TokenExpired("this verification token has expired: change the address again for a new one")
-        if not records.confirm_email(tx, row["id"], row["player_id"], row["email"]):
+        if not records.confirm_email(tx, row["id"], row["player_id"], row["email"], now):
             raise TokenExpired("the address changed since this token was sent")
         return row["player_id"]
 

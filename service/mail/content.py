@@ -119,10 +119,11 @@ def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: 
     commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
     view = title.view(folded.state, seat)
     words = describe_all(game.title, view, commands)
-    token_id = records.reply_token_row(tx, player.id, game_id, seat, version, commands, REPLY_TTL_SECONDS)
+    now = games.clock.now()
+    token_id = records.reply_token_row(tx, player.id, game_id, seat, version, now, commands, REPLY_TTL_SECONDS)
     token = tokens.reply(token_id, player.id, game_id, seat, version)
     records.keep_reply_token_hash(tx, token_id, token_hash(token))
-    expires = records.reply_token(tx, token_id)["expires_at"]
+    expires = records.reply_token(tx, token_id, now)["expires_at"]
     label = game_label(game)
     names = _names(game)
     scores = scores_text(view, names, seat)

@@ -198,7 +198,7 @@ class Inbound:
     def _play(self, message: EmailMessage, token: str | None) -> tuple[Outcome, dict | None]:
         token_id = reply_token_id(token) if token else None
         with self.store.read() as tx:
-            row = records.reply_token(tx, token_id) if token_id is not None else None
+            row = records.reply_token(tx, token_id, self.mailer.clock.now()) if token_id is not None else None
         if row is None or row["token_hash"] != token_hash(token) or not self.tokens.reply_matches(
                 token, row["player_id"], row["game_id"], row["seat"], row["version"]):
             return Outcome(False, "forged", "The reply address carries no valid token of this server."), None
@@ -276,7 +276,7 @@ class Inbound:
             except ServiceError as err:  # unavailable: let the MTA retry
                 raise Unavailable(err.detail) from err
             with self.store.tx() as tx:
-                records.use_reply_token(tx, row["id"])
+                records.use_reply_token(tx, row["id"], self.mailer.clock.now())
             if isinstance(done, Replayed):  # a move committed under this token before (a crash after it)
                 return Outcome(False, "replayed", "This reply address was used already: each one plays one move.")
             return Outcome(True, "played", words, done.version)

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import time
 from dataclasses import dataclass
 from datetime import datetime
 
 from redis import Redis
 
 from service import metrics
+from service.clock import Clock
 from service.games import GameService
 from service.jobs import JobQueue
 from service.mail import content, records
@@ -57,9 +57,11 @@ class MailSettings:
 
 class Mailer:
     def __init__(self, store: Store, games: GameService, redis: Redis, queue: JobQueue, transport: Transport,
-                 tokens: Tokens, settings: MailSettings):
+                 tokens: Tokens, settings: MailSettings, clock: Clock | None = None):
         self.store = store
         self.games = games
+        #: the clock port (the games' unless told): claims, windows, digests, expiries
+        self.clock = clock or games.clock
         self.redis = redis
         self.queue = queue
         self.transport = transport
@@ -86,7 +88,7 @@ class Mailer:
             raise
         def mark_sent():
             with self.store.tx() as tx:
-                return records.mark_sent(tx, key)
+                return records.mark_sent(tx, key, self.clock.now())
 
         lag = outlasting_outage(mark_sent)  # sent: a failover must not make it sent twice
         if lag is not None:
@@ -153,7 +155,7 @@ class Mailer:
     def claim_and_deliver(self, key: str, player_id: str | None, game_id: str | None, kind: str, ref: dict,
                           to: str) -> str:
         with self.store.tx() as tx:
-            if not records.claim(tx, key, player_id, game_id, kind, ref, to):
+            if not records.claim(tx, key, player_id, game_id, kind, ref, to, self.clock.now()):
                 return "duplicate"
         return self.deliver(key)
 
@@ -199,13 +201,14 @@ class Mailer:
             key = f"notification:{n.id}"
             if records.claimed(tx, key) is not None:
                 return "duplicate"
-            until = records.window_end(tx, n.player_id, n.game_id, self.settings.window_seconds) \
+            now = self.clock.now()
+            until = records.window_end(tx, n.player_id, n.game_id, self.settings.window_seconds, now) \
                 if n.type == "message" else None
             if until is not None:
                 self._follow_up(n.player_id, n.game_id, until)
                 return "coalesced"
             records.claim(tx, key, n.player_id, n.game_id, "notification",
-                          {"notification_id": n.id, "folded": folded}, player.email)
+                          {"notification_id": n.id, "folded": folded}, player.email, now)
         return self.deliver(key)
 
     def _follow_up(self, player_id: str, game_id: str, at: datetime) -> None:
@@ -245,12 +248,14 @@ class Mailer:
         toggling it), and eight reached one stranger within seconds (issue 26, item 7).
         A throttled verification can be asked for again later."""
         with self.store.read() as tx:
-            row = records.verification(tx, verification_id)
+            now = self.clock.now()
+            row = records.verification(tx, verification_id, now)
             if row is None or row["used_at"] is not None or row["expired"]:
                 return "stale"
             earlier = tx.conn.execute(
                 "SELECT count(*) FROM email_verifications WHERE lower(email) = lower(%s) AND id < %s"
-                " AND created_at > now() - interval '1 hour'", (row["email"], verification_id)).fetchone()[0]
+                " AND created_at > %s::timestamptz - interval '1 hour'",
+                (row["email"], verification_id, now)).fetchone()[0]
         if earlier >= VERIFICATIONS_PER_HOUR:
             log.info("verification %s not mailed: its address had %s within the hour", verification_id, earlier)
             return "throttled"
@@ -276,29 +281,32 @@ class Mailer:
                 return "unverified"
             if player.notify.get("digest") != "daily":
                 return "off"
-            due = records.digests_due(tx, self.settings.digest_every_seconds, player_id=player_id)
+            now = self.clock.now()
+            due = records.digests_due(tx, self.settings.digest_every_seconds, now, player_id=player_id)
             if not due:
                 return "not due"
-            records.start_digest(tx, player_id)
+            records.start_digest(tx, player_id, now)
             after = tx.conn.execute("SELECT last_notification_id FROM mail_digests WHERE player_id = %s"
                                     " FOR UPDATE", (player_id,)).fetchone()[0]
             upto = due[0][1]
             key = f"digest:{player_id}:{upto}"
             if upto <= after or not records.claim(tx, key, player_id, None, "digest",
-                                                  {"after": after, "upto": upto}, player.email):
+                                                  {"after": after, "upto": upto}, player.email, now):
                 return "duplicate"
-            records.advance_digest(tx, player_id, upto)
+            records.advance_digest(tx, player_id, upto, now)
         return self.deliver(key)
 
     def digests_due(self) -> list[str]:
         with self.store.read() as tx:
-            return [player_id for player_id, _ in records.digests_due(tx, self.settings.digest_every_seconds)]
+            return [player_id for player_id, _ in records.digests_due(tx, self.settings.digest_every_seconds,
+                                                                      self.clock.now())]
 
     def resend_lost(self, older_than_seconds: float = RESEND_AFTER_SECONDS) -> int:
         """The sweeper's part: claims left unsent are queued to be sent again."""
         with self.store.tx() as tx:
-            keys = records.reclaim_unsent(tx, older_than_seconds, MAX_ATTEMPTS)
+            now = self.clock.now()
+            keys = records.reclaim_unsent(tx, older_than_seconds, MAX_ATTEMPTS, now)
         for key in keys:
             digest = hashlib.sha256(key.encode()).hexdigest()[:24]
-            self.queue.enqueue_job(MAIL_RESEND, (key,), f"mail-resend-{digest}-{int(time.time())}")
+            self.queue.enqueue_job(MAIL_RESEND, (key,), f"mail-resend-{digest}-{int(now.timestamp())}")
         return len(keys)

@@ -103,13 +103,13 @@ def lock_conversation(tx: Tx, player_id: str, game_id: str) -> None:
 
 
 def claim(tx: Tx, key: str, player_id: str | None, game_id: str | None, kind: str, ref: dict,
-          to_address: str) -> bool:
-    """Record the mail as about to be sent; False if it was claimed before (sent, or left
-    for the sweeper)."""
+          to_address: str, now: datetime) -> bool:
+    """Record the mail as about to be sent at ``now``; False if it was claimed before
+    (sent, or left for the sweeper)."""
     cur = tx.conn.execute(
-        "INSERT INTO mails_sent (key, player_id, game_id, kind, ref, to_address, attempts)"
-        " VALUES (%s, %s, %s, %s, %s, %s, 1) ON CONFLICT (key) DO NOTHING",
-        (key, player_id, game_id, kind, Jsonb(ref), to_address))
+        "INSERT INTO mails_sent (key, player_id, game_id, kind, ref, to_address, attempts, claimed_at)"
+        " VALUES (%s, %s, %s, %s, %s, %s, 1, %s) ON CONFLICT (key) DO NOTHING",
+        (key, player_id, game_id, kind, Jsonb(ref), to_address, now))
     return cur.rowcount == 1
 
 
@@ -119,10 +119,10 @@ def claimed(tx: Tx, key: str) -> Claim | None:
     return Claim(**row) if row else None
 
 
-def mark_sent(tx: Tx, key: str) -> float | None:
-    """Mark the mail sent; the seconds since it was claimed."""
-    row = tx.conn.execute("UPDATE mails_sent SET sent_at = now() WHERE key = %s"
-                          " RETURNING extract(epoch FROM now() - claimed_at)::float8", (key,)).fetchone()
+def mark_sent(tx: Tx, key: str, now: datetime) -> float | None:
+    """Mark the mail sent at ``now``; the seconds since it was claimed."""
+    row = tx.conn.execute("UPDATE mails_sent SET sent_at = %s WHERE key = %s"
+                          " RETURNING extract(epoch FROM sent_at - claimed_at)::float8", (now, key)).fetchone()
     return row[0] if row else None
 
 
@@ -130,7 +130,7 @@ def mark_dropped(tx: Tx, key: str, why: str) -> None:
     tx.conn.execute("UPDATE mails_sent SET dropped = %s WHERE key = %s AND sent_at IS NULL", (why, key))
 
 
-def window_end(tx: Tx, player_id: str, game_id: str, seconds: float) -> datetime | None:
+def window_end(tx: Tx, player_id: str, game_id: str, seconds: float, now: datetime) -> datetime | None:
     """When the coalescing window of the last message mail of this player and game ends,
     if it has not ended yet (only table messages are grouped: a turn or a reminder goes
     out at once)."""
@@ -140,8 +140,7 @@ def window_end(tx: Tx, player_id: str, game_id: str, seconds: float) -> datetime
                    " AND n.type = 'message' ORDER BY m.claimed_at DESC LIMIT 1", (seconds, player_id, game_id))
     if row is None:
         return None
-    still = _one(tx, "SELECT %s::timestamptz > now() AS inside", (row["until"],))
-    return row["until"] if still and still["inside"] else None
+    return row["until"] if row["until"] > now else None
 
 
 def last_mailed_notification(tx: Tx, player_id: str, game_id: str, type_: str | None = None) -> int:
@@ -154,23 +153,24 @@ def last_mailed_notification(tx: Tx, player_id: str, game_id: str, type_: str | 
     return row["last"] if row else 0
 
 
-def reclaim_unsent(tx: Tx, older_than_seconds: float, max_attempts: int, limit: int = 200) -> list[str]:
+def reclaim_unsent(tx: Tx, older_than_seconds: float, max_attempts: int, now: datetime,
+                   limit: int = 200) -> list[str]:
     """Claims nobody marked sent for a while (a crash between claim and send, or an SMTP
     server that refused): claimed anew (so two sweepers do not both take one)."""
     tx.conn.execute(
         "UPDATE mails_sent SET dropped = 'gave up' WHERE sent_at IS NULL AND dropped IS NULL"
-        " AND attempts >= %s AND claimed_at < now() - make_interval(secs => %s)",
-        (max_attempts, older_than_seconds))
+        " AND attempts >= %s AND claimed_at < %s::timestamptz - make_interval(secs => %s)",
+        (max_attempts, now, older_than_seconds))
     rows = tx.conn.execute(
-        "UPDATE mails_sent SET claimed_at = now(), attempts = attempts + 1 WHERE key IN ("
+        "UPDATE mails_sent SET claimed_at = %s, attempts = attempts + 1 WHERE key IN ("
         " SELECT key FROM mails_sent WHERE sent_at IS NULL AND dropped IS NULL"
-        " AND claimed_at < now() - make_interval(secs => %s) ORDER BY claimed_at LIMIT %s"
-        " FOR UPDATE SKIP LOCKED) RETURNING key", (older_than_seconds, limit)).fetchall()
+        " AND claimed_at < %s::timestamptz - make_interval(secs => %s) ORDER BY claimed_at LIMIT %s"
+        " FOR UPDATE SKIP LOCKED) RETURNING key", (now, now, older_than_seconds, limit)).fetchall()
     return [r[0] for r in rows]
 
 
 # reply tokens -------------------------------------------------------------------------
-def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: int,
+def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: int, now: datetime,
                     commands: list[dict] | None = None, ttl_seconds: float | None = None) -> int:
     """The reply token of this seat's mail at ``version`` (one per version: a mail re-sent
     carries the same), keeping the numbered ``commands`` that mail lists and when the
@@ -178,11 +178,11 @@ def reply_token_row(tx: Tx, player_id: str, game_id: str, seat: int, version: in
     expired renews it: the address it carries works again)."""
     row = tx.conn.execute(
         "INSERT INTO reply_tokens (player_id, game_id, seat, version, commands, expires_at)"
-        " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))"
+        " VALUES (%s, %s, %s, %s, %s, %s::timestamptz + make_interval(secs => %s))"
         " ON CONFLICT (player_id, game_id, seat, version) DO UPDATE SET expires_at = CASE"
-        "   WHEN reply_tokens.expires_at <= now() THEN EXCLUDED.expires_at ELSE reply_tokens.expires_at END"
+        "   WHEN reply_tokens.expires_at <= %s THEN EXCLUDED.expires_at ELSE reply_tokens.expires_at END"
         " RETURNING id",
-        (player_id, game_id, seat, version, Jsonb(commands or []), ttl_seconds)).fetchone()
+        (player_id, game_id, seat, version, Jsonb(commands or []), now, ttl_seconds, now)).fetchone()
     return row[0]
 
 
@@ -190,23 +190,24 @@ def keep_reply_token_hash(tx: Tx, token_id: int, digest: str) -> None:
     tx.conn.execute("UPDATE reply_tokens SET token_hash = %s WHERE id = %s", (digest, token_id))
 
 
-def reply_token(tx: Tx, token_id: int) -> dict | None:
+def reply_token(tx: Tx, token_id: int, now: datetime) -> dict | None:
     return _one(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, version,"
                     " token_hash, used_at, commands, expires_at,"
-                    " coalesce(expires_at <= now(), false) AS expired FROM reply_tokens WHERE id = %s",
-                (token_id,))
+                    " coalesce(expires_at <= %s, false) AS expired FROM reply_tokens WHERE id = %s",
+                (now, token_id))
 
 
-def use_reply_token(tx: Tx, token_id: int) -> None:
-    tx.conn.execute("UPDATE reply_tokens SET used_at = now() WHERE id = %s AND used_at IS NULL", (token_id,))
+def use_reply_token(tx: Tx, token_id: int, now: datetime) -> None:
+    tx.conn.execute("UPDATE reply_tokens SET used_at = %s WHERE id = %s AND used_at IS NULL", (now, token_id))
 
 
 # verification -------------------------------------------------------------------------
-def new_verification(tx: Tx, player_id: str, email: str, ttl_seconds: float) -> int:
+def new_verification(tx: Tx, player_id: str, email: str, ttl_seconds: float, now: datetime) -> int:
     row = tx.conn.execute(
-        "INSERT INTO email_verifications (player_id, email, token_hash, expires_at)"
-        " VALUES (%s, %s, 'pending:' || gen_random_uuid(), now() + make_interval(secs => %s)) RETURNING id",
-        (player_id, email, ttl_seconds)).fetchone()
+        "INSERT INTO email_verifications (player_id, email, token_hash, created_at, expires_at)"
+        " VALUES (%s, %s, 'pending:' || gen_random_uuid(), %s, %s::timestamptz + make_interval(secs => %s))"
+        " RETURNING id",
+        (player_id, email, now, now, ttl_seconds)).fetchone()
     return row[0]
 
 
@@ -214,16 +215,16 @@ def keep_verification_hash(tx: Tx, verification_id: int, digest: str) -> None:
     tx.conn.execute("UPDATE email_verifications SET token_hash = %s WHERE id = %s", (digest, verification_id))
 
 
-def verification(tx: Tx, verification_id: int, lock: bool = False) -> dict | None:
+def verification(tx: Tx, verification_id: int, now: datetime, lock: bool = False) -> dict | None:
     return _one(tx, "SELECT id, player_id::text AS player_id, email, token_hash, used_at,"
-                    " expires_at <= now() AS expired FROM email_verifications WHERE id = %s"
-                    + (" FOR UPDATE" if lock else ""), (verification_id,))
+                    " expires_at <= %s AS expired FROM email_verifications WHERE id = %s"
+                    + (" FOR UPDATE" if lock else ""), (now, verification_id))
 
 
-def confirm_email(tx: Tx, verification_id: int, player_id: str, email: str) -> bool:
-    tx.conn.execute("UPDATE email_verifications SET used_at = now() WHERE id = %s", (verification_id,))
-    cur = tx.conn.execute("UPDATE players SET email_verified_at = now() WHERE id = %s AND email = %s",
-                          (player_id, email))
+def confirm_email(tx: Tx, verification_id: int, player_id: str, email: str, now: datetime) -> bool:
+    tx.conn.execute("UPDATE email_verifications SET used_at = %s WHERE id = %s", (now, verification_id))
+    cur = tx.conn.execute("UPDATE players SET email_verified_at = %s WHERE id = %s AND email = %s",
+                          (now, player_id, email))
     return cur.rowcount == 1
 
 
@@ -241,15 +242,15 @@ def set_notify_by_email(tx: Tx, player_id: str, on: bool) -> None:
 
 
 # digests ------------------------------------------------------------------------------
-def start_digest(tx: Tx, player_id: str) -> None:
+def start_digest(tx: Tx, player_id: str, now: datetime) -> None:
     """From now on: the first digest covers what comes after the switch to daily."""
     tx.conn.execute(
         "INSERT INTO mail_digests (player_id, last_notification_id, last_sent_at)"
-        " SELECT %s, coalesce((SELECT max(id) FROM notifications WHERE player_id = %s), 0), now()"
-        " ON CONFLICT (player_id) DO NOTHING", (player_id, player_id))
+        " SELECT %s, coalesce((SELECT max(id) FROM notifications WHERE player_id = %s), 0), %s"
+        " ON CONFLICT (player_id) DO NOTHING", (player_id, player_id, now))
 
 
-def digests_due(tx: Tx, every_seconds: float, limit: int = 500,
+def digests_due(tx: Tx, every_seconds: float, now: datetime, limit: int = 500,
                 player_id: str | None = None) -> list[tuple[str, int]]:
     """(player id, newest notification id) of daily-digest players owed a digest (of one
     player, if given)."""
@@ -257,19 +258,19 @@ def digests_due(tx: Tx, every_seconds: float, limit: int = 500,
         "SELECT p.id::text, (SELECT max(n.id) FROM notifications n WHERE n.player_id = p.id) AS newest"
         " FROM players p LEFT JOIN mail_digests d ON d.player_id = p.id"
         " WHERE p.notify ->> 'digest' = 'daily' AND p.email_verified_at IS NOT NULL AND p.notify_by_email"
-        " AND (d.last_sent_at IS NULL OR d.last_sent_at <= now() - make_interval(secs => %s))"
+        " AND (d.last_sent_at IS NULL OR d.last_sent_at <= %s::timestamptz - make_interval(secs => %s))"
         " AND EXISTS (SELECT 1 FROM notifications n WHERE n.player_id = p.id"
         "   AND n.id > coalesce(d.last_notification_id, 0))"
         " AND (%s::uuid IS NULL OR p.id = %s::uuid) LIMIT %s",
-        (every_seconds, player_id, player_id, limit)).fetchall()
+        (now, every_seconds, player_id, player_id, limit)).fetchall()
     return [(r[0], r[1]) for r in rows]
 
 
-def advance_digest(tx: Tx, player_id: str, upto_id: int) -> None:
+def advance_digest(tx: Tx, player_id: str, upto_id: int, now: datetime) -> None:
     tx.conn.execute(
-        "INSERT INTO mail_digests (player_id, last_notification_id, last_sent_at) VALUES (%s, %s, now())"
+        "INSERT INTO mail_digests (player_id, last_notification_id, last_sent_at) VALUES (%s, %s, %s)"
         " ON CONFLICT (player_id) DO UPDATE SET last_notification_id = EXCLUDED.last_notification_id,"
-        " last_sent_at = now()", (player_id, upto_id))
+        " last_sent_at = EXCLUDED.last_sent_at", (player_id, upto_id, now))
 
 
 def webhook_owner(tx: Tx, webhook_id: str) -> dict | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import psycopg
 import pytest
 
@@ -25,7 +27,7 @@ def game_id(services):
     game_id = new_id()
     with services.store.tx() as tx:
         tx.insert_game(game_id, "kontor", "test", {}, 2, "00" * 32, "x", "server", None,
-                       [(None, "easy"), (None, "easy")])
+                       [(None, "easy"), (None, "easy")], datetime.now(UTC))
     return game_id
 
 

@@ -24,6 +24,7 @@ from datetime import datetime
 
 import pytest
 from redis import Redis
+from rq import Queue, Worker
 
 from service.lifeline import die_with_parent
 from tests.conftest import ROOT
@@ -54,7 +55,7 @@ def worker(mail_services):
                                preexec_fn=die_with_parent)  # gone with pytest, however it ends
     redis = Redis.from_url(settings.redis_url)
     deadline = time.monotonic() + 60
-    while not redis.exists(f"rq:scheduler-lock:{settings.queue_name}") and process.poll() is None:
+    while not Worker.count(connection=redis, queue=Queue(f"{settings.queue_name}", connection=redis)) and process.poll() is None:
         assert time.monotonic() < deadline, "the worker did not start"
         time.sleep(0.1)
     yield process

@@ -3,23 +3,24 @@ sweeper's re-send, the daily digest, and no mail while the player watches the ga
 
 from __future__ import annotations
 
-import time
 import uuid
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
+from service.clock import FixedClock
 from service.jobs import WEBHOOK_DISABLED
 from service.mail.mailer import Mailer, watching_key
 from tests.mail.conftest import insert_notification, text_of
 
 
-def _mailer(mail_services, **changes) -> Mailer:
-    """The session's mailer with other settings (window, digest period)."""
+def _mailer(mail_services, clock=None, **changes) -> Mailer:
+    """The session's mailer with other settings (window, digest period), on ``clock`` if given."""
     mailer = mail_services.mailer
     return Mailer(mailer.store, mailer.games, mailer.redis, mailer.queue, mailer.transport, mailer.tokens,
-                  replace(mailer.settings, **changes))
+                  replace(mailer.settings, **changes), clock)
 
 
 def _seat_of(game: dict, player: dict) -> int:
@@ -105,7 +106,8 @@ def test_messages_inside_the_window_fold_into_one_later_mail_but_a_turn_goes_at_
     mails, _ = sink
     ada, bob = verified_player("Ada"), verified_player("Bob")
     game = two_seat_game(ada, bob)
-    mailer = _mailer(mail_services, window_seconds=1.5)
+    clock = FixedClock(datetime.now(UTC))  # time passes when the test says so
+    mailer = _mailer(mail_services, clock, window_seconds=1.5)
     seat = _seat_of(game, ada)
     first = insert_notification(mail_services, ada["id"], game["id"], seat, "message", game["version"],
                                 {"message": {"text": "hello", "seat": 1}, "from": "Bob"}, ref="m1")
@@ -123,7 +125,9 @@ def test_messages_inside_the_window_fold_into_one_later_mail_but_a_turn_goes_at_
     scheduled = ScheduledJobRegistry(mail_services.settings.queue_name, connection=mail_services.redis)
     assert any(j.startswith(f"mail-followup-{ada['id']}-{game['id']}") for j in scheduled.get_job_ids())
     assert len(mails.to(ada["email"])) == 1 + 2  # the verification, the first message, the turn
-    time.sleep(1.6)
+    clock.at += timedelta(seconds=1.4)  # still inside the window
+    assert mailer.mail_followup(ada["id"], game["id"]) == "coalesced"
+    clock.at += timedelta(seconds=0.2)  # past it
     assert mailer.mail_followup(ada["id"], game["id"]) == "sent"
     latest = mails.to(ada["email"])[-1]
     assert "Message" in str(latest["Subject"]) and "1 earlier messages" in text_of(latest)

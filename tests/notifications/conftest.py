@@ -16,6 +16,7 @@ from dataclasses import replace
 import psycopg
 import pytest
 from redis import Redis
+from rq import Queue, Worker
 
 from api import create_app
 from service.container import build
@@ -92,7 +93,7 @@ def start_worker(settings, queues: str = "main,webhooks") -> subprocess.Popen:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     redis = Redis.from_url(settings.redis_url)
     first = queue_names(settings.queue_name, queues)[-1]
-    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{first}") or process.poll() is not None, 60)
+    wait_for(lambda: Worker.count(connection=redis, queue=Queue(f"{first}", connection=redis)) or process.poll() is not None, 60)
     assert process.poll() is None, "the worker did not start"
     return process
 

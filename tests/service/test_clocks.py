@@ -1,9 +1,9 @@
 """Correspondence play in the service, against real PostgreSQL, with time moved by hand.
 
 The service's Clock port is a FixedClock the tests move; the job queue only records what
-would be scheduled, and the tests run the timers the way the RQ job does
-(``ClockService.run_timer``). tests/workers/test_clock_workers.py runs them through real
-RQ workers on short real clocks.
+would be scheduled, and the tests run the timers the way the workers' timer loop does
+(``ClockService.run_timer``, ``run_due_timers``). tests/workers/test_clock_workers.py runs
+them through real workers on short real clocks.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from service.errors import (
 )
 from service.games import COMPUTER, SeatRequest
 from service.jobs import RecordingJobQueue
-from service.timer_slots import slot_of
+from service.store import Tx
+from service.table_store import claim_due_timers, offer_due_timers
 from service.titles import title as title_of
 
 START = datetime(2030, 1, 7, 9, 0, tzinfo=UTC)
@@ -549,37 +550,76 @@ def test_the_games_waiting_for_a_player_most_urgent_first(svc, clock):
     assert [g.id for g in svc.clocks.to_act(b, 50)] == [fast, done, slow, untimed]
 
 
-def test_the_sweeper_fires_overdue_timers_whose_jobs_were_lost(svc, clock):
+def test_the_sweeper_fires_overdue_timers_should_no_timer_loop_run(svc, clock):
     a, b = players(svc, 2)
     gid = new_game(svc, "kontor", [a, b], time_control={"per_move": "PT1H", "on_timeout": "forfeit"})
     clock.at += timedelta(hours=3)
-    before = len(svc.jobs.timers)
-    timers, _, _ = svc.clocks.sweep()
-    assert timers >= 1 and (gid, game(svc, gid).version, None) in svc.jobs.timers[before:]
+    while svc.clocks.sweep()[0]:  # other tests' games are due too: a sweep runs a turn's worth
+        pass
+    assert game(svc, gid).status == "finished"
+    assert len(events(svc, gid, {"TimedOut"})) == 1
 
 
-def timer_at(svc, game_id):
+def claim_rows(svc, game_ids):
     with svc.store.read() as tx:
-        return tx.conn.execute("SELECT timer_at FROM games WHERE id = %s", (game_id,)).fetchone()[0]
+        return tx.conn.execute("SELECT count(*) FROM timer_claims WHERE game_id = ANY(%s::uuid[])",
+                               (list(game_ids),)).fetchone()[0]
 
 
-def test_a_slots_job_fires_the_timers_of_its_slot_only_once_from_a_worker_that_never_saw_them(settings, svc, clock):
+def run_all_due(clocks):
+    """Turns of the timer loop until nothing is due (other tests' games are due too)."""
+    outcomes: dict[str, int] = {}
+    while turn := clocks.run_due_timers(limit=500):
+        for outcome, n in turn.items():
+            outcomes[outcome] = outcomes.get(outcome, 0) + n
+    return outcomes
+
+
+def test_the_timer_loop_fires_each_due_timer_once_from_a_worker_that_never_saw_it(settings, svc, clock):
     a, b, c, d = players(svc, 4)
     forfeit = {"per_move": "PT1H", "on_timeout": "forfeit"}
     first = new_game(svc, "kontor", [a, b], time_control=forfeit)
-    clock.at += timedelta(seconds=1)
+    clock.at += timedelta(minutes=30)
     second = new_game(svc, "kontor", [c, d], time_control=forfeit)
-    slot, later = slot_of(timer_at(svc, first)), slot_of(timer_at(svc, second))
-    assert slot < later
-    clock.at += timedelta(hours=2)  # both deadlines past: their reminders' slots time them out
+    clock.at += timedelta(minutes=45)  # the first's deadline is past, the second's is not
     worker = build(replace(settings, timer_grace_seconds=0.0), clock=clock, jobs=RecordingJobQueue())
-    try:  # another process: its caches are cold, a slot's games are read in one go
+    try:  # another process: its caches are cold
         version = game(svc, first).version
-        assert worker.clocks.run_timers(slot) == {"TimeOut": 1}
+        assert run_all_due(worker.clocks).get("TimeOut", 0) >= 1
         assert game(svc, first).status == "finished" and game(svc, second).status == "active"
-        assert worker.clocks.run_timers(slot) == {}  # run twice: nothing due in it any more
-        assert worker.clocks.run_timer(first, version) == "stale"
-        assert svc.clocks.run_timers(later) == {"TimeOut": 1}
+        assert worker.clocks.run_timer(first, version) == "stale"  # run twice: refused by its version
+        assert claim_rows(svc, [first, second]) == 0  # run: its claim row is gone
+        clock.at += timedelta(hours=1)
+        assert run_all_due(svc.clocks).get("TimeOut", 0) >= 1
     finally:
         worker.close()
     assert [len(events(svc, g, {"TimedOut"})) for g in (first, second)] == [1, 1]
+
+
+class _Died(Exception):
+    pass
+
+
+def test_a_timer_claimed_by_a_worker_is_passed_over_by_the_others_and_freed_when_that_worker_dies(svc, clock):
+    clock.at += timedelta(days=3)
+    run_all_due(svc.clocks)  # every other test's games out of the way
+    forfeit = {"per_move": "PT1H", "on_timeout": "forfeit"}
+    gid = new_game(svc, "kontor", players(svc, 2), time_control=forfeit)
+    clock.at += timedelta(hours=2)
+    with svc.store.tx() as tx:
+        offer_due_timers(tx, clock.now(), 10)
+    dying = svc.store.pool.getconn()  # a worker mid-turn: its claim held in an open transaction
+    try:
+        with dying.transaction():
+            claimed = claim_due_timers(Tx(dying), clock.now(), 10)
+            assert [g for g, _ in claimed] == [gid]
+            assert svc.clocks.run_due_timers() == {}  # passed over: not waited for, not run twice
+            assert game(svc, gid).status == "active"
+            raise _Died
+    except _Died:
+        pass  # its transaction is gone, as with the connection of a killed worker
+    finally:
+        svc.store.pool.putconn(dying)
+    assert svc.clocks.run_due_timers() == {"TimeOut": 1}
+    assert game(svc, gid).status == "finished" and len(events(svc, gid, {"TimedOut"})) == 1
+    assert claim_rows(svc, [gid]) == 0

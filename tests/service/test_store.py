@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import UTC, datetime
 
 import psycopg
 import pytest
@@ -25,7 +26,7 @@ def new_game(store: Store) -> str:
     game_id = new_id()
     with store.tx() as tx:
         tx.insert_game(game_id, "kontor", "test", {}, 2, "00" * 32, "x", "server", None,
-                       [(None, "easy"), (None, "easy")])
+                       [(None, "easy"), (None, "easy")], datetime.now(UTC))
     return game_id
 
 

@@ -1,5 +1,6 @@
-"""The RQ adapter's timer jobs on real Redis: one job per time slot at its exact end, and the
-sweeper's re-queueing."""
+"""The RQ adapter's clock jobs on real Redis: times read from the clock port, and the clock
+jobs of dead workers queued again. (The table's timers are no RQ jobs: the workers' timer
+loop runs them from PostgreSQL; tests/service/test_clocks.py.)"""
 
 from __future__ import annotations
 
@@ -10,92 +11,73 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from redis import Redis
 from rq import Queue
-from rq.utils import now, utcformat
+from rq.registry import ScheduledJobRegistry
 
+from service.clock import FixedClock
 from service.jobs import RQJobQueue
-from service.presence import announce, workers_present
-from service.timer_slots import slot_bounds, slot_of
+from service.presence import announce
+
+LONG_AGO = datetime(2001, 3, 4, 5, 6, 7, tzinfo=UTC)
 
 
 @pytest.fixture
-def jobs(redis_url):
-    queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}")
+def clock():
+    return FixedClock(LONG_AGO)
+
+
+@pytest.fixture
+def jobs(redis_url, clock):
+    queue = RQJobQueue(Redis.from_url(redis_url), f"entrepot-timers-{uuid.uuid4().hex[:8]}", clock)
     yield queue
-    Queue(queue.queue.name, connection=queue.redis).empty()
-    Queue(queue.clock_queue.name, connection=queue.redis).empty()
-    queue.redis.delete("rq:job:fanout-g-3")
-    for job_id in queue.redis.zrange(queue.scheduled_key, 0, -1):
-        queue.redis.delete(b"rq:job:" + job_id)
-    queue.redis.delete(queue.scheduled_key)
+    for q in (queue.queue, queue.clock_queue):
+        registry = ScheduledJobRegistry(queue=q)
+        for job_id in registry.get_job_ids():
+            queue.redis.delete(f"rq:job:{job_id}")
+        queue.redis.delete(registry.key)
+        Queue(q.name, connection=queue.redis).empty()
 
 
-def test_a_timer_goes_to_the_job_of_its_slot_scored_with_the_slots_exact_end(jobs):
-    at = datetime.now(UTC).replace(microsecond=730_000) + timedelta(seconds=30)
-    jobs.schedule_timer("g", 3, at)
-    jobs.schedule_timer("h", 7, at + timedelta(milliseconds=50))  # the same slot: the same job
-    jobs.schedule_timer("k", 2, at + timedelta(milliseconds=80))  # the next slot
-    slot = slot_of(at)
-    assert slot_bounds(slot)[0] < at <= slot_bounds(slot)[1]
-    assert jobs.redis.zrange(jobs.scheduled_key, 0, -1, withscores=True) == [
-        (f"timers-{slot}".encode(), pytest.approx(at.replace(microsecond=800_000).timestamp())),
-        (f"timers-{slot + 1}".encode(), pytest.approx(at.replace(microsecond=900_000).timestamp())),
-    ]
-    jobs.enqueue_job("workers.notification_jobs.fan_out_game", ("g", 3), "fanout-g-3")
-    jobs.schedule_timer("g", 4, datetime.now(UTC) - timedelta(seconds=1))  # its slot is over:
-    # its own job, queued now, on the clock queue (which workers serve before the other
-    # short jobs: a deadline may not lag)
-    assert jobs.clock_queue.job_ids == ["timer-g-4"]
+def test_a_timer_is_no_job_the_timer_loop_reads_the_games_time(jobs, clock):
+    jobs.schedule_timer("g", 3, clock.now() - timedelta(seconds=1))
+    jobs.schedule_timer("h", 3, clock.now() + timedelta(seconds=30))
+    assert jobs.clock_queue.job_ids == [] and ScheduledJobRegistry(queue=jobs.clock_queue).get_job_ids() == []
+
+
+def test_a_jobs_time_is_read_on_the_clock_port_not_the_machines(jobs, clock):
+    # the clock port says 2001: a vacation starting an hour after it is an hour away, and
+    # one that started a minute before it is due now, whatever the machine's time
+    jobs.schedule_vacation("later", clock.now() + timedelta(hours=1))
+    jobs.schedule_vacation("now", clock.now() - timedelta(minutes=1))
+    assert jobs.clock_queue.job_ids == ["vacation-now"]
+    registry = ScheduledJobRegistry(queue=jobs.clock_queue)
+    assert registry.get_job_ids() == ["vacation-later"]
+    in_an_hour = time.time() + 3600
+    score = jobs.redis.zscore(registry.key, "vacation-later")
+    assert in_an_hour - 5 <= score <= in_an_hour + 5
+    clock.at = datetime(2099, 1, 1, tzinfo=UTC)  # and a clock far ahead: 2030 is long past
+    assert jobs.enqueue_job("workers.notification_jobs.fan_out_game", ("g", 3), "fanout-g-3",
+                            at=datetime(2030, 1, 1, tzinfo=UTC))
     assert jobs.queue.job_ids == ["fanout-g-3"]
-
-
-def test_the_sweeper_requeues_lost_stranded_and_dead_jobs_but_not_those_on_their_way(jobs, redis_url):
-    base = datetime.now(UTC) - timedelta(minutes=1)
-    queued, running, dead, orphaned, lost, popped, taking = (slot_of(base) + n for n in range(7))
-    alive = f"alive-{uuid.uuid4().hex[:8]}"
-    presence = announce(redis_url, alive)  # a worker process that holds its connection
-    jobs.redis.hset(f"rq:job:timers-{queued}", "status", "queued")
-    jobs.redis.rpush(jobs.clock_queue.key, f"timers-{queued}")
-    for slot in (popped, taking):  # "queued", yet off the queue: a worker took it
-        jobs.redis.hset(f"rq:job:timers-{slot}", "status", "queued")
-    for slot, worker in ((running, alive), (dead, alive), (orphaned, f"gone-{uuid.uuid4().hex[:8]}")):
-        jobs.redis.hset(f"rq:job:timers-{slot}", mapping={"status": "started", "worker_name": worker})
-    try:
-        assert alive in workers_present(jobs.redis)
-        requeued = jobs.requeue_timers([
-            ("queued", 1, slot_bounds(queued)[1], 30.0),  # in the queue: left alone however late
-            ("running", 1, slot_bounds(running)[1], 1.0),  # started a moment ago, its worker alive
-            ("dead", 1, slot_bounds(dead)[1], 30.0),  # "started" 30 s after its time: a lost machine
-            ("orphaned", 1, slot_bounds(orphaned)[1], 1.0),  # its worker's connection is gone
-            ("lost", 1, slot_bounds(lost)[1], 0.6),  # no job at all (a flushed Redis)
-            ("lost-too", 1, slot_bounds(lost)[1] - timedelta(milliseconds=1), 0.6),  # the same slot
-            ("popped", 1, slot_bounds(popped)[1], 3.0),  # taken by a worker that died before starting it
-            ("taking", 1, slot_bounds(taking)[1], 0.3),  # taken a moment ago: about to start
-        ])
-    finally:
-        presence.close()
-        jobs.redis.delete(*(f"rq:job:timers-{slot}" for slot in (queued, running, dead, orphaned, taking)))
-    assert requeued == 4
-    # the re-queued ones, older than any job waiting, go to the front, the earliest first
-    assert jobs.clock_queue.job_ids == [f"timers-{s}" for s in (dead, orphaned, lost, popped, queued)]
-    deadline = time.monotonic() + 5  # Redis forgets a closed connection's name at once
-    while alive in workers_present(jobs.redis) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert alive not in workers_present(jobs.redis)
 
 
 def test_a_clock_job_a_dead_worker_was_running_is_queued_again_at_once(jobs, redis_url):
     alive = f"alive-{uuid.uuid4().hex[:8]}"
     presence = announce(redis_url, alive)
-    long_ago, just_now = utcformat(now() - timedelta(seconds=2)), utcformat(now() - timedelta(seconds=0.1))
-    started = {  # game: (the worker running its timer job, since when)
-        "g1": (f"gone-{uuid.uuid4().hex[:8]}", long_ago),  # its worker was killed: queued again
-        "g2": (alive, long_ago),  # a slow job of a live worker: left alone
-        "g3": (f"gone-{uuid.uuid4().hex[:8]}", just_now),  # just started: it may be fine yet
+    real_now = datetime.now(UTC)  # RQ's bookkeeping is in the machine's time
+
+    def rq_time(at: datetime) -> str:
+        return at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    long_ago, just_now = rq_time(real_now - timedelta(seconds=2)), rq_time(real_now - timedelta(seconds=0.1))
+    started = {  # vacation: (the worker running its job, since when)
+        "v1": (f"gone-{uuid.uuid4().hex[:8]}", long_ago),  # its worker was killed: queued again
+        "v2": (alive, long_ago),  # a slow job of a live worker: left alone
+        "v3": (f"gone-{uuid.uuid4().hex[:8]}", just_now),  # just started: it may be fine yet
     }
     try:
-        for game_id, (worker, at) in started.items():
-            jobs.schedule_timer(game_id, 1, datetime.now(UTC) - timedelta(seconds=1))  # a job of the clock queue
-            real = f"timer-{game_id}-1"
+        for vacation_id, (worker, at) in started.items():
+            jobs.schedule_vacation(vacation_id, jobs.clock.now() - timedelta(seconds=1))  # due: queued
+            real = f"vacation-{vacation_id}"
             jobs.redis.lrem(jobs.clock_queue.key, 0, real)  # taken by its worker, then started
             jobs.redis.hset(f"rq:job:{real}", mapping={"status": "started", "worker_name": worker, "started_at": at})
             jobs.redis.zadd(jobs.clock_started_key, {f"{real}:execution": time.time() + 60})
@@ -103,6 +85,6 @@ def test_a_clock_job_a_dead_worker_was_running_is_queued_again_at_once(jobs, red
         assert jobs.requeue_orphaned_clock_jobs() == 0  # once
     finally:
         presence.close()
-        jobs.redis.delete(jobs.clock_started_key, *(f"rq:job:timer-{j}-1" for j in started),
-                          *(f"entrepot:orphan:timer-{j}-1:execution" for j in started))
-    assert jobs.clock_queue.job_ids == ["timer-g1-1"]
+        jobs.redis.delete(jobs.clock_started_key, *(f"rq:job:vacation-{j}" for j in started),
+                          *(f"entrepot:orphan:vacation-{j}:execution" for j in started))
+    assert jobs.clock_queue.job_ids == ["vacation-v1"]

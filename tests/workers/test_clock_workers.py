@@ -1,4 +1,4 @@
-"""Clocks on real time through real RQ workers (with RQ's scheduler), Redis and PostgreSQL.
+"""Clocks on real time through real workers (their timer loop on PostgreSQL, RQ for the other jobs), Redis and PostgreSQL.
 
 The few tests of correspondence play that wait for real seconds: 1- and 2-second clocks.
 They use Redis database index 9 (ENTREPOT_TEST_REDIS_URL with its db replaced), which
@@ -18,6 +18,7 @@ from datetime import datetime
 
 import pytest
 from redis import Redis
+from rq import Queue, Worker
 from rq.registry import FinishedJobRegistry
 
 from api import create_app
@@ -52,7 +53,7 @@ def start_worker(settings) -> subprocess.Popen:
     process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env,
                                start_new_session=True, preexec_fn=die_with_parent)
     redis = Redis.from_url(settings.redis_url)
-    wait_for(lambda: redis.exists(f"rq:scheduler-lock:{clock_queue(settings.queue_name)}") or process.poll() is not None,
+    wait_for(lambda: Worker.count(connection=redis, queue=Queue(f"{clock_queue(settings.queue_name)}", connection=redis)) or process.poll() is not None,
              60)
     return process
 
@@ -201,9 +202,9 @@ def test_kill_9_of_the_worker_and_a_flushed_redis_lose_no_timeout(client, clock_
     finally:
         stop(first, signal.SIGKILL)  # the worker and its scheduler, mid-flight
     redis = Redis.from_url(clock_settings.redis_url)
-    # the pending deadline jobs: one per 0.1 s slot, so games created together may share one
-    assert redis.zcard(f"rq:scheduled:{clock_queue(clock_settings.queue_name)}") >= 1
-    redis.flushdb()  # ... and every job and the scheduler lock with them
+    # the deadlines are no jobs: PostgreSQL holds them (each game's timer_at), Redis nothing
+    assert redis.zcard(f"rq:scheduled:{clock_queue(clock_settings.queue_name)}") == 0
+    redis.flushdb()  # ... every job and the scheduler lock gone all the same
     time.sleep(2.5)  # the deadlines pass with no worker at all
     second = start_worker(clock_settings)
     try:

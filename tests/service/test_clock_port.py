@@ -1,0 +1,127 @@
+"""Time comes from the clock port everywhere, SQL included (issue 32, item 4).
+
+Services built on a clock set decades away from the machine's (into the past and into the
+future) store that clock's times and judge expiry by it: had a statement read PostgreSQL's
+own ``now()`` (or Python's ``datetime.now``) instead, the stored times would be today's
+and these assertions would fail."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from service.clock import FixedClock
+from service.container import build
+from service.errors import InvalidToken, TokenExpired, Unauthorized
+from service.games import SeatRequest
+from service.jobs import RecordingJobQueue
+
+PAST = datetime(1999, 12, 31, 23, 0, 0, 123000, tzinfo=UTC)
+FUTURE = datetime(2071, 6, 1, 8, 30, 0, 456000, tzinfo=UTC)
+
+
+@pytest.fixture(params=[PAST, FUTURE], ids=["past", "future"])
+def clocked(request, settings):
+    clock = FixedClock(request.param)
+    services = build(replace(settings, timer_grace_seconds=0.0), clock=clock, jobs=RecordingJobQueue())
+    yield services, clock
+    services.close()
+
+
+def one(svc, sql, *params):
+    with svc.store.read() as tx:
+        return tx.conn.execute(sql, params).fetchone()
+
+
+def test_account_times_follow_the_clock_port(clocked):
+    svc, clock = clocked
+    at = clock.now()
+    created = svc.players.create("Timed", None)
+    token_id = one(svc, "SELECT id::text FROM access_tokens WHERE player_id = %s", created.player.id)[0]
+    assert one(svc, "SELECT created_at FROM access_tokens WHERE id = %s", token_id)[0] == at
+    svc.accounts.set_password(created.player, "correct horse battery staple", None)
+    assert one(svc, "SELECT password_changed_at FROM players WHERE id = %s", created.player.id)[0] == at
+    session = svc.accounts.sign_in_with_token(svc.accounts.token_credential(created.token), "pytest")
+    row = one(svc, "SELECT created_at, last_seen_at, expires_at FROM sessions WHERE id = %s", session.id)
+    assert row == (at, at, at + svc.accounts.settings.session_ttl)
+    assert one(svc, "SELECT last_used_at FROM access_tokens WHERE id = %s", token_id)[0] == at
+    assert [s.id for s in svc.accounts.sessions(created.player)] == [session.id]
+    # the session expires by the clock: past its end, it is gone
+    clock.at = at + svc.accounts.settings.session_ttl + timedelta(seconds=1)
+    assert svc.accounts.session_credential(session.secret) is None
+    assert svc.accounts.sessions(created.player) == []
+    clock.at = at
+    new = svc.accounts.create_token(created.player, "cli", ["read"])
+    svc.accounts.revoke_token(created.player, new.token.id)
+    assert one(svc, "SELECT created_at, revoked_at FROM access_tokens WHERE id = %s", new.token.id) == (at, at)
+
+
+def test_links_and_codes_expire_by_the_clock_port(clocked):
+    svc, clock = clocked
+    at = clock.now()
+    player = svc.players.create("Coded", None).player
+    code, code_2 = f"code-{uuid.uuid4()}", f"code-{uuid.uuid4()}"
+    svc.accounts.save_code(code, "client", player.id, "https://app.example/cb", ["read"], "x" * 43, "S256")
+    assert one(svc, "SELECT created_at, expires_at FROM oauth_codes WHERE player_id = %s", player.id) == (
+        at, at + svc.accounts.settings.code_ttl)
+    clock.at = at + svc.accounts.settings.code_ttl + timedelta(seconds=1)
+    assert svc.accounts.claim_code(code, "client") is None  # expired by the clock
+    clock.at = at
+    svc.accounts.save_code(code_2, "client", player.id, "https://app.example/cb", ["read"], "x" * 43, "S256")
+    assert svc.accounts.claim_code(code_2, "client") is not None  # alive by the clock
+    nobody = f"nobody-{uuid.uuid4().hex[:8]}@example.test"
+    svc.accounts.request_link("signin", nobody)
+    assert one(svc, "SELECT created_at FROM account_requests WHERE email = %s", nobody)[0] == at
+
+
+def test_an_email_verification_is_stored_and_judged_in_the_clock_ports_time(clocked):
+    svc, clock = clocked
+    at = clock.now()
+    created = svc.players.create("Mailed", "mailed@example.test")
+    row = one(svc, "SELECT id, created_at, expires_at FROM email_verifications WHERE player_id = %s",
+              created.player.id)
+    assert row[1:] == (at, at + timedelta(seconds=svc.settings.email_verification_ttl_seconds))
+    clock.at = at + timedelta(seconds=svc.settings.email_verification_ttl_seconds + 1)
+    token = svc.players.accounts.tokens.verification(row[0], created.player.id, "mailed@example.test")
+    with pytest.raises(TokenExpired):
+        with svc.store.tx() as tx:
+            svc.players.accounts.verify(tx, token, None)
+    clock.at = at
+    with svc.store.tx() as tx:
+        assert svc.players.accounts.verify(tx, token, None) == created.player.id
+    assert one(svc, "SELECT email_verified_at FROM players WHERE id = %s", created.player.id)[0] == at
+    with pytest.raises(InvalidToken):
+        with svc.store.tx() as tx:
+            svc.players.accounts.verify(tx, "0-nonsense", None)
+
+
+def test_a_bearer_token_past_its_expiry_by_the_clock_is_refused(clocked):
+    svc, clock = clocked
+    at = clock.now()
+    player = svc.players.create("OAuth", None).player
+    svc.accounts.issue_oauth_token(player.id, "client", ["read"], "oauth-secret-" + at.isoformat())
+    assert svc.accounts.token_credential("oauth-secret-" + at.isoformat()).player.id == player.id
+    clock.at = at + svc.accounts.settings.oauth_token_ttl + timedelta(seconds=1)
+    with pytest.raises(Unauthorized):
+        svc.accounts.token_credential("oauth-secret-" + at.isoformat())
+
+
+def test_the_timer_loop_runs_by_the_clock_port_not_the_machines_time(clocked):
+    svc, clock = clocked
+    a, b = (svc.players.create(f"T{i}", None).player for i in range(2))
+    game = svc.games.create(a, "kontor", {"variant": "basic"}, [SeatRequest(player_id=a.id),
+                                                                 SeatRequest(player_id=b.id)],
+                            time_control={"per_move": "PT1H", "on_timeout": "forfeit"}).game
+    svc.games.accept(b, game.id, 1)
+    timer_at = one(svc, "SELECT timer_at FROM games WHERE id = %s", game.id)[0]
+    assert clock.now() < timer_at <= clock.now() + timedelta(hours=1)  # the clock's hour, not today's
+    while svc.clocks.run_due_timers(limit=500):  # due by the clock: other tests' old games, not this one
+        pass
+    assert one(svc, "SELECT status FROM games WHERE id = %s", game.id)[0] == "active"
+    clock.at = timer_at + timedelta(hours=1)
+    while svc.clocks.run_due_timers(limit=500):
+        pass
+    assert one(svc, "SELECT status FROM games WHERE id = %s", game.id)[0] == "finished"
