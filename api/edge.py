@@ -1,5 +1,19 @@
-"""The edge rules every response and every route share (issue 26, item 15).
+"""The edge policy: what every route of both HTTP stacks (the Flask app, and the live
+streams Starlette serves natively async) shares, applied once per request by ``Edge``, an
+ASGI middleware around the whole application (issue 26 item 15, issue 32 item 3).
 
+- Rate limits (api/limits.py): one budget per client address and per bearer token for
+  every route, stream opens included, counted in ONE Redis round trip per request; over a
+  limit, the same 429 problem with Retry-After on every route; RateLimit-* headers on every
+  response. (Flask's own hooks, for the app run without this middleware, stand aside.)
+- Ids in paths (api/ids.py): one spelling; any other is the same 404 problem on every
+  route. Flask applies the rule to the parameters its router parsed; ``Edge.route`` to the
+  ones Starlette's router parsed for a stream.
+- Request ids: ``X-Request-Id`` in and out (api/observe.py, the middleware around this one):
+  problems made here repeat it as ``request_id``, as Flask's do.
+- Problem details: a refusal made here is built by api/problems.py as Flask's are; an error
+  escaping a stream route before it answers is a 500 problem (``unexpected``), not
+  Starlette's plain text.
 - Security headers: ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options: DENY`` on
   every response, a ``Content-Security-Policy`` on every HTML page (the web client, the
   mail links' pages: scripts and styles from this origin only, no framing, no plugins,
@@ -7,24 +21,31 @@
   carries a token, like an unsubscribe link, never leak it).
 - One ``Date`` header: the server (uvicorn) writes it; Flask's file responses wrote a
   second one.
-- The rate limits of every route for the live streams too (they are served by Starlette,
-  outside Flask-Limiter): the same per-address and per-token budgets, counted in Redis in
-  fixed windows, 429 with Retry-After.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
+import logging
 
 from flask import Flask
-from limits import parse as parse_limit
+from redis import RedisError
 from starlette.requests import Request
 from starlette.responses import Response
 
-from api.problems import PROBLEM_JSON, problem_body, problem_headers
+from api import ids
+from api.limits import COUNT, COUNTED_AT_EDGE, RateLimits, Standing, bearer_token
+from api.problems import (
+    PROBLEM_JSON,
+    problem_body,
+    problem_headers,
+    service_problem,
+    unexpected_problem,
+)
 from service.config import Settings
+from service.errors import ServiceError
+
+log = logging.getLogger(__name__)
 
 #: The web client's policy: everything from this origin, nothing framed or embedded.
 #: Inline styles stay allowed (the board's SVG and the client set style attributes);
@@ -47,77 +68,94 @@ def install(app: Flask) -> None:
         return response
 
 
-class StreamLimiter:
-    """Flask-Limiter's budgets (Settings.rate_limit_per_ip, rate_limit_per_token) for the
-    stream routes, in Redis (an asyncio client): fixed windows, one INCR per open."""
-
-    def __init__(self, settings: Settings, redis):
-        self.redis = redis
-        self.prefix = f"entrepot-limits:{settings.queue_name}:streams"
-        self.per_ip = parse_limit(settings.rate_limit_per_ip)
-        self.per_token = parse_limit(settings.rate_limit_per_token)
-        self.trusted_proxies = settings.trusted_proxies
-
-    def address(self, request: Request) -> str:
-        if self.trusted_proxies:  # as ProxyFix: the address the nearest trusted proxy saw
-            forwarded = [a.strip() for a in request.headers.get("X-Forwarded-For", "").split(",") if a.strip()]
-            if len(forwarded) >= self.trusted_proxies:
-                return forwarded[-self.trusted_proxies]
-        return request.client.host if request.client else "unknown"
-
-    async def refused(self, request: Request) -> Response | None:
-        """A 429 problem when the caller is over a budget, else None (and the open counted)."""
-        checks = [("ip", self.address(request), self.per_ip)]
-        scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            checks.append(("token", hashlib.sha256(token.strip().encode()).hexdigest(), self.per_token))
-        now = time.time()
-        try:
-            for scope, who, limit in checks:
-                window = limit.get_expiry()
-                start = int(now // window) * window
-                key = f"{self.prefix}:{scope}:{who}:{start}"
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.incr(key)
-                    pipe.expire(key, window + 1)
-                    count, _ = await pipe.execute()
-                if count > limit.amount:
-                    retry = max(1, int(start + window - now + 0.999))
-                    body = problem_body(429, "rate_limited",
-                                        f"too many stream opens: {limit.amount} per {window} s; retry in {retry} s")
-                    return Response(json.dumps(body), 429, media_type=PROBLEM_JSON,
-                                    headers={**problem_headers(429), "Retry-After": str(retry),
-                                             "RateLimit-Limit": str(limit.amount), "RateLimit-Remaining": "0",
-                                             "RateLimit-Reset": str(retry)})
-        except Exception:  # Redis down: serve without limits rather than not at all (as Flask-Limiter)
-            return None
-        return None
-
-    def wrap(self, endpoint):
-        async def limited(request: Request) -> Response:
-            refused = await self.refused(request)
-            return refused if refused is not None else await endpoint(request)
-
-        return limited
+#: the common headers as the ASGI server sends them
+_COMMON = [(name.lower().encode(), value.encode()) for name, value in COMMON.items()]
 
 
-class SecurityHeaders:
-    """ASGI middleware: the common headers on responses Flask did not make (the streams)."""
+class Edge:
+    """ASGI middleware: the edge policy of every route (inside api/observe.py's, which
+    gives each request its id)."""
 
-    def __init__(self, app):
+    def __init__(self, app, settings: Settings, redis):
         self.app = app
+        self.limits = RateLimits(settings)
+        #: the Lua script of api/limits.py on an asyncio Redis client
+        self.count = redis.register_script(COUNT)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        standing = await self._count(scope)
+        if standing is not None and not standing[0]:
+            return await self._refuse(standing, send)
+        limits = self.limits
 
         async def sending(message):
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
+                headers = list(message.get("headers", ()))
                 present = {name.lower() for name, _ in headers}
-                headers += [(name.lower().encode(), value.encode()) for name, value in COMMON.items()
-                            if name.lower().encode() not in present]
+                headers += [header for header in _COMMON if header[0] not in present]
+                if standing is not None:
+                    headers += [(name.lower().encode(), value.encode()) for name, value
+                                in limits.headers(standing, message["status"], b"retry-after" in present)]
                 message = {**message, "headers": headers}
             await send(message)
 
-        return await self.app(scope, receive, sending)
+        counted = COUNTED_AT_EDGE.set(True)
+        try:
+            await self.app(scope, receive, sending)
+        finally:
+            COUNTED_AT_EDGE.reset(counted)
+
+    async def _count(self, scope) -> Standing | None:
+        """Count the request in its buckets; its standing (None: Redis did not answer)."""
+        authorization = forwarded = None
+        for name, value in scope.get("headers", ()):
+            if name == b"authorization":
+                authorization = value.decode("latin-1")
+            elif name == b"x-forwarded-for":
+                forwarded = value.decode("latin-1")
+        client = scope.get("client")
+        address = self.limits.address(client[0] if client else None, forwarded)
+        keys, windows, items = self.limits.buckets(address, bearer_token(authorization))
+        try:
+            counted = await self.count(keys=keys, args=windows)
+        except (RedisError, OSError):  # Redis down: serve without limits rather than not at all
+            log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
+            return None
+        return self.limits.standing(items, counted)
+
+    async def _refuse(self, standing: Standing, send) -> None:
+        """The 429 problem every route answers (as Flask's TooManyRequests through api/problems.py)."""
+        body = json.dumps(problem_body(429, "rate_limited", self.limits.refusal(standing))).encode()
+        headers = [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode()),
+                   *[(name.lower().encode(), value.encode()) for name, value in problem_headers(429).items()],
+                   *_COMMON,
+                   *[(name.lower().encode(), value.encode()) for name, value in self.limits.headers(standing, 429, False)]]
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    @staticmethod
+    def route(endpoint):
+        """A Starlette endpoint behind the rules Flask applies to its routes' parameters
+        (api/ids.py): an id in another spelling is the same 404 problem."""
+
+        async def checked(request: Request) -> Response:
+            try:
+                ids.check(request.path_params)
+            except ServiceError as err:
+                return problem(*service_problem(err))
+            return await endpoint(request)
+
+        return checked
+
+
+def problem(status: int, body: dict, headers: dict[str, str] | None = None) -> Response:
+    """A problem+json answer from a Starlette route (api/problems.py makes Flask's)."""
+    return Response(json.dumps(body), status, media_type=PROBLEM_JSON,
+                    headers={**problem_headers(status), **(headers or {})})
+
+
+async def unexpected(_request: Request, _err: Exception) -> Response:
+    """Starlette's handler of an error no route answered: a 500 problem, logged."""
+    return problem(*unexpected_problem())
