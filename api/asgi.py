@@ -42,6 +42,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     streams = GameStreams(services.players, LiveEvents(reader), fanout, redis, reader)
     player_streams = PlayerStreams(services.players, reader, fanout)
     lobby_streams = LobbyStreams(services.lobby, fanout)
+    edge = Edge(services.settings, redis)  # the edge policy of every route (api/edge.py)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -57,19 +58,18 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     if process:
         metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
         metrics.serve_from_env(services.settings.redis_url, services.settings.queue_name)
-    # request ids (outermost), then the edge policy of every route (rate limits, ids,
-    # problem details, security headers: api/edge.py), then either router
-    return ObserveMiddleware(Edge(Starlette(
+    # request ids (outermost: api/observe.py), the security headers, then either router
+    return ObserveMiddleware(edge.around(Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
-            Route("/v1/games/{game_id}/stream", Edge.route(streams.endpoint),
+            Route("/v1/games/{game_id}/stream", edge.route(streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/players/me/stream", Edge.route(player_streams.endpoint),
+            Route("/v1/players/me/stream", edge.route(player_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/lobby/stream", Edge.route(lobby_streams.endpoint),
+            Route("/v1/lobby/stream", edge.route(lobby_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,
         exception_handlers={Exception: unexpected},
-    ), services.settings, redis))
+    )))

@@ -1,19 +1,19 @@
 """The edge policy: what every route of both HTTP stacks (the Flask app, and the live
-streams Starlette serves natively async) shares, applied once per request by ``Edge``, an
-ASGI middleware around the whole application (issue 26 item 15, issue 32 item 3).
+streams Starlette serves natively async) shares (issue 26 item 15, issue 32 item 3).
+``Edge`` applies to the stream routes what the Flask app applies to its own, from the same
+definitions, so every route answers alike:
 
-- Rate limits (api/limits.py): one budget per client address and per bearer token for
-  every route, stream opens included, counted in ONE Redis round trip per request; over a
-  limit, the same 429 problem with Retry-After on every route; RateLimit-* headers on every
-  response. (Flask's own hooks, for the app run without this middleware, stand aside.)
-- Ids in paths (api/ids.py): one spelling; any other is the same 404 problem on every
-  route. Flask applies the rule to the parameters its router parsed; ``Edge.route`` to the
-  ones Starlette's router parsed for a stream.
-- Request ids: ``X-Request-Id`` in and out (api/observe.py, the middleware around this one):
-  problems made here repeat it as ``request_id``, as Flask's do.
-- Problem details: a refusal made here is built by api/problems.py as Flask's are; an error
-  escaping a stream route before it answers is a 500 problem (``unexpected``), not
-  Starlette's plain text.
+- Ids in paths (api/ids.py): one spelling; any other is the same 404 problem, checked on
+  the parameters each router parsed, before the request is counted (Flask's order).
+- Rate limits (api/limits.py ``RateLimits``): one budget per client address and per bearer
+  token for every route, stream opens included (the same Redis buckets), one round trip a
+  request; over a limit the same 429 problem with Retry-After; RateLimit-* headers on every
+  counted answer, streams included. Flask routes count in their request thread with the
+  synchronous client (an asyncio call costs twice the CPU; bench/edge_cost.py).
+- Request ids: ``X-Request-Id`` in and out for every route (api/observe.py, the ASGI
+  middleware around everything); problems made here repeat it as ``request_id``.
+- Problem details: built by api/problems.py for both stacks; an error escaping a stream
+  route before it answers is a 500 problem (``unexpected``), not Starlette's plain text.
 - Security headers: ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options: DENY`` on
   every response, a ``Content-Security-Policy`` on every HTML page (the web client, the
   mail links' pages: scripts and styles from this origin only, no framing, no plugins,
@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from api import ids
-from api.limits import COUNT, COUNTED_AT_EDGE, RateLimits, Standing, bearer_token
+from api.limits import COUNT, RateLimits, Standing, bearer_token
 from api.problems import (
     PROBLEM_JSON,
     problem_body,
@@ -73,81 +73,68 @@ _COMMON = [(name.lower().encode(), value.encode()) for name, value in COMMON.ite
 
 
 class Edge:
-    """ASGI middleware: the edge policy of every route (inside api/observe.py's, which
-    gives each request its id)."""
+    """The edge policy for the ASGI application: ``around`` the whole of it (the security
+    headers of every response), and ``route`` for each stream route (what Flask's hooks
+    do for its routes: the id rule, then the rate limits, counted in the same buckets)."""
 
-    def __init__(self, app, settings: Settings, redis):
-        self.app = app
+    def __init__(self, settings: Settings, redis):
         self.limits = RateLimits(settings)
         #: the Lua script of api/limits.py on an asyncio Redis client
         self.count = redis.register_script(COUNT)
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        standing = await self._count(scope)
-        if standing is not None and not standing[0]:
-            return await self._refuse(standing, send)
-        limits = self.limits
-
-        async def sending(message):
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                present = {name.lower() for name, _ in headers}
-                headers += [header for header in _COMMON if header[0] not in present]
-                if standing is not None:
-                    headers += [(name.lower().encode(), value.encode()) for name, value
-                                in limits.headers(standing, message["status"], b"retry-after" in present)]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        counted = COUNTED_AT_EDGE.set(True)
-        try:
-            await self.app(scope, receive, sending)
-        finally:
-            COUNTED_AT_EDGE.reset(counted)
-
-    async def _count(self, scope) -> Standing | None:
-        """Count the request in its buckets; its standing (None: Redis did not answer)."""
-        authorization = forwarded = None
-        for name, value in scope.get("headers", ()):
-            if name == b"authorization":
-                authorization = value.decode("latin-1")
-            elif name == b"x-forwarded-for":
-                forwarded = value.decode("latin-1")
-        client = scope.get("client")
-        address = self.limits.address(client[0] if client else None, forwarded)
-        keys, windows, items = self.limits.buckets(address, bearer_token(authorization))
-        try:
-            counted = await self.count(keys=keys, args=windows)
-        except (RedisError, OSError):  # Redis down: serve without limits rather than not at all
-            log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
-            return None
-        return self.limits.standing(items, counted)
-
-    async def _refuse(self, standing: Standing, send) -> None:
-        """The 429 problem every route answers (as Flask's TooManyRequests through api/problems.py)."""
-        body = json.dumps(problem_body(429, "rate_limited", self.limits.refusal(standing))).encode()
-        headers = [(b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode()),
-                   *[(name.lower().encode(), value.encode()) for name, value in problem_headers(429).items()],
-                   *_COMMON,
-                   *[(name.lower().encode(), value.encode()) for name, value in self.limits.headers(standing, 429, False)]]
-        await send({"type": "http.response.start", "status": 429, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
-
     @staticmethod
-    def route(endpoint):
-        """A Starlette endpoint behind the rules Flask applies to its routes' parameters
-        (api/ids.py): an id in another spelling is the same 404 problem."""
+    def around(app):
+        async def edge(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+
+            async def sending(message):
+                if message["type"] == "http.response.start":
+                    headers = list(message.get("headers", ()))
+                    present = {name.lower() for name, _ in headers}
+                    message = {**message, "headers": headers + [h for h in _COMMON if h[0] not in present]}
+                await send(message)
+
+            return await app(scope, receive, sending)
+
+        return edge
+
+    def route(self, endpoint):
+        """A Starlette endpoint behind the rules Flask applies to its routes, in Flask's
+        order: an id in another spelling is the same 404 problem (api/ids.py), uncounted as
+        in Flask; then the request is counted in the caller's buckets (a stream open costs
+        what any request costs), over a limit the same 429 problem, and the answer carries
+        the RateLimit-* headers."""
 
         async def checked(request: Request) -> Response:
             try:
                 ids.check(request.path_params)
             except ServiceError as err:
                 return problem(*service_problem(err))
-            return await endpoint(request)
+            standing = await self._count(request)
+            if standing is not None and not standing[0]:
+                response = problem(429, problem_body(429, "rate_limited", self.limits.refusal(standing)))
+            else:
+                response = await endpoint(request)
+            if standing is not None:
+                for name, value in self.limits.headers(standing, response.status_code,
+                                                       "retry-after" in response.headers):
+                    response.headers[name] = value
+            return response
 
         return checked
+
+    async def _count(self, request: Request) -> Standing | None:
+        """Count the request in its buckets; its standing (None: Redis did not answer)."""
+        address = self.limits.address(request.client.host if request.client else None,
+                                      request.headers.get("x-forwarded-for"))
+        keys, windows, items = self.limits.buckets(address, bearer_token(request.headers.get("authorization")))
+        try:
+            counted = await self.count(keys=keys, args=windows)
+        except (RedisError, OSError):  # Redis down: serve without limits rather than not at all
+            log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
+            return None
+        return self.limits.standing(items, counted)
 
 
 def problem(status: int, body: dict, headers: dict[str, str] | None = None) -> Response:

@@ -8,15 +8,15 @@ window, TTL). Flask-Limiter, used before, took six round trips a request: one IN
 bucket, then a GET and a TTL per bucket again for the headers (bench/README.md, the
 command path's profile).
 
-``RateLimits`` is the policy (buckets, keys, the standing, the headers, the refusal); it is
-applied once per request: by the ASGI edge (api/edge.py) for every route of `entrepot
-serve`, the Flask routes and the live streams alike, or, when the Flask app runs without
-it (a plain WSGI server, Flask's test client), by the hooks ``install`` adds.
+``RateLimits`` is the policy (buckets, keys, the standing, the headers, the refusal) of
+every route: Flask's hooks (``install``) apply it to the Flask routes, in the request's
+thread with a synchronous client (an asyncio Redis call costs twice the CPU: it stays off
+the plain requests' path); api/edge.py's ``Edge.route`` to the live streams. Same buckets,
+so a stream open and a plain request draw on one budget, and the same 429 problem.
 """
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import logging
 
@@ -48,11 +48,6 @@ return out
 
 #: (within the limit, remaining, the limit, seconds until its window resets)
 Standing = tuple[bool, int, RateLimitItem, int]
-
-#: True while a request runs behind the ASGI edge, which counted it: Flask's hooks then
-#: neither count it again nor write its headers (a2wsgi runs Flask in a copy of this context)
-COUNTED_AT_EDGE: contextvars.ContextVar[bool] = contextvars.ContextVar("entrepot_counted_at_edge", default=False)
-
 
 class RateLimits:
     """The budgets of every route (Settings.rate_limit_per_ip, rate_limit_per_token)."""
@@ -117,7 +112,7 @@ def client_address() -> str:
 
 
 def install(app: Flask, settings: Settings, redis_pool) -> None:
-    """The same limits for the Flask app run on its own (not behind api/edge.py's Edge)."""
+    """The limits of the Flask routes (api/edge.py applies the same to the streams)."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
     limits = RateLimits(settings)
@@ -125,8 +120,6 @@ def install(app: Flask, settings: Settings, redis_pool) -> None:
 
     @app.before_request
     def rate_limit():
-        if COUNTED_AT_EDGE.get():
-            return
         keys, windows, items = limits.buckets(client_address(), bearer_token(request.headers.get("Authorization")))
         try:
             counted = count(keys=keys, args=windows)
