@@ -13,11 +13,10 @@ from contextlib import asynccontextmanager
 from a2wsgi import WSGIMiddleware
 from redis import asyncio as aioredis
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 
 from api import create_app
-from api.edge import SecurityHeaders, StreamLimiter
+from api.edge import Edge, unexpected
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
 from api.observe import ObserveMiddleware
@@ -44,7 +43,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
                           message_count=services.messages.readable_count)
     player_streams = PlayerStreams(services.players, reader, fanout)
     lobby_streams = LobbyStreams(services.lobby, fanout)
-    limiter = StreamLimiter(services.settings, redis)  # the rate limits of every route
+    edge = Edge(services.settings, redis)  # the edge policy of every route (api/edge.py)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -60,17 +59,18 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     if process:
         metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
         metrics.serve_from_env(services.settings.redis_url, services.settings.queue_name)
-    return ObserveMiddleware(Starlette(
+    # request ids (outermost: api/observe.py), the security headers, then either router
+    return ObserveMiddleware(edge.around(Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
-            Route("/v1/games/{game_id}/stream", limiter.wrap(streams.endpoint),
+            Route("/v1/games/{game_id}/stream", edge.route(streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/players/me/stream", limiter.wrap(player_streams.endpoint),
+            Route("/v1/players/me/stream", edge.route(player_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Route("/v1/lobby/stream", limiter.wrap(lobby_streams.endpoint),
+            Route("/v1/lobby/stream", edge.route(lobby_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,
-        middleware=[Middleware(SecurityHeaders)],
-    ))
+        exception_handlers={Exception: unexpected},
+    )))

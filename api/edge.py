@@ -1,5 +1,19 @@
-"""The edge rules every response and every route share (issue 26, item 15).
+"""The edge policy: what every route of both HTTP stacks (the Flask app, and the live
+streams Starlette serves natively async) shares (issue 26 item 15, issue 32 item 3).
+``Edge`` applies to the stream routes what the Flask app applies to its own, from the same
+definitions, so every route answers alike:
 
+- Ids in paths (api/ids.py): one spelling; any other is the same 404 problem, checked on
+  the parameters each router parsed, before the request is counted (Flask's order).
+- Rate limits (api/limits.py ``RateLimits``): one budget per client address and per bearer
+  token for every route, stream opens included (the same Redis buckets), one round trip a
+  request; over a limit the same 429 problem with Retry-After; RateLimit-* headers on every
+  counted answer, streams included. Flask routes count in their request thread with the
+  synchronous client (an asyncio call costs twice the CPU; bench/edge_cost.py).
+- Request ids: ``X-Request-Id`` in and out for every route (api/observe.py, the ASGI
+  middleware around everything); problems made here repeat it as ``request_id``.
+- Problem details: built by api/problems.py for both stacks; an error escaping a stream
+  route before it answers is a 500 problem (``unexpected``), not Starlette's plain text.
 - Security headers: ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options: DENY`` on
   every response, a ``Content-Security-Policy`` on every HTML page (the web client, the
   mail links' pages: scripts and styles from this origin only, no framing, no plugins,
@@ -7,24 +21,31 @@
   carries a token, like an unsubscribe link, never leak it).
 - One ``Date`` header: the server (uvicorn) writes it; Flask's file responses wrote a
   second one.
-- The rate limits of every route for the live streams too (they are served by Starlette,
-  outside Flask-Limiter): the same per-address and per-token budgets, counted in Redis in
-  fixed windows, 429 with Retry-After.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import time
+import logging
 
 from flask import Flask
-from limits import parse as parse_limit
+from redis import RedisError
 from starlette.requests import Request
 from starlette.responses import Response
 
-from api.problems import PROBLEM_JSON, problem_body, problem_headers
+from api import ids
+from api.limits import COUNT, RateLimits, Standing, bearer_token
+from api.problems import (
+    PROBLEM_JSON,
+    problem_body,
+    problem_headers,
+    service_problem,
+    unexpected_problem,
+)
 from service.config import Settings
+from service.errors import ServiceError
+
+log = logging.getLogger(__name__)
 
 #: The web client's policy: everything from this origin, nothing framed or embedded.
 #: Inline styles stay allowed (the board's SVG and the client set style attributes);
@@ -47,77 +68,81 @@ def install(app: Flask) -> None:
         return response
 
 
-class StreamLimiter:
-    """Flask-Limiter's budgets (Settings.rate_limit_per_ip, rate_limit_per_token) for the
-    stream routes, in Redis (an asyncio client): fixed windows, one INCR per open."""
+#: the common headers as the ASGI server sends them
+_COMMON = [(name.lower().encode(), value.encode()) for name, value in COMMON.items()]
+
+
+class Edge:
+    """The edge policy for the ASGI application: ``around`` the whole of it (the security
+    headers of every response), and ``route`` for each stream route (what Flask's hooks
+    do for its routes: the id rule, then the rate limits, counted in the same buckets)."""
 
     def __init__(self, settings: Settings, redis):
-        self.redis = redis
-        self.prefix = f"entrepot-limits:{settings.queue_name}:streams"
-        self.per_ip = parse_limit(settings.rate_limit_per_ip)
-        self.per_token = parse_limit(settings.rate_limit_per_token)
-        self.trusted_proxies = settings.trusted_proxies
+        self.limits = RateLimits(settings)
+        #: the Lua script of api/limits.py on an asyncio Redis client
+        self.count = redis.register_script(COUNT)
 
-    def address(self, request: Request) -> str:
-        if self.trusted_proxies:  # as ProxyFix: the address the nearest trusted proxy saw
-            forwarded = [a.strip() for a in request.headers.get("X-Forwarded-For", "").split(",") if a.strip()]
-            if len(forwarded) >= self.trusted_proxies:
-                return forwarded[-self.trusted_proxies]
-        return request.client.host if request.client else "unknown"
+    @staticmethod
+    def around(app):
+        async def edge(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
 
-    async def refused(self, request: Request) -> Response | None:
-        """A 429 problem when the caller is over a budget, else None (and the open counted)."""
-        checks = [("ip", self.address(request), self.per_ip)]
-        scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
-        if scheme.lower() == "bearer" and token.strip():
-            checks.append(("token", hashlib.sha256(token.strip().encode()).hexdigest(), self.per_token))
-        now = time.time()
+            async def sending(message):
+                if message["type"] == "http.response.start":
+                    headers = list(message.get("headers", ()))
+                    present = {name.lower() for name, _ in headers}
+                    message = {**message, "headers": headers + [h for h in _COMMON if h[0] not in present]}
+                await send(message)
+
+            return await app(scope, receive, sending)
+
+        return edge
+
+    def route(self, endpoint):
+        """A Starlette endpoint behind the rules Flask applies to its routes, in Flask's
+        order: an id in another spelling is the same 404 problem (api/ids.py), uncounted as
+        in Flask; then the request is counted in the caller's buckets (a stream open costs
+        what any request costs), over a limit the same 429 problem, and the answer carries
+        the RateLimit-* headers."""
+
+        async def checked(request: Request) -> Response:
+            try:
+                ids.check(request.path_params)
+            except ServiceError as err:
+                return problem(*service_problem(err))
+            standing = await self._count(request)
+            if standing is not None and not standing[0]:
+                response = problem(429, problem_body(429, "rate_limited", self.limits.refusal(standing)))
+            else:
+                response = await endpoint(request)
+            if standing is not None:
+                for name, value in self.limits.headers(standing, response.status_code,
+                                                       "retry-after" in response.headers):
+                    response.headers[name] = value
+            return response
+
+        return checked
+
+    async def _count(self, request: Request) -> Standing | None:
+        """Count the request in its buckets; its standing (None: Redis did not answer)."""
+        address = self.limits.address(request.client.host if request.client else None,
+                                      request.headers.get("x-forwarded-for"))
+        keys, windows, items = self.limits.buckets(address, bearer_token(request.headers.get("authorization")))
         try:
-            for scope, who, limit in checks:
-                window = limit.get_expiry()
-                start = int(now // window) * window
-                key = f"{self.prefix}:{scope}:{who}:{start}"
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    pipe.incr(key)
-                    pipe.expire(key, window + 1)
-                    count, _ = await pipe.execute()
-                if count > limit.amount:
-                    retry = max(1, int(start + window - now + 0.999))
-                    body = problem_body(429, "rate_limited",
-                                        f"too many stream opens: {limit.amount} per {window} s; retry in {retry} s")
-                    return Response(json.dumps(body), 429, media_type=PROBLEM_JSON,
-                                    headers={**problem_headers(429), "Retry-After": str(retry),
-                                             "RateLimit-Limit": str(limit.amount), "RateLimit-Remaining": "0",
-                                             "RateLimit-Reset": str(retry)})
-        except Exception:  # Redis down: serve without limits rather than not at all (as Flask-Limiter)
+            counted = await self.count(keys=keys, args=windows)
+        except (RedisError, OSError):  # Redis down: serve without limits rather than not at all
+            log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
             return None
-        return None
-
-    def wrap(self, endpoint):
-        async def limited(request: Request) -> Response:
-            refused = await self.refused(request)
-            return refused if refused is not None else await endpoint(request)
-
-        return limited
+        return self.limits.standing(items, counted)
 
 
-class SecurityHeaders:
-    """ASGI middleware: the common headers on responses Flask did not make (the streams)."""
+def problem(status: int, body: dict, headers: dict[str, str] | None = None) -> Response:
+    """A problem+json answer from a Starlette route (api/problems.py makes Flask's)."""
+    return Response(json.dumps(body), status, media_type=PROBLEM_JSON,
+                    headers={**problem_headers(status), **(headers or {})})
 
-    def __init__(self, app):
-        self.app = app
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def sending(message):
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {name.lower() for name, _ in headers}
-                headers += [(name.lower().encode(), value.encode()) for name, value in COMMON.items()
-                            if name.lower().encode() not in present]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        return await self.app(scope, receive, sending)
+async def unexpected(_request: Request, _err: Exception) -> Response:
+    """Starlette's handler of an error no route answered: a 500 problem, logged."""
+    return problem(*unexpected_problem())

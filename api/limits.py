@@ -7,6 +7,12 @@ buckets counted and read in ONE Redis round trip (a Lua script: INCR, EXPIRE on 
 window, TTL). Flask-Limiter, used before, took six round trips a request: one INCR per
 bucket, then a GET and a TTL per bucket again for the headers (bench/README.md, the
 command path's profile).
+
+``RateLimits`` is the policy (buckets, keys, the standing, the headers, the refusal) of
+every route: Flask's hooks (``install``) apply it to the Flask routes, in the request's
+thread with a synchronous client (an asyncio Redis call costs twice the CPU: it stays off
+the plain requests' path); api/edge.py's ``Edge.route`` to the live streams. Same buckets,
+so a stream open and a plain request draw on one budget, and the same 429 problem.
 """
 
 from __future__ import annotations
@@ -40,58 +46,94 @@ end
 return out
 """
 
+#: (within the limit, remaining, the limit, seconds until its window resets)
+Standing = tuple[bool, int, RateLimitItem, int]
+
+class RateLimits:
+    """The budgets of every route (Settings.rate_limit_per_ip, rate_limit_per_token)."""
+
+    def __init__(self, settings: Settings):
+        self.per_ip: list[RateLimitItem] = parse_many(settings.rate_limit_per_ip)
+        self.per_token: list[RateLimitItem] = parse_many(settings.rate_limit_per_token)
+        self.prefix = f"entrepot-limits:{settings.queue_name}"
+        self.trusted_proxies = settings.trusted_proxies
+
+    def address(self, remote: str | None, forwarded_for: str | None) -> str:
+        """The caller's address: as werkzeug's ProxyFix(x_for=trusted_proxies) reads it,
+        the address the nearest trusted proxy saw."""
+        if self.trusted_proxies and forwarded_for:
+            forwarded = [a.strip() for a in forwarded_for.split(",") if a.strip()]
+            if len(forwarded) >= self.trusted_proxies:
+                return forwarded[-self.trusted_proxies]
+        return remote or "unknown"
+
+    def buckets(self, address: str, bearer: str | None) -> tuple[list[str], list[int], list[RateLimitItem]]:
+        """(Redis keys, window seconds, limits) of a request's buckets."""
+        items = [(item, item.key_for(self.prefix, "ip", address)) for item in self.per_ip]
+        if bearer is not None:
+            # a digest, never the token itself: Redis keys are not a place for secrets
+            digest = hashlib.sha256(bearer.encode()).hexdigest()
+            items += [(item, item.key_for(self.prefix, "token", digest)) for item in self.per_token]
+        return [key for _, key in items], [item.get_expiry() for item, _ in items], [item for item, _ in items]
+
+    @staticmethod
+    def standing(limits: list[RateLimitItem], counted: list) -> Standing:
+        """The limit that stops this request, else the one closest to stopping it."""
+        standing = []
+        for n, item in enumerate(limits):
+            used, ttl = int(counted[2 * n]), int(counted[2 * n + 1])
+            standing.append((used <= item.amount, max(0, item.amount - used), item,
+                             min(item.get_expiry(), max(0, ttl))))
+        return min(standing, key=lambda s: (s[0], s[1]))
+
+    @staticmethod
+    def refusal(standing: Standing) -> str:
+        """The problem's detail when the request is over its limit."""
+        return f"too many requests: at most {standing[2]}"
+
+    @staticmethod
+    def headers(standing: Standing, status: int, has_retry_after: bool) -> list[tuple[str, str]]:
+        _, remaining, item, reset = standing
+        headers = [("RateLimit-Limit", str(item.amount)), ("RateLimit-Remaining", str(remaining)),
+                   ("RateLimit-Reset", str(reset))]
+        # a 429 of another limit (sign-in attempts, api/ratelimit.py) says its own Retry-After
+        if status == 429 and not has_retry_after:
+            headers.append(("Retry-After", str(max(1, reset))))
+        return headers
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    scheme, _, token = (authorization or "").partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
 
 def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def _bearer() -> str | None:
-    scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
-
-
-def token_key() -> str:
-    # a digest, never the token itself: Redis keys are not a place for secrets
-    return hashlib.sha256((_bearer() or "").encode()).hexdigest()
-
-
 def install(app: Flask, settings: Settings, redis_pool) -> None:
+    """The limits of the Flask routes (api/edge.py applies the same to the streams)."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
-    per_ip: list[RateLimitItem] = parse_many(settings.rate_limit_per_ip)
-    per_token: list[RateLimitItem] = parse_many(settings.rate_limit_per_token)
-    prefix = f"entrepot-limits:{settings.queue_name}"
+    limits = RateLimits(settings)
     count = Redis(connection_pool=redis_pool).register_script(COUNT)
 
     @app.before_request
     def rate_limit():
-        buckets = [(item, item.key_for(prefix, "ip", client_address())) for item in per_ip]
-        if _bearer() is not None:
-            buckets += [(item, item.key_for(prefix, "token", token_key())) for item in per_token]
+        keys, windows, items = limits.buckets(client_address(), bearer_token(request.headers.get("Authorization")))
         try:
-            counted = count(keys=[key for _, key in buckets], args=[item.get_expiry() for item, _ in buckets])
+            counted = count(keys=keys, args=windows)
         except RedisError:  # Redis down: serve without limits rather than not at all
             log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
             return
-        # the limit that stops this request, else the one closest to stopping it
-        standing = []
-        for n, (item, _) in enumerate(buckets):
-            used, ttl = int(counted[2 * n]), int(counted[2 * n + 1])
-            remaining = max(0, item.amount - used)
-            standing.append((used <= item.amount, remaining, item, min(item.get_expiry(), max(0, ttl))))
-        g.rate_limit = min(standing, key=lambda s: (s[0], s[1]))
+        g.rate_limit = limits.standing(items, counted)
         if not g.rate_limit[0]:
-            raise TooManyRequests(f"too many requests: at most {g.rate_limit[2]}")
+            raise TooManyRequests(limits.refusal(g.rate_limit))
 
     @app.after_request
     def rate_limit_headers(response):
         current = g.get("rate_limit")
         if current is not None:
-            _, remaining, item, reset = current
-            response.headers["RateLimit-Limit"] = str(item.amount)
-            response.headers["RateLimit-Remaining"] = str(remaining)
-            response.headers["RateLimit-Reset"] = str(reset)
-            # a 429 of another limit (sign-in attempts, api/ratelimit.py) says its own Retry-After
-            if response.status_code == 429 and "Retry-After" not in response.headers:
-                response.headers["Retry-After"] = str(max(1, reset))
+            for name, value in limits.headers(current, response.status_code, "Retry-After" in response.headers):
+                response.headers[name] = value
         return response

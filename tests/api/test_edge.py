@@ -1,12 +1,16 @@
-"""Issue 26, items 8 and 15, through the real ASGI server (uvicorn in this process, as
-`entrepot serve` runs it), PostgreSQL and Redis: the three 500s are 4xx problems; the web
-client carries its security headers and one Date header; the stream routes have the rate
-limits of every route; the async pool behind the streams bounds every statement."""
+"""Issue 26, items 8 and 15, and issue 32, item 3, through the real ASGI server (uvicorn in
+this process, as `entrepot serve` runs it), PostgreSQL and Redis: the three 500s are 4xx
+problems; the web client carries its security headers and one Date header; one edge policy
+for both stacks: a stream route answers as a Flask route does to an id in another
+spelling, to a caller over its rate limit (one budget, one 429) and to a request id, good,
+bad or oversized; the async pool behind the streams bounds every statement."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import json
+import re
 import threading
 import time
 import uuid
@@ -18,6 +22,7 @@ import requests
 import uvicorn
 
 from api.asgi import create_asgi_app
+from api.live import GameStreams
 from service.container import build
 from service.store import AsyncReader
 from tests.e2e.live import free_port
@@ -37,16 +42,22 @@ def serve(services) -> tuple[str, uvicorn.Server]:
     return f"http://127.0.0.1:{port}", running
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def limited(settings):
-    """A server whose per-address budget is 5 requests a minute (its own queue name: its
-    own counters)."""
-    services = build(replace(settings, rate_limit_per_ip="5/minute",
-                             queue_name=f"entrepot-edge-{uuid.uuid4().hex[:8]}"))
-    base, running = serve(services)
-    yield base
-    running.should_exit = True
-    services.close()
+    """``limited(rate_limit_per_ip=..., rate_limit_per_token=...)``: the base URL of a server
+    with these budgets, and its own queue name (its own counters)."""
+    started = []
+
+    def start(**budgets) -> str:
+        services = build(replace(settings, queue_name=f"entrepot-edge-{uuid.uuid4().hex[:8]}", **budgets))
+        base, running = serve(services)
+        started.append((running, services))
+        return base
+
+    yield start
+    for running, services in started:
+        running.should_exit = True
+        services.close()
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +102,7 @@ def test_the_web_client_carries_its_security_headers_and_one_date(server):
 
 
 def test_stream_opens_are_rate_limited_like_every_route(limited):
+    limited = limited(rate_limit_per_ip="5/minute")
     statuses = []
     for _ in range(8):  # unauthenticated opens: each answered at once (401), each counted
         response = requests.get(f"{limited}/v1/players/me/stream", timeout=10)
@@ -116,3 +128,136 @@ def test_the_streams_pool_bounds_every_statement(settings):
     started = time.monotonic()
     asyncio.run(run())
     assert time.monotonic() - started < 1.8
+
+
+# one edge policy for both stacks (issue 32, item 3) ------------------------------------
+FRESH_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def assert_same_problem(flask, stream, status: int) -> None:
+    """A Flask route's answer and a stream route's: the same problem, each with its own request id."""
+    for response in (flask, stream):
+        assert response.status_code == status, (response.url, response.status_code, response.text[:300])
+        assert response.headers["Content-Type"] == "application/problem+json", response.url
+        assert response.json()["request_id"] == response.headers["X-Request-Id"]
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+    # counted alike: both (an id in another spelling: neither, as Flask refuses it before counting)
+    assert ("RateLimit-Limit" in flask.headers) == ("RateLimit-Limit" in stream.headers)
+    bodies = [{k: v for k, v in r.json().items() if k != "request_id"} for r in (flask, stream)]
+    assert bodies[0] == bodies[1], bodies
+
+
+def authorized(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_stream_answers_an_id_in_another_spelling_as_the_flask_routes_do(server, new_player):
+    player = new_player("Spelling")
+    game = requests.post(f"{server}/v1/games", headers=authorized(player["token"]), timeout=30,
+                         json={"title": "kontor", "seats": [{"player_id": player["id"]}, {"ai": "easy"}]}).json()
+    canonical = game["id"]
+    with requests.get(f"{server}/v1/games/{canonical}/stream", headers=authorized(player["token"]),
+                      stream=True, timeout=10) as opened:  # the game's stream, spelled as the API spells it
+        assert opened.status_code == 200 and opened.headers["Content-Type"].startswith("text/event-stream")
+    hexed = uuid.UUID(canonical).hex
+    spellings = [canonical.upper(), "{" + canonical + "}", "urn:uuid:" + canonical, hexed, hexed.upper(),
+                 "{" + canonical.upper() + "}", canonical + "\n", "not-an-id"]
+    for spelling in spellings:
+        path = f"/v1/games/{requests.utils.quote(spelling, safe=':')}"
+        flask = requests.get(server + path, headers=authorized(player["token"]), timeout=10)
+        with requests.get(server + path + "/stream", headers=authorized(player["token"]), stream=True,
+                          timeout=10) as stream:
+            assert stream.status_code == 404, (spelling, stream.status_code)  # not the game's stream
+            assert stream.content  # the problem, read while the connection is open
+        assert_same_problem(flask, stream, 404)
+        assert stream.json()["code"] == "not_found" and stream.json()["detail"] == f"no game {spelling}"
+
+
+def test_stream_opens_and_plain_requests_share_one_budget_and_one_429(limited, new_player):
+    base = limited(rate_limit_per_ip="6/minute")
+    token = new_player("Budget")["token"]  # made by the unthrottled app
+    remaining = []
+    for path in ("/v1/titles", "/v1/players/me/stream", "/v1/titles", "/v1/lobby/stream"):
+        with requests.get(base + path, headers=authorized(token), stream=True, timeout=10) as response:
+            assert response.status_code == 200, (path, response.status_code)
+            remaining.append(int(response.headers["RateLimit-Remaining"]))
+            assert response.headers["RateLimit-Limit"] == "6"
+    # each request counted once, whichever stack served it (Flask's own hooks stand aside)
+    assert remaining == [5, 4, 3, 2]
+    assert requests.get(f"{base}/v1/games/{uuid.uuid4()}/stream", timeout=10).status_code == 404
+    assert requests.get(f"{base}/v1/games/{uuid.uuid4()}", timeout=10).status_code == 404
+    stream = requests.get(base + "/v1/players/me/stream", headers=authorized(token), timeout=10)
+    flask = requests.get(base + "/v1/players/me", headers=authorized(token), timeout=10)
+    assert_same_problem(flask, stream, 429)
+    assert stream.json()["code"] == "rate_limited" and stream.json()["title"] == "Too many requests"
+    for response in (flask, stream):
+        assert 1 <= int(response.headers["Retry-After"]) <= 60
+        assert response.headers["RateLimit-Limit"] == "6" and response.headers["RateLimit-Remaining"] == "0"
+    game_stream = requests.get(f"{base}/v1/games/{uuid.uuid4()}/stream", timeout=10)
+    lobby_stream = requests.get(f"{base}/v1/lobby/stream", timeout=10)
+    assert game_stream.status_code == lobby_stream.status_code == 429
+
+
+def test_a_token_over_its_budget_gets_the_same_429_on_a_stream(limited, new_player):
+    base = limited(rate_limit_per_token="3/minute")
+    token = new_player("Token")["token"]
+    assert requests.get(base + "/v1/players/me", headers=authorized(token), timeout=10).status_code == 200
+    with requests.get(base + "/v1/players/me/stream", headers=authorized(token), stream=True, timeout=10) as opened:
+        assert opened.status_code == 200 and opened.headers["RateLimit-Remaining"] == "1"
+    assert requests.get(base + "/v1/titles", headers=authorized(token), timeout=10).status_code == 200
+    stream = requests.get(base + "/v1/players/me/stream", headers=authorized(token), timeout=10)
+    flask = requests.get(base + "/v1/players/me", headers=authorized(token), timeout=10)
+    assert_same_problem(flask, stream, 429)
+    assert stream.headers["RateLimit-Limit"] == flask.headers["RateLimit-Limit"] == "3"
+    assert int(stream.headers["Retry-After"]) >= 1 and int(flask.headers["Retry-After"]) >= 1
+    # the caller's address is not the token's bucket: without the token it is served
+    assert requests.get(base + "/v1/titles", timeout=10).status_code == 200
+
+
+def test_request_ids_on_streams_as_on_flask_routes(server, new_player):
+    player = new_player("Ids")
+    given = f"proxy:{uuid.uuid4().hex}.1-a"
+    with requests.get(f"{server}/v1/players/me/stream", headers={**authorized(player["token"]), "X-Request-Id": given},
+                      stream=True, timeout=10) as opened:  # an open stream echoes it
+        assert opened.status_code == 200 and opened.headers["X-Request-Id"] == given
+    longest = "r" * 128
+    for sent, kept in [(given, True), (longest, True), ("r" * 129, False), ("bad id", False), ("a/b", False),
+                       ("caf\u00e9", False), ("", False)]:
+        missing = str(uuid.uuid4())
+        flask = requests.get(f"{server}/v1/games/{missing}", headers={"X-Request-Id": sent}, timeout=10)
+        stream = requests.get(f"{server}/v1/games/{missing}/stream", headers={"X-Request-Id": sent}, timeout=10)
+        assert_same_problem(flask, stream, 404)
+        for response in (flask, stream):
+            echoed = response.headers["X-Request-Id"]
+            assert echoed == sent if kept else FRESH_ID.fullmatch(echoed), (sent, echoed)
+        if not kept:
+            assert flask.headers["X-Request-Id"] != stream.headers["X-Request-Id"]  # each its own
+
+
+def test_an_error_escaping_a_stream_route_is_a_500_problem(services, monkeypatch):
+    async def broken(_self, _request):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(GameStreams, "endpoint", broken)
+    app = create_asgi_app(services, threads=1)  # the application `entrepot serve` runs
+    path = f"/v1/games/{uuid.uuid4()}/stream"
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+             "headers": [(b"x-request-id", b"broken-1")], "client": ("127.0.0.1", 5000),
+             "server": ("127.0.0.1", 80)}
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    with pytest.raises(RuntimeError):  # re-raised for the server to log, as every unexpected error
+        asyncio.run(app(scope, receive, send))
+    start, body = sent
+    headers = {name.decode(): value.decode() for name, value in start["headers"]}
+    assert start["status"] == 500 and headers["content-type"] == "application/problem+json"
+    problem = json.loads(body["body"])
+    assert problem["code"] == "internal_error" and problem["request_id"] == headers["x-request-id"] == "broken-1"
+    assert "a bug" not in body["body"].decode()
