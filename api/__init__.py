@@ -12,9 +12,9 @@ from api.routes import lobby as lobby_routes
 from api.routes import notes as notes_routes
 from api.routes import takeback as takeback_routes
 from api.routes.accounts import bp as accounts_bp
-from service import tracing
 from service.config import Settings
-from service.container import Services, build
+from service.observability import tracing
+from service.runtime.container import Services, build
 
 OPENAPI = Path(__file__).resolve().parent.parent / "openapi.yaml"
 #: the web client: static files that speak only the public API (clients/web)
@@ -47,6 +47,6 @@ def create_app(services: Services | None = None) -> Flask:
     def openapi():
         return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")
 
-    tracing.instrument_flask(app)  # when on (service/tracing.py)
+    tracing.instrument_flask(app)  # when on (service/observability/tracing.py)
     app.wsgi_app = observe.ObserveWSGI(app.wsgi_app)
     return app

@@ -20,11 +20,11 @@ from api.edge import Edge, unexpected
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
 from api.observe import ObserveMiddleware
-from service import logs, metrics, tracing
 from service.config import Settings
-from service.container import Services, build
-from service.store import AsyncReader
-from service.streams import Fanout, LiveEvents
+from service.games.store import AsyncReader
+from service.notifications.streams import Fanout, LiveEvents
+from service.observability import logs, metrics, tracing
+from service.runtime.container import Services, build
 
 
 def create_asgi_app(services: Services | None = None, threads: int | None = None) -> ObserveMiddleware:

@@ -21,9 +21,9 @@ from flask import request
 from api.observe import note_player
 from api.services import services
 from service.accounts import ALL_SCOPES, Credential, CsrfRefused, MissingScope
+from service.accounts.players import PlayerService
 from service.errors import Unauthorized
-from service.players import PlayerService
-from service.store import Player
+from service.games.store import Player
 
 _KEY = "entrepot.credential"
 SESSION_COOKIE = "entrepot_session"

@@ -15,7 +15,7 @@ from api.auth import optional_player
 from api.problems import MalformedJson, problem_response, service_problem
 from api.services import services
 from service.errors import Invalid
-from service.idempotency import IdempotencyKey, Replayed, idempotency_key
+from service.games.idempotency import IdempotencyKey, Replayed, idempotency_key
 
 #: Deeper JSON is refused: no request of this API nests more than a few levels, and
 #: recursion over hostile nesting is how a parser or a validator falls over.

@@ -2,7 +2,7 @@
 (Server-Sent Events).
 
 A stream holds no request thread and runs no query while its game is quiet: it waits on
-its ``Watch`` (service/streams.py), and reads only when rung. Messages: ``id`` = the
+its ``Watch`` (service/notifications/streams.py), and reads only when rung. Messages: ``id`` = the
 event's seq, ``event`` = its type, ``data`` = the event as the caller may see it; a
 keep-alive comment every ``keepalive`` s; closed after ``timeout`` s (reconnect with
 Last-Event-ID) or after an ``end`` message once a finished game has nothing more to send.
@@ -40,12 +40,12 @@ from api.problems import (
     validation_problem,
 )
 from api.schemas import PlayerStreamQuery, StreamQuery
+from service.accounts.players import PlayerService
 from service.errors import Invalid, ServiceError, Unauthorized
-from service.games import EventPage
-from service.notifications import notification_body
-from service.players import PlayerService
-from service.store import AsyncReader, Player
-from service.streams import Fanout, LiveEvents, Watch
+from service.games.service import EventPage
+from service.games.store import AsyncReader, Player
+from service.notifications.service import notification_body
+from service.notifications.streams import Fanout, LiveEvents, Watch
 
 log = logging.getLogger(__name__)
 

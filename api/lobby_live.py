@@ -1,7 +1,7 @@
 """GET /v1/lobby/stream: the lobby live, as Server-Sent Events, served natively async.
 
 The stream holds no thread and runs no query while the lobby is quiet: it waits on the
-lobby's ``Watch`` (service/streams.py: one Redis subscription per process, which also hears
+lobby's ``Watch`` (service/notifications/streams.py: one Redis subscription per process, which also hears
 ``entrepot:lobby``, published after every seat change: a seek posted, joined, started,
 declined, or withdrawn by the sweeper). Rung, it reads the lobby once (streams with the
 same filter rung together share that read) and sends ``event: lobby`` with
@@ -26,8 +26,8 @@ from api.live import SSE_HEADERS, _problem, _problem_of, _quiet
 from api.problems import problem_body
 from api.routes.lobby import lobby_json
 from api.schemas import Strict
-from service.lobby import LobbyService
-from service.streams import Fanout, Watch
+from service.lobby.service import LobbyService
+from service.notifications.streams import Fanout, Watch
 
 log = logging.getLogger(__name__)
 

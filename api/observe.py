@@ -6,7 +6,7 @@ streams alike): an ASGI middleware around the whole application.
   ``request_id`` in problem details (api/problems.py asks ``request_id()``), bound to
   every log line written while the request runs.
 - One JSON log line per request: method, route template, path, status, duration, player id.
-- Metrics (service/metrics.py): requests by route template and status, latency, open streams.
+- Metrics (service/observability/metrics.py): requests by route template and status, latency, open streams.
 - Draining: on SIGTERM (or SIGINT) the process stops saying it is ready
   (/v1/health/ready answers 503) and ends every open event stream at once with a
   ``retry:`` hint, so clients reconnect to another API process instead of waiting for
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import structlog
 
-from service import metrics
+from service.observability import metrics
 
 log = logging.getLogger("entrepot.request")
 

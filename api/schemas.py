@@ -68,11 +68,11 @@ class GameCreate(Strict):
     title = fields.Str(required=True)
     options = fields.Dict(keys=fields.Str(), load_default=dict)
     seats = fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8))
-    #: validated by the service (service/time_control.py), which knows the creation time
+    #: validated by the service (service/correspondence/time_control.py), which knows the creation time
     time_control = fields.Dict(keys=fields.Str(), load_default=None, allow_none=True)
     seed = fields.Str(load_default=None, allow_none=True, validate=validate.Regexp(
         r"^[0-9a-fA-F]{64}$", error="must be 64 hex digits (32 bytes)"))
-    # the lobby (service/lobby.py): rated by default between people, public by default
+    # the lobby (service/lobby/service.py): rated by default between people, public by default
     rated = StrictBool(load_default=None, allow_none=True)
     private = StrictBool(load_default=False)
     rating_range = fields.Nested("RatingRange", load_default=None, allow_none=True)

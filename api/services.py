@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from service.container import Services
+from service.runtime.container import Services
 
 
 def services() -> Services:

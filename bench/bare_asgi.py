@@ -1,5 +1,5 @@
 """The floor of the stack: the smallest ASGI app, run by bench/http_games.py under the same
-uvicorn command as `entrepot serve` (service.cli.uvicorn_command), so that Entrepot's
+uvicorn command as `entrepot serve` (service.runtime.cli.uvicorn_command), so that Entrepot's
 figures are read against the fastest any Python web stack here can answer.
 
 Every request gets 200 and the same small JSON body as GET /v1/health's shape.

@@ -20,7 +20,7 @@ create as fast as the two APIs answer.
 
 ``--trace`` records every timer job (which worker ran it, when it was queued, started and
 ended), every move of the scheduler, every takeover and re-queue, and every 50 ms the
-scheduler lock's holder and the queue's depth (service/timer_trace.py), in
+scheduler lock's holder and the queue's depth (service/correspondence/timer_trace.py), in
 bench/clocks-trace.jsonl, then prints the story of each timeout more than 1.5 s late.
 
 Uses DATABASE_URL (an admin URL: it creates and drops the database entrepot_bench_clocks)
@@ -47,7 +47,7 @@ from http_games import free_port, fresh_database
 from redis import Redis
 from rq import Queue, Worker
 
-from service.jobs import clock_queue
+from service.job_queue import clock_queue
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_DB = 10
@@ -65,7 +65,7 @@ def start_api(port: int, env: dict) -> subprocess.Popen:
 def start_worker(env: dict, sweep_every: float, log) -> subprocess.Popen:
     """One worker machine: `entrepot worker`, in a session of its own (kill -9 takes its
     scheduler process too)."""
-    cmd = [sys.executable, "-m", "service.cli", "worker", "--sweep-every", str(sweep_every)]
+    cmd = [sys.executable, "-m", "service.runtime.cli", "worker", "--sweep-every", str(sweep_every)]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=log, start_new_session=True)
 
 
@@ -150,7 +150,7 @@ def main() -> int:
     if args.trace:
         TRACE.unlink(missing_ok=True)
         env["ENTREPOT_TRACE_TIMERS"] = str(TRACE)
-    subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "service.runtime.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     load_before = os.getloadavg()  # the machine may be shared: the figures depend on it

@@ -52,7 +52,7 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
     # a data directory of its own: its log (and its signing key) apart from other servers'
     data_dir = tempfile.mkdtemp(prefix="entrepot-bench-")
-    cmd = [sys.executable, "-m", "service.cli", "serve", "--port", str(port),
+    cmd = [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port),
            "--workers", str(workers), "--threads", str(threads), "--data-dir", data_dir]
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     # serve starts its workers too: on a shared machine under load that takes a minute or more
@@ -70,7 +70,7 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
 def start_floor(port: int, workers: int) -> subprocess.Popen:
     """bench/bare_asgi.py under the same uvicorn command as `entrepot serve`."""
     sys.path.insert(0, str(ROOT))
-    from service.cli import uvicorn_command
+    from service.runtime.cli import uvicorn_command
 
     cmd = uvicorn_command("bare_asgi:create_app", "127.0.0.1", port, workers) + ["--app-dir", str(ROOT / "bench")]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -236,7 +236,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=8, help="threads per API process (default: serve's)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from service.cli import _workers_default
+    from service.runtime.cli import _workers_default
 
     load_before = load()
     database_url, redis_url = fresh_database(bench_database())

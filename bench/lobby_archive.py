@@ -8,7 +8,7 @@ games over two years (2% private) with their 2,000,000 seats and archive rows, a
 rating per player and title. Players' game counts are skewed (seat holders drawn as
 floor(100000 * u^2)): the busiest players have thousands of games.
 
-Then it times, through the service's own queries (service/lobby.py) on a warm pool, the
+Then it times, through the service's own queries (service/lobby/service.py) on a warm pool, the
 lobby (all titles, one title, the second page), and the archive (a random player's
 latest, won, lost, one title; the busiest player's; every player's by title and form),
 ``--samples`` times each, and prints p50/p99 in milliseconds next to the floor measured in
@@ -37,10 +37,10 @@ from psycopg.conninfo import make_conninfo
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anywhere
 
 from service.clock import SystemClock  # noqa: E402
-from service.lobby import LobbyService  # noqa: E402
-from service.migrate import migrate  # noqa: E402
-from service.ratings import RatingService  # noqa: E402
-from service.store import Store  # noqa: E402
+from service.games.store import Store  # noqa: E402
+from service.lobby.ratings import RatingService  # noqa: E402
+from service.lobby.service import LobbyService  # noqa: E402
+from service.runtime.migrate import migrate  # noqa: E402
 
 DB = "entrepot_bench_lobby"
 PLAYERS = 100_000

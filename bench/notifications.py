@@ -54,9 +54,9 @@ sys.path.insert(0, str(ROOT))
 from http_games import fresh_database  # noqa: E402 - bench/ is on the path as the script's folder
 
 from service.config import Settings  # noqa: E402 - after the path is set
-from service.container import build  # noqa: E402
 from service.errors import ServiceError  # noqa: E402
-from service.games import SeatRequest  # noqa: E402
+from service.games.service import SeatRequest  # noqa: E402
+from service.runtime.container import build  # noqa: E402
 
 REDIS_DB = 11
 WEBHOOK_KEY = base64.b64encode(os.urandom(32)).decode()
@@ -173,7 +173,7 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "REDIS_URL": redis_url,
            "ENTREPOT_QUEUE": queue, "ENTREPOT_WEBHOOK_KEY": WEBHOOK_KEY, "ENTREPOT_WEBHOOK_ALLOW_PRIVATE": "1",
            "ENTREPOT_POOL_MAX": "6", "ENTREPOT_SMTP_URL": sink.url, "ENTREPOT_MAIL_WINDOW": str(args.mail_window)}
-    subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "service.runtime.cli", "migrate"], cwd=ROOT, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     receiver = Receiver()
     services = build(Settings(database_url=database_url, redis_url=redis_url, queue_name=queue, pool_max=args.movers + 2,

@@ -28,12 +28,12 @@ from http_games import admin_url, bench_database, drop_database, fresh_database 
 
 #: the parts of a command's path, by the file a function lives in (first match wins)
 PARTS = [
-    ("hash chain, receipt signature", ("service/chain.py", "service/signing.py", "nacl/", "hashlib", "_hashlib")),
+    ("hash chain, receipt signature", ("service/audit/chain.py", "service/audit/signing.py", "nacl/", "hashlib", "_hashlib")),
     ("sockets (send, recv)", ("<method 'sendall'", "<method 'recv'", "<method 'send'", "socket")),
     ("RQ (notification jobs)", ("rq/",)),
-    ("idempotency", ("service/idempotency.py",)),
-    ("SQL (psycopg, pool)", ("psycopg", "service/store.py", "service/table_store.py")),
-    ("Redis (notify, rate limits)", ("redis/", "service/notify.py", "limits/", "flask_limiter")),
+    ("idempotency", ("service/games/idempotency.py",)),
+    ("SQL (psycopg, pool)", ("psycopg", "service/games/store.py", "service/correspondence/records.py")),
+    ("Redis (notify, rate limits)", ("redis/", "service/notifications/pubsub.py", "limits/", "flask_limiter")),
     ("decode / encode (codecs)", ("codec",)),
     ("decide / fold / view (domain)", ("domain/",)),
     ("JSON", ("json/",)),
@@ -51,17 +51,17 @@ STEPS = [
     ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
     ("auth (token -> player: a PostgreSQL round trip)", [("api/auth.py", "required_player")]),
     ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
-    ("load and fold (cached state + tail, 1 round trip)", [("service/games.py", "live")]),
+    ("load and fold (cached state + tail, 1 round trip)", [("service/games/service.py", "live")]),
     ("decode the command", [("domain/common/envelope.py", "decode_command")]),
     ("decide (the title's rules)", [("domain/decider.py", "decide"), ("domain/common/table.py", "decide")]),
-    ("append: encode, fold, read model, SQL write", [("service/games.py", "_append")]),
-    ("  of which the SQL write and hash chain", [("service/store.py", "append")]),
+    ("append: encode, fold, read model, SQL write", [("service/games/service.py", "_append")]),
+    ("  of which the SQL write and hash chain", [("service/games/store.py", "append")]),
     ("  of which the hash chain (link)", [("verifier/chain.py", "link")]),
-    ("redact the events for the sender", [("service/games.py", "_redacted")]),
-    ("receipt signature (Ed25519)", [("service/signing.py", "receipt")]),
-    ("idempotency (without a key: the unit of work)", [("service/idempotency.py", "once")]),
-    ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games.py", "_after_commit")]),
-    ("  of which the RQ enqueue of the fan-out", [("service/notifications.py", "appended")]),
+    ("redact the events for the sender", [("service/games/service.py", "_redacted")]),
+    ("receipt signature (Ed25519)", [("service/audit/signing.py", "receipt")]),
+    ("idempotency (without a key: the unit of work)", [("service/games/idempotency.py", "once")]),
+    ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games/service.py", "_after_commit")]),
+    ("  of which the RQ enqueue of the fan-out", [("service/notifications/service.py", "appended")]),
     ("response: marshmallow dump + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
 ]
 
@@ -99,8 +99,8 @@ def main() -> int:
                       ENTREPOT_RATE_LIMIT_PER_IP="1000000/second", ENTREPOT_RATE_LIMIT_PER_TOKEN="1000000/second")
     from api import create_app
     from service.config import Settings
-    from service.container import build
-    from service.migrate import migrate
+    from service.runtime.container import build
+    from service.runtime.migrate import migrate
 
     migrate(database_url, database_url)
     services = build(Settings.from_env())

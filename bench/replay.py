@@ -2,7 +2,7 @@
 
 Plays random games in the domain (no I/O), stores their events as JSON the way the event
 store does, then times (a) decode + evolve from JSON, the auditor's full replay, with the
-JSON read as the event store reads it (service/store.py's json_loads) and again with the
+JSON read as the event store reads it (service/games/store.py's json_loads) and again with the
 standard library's json.loads, and (b) evolve alone over decoded events.
 
     python bench/replay.py [--games 50] [--title all|kontor|speicherstadt|amsterdam] [--seats N]
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from anyw
 from domain.common.envelope import decode_event, encode_event  # noqa: E402
 from domain.registry import titles  # noqa: E402
 from domain.rng import Rng  # noqa: E402
-from service.store import json_loads  # noqa: E402 - how the event store reads a jsonb value
+from service.games.store import json_loads  # noqa: E402 - how the event store reads a jsonb value
 from tests.conformance.harness import play_random_game, seed_for  # noqa: E402
 
 DEFAULT_OPTIONS = {"kontor": {"variant": "basic"}, "speicherstadt": {}, "amsterdam": {}}
@@ -79,7 +79,7 @@ def replay(title_id: str, games: int, seats: int | None, rounds: int) -> None:
                     state = game.evolve(state, decode_event(game, type_name, version, data))
         return time.process_time() - cpu, time.perf_counter() - wall
 
-    cpu, wall = replay_all(json_loads)  # the store's reader (service/store.py)
+    cpu, wall = replay_all(json_loads)  # the store's reader (service/games/store.py)
     full = total * rounds / cpu
     stdlib = total * rounds / replay_all(json.loads)[0]
 

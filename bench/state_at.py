@@ -1,5 +1,5 @@
 """The state at any version: p50 of GET /v1/games/{id}/state?at=V and board.svg?at=V at 4
-points of a long game per title, with the checkpoints (service/checkpoints.py) and, in the
+points of a long game per title, with the checkpoints (service/games/checkpoints.py) and, in the
 same run, without them (every request folds from the first event, as before).
 
 Through the Flask app in-process (no HTTP server: the request's own cost), real PostgreSQL
@@ -42,10 +42,10 @@ def main() -> int:
                       ENTREPOT_RATE_LIMIT_PER_IP="1000000/second", ENTREPOT_RATE_LIMIT_PER_TOKEN="1000000/second")
     from api import create_app
     from domain.registry import titles
-    from service.checkpoints import INTERVAL
     from service.config import Settings
-    from service.container import build
-    from service.migrate import migrate
+    from service.games.checkpoints import INTERVAL
+    from service.runtime.container import build
+    from service.runtime.migrate import migrate
 
     migrate(database_url, database_url)
     services = build(Settings.from_env())

@@ -40,7 +40,7 @@ class Settings:
     vacation_days_per_year: float = 30.0
     #: A table timer (reminder, deadline) this late is fired by the sweeper: its job was lost.
     timer_grace_seconds: float = 2.0
-    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/signing.py)
+    #: the receipts' Ed25519 key: its seed (base64), or a file holding it (service/audit/signing.py)
     signing_key: str | None = None
     signing_key_file: str | None = None
     #: Idempotency keys (and the responses they replay) are forgotten after this.
@@ -73,7 +73,7 @@ class Settings:
     #: A delivery attempt waits this long for the receiver's answer.
     webhook_timeout_seconds: float = 10.0
     #: The key that seals webhook secrets (32 bytes, standard base64); None: derived from
-    #: the signing key (service/sealing.py).
+    #: the signing key (service/notifications/sealing.py).
     webhook_key: str | None = None
     #: A game whose notifications lag its version this long is fanned out by the sweeper.
     fanout_patience_seconds: float = 5.0

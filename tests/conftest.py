@@ -23,8 +23,8 @@ from psycopg.conninfo import make_conninfo
 from redis import Redis
 
 from service.config import Settings
-from service.embedded import EmbeddedEngines
-from service.migrate import migrate
+from service.runtime.embedded import EmbeddedEngines
+from service.runtime.migrate import migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 UNTHROTTLED = "1000000/second"

@@ -8,7 +8,7 @@ import hashlib
 import json
 import re
 
-from service.entry import main as entrepot
+from service.runtime.entry import main as entrepot
 from tests.conftest import ROOT
 from verifier.chain import canonical_json, genesis, link, record_of
 from verifier.receipts import key_id, receipt_message

@@ -16,19 +16,19 @@ import threading
 
 from rq.worker import SimpleWorker
 
-from service import logs, metrics, tracing
-from service.health import beat
-from service.jobs import JobQueue, ai_queue, clock_queue, webhook_queue
-from service.migrate import migrate
-from service.presence import announce, keep
-from service.tracing import TracedJob
+from service.job_queue import JobQueue, ai_queue, clock_queue, webhook_queue
+from service.observability import logs, metrics, tracing
+from service.observability.presence import announce, keep
+from service.observability.tracing import TracedJob
+from service.runtime.health import beat
+from service.runtime.migrate import migrate
 from workers.account_jobs import sweep_accounts
 from workers.clock_jobs import sweep_tables
-from workers.jobs import sweep
+from workers.game_jobs import sweep
 from workers.mail_jobs import sweep_mail
 from workers.notification_jobs import sweep_notifications
 from workers.rating_jobs import sweep_lobby
-from workers.runtime import services
+from workers.services import services
 
 log = logging.getLogger("entrepot.worker")
 
@@ -157,7 +157,7 @@ def main() -> int:
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = SimpleWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
     # held open while this process lives: the sweepers tell by it that a job it started
-    # is still running (service/presence.py)
+    # is still running (service/observability/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
     threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()

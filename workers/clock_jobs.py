@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from workers.runtime import services
+from workers.services import services
 
 log = logging.getLogger(__name__)
 

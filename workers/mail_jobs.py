@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import logging
 
-from service.mail.jobs import MAIL_DIGEST
-from workers.runtime import services
+from service.mail.job_names import MAIL_DIGEST
+from workers.services import services
 
 log = logging.getLogger(__name__)
 

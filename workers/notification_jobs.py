@@ -1,7 +1,7 @@
 """RQ jobs of notifications: the fan-out after a commit, webhook deliveries, their sweeper.
 
-Arguments are ids and versions only; each job re-checks its premise (service/notifications.py
-inserts with ON CONFLICT DO NOTHING under the game's fan-out lock; service/webhooks.py claims
+Arguments are ids and versions only; each job re-checks its premise (service/notifications/service.py
+inserts with ON CONFLICT DO NOTHING under the game's fan-out lock; service/notifications/webhooks.py claims
 a delivery before sending it), so a job that runs twice sends nothing twice.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from workers.runtime import services
+from workers.services import services
 
 log = logging.getLogger(__name__)
 

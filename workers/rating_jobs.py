@@ -1,6 +1,6 @@
-"""RQ jobs of the lobby and ratings (service/ratings.py, service/lobby.py).
+"""RQ jobs of the lobby and ratings (service/lobby/ratings.py, service/lobby/service.py).
 
-``rate_game`` runs after a game finishes (queued by service/games.py after the commit, job
+``rate_game`` runs after a game finishes (queued by service/games/service.py after the commit, job
 id ``ratings-<game>``); it rates every game of that title waiting in ``rating_queue``, under
 the title's lock, so a job that runs twice rates nothing twice. The sweeper rates whatever
 a lost job left waiting and withdraws seeks nobody filled in time.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from workers.runtime import services
+from workers.services import services
 
 log = logging.getLogger(__name__)
 

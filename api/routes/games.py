@@ -26,10 +26,10 @@ from api.schemas import (
     StateQuery,
 )
 from api.services import services
-from service.boards import board_picture
+from boards import board_picture
 from service.errors import Invalid
-from service.games import SeatRequest
-from service.lobby import Listing
+from service.games.service import SeatRequest
+from service.lobby.service import Listing
 
 bp = Blueprint("games", __name__)
 
@@ -106,7 +106,7 @@ def list_games():
     if query["to_act"] == "me":  # most urgent first: one page, no cursor
         games, next_cursor = services().clocks.to_act(required_player(), query["limit"]), None
     elif query["status"] == "finished" or query["result"] or query["form"] or query["after"] or query["before"]:
-        # the archive (service/lobby.py): finished games only, latest first
+        # the archive (service/lobby/service.py): finished games only, latest first
         if query["status"] not in (None, "finished"):
             raise Invalid("the archive holds finished games", {"status": ["must be finished with these filters"]})
         if query["before"] and not before:

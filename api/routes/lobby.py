@@ -1,5 +1,5 @@
-"""The lobby, players by name, profiles, invitations and leaderboards (service/lobby.py,
-service/ratings.py). GET /v1/lobby/stream is served natively async (api/lobby_live.py)."""
+"""The lobby, players by name, profiles, invitations and leaderboards (service/lobby/service.py,
+service/lobby/ratings.py). GET /v1/lobby/stream is served natively async (api/lobby_live.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from api.auth import required_player
 from api.io import load_body, send
 from api.schemas import Strict
 from api.services import services
-from service.notes import MAX_NOTE_CHARS, NoteService
+from service.games.notes import MAX_NOTE_CHARS, NoteService
 
 bp = Blueprint("notes", __name__)
 

@@ -8,7 +8,7 @@ from api.auth import required_player
 from api.io import idempotency, respond
 from api.routes.correspondence import _render_outcome, _seat_choice
 from api.services import services
-from service.takeback import TakebackService
+from service.correspondence.takeback import TakebackService
 
 bp = Blueprint("takeback", __name__)
 

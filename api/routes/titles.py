@@ -5,7 +5,7 @@ from flask import Blueprint
 from api.io import send
 from api.schemas import TitleDetailOut, TitleOut
 from service.errors import NotFound
-from service.titles import all_titles
+from service.games.titles import all_titles
 
 bp = Blueprint("titles", __name__)
 

@@ -40,10 +40,10 @@ from service.errors import (
     TokenUsed,
     Unauthorized,
 )
-from service.jobs import JobQueue
+from service.games.store import Player, Store
+from service.job_queue import JobQueue
 from service.mail.compose import Content, build
 from service.mail.transport import Transport
-from service.store import Player, Store
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from psycopg.rows import dict_row
 
-from service.store import Player, Tx
+from service.games.store import Player, Tx
 
 _PLAYER = ("p.id::text AS id, p.name, p.email, p.notify_by_email, p.vacation_until, p.created_at,"
            " p.email_verified_at, p.notify")

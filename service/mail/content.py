@@ -9,19 +9,19 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from boards import render
+from boards.png import png
 from domain.common.envelope import encode_command
-from service.boards import render
-from service.boards.png import png
-from service.games import GameService, event_page
+from service.correspondence.time_control import banks_now
+from service.games.moves import describe_all, event_words
+from service.games.service import GameService, event_page
+from service.games.store import Game, Tx
+from service.games.titles import title as title_of
 from service.mail import records
 from service.mail.compose import Content, Image, mailbox
 from service.mail.position import board_text, hidden_text, scores_text
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens, token_hash
-from service.moves import describe_all, event_words
-from service.store import Game, Tx
-from service.time_control import banks_now
-from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def _span(seconds: float) -> str:
 
 def clock_text(table: dict, control: dict | None, names: list[str], seat: int, now: datetime) -> str:
     """The seat's time: its deadline on a time per move; on a time bank, what is left of
-    each seat's bank now (service/time_control.py ``banks_now``). ``table`` is the
+    each seat's bank now (service/correspondence/time_control.py ``banks_now``). ``table`` is the
     table's read model of the state the mail shows (``title.table_json``)."""
     control = control or {}
     if control.get("bank"):

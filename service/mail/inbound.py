@@ -54,14 +54,14 @@ from service.errors import (
     ServiceError,
     VersionConflict,
 )
-from service.idempotency import Replayed, idempotency_key
+from service.games.idempotency import Replayed, idempotency_key
+from service.games.moves import describe
+from service.games.titles import title as title_of
 from service.mail import records
-from service.mail.accounts import unsubscribe
+from service.mail.addresses import unsubscribe
 from service.mail.guard import Refused, automatic, check_raw
 from service.mail.mailer import Mailer
 from service.mail.tokens import find_reply_token, reply_token_id, token_hash
-from service.moves import describe
-from service.titles import title as title_of
 
 log = logging.getLogger(__name__)
 

@@ -20,18 +20,18 @@ from datetime import datetime
 
 from redis import Redis
 
-from service import metrics
 from service.clock import Clock
-from service.games import GameService
-from service.jobs import JobQueue
+from service.games.service import GameService
+from service.games.store import Store, outlasting_outage
+from service.job_queue import JobQueue
 from service.mail import content, records
 from service.mail.compose import Unsubscribe, build, mailbox
 from service.mail.content import KIND_OF_TYPE, Links
-from service.mail.jobs import MAIL_FOLLOWUP, MAIL_RESEND
+from service.mail.job_names import MAIL_FOLLOWUP, MAIL_RESEND
 from service.mail.records import Notification, Recipient
 from service.mail.tokens import Tokens
 from service.mail.transport import Transport
-from service.store import Store, outlasting_outage
+from service.observability import metrics
 
 log = logging.getLogger(__name__)
 

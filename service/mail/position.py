@@ -1,7 +1,7 @@
 """A game's position as plain text for a mail, built only from the seat's view
 (``title.view(state, seat)``): what the player may see, never more. The scores, the
 seat's own hidden cards and the board in characters (the text alternative of the board's
-picture); the moves in words are service/moves.py's.
+picture); the moves in words are service/games/moves.py's.
 
 Titles have no text rendering of their own (clients/terminal.py is a client, which the
 service does not import), so this is a generic summary of the view: scalars as
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from service.moves import (
+from service.games.moves import (
     amsterdam_block,
     amsterdam_card,
     amsterdam_colours,

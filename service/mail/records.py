@@ -10,7 +10,7 @@ from typing import Any
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from service.store import Tx
+from service.games.store import Tx
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from api import create_app
-from service.container import build
+from service.runtime.container import build
 from tests.openapi_check import ValidatingClient
 
 

@@ -23,8 +23,8 @@ import uvicorn
 
 from api.asgi import create_asgi_app
 from api.live import GameStreams
-from service.container import build
-from service.store import AsyncReader
+from service.games.store import AsyncReader
+from service.runtime.container import build
 from tests.e2e.live import free_port
 from tests.refusals import problem
 

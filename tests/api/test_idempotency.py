@@ -9,7 +9,7 @@ import uuid
 import requests
 
 from api.routes.players import _render_new
-from service.idempotency import idempotency_key, purge_expired
+from service.games.idempotency import idempotency_key, purge_expired
 from tests.refusals import problem
 
 RETRIES = 40

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from api import create_app
-from service.container import build
+from service.runtime.container import build
 from tests.openapi_check import ValidatingClient
 
 

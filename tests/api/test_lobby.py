@@ -7,7 +7,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 from service.clock import FixedClock
-from service.lobby import LobbyService
+from service.lobby.service import LobbyService
 from tests.api.test_games import create_game
 from tests.refusals import problem
 

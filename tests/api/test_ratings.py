@@ -17,10 +17,11 @@ from openskill.models import PlackettLuce
 from redis import Redis
 from rq import Queue, SimpleWorker
 
-from service.jobs import RATE_GAME
+from service.job_queue import RATE_GAME
 from tests.api.seating import accept_invitations
 from tests.refusals import problem
-from workers import rating_jobs, runtime
+from workers import rating_jobs
+from workers import services as runtime
 
 MODEL = PlackettLuce()
 
@@ -187,7 +188,7 @@ def test_out_of_order_and_rebuild_give_the_same_numbers(client, services, people
     services.ratings.rebuild()
     assert services.ratings.snapshot() == before
     # and the command does the same
-    done = subprocess.run([sys.executable, "-m", "service.entry", "ratings", "--rebuild"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "service.runtime.entry", "ratings", "--rebuild"], capture_output=True,
                           text=True, env={**os.environ, "DATABASE_URL": services.settings.database_url}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert services.ratings.snapshot() == before

@@ -12,9 +12,9 @@ import pytest
 
 from domain.registry import titles
 from domain.rng import Rng
-from service import chain
-from service.states import Folded, decode, fold_stored
-from service.titles import title as title_of
+from service.audit import chain
+from service.games.states import Folded, decode, fold_stored
+from service.games.titles import title as title_of
 from tests.api.test_hidden_hashes import _play_some, _start_game
 
 

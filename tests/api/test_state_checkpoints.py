@@ -1,4 +1,4 @@
-"""The state at any version comes from checkpoints (service/checkpoints.py), a cache that
+"""The state at any version comes from checkpoints (service/games/checkpoints.py), a cache that
 is never the truth: every answer equals the state folded from the events, whatever the
 checkpoints table holds (nothing, a corrupt row, a forged one, another code's)."""
 
@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from service import chain
-from service.checkpoints import INTERVAL, code_format
-from service.states import Folded, fold_stored
-from service.titles import title as title_of
+from service.audit import chain
+from service.games.checkpoints import INTERVAL, code_format
+from service.games.states import Folded, fold_stored
+from service.games.titles import title as title_of
 from tests.api.seating import accept_invitations
 from tests.api.test_games import play_to_the_end
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from domain.decider import GameDefinition, OptionsError
 from domain.registry import titles
-from service.games import SeatRequest
+from service.games.service import SeatRequest
 
 
 def forms(game: GameDefinition) -> Iterator[tuple[dict, int]]:

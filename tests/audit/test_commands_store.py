@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 
-from service import chain
+from service.audit import chain
 from service.clock import SystemClock
 from service.entropy import new_id
 from service.errors import VersionConflict
-from service.store import NewCommand, NewEvent
+from service.games.store import NewCommand, NewEvent
 
 
 def append(store, game_id, version, prev, tag):

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from service.entry import main as entrepot
+from service.runtime.entry import main as entrepot
 from tests.audit.play import play_finished_game
 from tests.audit.test_tampering import failure_of, rechain
 from tests.conftest import ROOT

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from service.entry import main as entrepot
+from service.runtime.entry import main as entrepot
 from tests.api.seating import accept_invitations
 from tests.conftest import ROOT
 
@@ -110,7 +110,7 @@ def test_the_verifier_runs_without_the_servers_dependencies(played, auditor_venv
     assert run.stdout.startswith(f"verified: {len(files['record']['steps'])} steps, every event re-derived")
     # the `entrepot` entry point dispatches `verify` without importing the server either
     run = subprocess.run(
-        [str(auditor_venv), "-c", "import sys; from service.entry import main;"
+        [str(auditor_venv), "-c", "import sys; from service.runtime.entry import main;"
          f" sys.exit(main(['verify', {str(folder / 'record.json')!r}]))"],
         env={**env, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr

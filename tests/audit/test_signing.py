@@ -10,7 +10,7 @@ import stat
 import pytest
 from nacl.signing import SigningKey
 
-from service.signing import KeyRing, Signer, load_signing_key
+from service.audit.signing import KeyRing, Signer, load_signing_key
 from tests.audit.play import play_finished_game
 from verifier.receipts import signature_holds
 from verifier.verify import verify_record

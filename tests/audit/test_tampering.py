@@ -12,7 +12,7 @@ import pytest
 from nacl.signing import SigningKey
 
 from domain.registry import titles
-from service.audit import build_record
+from service.audit.service import build_record
 from tests.api.seating import accept_invitations
 from tests.audit.play import forms, play_finished_game
 from verifier.chain import CHAIN_V1, CHAIN_V2, covers_steps, genesis, link, record_of, step_of

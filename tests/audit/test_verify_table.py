@@ -13,10 +13,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from service.clock import FixedClock
-from service.container import build
-from service.entry import main as entrepot
-from service.games import SeatRequest
-from service.jobs import RecordingJobQueue
+from service.games.service import SeatRequest
+from service.job_queue import RecordingJobQueue
+from service.runtime.container import build
+from service.runtime.entry import main as entrepot
 from tests.audit.test_tampering import failure_of, rechain
 from verifier.chain import CHAIN_V2
 from verifier.verify import verify_record

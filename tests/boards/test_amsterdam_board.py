@@ -8,11 +8,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from rich.console import Console
 
+from boards import render
 from clients.terminal import amsterdam as terminal_drawing
 from domain.amsterdam import GAME
 from domain.common.frozen import replace
 from domain.rng import Rng
-from service.boards import render
 from tests.conformance.harness import play_random_game, seed_for
 
 

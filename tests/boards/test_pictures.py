@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from boards import render
 from domain.amsterdam import data as amsterdam_data
 from domain.amsterdam.commands import TakeBlock
 from domain.amsterdam.state import ACTIONS
 from domain.decider import SPECTATOR, Issued
 from domain.registry import titles
 from domain.rng import Rng
-from service.boards import render
 from tests.domain.amsterdam.helpers import acting, at_phase, play, vector, with_seat
 from tests.domain.kontor.helpers import RED, cross_layout, dock, take_turn, water, with_warehouses
 from tests.domain.speicherstadt.test_purchase import BEIGE, ORANGE, VIOLET, Column, _purchase

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import requests
 
-from service.lifeline import die_with_parent
+from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT, UNTHROTTLED
 
 
@@ -32,7 +32,7 @@ class Served:
         self._log = open(log_path, "w+b")
         self.process = subprocess.Popen(
             # --verbose: every process's log in this one file, for a failing test's message
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port), "--verbose", *args],
+            [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(self.port), "--verbose", *args],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT,
             preexec_fn=die_with_parent,  # if pytest dies, serve gets SIGTERM and stops its engines
         )

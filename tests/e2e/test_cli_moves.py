@@ -41,7 +41,7 @@ def test_entrepot_turns_is_the_clis_turns(server):
     player = me.create_player("Turner")
     token = player["token"]
     env = {**os.environ, "ENTREPOT_URL": server, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-m", "service.entry", "turns", f"--token={token}"], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "service.runtime.entry", "turns", f"--token={token}"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "no game is waiting for you"

@@ -13,9 +13,9 @@ import requests
 
 from clients.sdk import Client
 from domain.rng import Rng
-from service.container import build
-from service.states import Folded, decode, fold_stored
-from service.titles import title as title_of
+from service.games.states import Folded, decode, fold_stored
+from service.games.titles import title as title_of
+from service.runtime.container import build
 from tests.e2e.test_clients import run
 from tests.e2e.test_stream import parse, stream
 from tests.refusals import problem

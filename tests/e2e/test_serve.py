@@ -141,7 +141,7 @@ def test_the_readme_audit_snippet_verifies_a_finished_game(server, tmp_path):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     snippet = readme[readme.index("## Audit"):].split("```sh\n", 1)[1].split("```", 1)[0]
     # `entrepot` as this checkout's (an installed console script may be another checkout's)
-    shim = f'entrepot() {{ {sys.executable} -m service.entry "$@"; }}\n'
+    shim = f'entrepot() {{ {sys.executable} -m service.runtime.entry "$@"; }}\n'
     run = subprocess.run(["bash", "-euo", "pipefail", "-c", shim + snippet], cwd=tmp_path, text=True,
                          capture_output=True, env={**os.environ, "API": server + "/v1", "GAME_ID": game["id"],
                                                    "PYTHONPATH": str(ROOT)})

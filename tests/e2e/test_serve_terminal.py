@@ -70,7 +70,7 @@ def test_serve_says_where_it_serves_last_and_ctrl_c_leaves_nothing_running(data_
     screen = tmp_path / "terminal.txt"
     with open(screen, "wb") as terminal:
         process = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
+            [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
              "--workers", "1", "--smtp-in-port", str(free_port())],
             cwd=ROOT, env=embedded_env(), stdout=terminal, stderr=subprocess.STDOUT,
             start_new_session=True)  # its own process group, as a terminal's foreground job
@@ -87,7 +87,7 @@ def test_serve_says_where_it_serves_last_and_ctrl_c_leaves_nothing_running(data_
         log = (data_dir / "entrepot.log").read_text()
         assert "initdb" in log and "initdb" not in screen.read_text()  # kept for the log
         commands = " ".join(cmd for pid, (_, cmd) in _processes().items() if pid in family)
-        for part in ("uvicorn", "workers --queues main", "workers --queues ai", "service.mail.listener",
+        for part in ("uvicorn", "workers --queues main", "workers --queues ai", "service.runtime.mail_listener",
                      "postgres", "redis-server"):
             assert part in commands, (part, commands)
         os.killpg(process.pid, signal.SIGINT)  # Ctrl-C
@@ -104,7 +104,7 @@ def test_serve_says_where_it_serves_last_and_ctrl_c_leaves_nothing_running(data_
 
 
 def test_serve_verbose_is_offered():
-    done = subprocess.run([sys.executable, "-m", "service.cli", "serve", "--help"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "service.runtime.cli", "serve", "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert "--verbose" in done.stdout and "entrepot.log" in done.stdout
 
@@ -112,7 +112,7 @@ def test_serve_verbose_is_offered():
 def test_a_child_started_with_die_with_parent_ends_when_its_parent_is_killed():
     parent = subprocess.Popen(
         [sys.executable, "-c", "import subprocess, sys, time\n"
-         "from service.lifeline import die_with_parent\n"
+         "from service.runtime.lifeline import die_with_parent\n"
          "child = subprocess.Popen(['sleep', '120'], preexec_fn=die_with_parent)\n"
          "print(child.pid, flush=True)\n"
          "time.sleep(120)\n"],
@@ -131,7 +131,7 @@ def test_engines_of_a_process_killed_outright_are_stopped_by_their_watchdog(data
     """SIGKILL: no handler, no atexit; the embedded PostgreSQL and Redis still stop."""
     owner = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom pathlib import Path\n"
-         "from service.embedded import EmbeddedEngines\n"
+         "from service.runtime.embedded import EmbeddedEngines\n"
          "engines = EmbeddedEngines(Path(sys.argv[1]))\n"
          "engines.start_postgres(); engines.start_redis()\n"
          "print('ready', flush=True)\ntime.sleep(300)\n", str(data_dir)],

@@ -36,7 +36,7 @@ def test_a_second_serve_on_the_same_data_directory_refuses_and_harms_nothing(dat
         socket_path = data_dir / "redis" / "redis.sock"
         assert socket_path.exists()
         second = subprocess.run(
-            [sys.executable, "-m", "service.cli", "serve", "--data-dir", str(data_dir),
+            [sys.executable, "-m", "service.runtime.cli", "serve", "--data-dir", str(data_dir),
              "--port", str(free_port()), "--workers", "1"],
             cwd=ROOT, env=embedded_env(), capture_output=True, text=True, timeout=60,
         )

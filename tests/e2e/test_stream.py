@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 import requests
 
 from clients.sdk import Client
-from service.container import build
-from service.notify import SilentNotifier
+from service.notifications.pubsub import SilentNotifier
+from service.runtime.container import build
 
 
 def parse(text: str) -> list[dict]:

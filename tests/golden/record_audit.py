@@ -1,7 +1,7 @@
 """Record a golden audit record: `python -m tests.golden.record_audit` (only for a NEW one).
 
 One finished game per released rules version, played with the domain alone and written
-by the service's own record builder (service/audit.py) from the rows the store would hold.
+by the service's own record builder (service/audit/service.py) from the rows the store would hold.
 Golden records are never edited: `tests/golden/test_golden_audit.py` verifies every one
 with the offline verifier in CI, so a change that makes a released version decide
 differently fails there (keep the old decide reachable, or release a new version).
@@ -17,8 +17,8 @@ from domain.common.envelope import encode_command, encode_event
 from domain.decider import Issued
 from domain.registry import titles
 from domain.rng import Rng, seed_commitment
-from service.audit import build_record
-from service.store import Game, Seat, StoredCommand, StoredEvent
+from service.audit.service import build_record
+from service.games.store import Game, Seat, StoredCommand, StoredEvent
 from tests.conformance.harness import seed_for
 from tests.golden.record import HERE
 from verifier.chain import CHAIN_V2, genesis, link, record_of

@@ -21,9 +21,9 @@ from rq import Queue, SimpleWorker
 
 import workers.mail_jobs
 from api import create_app
-from service.container import build
 from service.mail.inbound import Inbound
-from service.mail.listener import listener
+from service.runtime.container import build
+from service.runtime.mail_listener import listener
 from tests.api.seating import accept_invitations
 from tests.e2e.live import free_port
 from tests.openapi_check import ValidatingClient
@@ -114,7 +114,7 @@ def run_jobs(mail_services, monkeypatch):
 
 @pytest.fixture(scope="module")
 def inbox(mail_services):
-    """The built-in inbound SMTP listener (service/mail/listener.py) on a free port."""
+    """The built-in inbound SMTP listener (service/runtime/mail_listener.py) on a free port."""
     controller = listener(Inbound(mail_services.mailer), "127.0.0.1", free_port())
     controller.start()
     yield controller.port

@@ -142,6 +142,6 @@ def test_mail_in_refuses_a_poison_message_for_good(mail_services):
            "ENTREPOT_MAIL_SECRET": settings.mail_secret, "ENTREPOT_QUEUE": settings.queue_name,
            "PYTHONPATH": str(ROOT)}
     for raw in (nested_comments(1200), huge_to(32_000)):
-        done = subprocess.run([sys.executable, "-m", "service.entry", "mail-in"], input=raw, env=env,
+        done = subprocess.run([sys.executable, "-m", "service.runtime.entry", "mail-in"], input=raw, env=env,
                               capture_output=True, timeout=60)
         assert done.returncode == 1, (done.returncode, done.stderr.decode()[-500:])  # not 75: never retried

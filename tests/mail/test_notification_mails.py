@@ -11,7 +11,7 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from service.clock import FixedClock
-from service.jobs import WEBHOOK_DISABLED
+from service.job_queue import WEBHOOK_DISABLED
 from service.mail.mailer import Mailer, watching_key
 from tests.mail.conftest import insert_notification, text_of
 

@@ -15,7 +15,7 @@ import pytest
 from redis import Redis
 from rq import Queue, Worker
 
-from service.lifeline import die_with_parent
+from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT
 from tests.mail.conftest import reply
 

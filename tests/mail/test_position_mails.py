@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from domain.registry import titles
-from service.moves import amsterdam_task
+from service.games.moves import amsterdam_task
 from tests.api.seating import accept_invitations
 from tests.mail.conftest import insert_notification, text_of
 

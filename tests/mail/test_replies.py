@@ -149,7 +149,7 @@ def test_mail_in_reads_one_message_on_stdin(client, sink, mail_services, two_sea
            "ENTREPOT_SMTP_URL": settings.smtp_url, "ENTREPOT_MAIL_FROM": settings.mail_from,
            "ENTREPOT_MAIL_SECRET": settings.mail_secret, "ENTREPOT_QUEUE": settings.queue_name,
            "PYTHONPATH": str(ROOT)}
-    command = [sys.executable, "-m", "service.entry", "mail-in"]
+    command = [sys.executable, "-m", "service.runtime.entry", "mail-in"]
     done = subprocess.run(command, input=message.as_bytes(), env=env, capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     assert done.stdout.decode().strip() == "played"

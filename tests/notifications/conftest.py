@@ -19,8 +19,8 @@ from redis import Redis
 from rq import Queue, Worker
 
 from api import create_app
-from service.container import build
-from service.lifeline import die_with_parent
+from service.runtime.container import build
+from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT
 from tests.notifications.receiver import Receiver
 from tests.openapi_check import ValidatingClient

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 from rq.job import Job
 
-from service.container import build
-from service.games import SeatRequest
-from service.jobs import FANOUT, MAIL_NOTIFICATION, RecordingJobQueue
+from service.games.service import SeatRequest
+from service.job_queue import FANOUT, MAIL_NOTIFICATION, RecordingJobQueue
+from service.runtime.container import build
 from tests.notifications.conftest import (
     fanned_out,
     new_player,

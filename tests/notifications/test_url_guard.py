@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.url_guard import refused_address
+from service.notifications.url_guard import refused_address
 from tests.notifications.conftest import new_player
 from tests.notifications.test_webhooks_api import guarded, register  # noqa: F401  (fixture)
 from tests.refusals import problem

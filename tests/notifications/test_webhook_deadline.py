@@ -13,7 +13,7 @@ from datetime import datetime
 
 import pytest
 
-from service.container import build
+from service.runtime.container import build
 from tests.notifications.conftest import new_player, start_worker, stop_worker, wait_for
 from tests.notifications.drip import DripReceiver
 

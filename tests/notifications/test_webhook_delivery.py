@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 from rq.job import Job
 
-from service.container import build
-from service.games import SeatRequest
-from service.jobs import RecordingJobQueue
-from service.webhooks import WebhookService, message_id
+from service.games.service import SeatRequest
+from service.job_queue import RecordingJobQueue
+from service.notifications.webhooks import WebhookService, message_id
+from service.runtime.container import build
 from tests.notifications.conftest import (
     fanned_out,
     new_player,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from service.webhook_formats import chat_body
+from service.notifications.webhook_formats import chat_body
 from tests.notifications.conftest import fanned_out, new_player, play, two_player_game, wait_for
 from tests.refusals import problem
 

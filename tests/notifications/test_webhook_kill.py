@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.webhooks import message_id
+from service.notifications.webhooks import message_id
 from tests.notifications.conftest import (
     fanned_out,
     new_player,

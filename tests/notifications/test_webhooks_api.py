@@ -11,7 +11,7 @@ import pytest
 from psycopg import sql
 
 from api import create_app
-from service.container import build
+from service.runtime.container import build
 from tests.notifications.conftest import new_player
 from tests.openapi_check import ValidatingClient
 from tests.refusals import problem

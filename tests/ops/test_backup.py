@@ -17,8 +17,8 @@ import pytest
 import requests
 from psycopg.conninfo import make_conninfo
 
-from service.container import build
-from service.migrate import migrate
+from service.runtime.container import build
+from service.runtime.migrate import migrate
 from tests.audit.play import play_finished_game
 from tests.conftest import ROOT
 from tests.e2e.live import free_port
@@ -69,7 +69,7 @@ def test_a_restored_dump_verifies_game_by_game(engine_urls, settings, tmp_path):
         def verify_all():
             return subprocess.run(["bash", str(ROOT / "deploy" / "verify-exports.sh"), base, str(tmp_path / "records")],
                                   capture_output=True, text=True, cwd=ROOT,
-                                  env={**os.environ, "ENTREPOT": f"{sys.executable} -m service.entry"})
+                                  env={**os.environ, "ENTREPOT": f"{sys.executable} -m service.runtime.entry"})
 
         checked = verify_all()
         assert checked.returncode == 0, checked.stdout + checked.stderr

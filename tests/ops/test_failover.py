@@ -16,8 +16,8 @@ import psycopg
 import pytest
 
 from api import create_app
-from service.container import build
-from service.migrate import migrate
+from service.runtime.container import build
+from service.runtime.migrate import migrate
 from tests.e2e.live import free_port
 from tests.notifications.conftest import new_player, two_player_game
 from tests.openapi_check import ValidatingClient

@@ -179,7 +179,7 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
 
         direct = multi_host_url([primary, standby], "entrepot", **FAST_FAIL)
         pooled = direct.replace(":5432", ":6432")
-        subprocess.run([sys.executable, "-m", "service.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
+        subprocess.run([sys.executable, "-m", "service.runtime.cli", "migrate"], cwd=ROOT, check=True, capture_output=True,
                        env={**os.environ, "DATABASE_URL": direct})
         env = {
             **os.environ, "PYTHONPATH": str(ROOT),
@@ -290,7 +290,7 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
             record = api.call("GET", f"/v1/games/{game_id}/export").json()
             path = folder / f"{game_id}.json"
             path.write_text(json.dumps(record))
-            check = subprocess.run([sys.executable, "-m", "service.entry", "verify", str(path)], cwd=ROOT,
+            check = subprocess.run([sys.executable, "-m", "service.runtime.entry", "verify", str(path)], cwd=ROOT,
                                    capture_output=True, text=True)
             assert check.returncode == 0, check.stdout + check.stderr
             verified += 1

@@ -12,8 +12,8 @@ import psycopg
 import pytest
 
 from api import create_app
-from service.container import build
-from service.store import connection_kwargs
+from service.games.store import connection_kwargs
+from service.runtime.container import build
 from tests.notifications.conftest import new_player, play, two_player_game
 from tests.openapi_check import ValidatingClient
 from tests.ops.pgbouncer import pgbouncer

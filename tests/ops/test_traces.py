@@ -14,14 +14,14 @@ from opentelemetry.trace import SpanKind
 from rq import SimpleWorker
 
 from api import create_app
-from service import tracing
-from service.container import build
-from service.jobs import ai_queue, clock_queue, webhook_queue
-from service.tracing import TracedJob
+from service.job_queue import ai_queue, clock_queue, webhook_queue
+from service.observability import tracing
+from service.observability.tracing import TracedJob
+from service.runtime.container import build
 from tests.notifications.conftest import WEBHOOK_KEY, new_player, two_player_game, worker_env
 from tests.notifications.receiver import Receiver
 from tests.openapi_check import ValidatingClient
-from workers import runtime
+from workers import services as runtime
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ from dataclasses import replace
 import pytest
 from rq import Queue
 
-from service.container import build
-from service.games import SeatRequest
-from service.jobs import ai_queue
+from service.games.service import SeatRequest
+from service.job_queue import ai_queue
+from service.runtime.container import build
 from tests.conftest import ROOT
 from tests.e2e.live import engine_env
 

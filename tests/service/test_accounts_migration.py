@@ -11,11 +11,11 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-import service.migrate
+import service.runtime.migrate
 from api import create_app
-from service.container import build
 from service.entropy import new_token, token_hash
-from service.migrate import migrate
+from service.runtime.container import build
+from service.runtime.migrate import migrate
 from tests.openapi_check import ValidatingClient
 
 
@@ -26,10 +26,10 @@ def old_database(engine_urls, monkeypatch):
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     url = make_conninfo(admin_url, dbname=name)
-    everything = service.migrate.migration_files()
-    monkeypatch.setattr(service.migrate, "migration_files", lambda: [m for m in everything if m[0] < 90])
+    everything = service.runtime.migrate.migration_files()
+    monkeypatch.setattr(service.runtime.migrate, "migration_files", lambda: [m for m in everything if m[0] < 90])
     migrate(url)
-    monkeypatch.setattr(service.migrate, "migration_files", lambda: everything)
+    monkeypatch.setattr(service.runtime.migrate, "migration_files", lambda: everything)
     yield url
     with psycopg.connect(admin_url, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -14,10 +14,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from service.clock import FixedClock
-from service.container import build
 from service.errors import InvalidToken, TokenExpired, Unauthorized
-from service.games import SeatRequest
-from service.jobs import RecordingJobQueue
+from service.games.service import SeatRequest
+from service.job_queue import RecordingJobQueue
+from service.runtime.container import build
 
 PAST = datetime(1999, 12, 31, 23, 0, 0, 123000, tzinfo=UTC)
 FUTURE = datetime(2071, 6, 1, 8, 30, 0, 456000, tzinfo=UTC)

@@ -18,7 +18,7 @@ from domain.common.search import Budget
 from domain.rng import Rng
 from service import games as service_games
 from service.clock import FixedClock
-from service.container import build
+from service.correspondence.records import claim_due_timers, offer_due_timers
 from service.errors import (
     GameNotActive,
     IllegalCommand,
@@ -26,11 +26,11 @@ from service.errors import (
     NotYourTurn,
     VacationAllowanceExceeded,
 )
-from service.games import COMPUTER, SeatRequest
-from service.jobs import RecordingJobQueue
-from service.store import Tx
-from service.table_store import claim_due_timers, offer_due_timers
-from service.titles import title as title_of
+from service.games.service import COMPUTER, SeatRequest
+from service.games.store import Tx
+from service.games.titles import title as title_of
+from service.job_queue import RecordingJobQueue
+from service.runtime.container import build
 
 START = datetime(2030, 1, 7, 9, 0, tzinfo=UTC)
 TWO_DAYS = {"per_move": "P2D", "on_timeout": "computer"}

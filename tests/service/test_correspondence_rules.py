@@ -11,11 +11,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from service.boards import board_picture
+from boards import board_picture
 from service.clock import FixedClock
-from service.container import build
-from service.games import SeatRequest
-from service.jobs import RecordingJobQueue
+from service.games.service import SeatRequest
+from service.job_queue import RecordingJobQueue
+from service.runtime.container import build
 
 START = datetime(2031, 3, 3, 9, 0, tzinfo=UTC)
 

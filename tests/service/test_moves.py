@@ -1,4 +1,4 @@
-"""Moves in words (service/moves.py), on real seeded games of each title played at the
+"""Moves in words (service/games/moves.py), on real seeded games of each title played at the
 domain level: every legal command gets words a player reads (no JSON, no type names),
 the moves of one list never read the same, and Kontor's placements say where the card
 goes and what it touches, from the seat's own view."""
@@ -13,7 +13,7 @@ import pytest
 from domain.common.envelope import encode_command
 from domain.decider import Issued
 from domain.registry import titles
-from service.moves import describe, describe_all
+from service.games.moves import describe, describe_all
 
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z]\w*")  # PlaceCard, ChooseOpeningCard ...
 
@@ -89,7 +89,7 @@ def _played(title_id: str, options: dict, seats: int, seed: int):
 
 
 def test_every_amsterdam_and_speicherstadt_move_is_said_in_its_own_words_not_generically():
-    from service.moves import generic
+    from service.games.moves import generic
 
     seen: dict[tuple[str, str], str] = {}
     for title_id, options, seats, in FORMS:
@@ -146,7 +146,7 @@ def test_amsterdam_and_speicherstadt_words_name_the_cards_places_and_payments():
 
 
 def test_kontor_expansion_and_form_moves_are_said_in_words_not_generically():
-    from service.moves import generic
+    from service.games.moves import generic
 
     view = {"you": {"color": "red"}, "board": {"cells": [
         {"x": 0, "y": 0, "card": {"kind": "anchor"}},

@@ -1,4 +1,4 @@
-"""The finishing order a result gives (service/ratings.py ``standings``) and the numbers
+"""The finishing order a result gives (service/lobby/ratings.py ``standings``) and the numbers
 OpenSkill gives for it, checked against the ``openskill`` package's own computation with
 the teams and ranks written out by hand. No database."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
-from service.ratings import (
+from service.lobby.ratings import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     Standing,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from service.container import build
-from service.migrate import app_role
+from service.runtime.container import build
+from service.runtime.migrate import app_role
 
 ATTACKS = [
     "ALTER TABLE events DISABLE TRIGGER events_no_update",

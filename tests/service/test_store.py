@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 
-from service import chain
+from service.audit import chain
 from service.clock import SystemClock
 from service.entropy import new_id
 from service.errors import VersionConflict
-from service.store import NewEvent, Store
+from service.games.store import NewEvent, Store
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The event store reads json/jsonb values with orjson (service/store.py's json_loads):
+"""The event store reads json/jsonb values with orjson (service/games/store.py's json_loads):
 the values must be exactly those the standard library reads, types included."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from service.store import json_loads
+from service.games.store import json_loads
 
 EDGES = [
     b'{"a": 1, "b": [1.5, -0.0, 1e308, 5e-324, 0.1]}',

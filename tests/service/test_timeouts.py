@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.errors import StatementTimeout
-from service.store import Store
+from service.games.store import Store
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def test_a_slow_statement_is_cancelled(impatient_store):
 def test_the_services_apply_the_setting(settings):
     from dataclasses import replace
 
-    from service.container import build
+    from service.runtime.container import build
 
     services = build(replace(settings, statement_timeout_ms=1234))
     try:

@@ -14,8 +14,8 @@ from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
 from service.clock import FixedClock
-from service.jobs import RQJobQueue
-from service.presence import announce
+from service.job_queue import RQJobQueue
+from service.observability.presence import announce
 
 LONG_AGO = datetime(2001, 3, 4, 5, 6, 7, tzinfo=UTC)
 

@@ -22,9 +22,9 @@ from rq import Queue, Worker
 from rq.registry import FinishedJobRegistry
 
 from api import create_app
-from service.container import build
-from service.jobs import ai_queue, clock_queue
-from service.lifeline import die_with_parent
+from service.job_queue import ai_queue, clock_queue
+from service.runtime.container import build
+from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT, with_db
 from tests.openapi_check import ValidatingClient
 

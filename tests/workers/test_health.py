@@ -12,9 +12,9 @@ from dataclasses import replace
 import pytest
 
 from api import create_app
-from service.container import build
-from service.health import HealthCheck
-from service.store import Store
+from service.games.store import Store
+from service.runtime.container import build
+from service.runtime.health import HealthCheck
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 

@@ -23,8 +23,8 @@ from redis import Redis
 from rq import Queue, Worker
 
 from api import create_app
-from service.container import build
-from service.jobs import ai_queue
+from service.job_queue import ai_queue
+from service.runtime.container import build
 from tests.conftest import ROOT
 from tests.e2e.live import Served, engine_env
 from tests.openapi_check import ValidatingClient

@@ -16,9 +16,9 @@ from rq.registry import FinishedJobRegistry
 
 from api import create_app
 from api.routes.players import _render_new
-from service.container import build
-from service.idempotency import idempotency_key
-from service.jobs import RecordingJobQueue, ai_queue
+from service.games.idempotency import idempotency_key
+from service.job_queue import RecordingJobQueue, ai_queue
+from service.runtime.container import build
 from tests.conftest import ROOT
 from tests.openapi_check import ValidatingClient
 

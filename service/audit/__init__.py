@@ -1,0 +1,1 @@
+"""Audit: the hash chain, signed receipts and self-contained audit records of a game's history."""

@@ -1,0 +1,1 @@
+"""Correspondence play: time controls, the table's timers, vacations, resignation, takebacks."""

@@ -1,0 +1,279 @@
+"""The job queue port and its RQ adapter.
+
+Job arguments are ids and versions only; every job re-checks its premise, so a job that
+runs twice or late does nothing wrong.  Postgres is the truth: if Redis loses a job, the
+sweeper enqueues it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from redis import Redis
+from rq import Queue
+from rq.job import Job
+from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+
+from service.clock import Clock, SystemClock
+from service.correspondence.timer_trace import trace
+from service.observability.presence import workers_present
+from service.observability.tracing import TracedJob
+
+log = logging.getLogger(__name__)
+
+COMPUTER_MOVE = "workers.game_jobs.play_computer_seat"
+#: A clock job runs for a fraction of a second: one started this long ago by a worker
+#: whose connection is gone (service/observability/presence.py) died with it (kill -9).
+ORPHAN_AFTER = 0.5
+VACATION_START = "workers.clock_jobs.start_vacation"
+#: Notifications (service/notifications/service.py, service/notifications/webhooks.py); the mail jobs are the
+#: mail side's (workers/mail_jobs.py), named here only to be queued.
+FANOUT = "workers.notification_jobs.fan_out_game"
+MESSAGE_FANOUT = "workers.notification_jobs.fan_out_messages"
+WEBHOOK_DELIVERY = "workers.notification_jobs.deliver_webhook"
+MAIL_NOTIFICATION = "workers.mail_jobs.mail_notification"
+WEBHOOK_DISABLED = "workers.mail_jobs.webhook_disabled"
+#: Ratings (service/lobby/ratings.py): the projection of a finished game, after its commit.
+RATE_GAME = "workers.rating_jobs.rate_game"
+
+
+def ai_queue(queue_name: str) -> str:
+    """The queue of computer moves: a search may think for a second or more, so clocks,
+    mail and other short jobs keep their own queue and never wait behind one."""
+    return f"{queue_name}-ai"
+
+
+def clock_queue(queue_name: str) -> str:
+    """The queue of the clocks' jobs (timers, vacation starts), first in every worker's
+    list: ahead of fan-outs, deliveries and mail, which may lag while a deadline may not,
+    and first in first out among themselves. (Pushed to the front of one shared queue
+    instead, a backlog of timer jobs ran newest first: each new slot's job jumped ahead of
+    the older ones, which waited seconds; docs/correspondence.md, "Measured".)"""
+    return f"{queue_name}-clock"
+
+
+def webhook_queue(queue_name: str) -> str:
+    """The queue of webhook deliveries: an attempt may take its whole deadline
+    (Settings.webhook_timeout_seconds) whatever the receiver does, so deliveries have
+    workers of their own and clocks and mail never wait behind a slow receiver."""
+    return f"{queue_name}-webhooks"
+
+
+#: Jobs that go to a queue of their own rather than the main queue.
+OWN_QUEUE = {WEBHOOK_DELIVERY: webhook_queue}
+
+
+class JobQueue(Protocol):
+    def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None: ...
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None: ...
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None: ...
+
+    def requeue_orphaned_clock_jobs(self) -> int: ...
+
+    def move_due_jobs(self) -> int: ...
+
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
+
+
+class RQJobQueue:
+    def __init__(self, redis: Redis, queue_name: str, clock: Clock | None = None):
+        self.redis = redis
+        #: the clock port: whether a job's time has come already (queued now, not scheduled)
+        self.clock = clock or SystemClock()
+        # TracedJob: a job carries its sender's trace context when tracing is on (service/observability/tracing.py)
+        self.queue = Queue(queue_name, connection=redis, job_class=TracedJob)
+        self.ai_queue = Queue(ai_queue(queue_name), connection=redis, job_class=TracedJob)
+        self.clock_queue = Queue(clock_queue(queue_name), connection=redis, job_class=TracedJob)
+        self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
+                           for func, name in OWN_QUEUE.items()}
+        self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
+
+    def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
+        try:
+            with self.redis.pipeline() as pipe:  # one round trip (as _schedule)
+                self.ai_queue.enqueue(
+                    COMPUTER_MOVE,
+                    game_id,
+                    version,
+                    seat,
+                    job_id=f"computer-{game_id}-{version}-{seat}",
+                    result_ttl=60,
+                    failure_ttl=24 * 3600,
+                    job_timeout=120,
+                    pipeline=pipe,
+                )
+                pipe.execute()
+        except Exception:  # Redis down: the commit stands, the sweeper re-queues later
+            log.exception("could not enqueue a computer move for %s v%s", game_id, version)
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
+        """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
+        workers' timer loop reads (``ClockService.run_due_timers``, on PostgreSQL), so a
+        timer cannot be lost between the commit and a queue."""
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", self.clock_queue)
+
+    def requeue_orphaned_clock_jobs(self) -> int:
+        """For the workers' watch (every 0.2 s): queue again, at the front of the clock
+        queue, each clock job (a vacation's start) started more than ORPHAN_AFTER ago by a
+        worker whose connection is gone (killed while running it). Returns how many."""
+        try:
+            entries = self.redis.zrange(self.clock_started_key, 0, -1)  # "{job id}:{execution id}"
+            if not entries:
+                return 0
+            job_ids = [entry.decode().rsplit(":", 1)[0] for entry in entries]
+            with self.redis.pipeline(transaction=False) as pipe:
+                for job_id in job_ids:
+                    pipe.hmget(f"rq:job:{job_id}", "status", "worker_name", "started_at")
+                jobs = pipe.execute()
+            # RQ stamps a job's start with the machine's time (its own bookkeeping, not the
+            # application's time): compared with the machine's time
+            since = datetime.now(UTC) - timedelta(seconds=ORPHAN_AFTER)
+            long_running = [(entry, job_id, (worker or b"").decode())
+                            for entry, job_id, (status, worker, started) in zip(entries, job_ids, jobs)
+                            if status == b"started" and started and _rq_time(started) < since]
+            present = workers_present(self.redis) if long_running else None
+            if present is None:
+                return 0
+            queued = 0
+            for entry, job_id, worker in long_running:
+                # every worker's watch looks: one of them queues it
+                if worker in present or not self.redis.set(b"entrepot:orphan:" + entry, 1, nx=True, px=60_000):
+                    continue
+                self.clock_queue.enqueue_job(Job.fetch(job_id, connection=self.redis), at_front=True)
+                self.redis.zrem(self.clock_started_key, entry)
+                trace("orphan", job=job_id, worker=worker)
+                queued += 1
+            return queued
+        except Exception:
+            log.exception("could not look for orphaned clock jobs")
+            return 0
+
+    def move_due_jobs(self) -> int:
+        """For every worker's timer loop: queue the jobs scheduled for later (vacation starts,
+        webhook retries) whose time has come, by RQ's public registry API (no scheduler
+        process of RQ's runs: one lived on after its worker's kill -9, holding RQ's lock).
+        Each job is taken by the one worker whose removal from the registry succeeds.
+        Returns how many."""
+        moved = 0
+        try:
+            due_by = int(datetime.now(UTC).timestamp())  # RQ scores in the machine's whole seconds
+            for queue in (self.clock_queue, self.queue, *self.own_queues.values()):
+                registry = ScheduledJobRegistry(queue=queue)
+                for job_id in registry.get_jobs_to_schedule(due_by, chunk_size=200):
+                    if not registry.remove(job_id):
+                        continue  # another worker took it
+                    try:
+                        job = Job.fetch(job_id, connection=self.redis)
+                    except Exception:  # expired or deleted meanwhile: nothing to run
+                        continue
+                    queue.enqueue_job(job)
+                    moved += 1
+        except Exception:
+            log.exception("could not move the scheduled jobs")
+        return moved
+
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
+        """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
+        at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
+        second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
+        # its outcome kept a minute: `rq info` (and tests) can see that it ran
+        return self._schedule(at or self.clock.now(), func, args, job_id, self.own_queues.get(func), result_ttl=60)
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
+        """For sweepers: queue now each (func, args, job_id) whose job is neither waiting
+        in the queue, scheduled, nor running (a lost job, or one that died with its
+        worker is queued again; a busy queue is not flooded with copies)."""
+        if not jobs:
+            return 0
+        try:
+            with self.redis.pipeline(transaction=False) as pipe:
+                for _, _, job_id in jobs:
+                    pipe.hget(f"rq:job:{job_id}", "status")
+                statuses = pipe.execute()
+        except Exception:
+            log.exception("could not read the jobs to sweep")
+            return 0
+        queued = 0
+        for (func, args, job_id), status in zip(jobs, statuses):
+            if status in (b"queued", b"scheduled", b"started", b"deferred"):
+                continue
+            queued += self.enqueue_job(func, args, job_id)
+        return queued
+
+    def _schedule(self, at: datetime, func: str, args: tuple, job_id: str, queue: Queue | None = None,
+                  result_ttl: int = 0, at_front: bool = False) -> bool:
+        """``queue``: the main queue unless told (the clocks' jobs go to the clock queue)."""
+        queue = queue or self.queue
+        # result_ttl=0 by default: a timer's outcome is in the game's stream, not worth a Redis write
+        options = {"job_id": job_id, "result_ttl": result_ttl, "failure_ttl": 24 * 3600, "at_front": at_front}
+        try:
+            # A time already past goes to the queue at once: the scheduler would only add
+            # its polling delay.
+            now = self.clock.now()
+            if at <= now:
+                # one round trip: RQ's own enqueue sends the queue's registration (SADD)
+                # and the job (its hash, status, push) as two pipelines; given one, it
+                # queues the same commands on it (the same keys and job)
+                with self.redis.pipeline() as pipe:
+                    queue.enqueue(func, *args, pipeline=pipe, **options)
+                    pipe.execute()
+            else:
+                # the workers' timer loop queues it when due by the machine's time
+                # (move_due_jobs), as far ahead as ``at`` is of the clock port's time. RQ
+                # counts whole seconds: a job may start up to a second early, and re-checks
+                # its premise (a vacation not started yet waits for the sweeper, a
+                # webhook's retry is only a retry)
+                queue.enqueue_in(at - now, func, *args, **options)
+        except Exception:  # Redis down: the commit stands, the sweeper fires it when due
+            log.exception("could not schedule %s %s", func, args)
+            return False
+        return True
+
+
+class RecordingJobQueue:
+    """A queue that only remembers: for service tests that do not run workers."""
+
+    def __init__(self) -> None:
+        self.computer_moves: list[tuple[str, int, int]] = []
+        self.timers: list[tuple[str, int, datetime]] = []
+        self.vacations: list[tuple[str, datetime]] = []
+        #: (func, args, job_id, at) of every other job
+        self.jobs: list[tuple[str, tuple, str, datetime | None]] = []
+
+    def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
+        self.computer_moves.append((game_id, version, seat))
+
+    def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
+        self.timers.append((game_id, version, at))
+
+    def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
+        self.vacations.append((vacation_id, at))
+
+    def requeue_orphaned_clock_jobs(self) -> int:
+        return 0
+
+    def move_due_jobs(self) -> int:
+        return 0
+
+    def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
+        self.jobs.append((func, args, job_id, at))
+        return True
+
+    def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
+        for func, args, job_id in jobs:
+            self.enqueue_job(func, args, job_id)
+        return len(jobs)
+
+
+def _rq_time(text: bytes) -> datetime:
+    """A time RQ wrote (UTC, ISO 8601)."""
+    at = datetime.fromisoformat(text.decode().replace("Z", "+00:00"))
+    return at if at.tzinfo else at.replace(tzinfo=UTC)

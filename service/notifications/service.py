@@ -1,0 +1,358 @@
+"""Notifications: what each player is told about their games, worked out after a commit.
+
+Every commit that appends events queues a fan-out job (``fanout-<game>-<version>``); a
+posted message queues one for the game's messages. The job takes the game's row in
+``game_fanouts`` (so one fan-out per game runs at a time, in order), reads what the
+versions since the last fan-out mean, and inserts ``notifications`` rows with ON CONFLICT
+DO NOTHING: a job that runs twice, late or for a version already covered adds nothing.
+In the same transaction it writes the webhook deliveries of the new rows (an outbox);
+after the commit it wakes the players' streams, queues the deliveries and the mail jobs.
+The sweeper re-queues the fan-out of any game left behind, and the mail jobs a crash lost.
+
+What a notification says (``data``) is public to its player: the title, the seats'
+names, whose turn it is, a deadline, a result, a table message they may read. Never a
+hand, a face-down choice or anything else only another seat may see.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from redis import Redis
+
+from domain.common.table import ReminderSent
+from service.audit import chain
+from service.clock import Clock, SystemClock
+from service.games.service import is_game_id
+from service.games.states import Folded, Lru, fold_stored
+from service.games.store import Game, Store, StoredEvent, Tx
+from service.games.titles import title as title_of
+from service.job_queue import FANOUT, MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
+from service.notifications.pubsub import player_channel
+from verifier.record import result_json
+
+log = logging.getLogger(__name__)
+
+TYPES = ("your_turn", "reminder", "finished", "message")
+ENDED = ("finished", "aborted")
+#: games (and messages, mails) the sweeper re-queues at most per sweep
+SWEEP_BATCH = 500
+
+
+def fanout_job_id(game_id: str, version: int) -> str:
+    return f"fanout-{game_id}-{version}"
+
+
+def message_fanout_job_id(game_id: str, seq: int) -> str:
+    return f"fanout-message-{game_id}-{seq}"
+
+
+def mail_job_id(notification_id: int) -> str:
+    return f"mail-{notification_id}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notification to insert."""
+
+    player_id: str
+    seat: int | None
+    type: str
+    version: int
+    ref: str
+    data: dict
+    at: str
+
+
+@dataclass(frozen=True)
+class Created:
+    """A notification the fan-out inserted (not one that existed already)."""
+
+    id: int
+    player_id: str
+    type: str
+
+
+def notification_body(row: dict) -> dict:
+    """What a webhook delivery and the player's stream carry for one notification."""
+    at = row["at"]
+    return {"type": row["type"], "game_id": str(row["game_id"]), "seat": row["seat"],
+            "version": row["version"], "at": chain.format_time(at) if isinstance(at, datetime) else at,
+            "data": row["data"]}
+
+
+class NotificationService:
+    def __init__(self, store: Store, jobs: JobQueue, redis: Redis, webhooks, patience_seconds: float = 5.0,
+                 clock: Clock | None = None):
+        self.store = store
+        #: the clock port: when a notification was written, and the sweeper's patience
+        self.clock = clock or SystemClock()
+        self.jobs = jobs
+        self.redis = redis
+        #: service/notifications/webhooks.py's WebhookService: writes and queues the deliveries
+        self.webhooks = webhooks
+        self.patience = patience_seconds
+        #: folded states at the last version fanned out, per game (an optimisation only)
+        self._folded = Lru(2000)
+
+    # queued after commits ------------------------------------------------------------
+    def appended(self, game_id: str, version: int) -> None:
+        self.jobs.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
+
+    def message_posted(self, game_id: str, seq: int) -> None:
+        self.jobs.enqueue_job(MESSAGE_FANOUT, (game_id, seq), message_fanout_job_id(game_id, seq))
+
+    # the fan-out jobs ----------------------------------------------------------------
+    def fan_out_game(self, game_id: str, version: int) -> int:
+        """Notify what the game's versions up to now mean (``version`` is the one that
+        queued the job; later ones are covered too). Returns how many rows were new."""
+        if not is_game_id(game_id):
+            return 0
+        with self.store.tx() as tx:
+            notified = self._lock_progress(tx, game_id)[0]
+            game = tx.game(game_id)
+            if game is None or game.version <= notified:
+                return 0
+            notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
+            now = self.clock.now()
+            created = self._insert(tx, game_id, notices, now)
+            deliveries = self.webhooks.create_deliveries(tx, created, now)
+            tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
+                            " WHERE game_id = %s", (game.version, game_id))
+            mail = self._mail_wanted(tx, created, now)
+        self._after_commit(created, deliveries, mail)
+        return len(created)
+
+    def fan_out_messages(self, game_id: str, seq: int) -> int:
+        """Notify the game's messages not notified yet (``seq`` queued the job)."""
+        if not is_game_id(game_id):
+            return 0
+        with self.store.tx() as tx:
+            notified = self._lock_progress(tx, game_id)[1]
+            game = tx.game(game_id)
+            if game is None:
+                return 0
+            rows = tx.conn.execute(
+                "SELECT m.seq, m.seat, m.channel, m.body, m.at,"
+                " (SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game_id = m.game_id AND e.at <= m.at),"
+                " m.channel_seq"
+                " FROM messages m WHERE m.game_id = %s AND m.seq > %s ORDER BY m.seq",
+                (game_id, notified),
+            ).fetchall()
+            if not rows:
+                return 0
+            notices = self._readable(lambda: [n for row in rows for n in self._message_notices(game, *row)],
+                                     game_id)
+            now = self.clock.now()
+            created = self._insert(tx, game_id, notices, now)
+            deliveries = self.webhooks.create_deliveries(tx, created, now)
+            tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
+                            " WHERE game_id = %s", (rows[-1][0], game_id))
+            mail = self._mail_wanted(tx, created, now)
+        self._after_commit(created, deliveries, mail)
+        return len(created)
+
+    @staticmethod
+    def _readable(work, game_id: str) -> list[Notice]:
+        """What ``work`` notices; nothing (logged) for a stream the rules cannot read: a
+        fan-out that fails every time would be queued again by every sweep for ever."""
+        try:
+            return work()
+        except Exception:
+            log.exception("the notifications of %s could not be worked out: none sent", game_id)
+            return []
+
+    # the sweeper ---------------------------------------------------------------------
+    def sweep(self, budget_seconds: float = 2.0) -> tuple[int, int]:
+        """Fan out, here and now, the games (and messages) left behind for longer than the
+        patience, and re-queue the mail jobs a crash between commit and enqueue lost.
+        Done in the sweeper rather than queued: a lost fan-out is rare, and a burst of them
+        (after an outage) must not push the queue's other short jobs back. Bounded by
+        ``budget_seconds``; the next sweep goes on. Returns (games or messages fanned out,
+        mail jobs queued)."""
+        now = self.clock.now()
+        with self.store.read() as tx:
+            games = tx.conn.execute(
+                "SELECT g.id::text, g.version FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
+                " WHERE g.version > coalesce(f.notified_version, 0)"
+                " AND g.updated_at < %s::timestamptz - make_interval(secs => %s)"
+                " AND g.updated_at > %s::timestamptz - interval '1 day' LIMIT %s",
+                (now, self.patience, now, SWEEP_BATCH),
+            ).fetchall()
+            messages = tx.conn.execute(
+                "SELECT m.game_id::text, max(m.seq) FROM messages m LEFT JOIN game_fanouts f ON f.game_id = m.game_id"
+                " WHERE m.seq > coalesce(f.notified_message_seq, 0)"
+                " AND m.at < %s::timestamptz - make_interval(secs => %s) AND m.at > %s::timestamptz - interval '1 day'"
+                " GROUP BY m.game_id LIMIT %s",
+                (now, self.patience, now, SWEEP_BATCH),
+            ).fetchall()
+            mails = [row[0] for row in tx.conn.execute(
+                "SELECT id FROM notifications WHERE mail_handled_at IS NULL"
+                " AND created_at < %s::timestamptz - make_interval(secs => %s)"
+                " AND created_at > %s::timestamptz - interval '1 day' ORDER BY id LIMIT %s",
+                (now, self.patience, now, SWEEP_BATCH),
+            )]
+        until = time.monotonic() + budget_seconds
+        healed = 0
+        for fan_out, rows in ((self.fan_out_game, games), (self.fan_out_messages, messages)):
+            for game_id, upto in rows:
+                if time.monotonic() > until:
+                    break
+                try:
+                    fan_out(game_id, upto)
+                    healed += 1
+                except Exception:  # the database may be restarting: the next sweep tries again
+                    log.exception("sweeper could not fan out %s", game_id)
+        self._queue_mail(mails)
+        return healed, len(mails)
+
+    # what versions mean --------------------------------------------------------------
+    def _lock_progress(self, tx: Tx, game_id: str) -> tuple[int, int]:
+        tx.conn.execute("INSERT INTO game_fanouts (game_id) VALUES (%s) ON CONFLICT DO NOTHING", (game_id,))
+        return tx.conn.execute(
+            "SELECT notified_version, notified_message_seq FROM game_fanouts WHERE game_id = %s FOR UPDATE",
+            (game_id,),
+        ).fetchone()
+
+    def _game_notices(self, tx: Tx, game: Game, notified: int) -> list[Notice]:
+        title = title_of(game.title)
+        folded = self._state_at(tx, title, game.id, notified)
+        stored = tx.events(game.id, after=notified, upto=game.version)
+        commands = tx.conn.execute(
+            "SELECT version, last_seq, sender FROM commands WHERE game_id = %s AND last_seq > %s"
+            " AND last_seq <= %s ORDER BY last_seq",
+            (game.id, notified, game.version),
+        ).fetchall()
+        ranges = [(version, last, sender) for version, last, sender in commands]
+        if not ranges or ranges[0][0] != notified:  # events without their command (older games)
+            ranges = [(notified, game.version, {})]
+        notices: list[Notice] = []
+        for start, last, sender in ranges:
+            events = [e for e in stored if start < e.seq <= last]
+            if not events:
+                continue
+            after = fold_stored(title, events, folded)
+            notices += self._version_notices(title, game, folded.state, after.state, events,
+                                             sender.get("player_id") if sender.get("kind") == "player" else None)
+            folded = after
+        if folded.version == game.version:
+            self._folded.put(game.id, folded)
+        return notices
+
+    def _state_at(self, tx: Tx, title, game_id: str, version: int) -> Folded:
+        cached = self._folded.get(game_id)
+        if cached is None or cached.version > version:
+            cached = Folded(None, 0, chain.genesis(game_id))
+        if cached.version < version:
+            cached = fold_stored(title, tx.events(game_id, after=cached.version, upto=version), cached)
+        return cached
+
+    def _version_notices(self, title, game: Game, before: Any, after: Any, events: list[StoredEvent],
+                         actor: str | None) -> list[Notice]:
+        version, at = events[-1].seq, events[-1].at
+        status_before = title.status(before) if before is not None else "waiting"
+        status = title.status(after)
+        common = {"title": game.title, "status": status,
+                  "seats": [{"index": s.index, "name": s.name, "ai": s.ai} for s in game.seats]}
+        notices = []
+        if status == "active":
+            to_act = list(title.to_act(after))
+            waiting_before = set(title.to_act(before)) if status_before == "active" else set()
+            stand_ins = title.played_by_computer(after)
+            deadlines = {c.seat: chain.format_time(c.deadline) for c in title.running_clocks(after)}
+            for seat in to_act:
+                player = game.seats[seat].player_id
+                if seat in waiting_before or seat in stand_ins or player is None or player == actor:
+                    continue
+                notices.append(Notice(player, seat, "your_turn", version, "", {
+                    **common, "to_act": to_act, "deadline": deadlines.get(seat)}, at))
+        for event in events:
+            if event.type == ReminderSent.TYPE:
+                seat = event.data["seat"]
+                player = game.seats[seat].player_id
+                if player is not None:
+                    notices.append(Notice(player, seat, "reminder", version, str(event.seq), {
+                        **common, "deadline": event.data["deadline"], "fraction": event.data["fraction"]}, at))
+        if status in ENDED and status_before not in ENDED:
+            result = result_json(title.result(after)) if status == "finished" else None
+            told: set[str] = set()
+            for seat in game.seats:
+                if seat.player_id is not None and seat.player_id not in told:
+                    told.add(seat.player_id)
+                    notices.append(Notice(seat.player_id, seat.index, "finished", version, "", {
+                        **common, "result": result}, at))
+        return notices
+
+    def _message_notices(self, game: Game, seq: int, seat: int, channel: str, text: str, at: datetime,
+                         version: int, channel_seq: int) -> list[Notice]:
+        """``seq``: the game-wide order (the notification's ref); readers are shown
+        ``channel_seq``, the number in their channel only."""
+        title = title_of(game.title)
+        readers = [s for s in game.seats if s.player_id is not None and s.status == "seated"]
+        if channel != "table":  # a team's channel: its members only
+            options = title.parse_options(game.options, game.seat_count)
+            team = channel.split(":", 1)[1]
+            readers = [s for s in readers if title.team_of(options, s.index) == team]
+        sender = game.seats[seat].player_id
+        data = {"title": game.title, "status": game.status,
+                "seats": [{"index": s.index, "name": s.name, "ai": s.ai} for s in game.seats],
+                "message": {"seq": channel_seq, "seat": seat, "channel": channel, "text": text,
+                            "at": chain.format_time(at)},
+                "from": game.seats[seat].name}
+        notices, told = [], {sender}
+        for reader in readers:
+            if reader.player_id not in told:
+                told.add(reader.player_id)
+                notices.append(Notice(reader.player_id, reader.index, "message", version, str(seq), data,
+                                      chain.format_time(at)))
+        return notices
+
+    # writing and telling -------------------------------------------------------------
+    def _insert(self, tx: Tx, game_id: str, notices: list[Notice], now: datetime) -> list[Created]:
+        if not notices:
+            return []
+        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(notices))
+        params: list[Any] = []
+        for n in notices:
+            params += [n.player_id, game_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at, now]
+        rows = tx.conn.execute(
+            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at)"
+            f" VALUES {values} ON CONFLICT DO NOTHING RETURNING id, player_id::text, type",
+            params,
+        ).fetchall()
+        return sorted((Created(*row) for row in rows), key=lambda c: c.id)
+
+    @staticmethod
+    def _mail_wanted(tx: Tx, created: list[Created], now: datetime) -> list[int]:
+        """The new notifications whose player has an address: the mail job decides the
+        rest (verified, settings, digest, coalescing). The others need no mail job."""
+        if not created:
+            return []
+        rows = tx.conn.execute(
+            "UPDATE notifications n SET mail_handled_at = %s FROM players p"
+            " WHERE n.id = ANY(%s) AND p.id = n.player_id AND p.email IS NULL RETURNING n.id",
+            (now, [c.id for c in created]),
+        ).fetchall()
+        without = {row[0] for row in rows}
+        return [c.id for c in created if c.id not in without]
+
+    def _after_commit(self, created: list[Created], deliveries: list[tuple[str, int]], mail: list[int]) -> None:
+        for player_id in dict.fromkeys(c.player_id for c in created):
+            try:
+                self.redis.publish(player_channel(player_id), "1")
+            except Exception:  # a lost wake-up: the stream's resync finds the row
+                log.warning("could not wake the stream of %s", player_id)
+        self.webhooks.queue_deliveries(deliveries)
+        self._queue_mail(mail)
+
+    def _queue_mail(self, ids: list[int]) -> None:
+        queued = [i for i in ids if self.jobs.enqueue_job(MAIL_NOTIFICATION, (i,), mail_job_id(i))]
+        if queued:
+            with self.store.read() as tx:
+                tx.conn.execute("UPDATE notifications SET mail_handled_at = %s WHERE id = ANY(%s)",
+                                (self.clock.now(), queued))
