@@ -22,6 +22,7 @@ from api.lobby_live import LobbyStreams
 from api.observe import ObserveMiddleware
 from service.config import Settings
 from service.games.store import AsyncReader
+from service.job_queue import watched_queues
 from service.notifications.streams import Fanout, LiveEvents
 from service.observability import logs, metrics, tracing
 from service.runtime.container import Services, build
@@ -58,7 +59,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
 
     if process:
         metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
-        metrics.serve_from_env(services.settings.redis_url, services.settings.queue_name)
+        metrics.serve_from_env(services.settings.redis_url, watched_queues(services.settings.queue_name))
     # request ids (outermost: api/observe.py), the security headers, then either router
     return ObserveMiddleware(edge.around(Starlette(
         routes=[

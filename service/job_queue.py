@@ -54,6 +54,11 @@ def clock_queue(queue_name: str) -> str:
     return f"{queue_name}-clock"
 
 
+def watched_queues(queue_name: str) -> tuple[str, ...]:
+    """The queues whose depth, timers, failures and workers the metrics report."""
+    return clock_queue(queue_name), queue_name, ai_queue(queue_name)
+
+
 def webhook_queue(queue_name: str) -> str:
     """The queue of webhook deliveries: an attempt may take its whole deadline
     (Settings.webhook_timeout_seconds) whatever the receiver does, so deliveries have

@@ -114,3 +114,30 @@ def test_every_kontor_extension_quotes_its_rulebook_passage_at_the_top():
         if "«" not in (ast.get_docstring(ast.parse(Path(module.__file__).read_text("utf-8"))) or "")
     ]
     assert not missing, missing
+
+
+def test_the_application_layer_has_no_near_homonyms():
+    """service/ is grouped into parts (docs/architecture.md); within it, and beside the workers'
+    modules, no two modules or parts share a name or its plural (as clock.py and clocks.py,
+    notify.py and notifications.py, or four jobs.py once did). Each part's ``service.py`` (its
+    use cases) and ``records.py`` (its SQL) are the one convention repeated on purpose."""
+    conventions = {"service", "services", "records", "__init__"}
+    seen: dict[str, Path] = {}
+    for top in ("service", "workers"):
+        for path in sorted((ROOT / top).rglob("*")):
+            if "__pycache__" in path.parts or "migrations" in path.parts:
+                continue
+            if not (path.suffix == ".py" or (path.is_dir() and (path / "__init__.py").exists())):
+                continue
+            name = path.stem if path.suffix == ".py" else path.name
+            if name in conventions:
+                continue
+            key = name.removesuffix("s")
+            assert key not in seen, f"{path.relative_to(ROOT)} and {seen[key].relative_to(ROOT)}"
+            seen[key] = path
+
+
+def test_pictures_are_drawn_outside_the_application_layer():
+    assert not (ROOT / "service" / "boards").exists()
+    for path in (ROOT / "boards").rglob("*.py"):
+        assert not {"service", "api", "workers"} & _imports(path), path.relative_to(ROOT)

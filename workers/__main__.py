@@ -16,7 +16,7 @@ import threading
 
 from rq.worker import SimpleWorker
 
-from service.job_queue import JobQueue, ai_queue, clock_queue, webhook_queue
+from service.job_queue import JobQueue, ai_queue, clock_queue, watched_queues, webhook_queue
 from service.observability import logs, metrics, tracing
 from service.observability.presence import announce, keep
 from service.observability.tracing import TracedJob
@@ -139,7 +139,7 @@ def main() -> int:
     logs.configure()
     tracing.setup("entrepot-worker")
     svc = services()
-    metrics.serve_from_env(svc.settings.redis_url, svc.settings.queue_name)
+    metrics.serve_from_env(svc.settings.redis_url, watched_queues(svc.settings.queue_name))
     metrics.sample_pools({"worker": svc.store.pool})
     migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()

@@ -26,8 +26,8 @@ from api.schemas import (
     StateQuery,
 )
 from api.services import services
-from boards import board_picture
 from service.errors import Invalid
+from service.games.pictures import board_picture
 from service.games.service import SeatRequest
 from service.lobby.service import Listing
 

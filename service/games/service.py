@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,7 +49,6 @@ from service.games.states import Folded, Lru, StateCache, decode, fold_stored
 from service.games.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
 from service.games.titles import title as title_of
 from service.job_queue import RATE_GAME, JobQueue
-from service.lobby.service import check_rating_range
 from service.mail.job_names import MAIL_STOOD_IN
 from service.notifications.pubsub import Notifier, SilentNotifier
 from service.observability import metrics
@@ -132,8 +131,12 @@ def public_event(stored: StoredEvent, data: Any) -> dict:
 class GameService:
     def __init__(self, store: Store, states: StateCache, clock: Clock, jobs: JobQueue,
                  notifier: Notifier | None = None, signer: Signer | None = None,
-                 ai_budget: Budget | None = None, notifications: Notifier | None = None):
+                 ai_budget: Budget | None = None, notifications: Notifier | None = None,
+                 seat_rule: Callable[[Tx, Game, str], None] | None = None):
         self.store = store
+        #: who may take an open seat beyond its being open: the lobby's rating range
+        #: (service/lobby/service.py ``check_rating_range``, given by the composition root)
+        self.seat_rule = seat_rule or (lambda tx, game, player_id: None)
         #: queues the fan-out of players' notifications after each commit (service/notifications/service.py)
         self.notifications = notifications or SilentNotifier()
         #: how long a "strong" computer seat searches (Settings.ai_seconds / ai_iterations)
@@ -217,7 +220,7 @@ class GameService:
                 raise GameNotActive("this game is not waiting for players")
             if game.seats_of(caller.id):
                 raise SeatTaken("you already hold a seat in this game")
-            check_rating_range(tx, game, caller.id)
+            self.seat_rule(tx, game, caller.id)
             if not tx.take_seat(game_id, index, caller.id):
                 if game.seats[index].declined:
                     raise SeatTaken(f"seat {index} was offered to a player who declined: it is closed")

@@ -95,13 +95,13 @@ def registry() -> CollectorRegistry:
 
 
 def serve(port: int, address: str | None = None, redis_url: str | None = None,
-          queue_name: str | None = None) -> bool:
+          queue_names: tuple[str, ...] = ()) -> bool:
     """Serve /metrics on ``address:port`` (loopback by default). False when another
     process of this machine serves it already (uvicorn's processes race for the port; the
     first wins and answers for all of them)."""
     reg = registry()
-    if redis_url and queue_name:
-        reg.register(QueueCollector(redis_url, queue_name))
+    if redis_url and queue_names:
+        reg.register(QueueCollector(redis_url, queue_names))
     try:
         start_http_server(port, addr=address or os.environ.get(ADDRESS_VARIABLE) or "127.0.0.1", registry=reg)
     except OSError as err:
@@ -112,9 +112,9 @@ def serve(port: int, address: str | None = None, redis_url: str | None = None,
     return True
 
 
-def serve_from_env(redis_url: str | None = None, queue_name: str | None = None) -> bool:
+def serve_from_env(redis_url: str | None = None, queue_names: tuple[str, ...] = ()) -> bool:
     port = os.environ.get(PORT_VARIABLE)
-    return bool(port) and serve(int(port), redis_url=redis_url, queue_name=queue_name)
+    return bool(port) and serve(int(port), redis_url=redis_url, queue_names=queue_names)
 
 
 def process_died(pid: int) -> None:
@@ -127,16 +127,15 @@ def process_died(pid: int) -> None:
 class QueueCollector:
     """entrepot_queue_depth, entrepot_queue_failed_jobs and entrepot_workers per RQ queue."""
 
-    def __init__(self, redis_url: str, queue_name: str):
+    def __init__(self, redis_url: str, queue_names: tuple[str, ...]):
+        """``queue_names``: service/job_queue.py's ``watched_queues`` (the caller knows them)."""
         from redis import Redis
 
         self.redis = Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
-        self.queue_name = queue_name
+        self.queue_names = queue_names
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         from rq import Queue, Worker
-
-        from service.job_queue import ai_queue, clock_queue
 
         depth = GaugeMetricFamily("entrepot_queue_depth", "Jobs waiting in each RQ queue", labels=["queue"])
         scheduled = GaugeMetricFamily("entrepot_queue_scheduled_jobs", "Jobs scheduled for later (timers)",
@@ -147,7 +146,7 @@ class QueueCollector:
                                     labels=["queue"])
         up = GaugeMetricFamily("entrepot_redis_up", "1 when the metrics process reached Redis")
         try:
-            for name in (clock_queue(self.queue_name), self.queue_name, ai_queue(self.queue_name)):
+            for name in self.queue_names:
                 queue = Queue(name, connection=self.redis)
                 depth.add_metric([name], queue.count)
                 scheduled.add_metric([name], queue.scheduled_job_registry.count)

@@ -1,1 +1,1 @@
-"""The processes: the `entrepot` command, the composition root, start-up, embedded engines, migrations, the inbound mail listener and health."""
+"""The processes: the `entrepot` command, the composition root, start-up, embedded engines, migrations, the inbound mail listener, health."""

@@ -326,11 +326,12 @@ def _serve_metrics(env: dict, data_dir: Path, port: int) -> None:
     for stale in folder.glob("*.db"):
         stale.unlink()
     env["PROMETHEUS_MULTIPROC_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
-    from service.observability import (
-        metrics,  # only now: prometheus-client reads the folder at import
-    )
+    # only now: prometheus-client reads the folder at import
+    from service.job_queue import watched_queues
+    from service.observability import metrics
 
-    metrics.serve(port, redis_url=env["REDIS_URL"], queue_name=env.get("ENTREPOT_QUEUE", "entrepot"))
+    metrics.serve(port, redis_url=env["REDIS_URL"],
+                  queue_names=watched_queues(env.get("ENTREPOT_QUEUE", "entrepot")))
 
 
 def _uvicorn_log_config(data_dir: Path) -> Path:

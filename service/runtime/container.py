@@ -22,7 +22,7 @@ from service.games.states import StateCache
 from service.games.store import Store
 from service.job_queue import JobQueue, RQJobQueue
 from service.lobby.ratings import RatingService
-from service.lobby.service import LobbyService
+from service.lobby.service import LobbyService, check_rating_range
 from service.mail.addresses import MailAccounts
 from service.mail.compose import domain_of
 from service.mail.content import Links
@@ -83,7 +83,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds, clock)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
-                        notifications=notifications)
+                        notifications=notifications, seat_rule=check_rating_range)
     metered_commands(games)
     tokens = Tokens(mail_key(settings.mail_secret, bytes(signing_key)))
     mail_dir = Path(settings.mail_dir) if settings.mail_dir else default_data_dir() / "mail"

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from boards import board_picture
 from service.clock import FixedClock
+from service.games.pictures import board_picture
 from service.games.service import SeatRequest
 from service.job_queue import RecordingJobQueue
 from service.runtime.container import build
