@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from psycopg.rows import dict_row
-
 from service.games.store import Player, Tx
 
 _PLAYER = ("p.id::text AS id, p.name, p.email, p.notify_by_email, p.vacation_until, p.created_at,"
@@ -36,18 +34,6 @@ class SessionRow:
     expires_at: datetime
 
 
-def _one(tx: Tx, sql: str, params: tuple = ()) -> dict | None:
-    with tx.conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
-        return cur.fetchone()
-
-
-def _all(tx: Tx, sql: str, params: tuple = ()) -> list[dict]:
-    with tx.conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
-        return cur.fetchall()
-
-
 def _player(row: dict) -> Player:
     return Player(**{k: row[k] for k in ("id", "name", "email", "notify_by_email", "vacation_until",
                                          "created_at", "email_verified_at", "notify")})
@@ -57,14 +43,14 @@ def _player(row: dict) -> Player:
 def password_candidates(tx: Tx, email: str, limit: int = 3) -> list[tuple[str, str]]:
     """(player id, argon2 hash) of the players with this address and a password: a verified
     address first. Addresses are not unique (a token-only player may share one)."""
-    return [(r["id"], r["password_hash"]) for r in _all(
-        tx, "SELECT id::text AS id, password_hash FROM players"
+    return [(r["id"], r["password_hash"]) for r in tx.rows(
+        "SELECT id::text AS id, password_hash FROM players"
             " WHERE lower(email) = lower(%s) AND password_hash IS NOT NULL"
             " ORDER BY email_verified_at IS NULL, created_at LIMIT %s", (email, limit))]
 
 
 def password_hash(tx: Tx, player_id: str) -> str | None:
-    row = _one(tx, "SELECT password_hash FROM players WHERE id = %s", (player_id,))
+    row = tx.row("SELECT password_hash FROM players WHERE id = %s", (player_id,))
     return row["password_hash"] if row else None
 
 
@@ -74,7 +60,7 @@ def set_password(tx: Tx, player_id: str, hashed: str, now: datetime) -> None:
 
 
 def verified_players(tx: Tx, email: str, limit: int = 3) -> list[dict]:
-    return _all(tx, "SELECT id::text AS id, name, email FROM players"
+    return tx.rows("SELECT id::text AS id, name, email FROM players"
                     " WHERE lower(email) = lower(%s) AND email_verified_at IS NOT NULL"
                     " ORDER BY password_hash IS NULL, created_at LIMIT %s", (email, limit))
 
@@ -82,7 +68,7 @@ def verified_players(tx: Tx, email: str, limit: int = 3) -> list[dict]:
 # access tokens --------------------------------------------------------------------------
 def insert_token(tx: Tx, token_id: str, player_id: str, kind: str, name: str, client_id: str | None,
                  token_hash: str, scopes: list[str], expires_at: datetime | None, now: datetime) -> TokenRow:
-    row = _one(tx, "INSERT INTO access_tokens (id, player_id, kind, name, client_id, token_hash, scopes, expires_at,"
+    row = tx.row("INSERT INTO access_tokens (id, player_id, kind, name, client_id, token_hash, scopes, expires_at,"
                    " created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
                    " RETURNING id::text AS id, kind, name, client_id, scopes, created_at, last_used_at, expires_at",
                (token_id, player_id, kind, name, client_id, token_hash, scopes, expires_at, now))
@@ -95,7 +81,7 @@ def _token(row: dict) -> TokenRow:
 
 def token_identity(tx: Tx, token_hash: str, now: datetime) -> tuple[Player, dict] | None:
     """The live token with this hash and its player (None: unknown, revoked or expired)."""
-    row = _one(tx, f"SELECT {_PLAYER}, t.id::text AS token_id, t.kind, t.client_id, t.scopes, t.last_used_at"
+    row = tx.row(f"SELECT {_PLAYER}, t.id::text AS token_id, t.kind, t.client_id, t.scopes, t.last_used_at"
                    " FROM access_tokens t JOIN players p ON p.id = t.player_id"
                    " WHERE t.token_hash = %s AND t.revoked_at IS NULL"
                    " AND (t.expires_at IS NULL OR t.expires_at > %s)", (token_hash, now))
@@ -107,8 +93,8 @@ def touch_token(tx: Tx, token_id: str, now: datetime) -> None:
 
 
 def tokens_of(tx: Tx, player_id: str, now: datetime) -> list[TokenRow]:
-    return [_token(r) for r in _all(
-        tx, "SELECT id::text AS id, kind, name, client_id, scopes, created_at, last_used_at, expires_at"
+    return [_token(r) for r in tx.rows(
+        "SELECT id::text AS id, kind, name, client_id, scopes, created_at, last_used_at, expires_at"
             " FROM access_tokens WHERE player_id = %s AND revoked_at IS NULL"
             " AND (expires_at IS NULL OR expires_at > %s) ORDER BY created_at, id", (player_id, now))]
 
@@ -119,7 +105,7 @@ def revoke_token(tx: Tx, player_id: str, token_id: str, now: datetime) -> bool:
 
 
 def token_by_hash(tx: Tx, token_hash: str) -> dict | None:
-    return _one(tx, "SELECT id::text AS id, player_id::text AS player_id, kind, client_id, scopes, expires_at,"
+    return tx.row("SELECT id::text AS id, player_id::text AS player_id, kind, client_id, scopes, expires_at,"
                     " revoked_at, created_at FROM access_tokens WHERE token_hash = %s", (token_hash,))
 
 
@@ -136,7 +122,7 @@ def insert_session(tx: Tx, session_id: str, player_id: str, token_hash: str, met
 
 
 def session_identity(tx: Tx, token_hash: str, now: datetime) -> tuple[Player, dict] | None:
-    row = _one(tx, f"SELECT {_PLAYER}, s.id::text AS session_id, s.last_seen_at, s.expires_at AS session_expires_at"
+    row = tx.row(f"SELECT {_PLAYER}, s.id::text AS session_id, s.last_seen_at, s.expires_at AS session_expires_at"
                    " FROM sessions s JOIN players p ON p.id = s.player_id"
                    " WHERE s.token_hash = %s AND s.ended_at IS NULL AND s.expires_at > %s", (token_hash, now))
     return (_player(row), row) if row else None
@@ -147,8 +133,8 @@ def touch_session(tx: Tx, session_id: str, now: datetime) -> None:
 
 
 def sessions_of(tx: Tx, player_id: str, now: datetime) -> list[SessionRow]:
-    return [SessionRow(**r) for r in _all(
-        tx, "SELECT id::text AS id, method, user_agent, created_at, last_seen_at, expires_at FROM sessions"
+    return [SessionRow(**r) for r in tx.rows(
+        "SELECT id::text AS id, method, user_agent, created_at, last_seen_at, expires_at FROM sessions"
             " WHERE player_id = %s AND ended_at IS NULL AND expires_at > %s ORDER BY created_at, id",
             (player_id, now))]
 
@@ -171,7 +157,7 @@ def insert_request(tx: Tx, kind: str, email: str, now: datetime) -> int:
 
 def claim_request(tx: Tx, request_id: int, now: datetime) -> dict | None:
     """The request, marked handled (None: unknown or handled before: a job that ran twice)."""
-    return _one(tx, "UPDATE account_requests SET handled_at = %s WHERE id = %s AND handled_at IS NULL"
+    return tx.row("UPDATE account_requests SET handled_at = %s WHERE id = %s AND handled_at IS NULL"
                     " RETURNING id, kind, email", (now, request_id))
 
 
@@ -192,7 +178,7 @@ def insert_link(tx: Tx, player_id: str, kind: str, token_hash: str, expires_at: 
 
 def use_link(tx: Tx, kind: str, token_hash: str, now: datetime) -> dict | None:
     """The link's row, locked ({"player_id", "used", "expired"}); None when unknown."""
-    return _one(tx, "SELECT id, player_id::text AS player_id, used_at IS NOT NULL AS used,"
+    return tx.row("SELECT id, player_id::text AS player_id, used_at IS NOT NULL AS used,"
                     " expires_at <= %s AS expired FROM account_links"
                     " WHERE kind = %s AND token_hash = %s FOR UPDATE", (now, kind, token_hash))
 
@@ -213,7 +199,7 @@ def insert_code(tx: Tx, code_hash: str, client_id: str, player_id: str, redirect
 def claim_code(tx: Tx, code_hash: str, client_id: str, now: datetime) -> dict | None:
     """An unused, unexpired code issued to this client, marked used in the same statement
     (of two concurrent uses, one finds it)."""
-    return _one(tx, "UPDATE oauth_codes SET used_at = %s"
+    return tx.row("UPDATE oauth_codes SET used_at = %s"
                     " WHERE code_hash = %s AND client_id = %s AND used_at IS NULL AND expires_at > %s"
                     " RETURNING code_hash, client_id, player_id::text AS player_id, redirect_uri, scopes,"
                     " code_challenge, code_challenge_method", (now, code_hash, client_id, now))

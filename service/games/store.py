@@ -221,12 +221,13 @@ class Tx:
     def __init__(self, conn: psycopg.Connection):
         self.conn = conn
 
-    def _one(self, sql: str, params: Sequence[Any] = ()) -> dict | None:
+    # one row / every row as dicts: for these methods and the parts' records modules
+    def row(self, sql: str, params: Sequence[Any] = ()) -> dict | None:
         with self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(sql, params)
             return cur.fetchone()
 
-    def _all(self, sql: str, params: Sequence[Any] = ()) -> list[dict]:
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict]:
         with self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(sql, params)
             return cur.fetchall()
@@ -239,7 +240,7 @@ class Tx:
         )
 
     def player_by_token_hash(self, token_hash: str) -> Player | None:
-        row = self._one(
+        row = self.row(
             "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
             " email_verified_at, notify"
             " FROM players WHERE token_hash = %s",
@@ -248,7 +249,7 @@ class Tx:
         return Player(**row) if row else None
 
     def player(self, player_id: str) -> Player | None:
-        row = self._one(
+        row = self.row(
             "SELECT id::text AS id, name, email, notify_by_email, vacation_until, created_at,"
             " email_verified_at, notify"
             " FROM players WHERE id = %s",
@@ -306,9 +307,9 @@ class Tx:
         The lock is taken by a statement of its own: a statement that waited for a lock
         still reads its subqueries (the seats) from the snapshot it started with, so the
         seats must be read by a new statement once the lock is held."""
-        if lock and self._one("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
+        if lock and self.row("SELECT 1 AS found FROM games WHERE id = %s FOR UPDATE", (game_id,)) is None:
             return None
-        row = self._one(_GAME_BY_ID, (game_id,))
+        row = self.row(_GAME_BY_ID, (game_id,))
         return _game(row) if row else None
 
     def list_games(
@@ -340,7 +341,7 @@ class Tx:
             where.append("(g.updated_at, g.id) < (%s, %s)")
             params.extend(before)
         clause = "WHERE " + " AND ".join(where)
-        rows = self._all(
+        rows = self.rows(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
             " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
             (*params, limit),
@@ -350,7 +351,7 @@ class Tx:
     def games_to_act(self, player_id: str, limit: int) -> list[Game]:
         """Active games waiting for one of the player's seats (not a seat that is out),
         the earliest deadline of those seats first, then the longest waiting."""
-        rows = self._all(
+        rows = self.rows(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g"
             " JOIN LATERAL (SELECT array_agg(s.index) AS mine FROM seats s WHERE s.game_id = g.id"
             "   AND s.player_id = %s AND s.index = ANY(g.to_act)"
@@ -401,7 +402,7 @@ class Tx:
 
     def games(self, game_ids: Sequence[str]) -> list[Game]:
         """Several games and their seats, in one round trip (in no particular order)."""
-        rows = self._all(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = ANY(%s::uuid[])",
+        rows = self.rows(f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE g.id = ANY(%s::uuid[])",
                          (list(game_ids),))
         return [_game(row) for row in rows]
 
@@ -418,7 +419,7 @@ class Tx:
 
     def secrets(self, game_id: str) -> tuple[str, str | None]:
         """(seed, chain key) of a game; the key is None for a game on the v1 chain."""
-        row = self._one("SELECT seed, chain_key FROM game_secrets WHERE game_id = %s", (game_id,))
+        row = self.row("SELECT seed, chain_key FROM game_secrets WHERE game_id = %s", (game_id,))
         assert row, "every game has a seed"
         return row["seed"], row["chain_key"]
 
@@ -552,7 +553,7 @@ class Tx:
         if cursor:
             where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")
             params.extend(cursor)
-        rows = self._all(
+        rows = self.rows(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, e.at AS finished_at FROM games g"
             " JOIN events e ON e.game_id = g.id AND e.seq = g.version"
             f" WHERE {' AND '.join(where)} ORDER BY e.at, g.id LIMIT %s",
@@ -579,7 +580,7 @@ class Tx:
         )
 
     def signing_keys(self) -> list[dict]:
-        rows = self._all(
+        rows = self.rows(
             "SELECT key_id, algorithm, public_key, valid_from, valid_until FROM signing_keys"
             " ORDER BY valid_from, key_id"
         )

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
 from service.games.store import Tx
@@ -50,33 +49,21 @@ class Claim:
     done: bool = False  # sent, or dropped
 
 
-def _one(tx: Tx, sql: str, params: tuple = ()) -> dict | None:
-    with tx.conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
-        return cur.fetchone()
-
-
-def _all(tx: Tx, sql: str, params: tuple = ()) -> list[dict]:
-    with tx.conn.cursor(row_factory=dict_row) as cur:
-        cur.execute(sql, params)
-        return cur.fetchall()
-
-
 def recipient(tx: Tx, player_id: str) -> Recipient | None:
-    row = _one(tx, "SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
+    row = tx.row("SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
                    " FROM players WHERE id = %s", (player_id,))
     return Recipient(**row) if row else None
 
 
 def verified_recipient_by_email(tx: Tx, address: str) -> Recipient | None:
-    row = _one(tx, "SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
+    row = tx.row("SELECT id::text AS id, name, email, email_verified_at, notify_by_email, notify"
                    " FROM players WHERE lower(email) = lower(%s) AND email_verified_at IS NOT NULL"
                    " ORDER BY email_verified_at LIMIT 1", (address,))
     return Recipient(**row) if row else None
 
 
 def notification(tx: Tx, notification_id: int) -> Notification | None:
-    row = _one(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
+    row = tx.row("SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
                    " data, at FROM notifications WHERE id = %s", (notification_id,))
     return Notification(**row) if row else None
 
@@ -90,7 +77,7 @@ def notifications_after(tx: Tx, player_id: str, after_id: int, upto_id: int | No
     if game_id is not None:
         where.append("game_id = %s")
         params.append(game_id)
-    rows = _all(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
+    rows = tx.rows("SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
                     f" data, at FROM notifications WHERE {' AND '.join(where)} ORDER BY id LIMIT 500",
                 tuple(params))
     return [Notification(**r) for r in rows]
@@ -114,7 +101,7 @@ def claim(tx: Tx, key: str, player_id: str | None, game_id: str | None, kind: st
 
 
 def claimed(tx: Tx, key: str) -> Claim | None:
-    row = _one(tx, "SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address,"
+    row = tx.row("SELECT key, player_id::text AS player_id, game_id::text AS game_id, kind, ref, to_address,"
                    " sent_at IS NOT NULL OR dropped IS NOT NULL AS done FROM mails_sent WHERE key = %s", (key,))
     return Claim(**row) if row else None
 
@@ -134,7 +121,7 @@ def window_end(tx: Tx, player_id: str, game_id: str, seconds: float, now: dateti
     """When the coalescing window of the last message mail of this player and game ends,
     if it has not ended yet (only table messages are grouped: a turn or a reminder goes
     out at once)."""
-    row = _one(tx, "SELECT m.claimed_at + make_interval(secs => %s) AS until FROM mails_sent m"
+    row = tx.row("SELECT m.claimed_at + make_interval(secs => %s) AS until FROM mails_sent m"
                    " JOIN notifications n ON n.id = (m.ref ->> 'notification_id')::bigint"
                    " WHERE m.player_id = %s AND m.game_id = %s AND m.kind = 'notification'"
                    " AND n.type = 'message' ORDER BY m.claimed_at DESC LIMIT 1", (seconds, player_id, game_id))
@@ -145,7 +132,7 @@ def window_end(tx: Tx, player_id: str, game_id: str, seconds: float, now: dateti
 
 def last_mailed_notification(tx: Tx, player_id: str, game_id: str, type_: str | None = None) -> int:
     """The newest notification of this player and game mailed (of this type, if given)."""
-    row = _one(tx, "SELECT coalesce(max((m.ref ->> 'notification_id')::bigint), 0) AS last FROM mails_sent m"
+    row = tx.row("SELECT coalesce(max((m.ref ->> 'notification_id')::bigint), 0) AS last FROM mails_sent m"
                    " WHERE m.player_id = %s AND m.game_id = %s AND m.kind = 'notification'"
                    " AND (%s::text IS NULL OR EXISTS (SELECT 1 FROM notifications n"
                    "   WHERE n.id = (m.ref ->> 'notification_id')::bigint AND n.type = %s))",
@@ -191,7 +178,7 @@ def keep_reply_token_hash(tx: Tx, token_id: int, digest: str) -> None:
 
 
 def reply_token(tx: Tx, token_id: int, now: datetime) -> dict | None:
-    return _one(tx, "SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, version,"
+    return tx.row("SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, version,"
                     " token_hash, used_at, commands, expires_at,"
                     " coalesce(expires_at <= %s, false) AS expired FROM reply_tokens WHERE id = %s",
                 (now, token_id))
@@ -216,7 +203,7 @@ def keep_verification_hash(tx: Tx, verification_id: int, digest: str) -> None:
 
 
 def verification(tx: Tx, verification_id: int, now: datetime, lock: bool = False) -> dict | None:
-    return _one(tx, "SELECT id, player_id::text AS player_id, email, token_hash, used_at,"
+    return tx.row("SELECT id, player_id::text AS player_id, email, token_hash, used_at,"
                     " expires_at <= %s AS expired FROM email_verifications WHERE id = %s"
                     + (" FOR UPDATE" if lock else ""), (now, verification_id))
 
@@ -275,4 +262,4 @@ def advance_digest(tx: Tx, player_id: str, upto_id: int, now: datetime) -> None:
 
 def webhook_owner(tx: Tx, webhook_id: str) -> dict | None:
     """The webhooks table is the webhooks' (notify-core); a mail needs its owner and url."""
-    return _one(tx, "SELECT player_id::text AS player_id, url FROM webhooks WHERE id::text = %s", (webhook_id,))
+    return tx.row("SELECT player_id::text AS player_id, url FROM webhooks WHERE id::text = %s", (webhook_id,))
