@@ -215,6 +215,28 @@ def _game(row: dict) -> Game:
     return Game(seats=seats, **row)
 
 
+class Where:
+    """SQL conditions joined by AND, each with its parameters in order; ``when`` adds one only
+    if its value was given (a filter the caller left out)."""
+
+    def __init__(self, clause: str | None = None, *params: Any):
+        self.clauses: list[str] = []
+        self.params: list[Any] = []
+        if clause:
+            self.add(clause, *params)
+
+    def add(self, clause: str, *params: Any) -> Where:
+        self.clauses.append(clause)
+        self.params.extend(params)
+        return self
+
+    def when(self, value: Any, clause: str, *params: Any) -> Where:
+        return self.add(clause, *params) if value else self
+
+    def __str__(self) -> str:
+        return " AND ".join(self.clauses) or "TRUE"
+
+
 class Tx:
     """One transaction's worth of queries."""
 
@@ -323,28 +345,20 @@ class Tx:
     ) -> list[Game]:
         # public: games with an open seat (a lobby), games under way (to watch) and finished
         # ones, unless private; the rest only to the players seated or invited in them
-        where = ["((NOT g.private AND (g.status IN ('finished', 'active') OR (g.status = 'waiting' AND EXISTS"
-                 " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL"
-                 " AND s.declined_at IS NULL))))"
-                 " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))"]
-        params: list[Any] = [caller_id]
-        if player_id:
-            where.append("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s)")
-            params.append(player_id)
-        if status:
-            where.append("g.status = %s")
-            params.append(status)
-        if title:
-            where.append("g.title = %s")
-            params.append(title)
-        if before:
-            where.append("(g.updated_at, g.id) < (%s, %s)")
-            params.extend(before)
-        clause = "WHERE " + " AND ".join(where)
+        where = Where(
+            "((NOT g.private AND (g.status IN ('finished', 'active') OR (g.status = 'waiting' AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id IS NULL AND s.ai IS NULL"
+            " AND s.declined_at IS NULL))))"
+            " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s))", caller_id)
+        where.when(player_id, "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = %s)",
+                   player_id)
+        where.when(status, "g.status = %s", status)
+        where.when(title, "g.title = %s", title)
+        where.when(before, "(g.updated_at, g.id) < (%s, %s)", *(before or ()))
         rows = self.rows(
-            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g {clause}"
+            f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE {where}"
             " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s",
-            (*params, limit),
+            (*where.params, limit),
         )
         return [_game(r) for r in rows]
 
@@ -547,17 +561,14 @@ class Tx:
                        cursor: tuple[str, str] | None, limit: int) -> list[tuple[Game, str]]:
         """Finished games with the time of their last event (immutable, unlike the row's
         updated_at), oldest first, after the ``cursor`` (finished_at text, id)."""
-        filters = [("g.title = %s", title), ("e.at >= %s", after), ("e.at < %s", before)]
-        where = ["g.status = 'finished'", "NOT g.private"] + [sql for sql, value in filters if value]
-        params: list[Any] = [value for _, value in filters if value]
-        if cursor:
-            where.append("(e.at, g.id) > (%s::timestamptz, %s::uuid)")
-            params.extend(cursor)
+        where = Where("g.status = 'finished' AND NOT g.private")
+        where.when(title, "g.title = %s", title).when(after, "e.at >= %s", after).when(before, "e.at < %s", before)
+        where.when(cursor, "(e.at, g.id) > (%s::timestamptz, %s::uuid)", *(cursor or ()))
         rows = self.rows(
             f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, e.at AS finished_at FROM games g"
             " JOIN events e ON e.game_id = g.id AND e.seq = g.version"
-            f" WHERE {' AND '.join(where)} ORDER BY e.at, g.id LIMIT %s",
-            (*params, limit),
+            f" WHERE {where} ORDER BY e.at, g.id LIMIT %s",
+            (*where.params, limit),
         )
         return [(_game({k: v for k, v in r.items() if k != "finished_at"}), chain.format_time(r["finished_at"]))
                 for r in rows]

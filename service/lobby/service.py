@@ -22,13 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from psycopg.rows import dict_row
 
 from service.clock import Clock
 from service.errors import Forbidden, Invalid, NotFound
-from service.games.store import _GAME_COLUMNS, _SEATS_JSON, Game, Player, Store, Tx, _game
+from service.games.store import _GAME_COLUMNS, _SEATS_JSON, Game, Player, Store, Tx, Where, _game
 from service.games.titles import title as title_of
 from service.lobby.ratings import DEFAULT_SIGMA, NEWCOMER_RATING, RatingService, provisional
 from service.notifications.pubsub import Notifier
@@ -113,24 +112,19 @@ class LobbyService:
     def seeks(self, title: str | None, limit: int, before: tuple[datetime, str] | None = None) -> list[Seek]:
         if title is not None:
             title_of(title)
-        where = ["g.status = 'waiting'", "NOT g.private", "g.open_seats > 0"]
-        params: list[Any] = [NEWCOMER_RATING, DEFAULT_SIGMA]
-        if title:
-            where.append("g.title = %s")
-            params.append(title)
-        if before:
-            where.append("(g.created_at, g.id) < (%s, %s)")
-            params.extend(before)
+        where = Where("g.status = 'waiting' AND NOT g.private AND g.open_seats > 0")
+        where.when(title, "g.title = %s", title)
+        where.when(before, "(g.created_at, g.id) < (%s, %s)", *(before or ()))
         with self.store.read() as tx, tx.conn.cursor(row_factory=dict_row) as cur:
             # the page first (an ordered walk of games_lobby), then its names and ratings
             cur.execute(
                 f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON}, {_CREATOR} FROM (SELECT g.id FROM games g"
-                f" WHERE {' AND '.join(where)} ORDER BY g.created_at DESC, g.id DESC LIMIT %s) page"
+                f" WHERE {where} ORDER BY g.created_at DESC, g.id DESC LIMIT %s) page"
                 " JOIN games g ON g.id = page.id"
                 " LEFT JOIN players p ON p.id = g.created_by"
                 " LEFT JOIN ratings r ON r.player_id = g.created_by AND r.title = g.title"
                 " ORDER BY g.created_at DESC, g.id DESC",
-                (*params, limit))
+                (NEWCOMER_RATING, DEFAULT_SIGMA, *where.params, limit))
             rows = cur.fetchall()
         return [_seek(row) for row in rows]
 
@@ -200,52 +194,31 @@ class LobbyService:
         if title is not None:
             title_of(title)
         caller_id = caller.id if caller else None
-        params: list[Any] = []
         if player_id is not None:
-            where = ["a.player_id = %s"]
-            params.append(player_id)
-            if title:
-                where.append("a.title = %s")
-                params.append(title)
-            if result in ("won", "lost"):
-                where.append("a.won = %s")
-                params.append(result == "won")
-            if form:
-                where.append("a.variant = %s")
-                params.append(form)
-            if after:
-                where.append("a.finished_at >= %s")
-                params.append(after)
-            if before:
-                where.append("(a.finished_at, a.game_id) < (%s, %s)")
-                params.extend(before)
-            where.append("(NOT a.private OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = a.game_id"
-                         " AND s.player_id = %s))")
-            params.append(caller_id)
+            where = Where("a.player_id = %s", player_id)
+            where.when(title, "a.title = %s", title)
+            where.when(result in ("won", "lost"), "a.won = %s", result == "won")
+            where.when(form, "a.variant = %s", form)
+            where.when(after, "a.finished_at >= %s", after)
+            where.when(before, "(a.finished_at, a.game_id) < (%s, %s)", *(before or ()))
+            where.add("(NOT a.private OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = a.game_id"
+                      " AND s.player_id = %s))", caller_id)
             sql = (f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM (SELECT game_id, finished_at FROM archive a"
-                   f" WHERE {' AND '.join(where)} ORDER BY a.finished_at DESC, a.game_id DESC LIMIT %s) a"
+                   f" WHERE {where} ORDER BY a.finished_at DESC, a.game_id DESC LIMIT %s) a"
                    " JOIN games g ON g.id = a.game_id ORDER BY a.finished_at DESC, a.game_id DESC")
         else:
             if result in ("won", "lost"):
                 raise Invalid("won or lost is a player's result: name the player",
                               {"result": ["needs player"]})
-            where = ["g.status = 'finished'", "NOT g.private"]
-            if title:
-                where.append("g.title = %s")
-                params.append(title)
-            if form:
-                where.append("g.options ->> 'variant' = %s")
-                params.append(form)
-            if after:
-                where.append("g.updated_at >= %s")
-                params.append(after)
-            if before:
-                where.append("(g.updated_at, g.id) < (%s, %s)")
-                params.extend(before)
-            sql = (f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE {' AND '.join(where)}"
+            where = Where("g.status = 'finished' AND NOT g.private")
+            where.when(title, "g.title = %s", title)
+            where.when(form, "g.options ->> 'variant' = %s", form)
+            where.when(after, "g.updated_at >= %s", after)
+            where.when(before, "(g.updated_at, g.id) < (%s, %s)", *(before or ()))
+            sql = (f"SELECT {_GAME_COLUMNS}, {_SEATS_JSON} FROM games g WHERE {where}"
                    " ORDER BY g.updated_at DESC, g.id DESC LIMIT %s")
         with self.store.read() as tx, tx.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(sql, (*params, limit))
+            cur.execute(sql, (*where.params, limit))
             return [_game(r) for r in cur.fetchall()]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
-from service.games.store import Tx
+from service.games.store import Tx, Where
 
 
 @dataclass(frozen=True)
@@ -70,16 +70,12 @@ def notification(tx: Tx, notification_id: int) -> Notification | None:
 
 def notifications_after(tx: Tx, player_id: str, after_id: int, upto_id: int | None = None,
                         game_id: str | None = None) -> list[Notification]:
-    where, params = ["player_id = %s", "id > %s"], [player_id, after_id]
-    if upto_id is not None:
-        where.append("id <= %s")
-        params.append(upto_id)
-    if game_id is not None:
-        where.append("game_id = %s")
-        params.append(game_id)
+    where = Where("player_id = %s AND id > %s", player_id, after_id)
+    where.when(upto_id is not None, "id <= %s", upto_id)
+    where.when(game_id is not None, "game_id = %s", game_id)
     rows = tx.rows("SELECT id, player_id::text AS player_id, game_id::text AS game_id, seat, type, version,"
-                    f" data, at FROM notifications WHERE {' AND '.join(where)} ORDER BY id LIMIT 500",
-                tuple(params))
+                    f" data, at FROM notifications WHERE {where} ORDER BY id LIMIT 500",
+                tuple(where.params))
     return [Notification(**r) for r in rows]
 
 

@@ -142,3 +142,11 @@ def test_appends_to_different_games_do_not_wait_for_each_other(store):
         t.start()
         assert done.wait(5), "an append to another game waited for this transaction"
         t.join()
+
+
+def test_a_where_clause_takes_a_filter_only_when_its_value_is_given():
+    from service.games.store import Where
+
+    where = Where("a = %s", 1).when(None, "b = %s", 2).when("x", "c = %s", "x").when(0, "d = %s", 0)
+    assert (str(where), where.params) == ("a = %s AND c = %s", [1, "x"])
+    assert str(Where()) == "TRUE" and Where().params == []
