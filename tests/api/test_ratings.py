@@ -21,7 +21,7 @@ from service.job_queue import RATE_GAME
 from tests.api.seating import accept_invitations
 from tests.refusals import problem
 from workers import rating_jobs
-from workers import services as runtime
+from workers.services import services as worker_services
 
 MODEL = PlackettLuce()
 
@@ -93,11 +93,11 @@ def test_two_seats_with_a_forfeit_rated_once_under_a_doubled_job(client, service
     monkeypatch.setenv("DATABASE_URL", services.settings.database_url)
     monkeypatch.setenv("REDIS_URL", services.settings.redis_url)
     monkeypatch.setenv("ENTREPOT_QUEUE", services.settings.queue_name)
-    runtime.services.cache_clear()
+    worker_services.cache_clear()
     try:
         SimpleWorker([queue], connection=queue.connection).work(burst=True)
     finally:
-        runtime.services.cache_clear()
+        worker_services.cache_clear()
     threads = [threading.Thread(target=services.ratings.rate_game, args=(game["id"],)) for _ in range(2)]
     for t in threads:
         t.start()
@@ -230,7 +230,7 @@ def test_the_sweeper_rates_a_game_whose_job_was_lost_and_withdraws_late_seeks(cl
     monkeypatch.setenv("DATABASE_URL", services.settings.database_url)
     monkeypatch.setenv("REDIS_URL", services.settings.redis_url)
     monkeypatch.setenv("ENTREPOT_QUEUE", services.settings.queue_name)
-    runtime.services.cache_clear()
+    worker_services.cache_clear()
     try:
         seek = client.post("/v1/games", token=players[0]["token"], json={
             "title": "kontor", "options": {"variant": "basic"},
@@ -239,7 +239,7 @@ def test_the_sweeper_rates_a_game_whose_job_was_lost_and_withdraws_late_seeks(cl
             tx.conn.execute("UPDATE games SET expires_at = now() - interval '1 second' WHERE id = %s", (seek["id"],))
         rated, withdrawn = rating_jobs.sweep_lobby()
     finally:
-        runtime.services.cache_clear()
+        worker_services.cache_clear()
     assert rated >= 1 and withdrawn >= 1
     assert len(stored(services, game["id"])) == 2
     assert client.get(f"/v1/games/{seek['id']}").json["status"] == "aborted"

@@ -21,7 +21,7 @@ from service.runtime.container import build
 from tests.notifications.conftest import WEBHOOK_KEY, new_player, two_player_game, worker_env
 from tests.notifications.receiver import Receiver
 from tests.openapi_check import ValidatingClient
-from workers import services as runtime
+from workers.services import services as worker_services
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def test_one_trace_runs_from_the_command_through_the_fan_out_to_the_webhook(sett
                        webhook_allow_private=True, webhook_retry_schedule=(0.0, 0.3), webhook_timeout_seconds=2.0)
     for name, value in worker_env(settings).items():
         monkeypatch.setenv(name, value)
-    runtime.services.cache_clear()  # the jobs' services: from this environment
+    worker_services.cache_clear()  # the jobs' services: from this environment
     services = build(settings)
     receiver = Receiver().start()
     try:
@@ -75,7 +75,7 @@ def test_one_trace_runs_from_the_command_through_the_fan_out_to_the_webhook(sett
     finally:
         receiver.stop()
         services.close()
-        runtime.services.cache_clear()
+        worker_services.cache_clear()
 
     spans = exporter.get_finished_spans()
     command = next(s for s in spans if s.kind == SpanKind.SERVER
