@@ -143,12 +143,6 @@ class DecideContext:
         for done in HOOKS.setup_done:
             done(self)
 
-    def refuse_while_waiting(self, command) -> None:
-        """Raise when a rule's own decision waits and ``command`` is not one of its own
-        (hook point ``command_guard``)."""
-        for refuse in HOOKS.command_guard:
-            refuse(self.state, command)
-
     def after_command(self) -> None:
         """The checks after every command (a rule's early end between two moves)."""
         for check in HOOKS.after_command:
@@ -173,8 +167,11 @@ def decide(state: KontorState, issued: Issued) -> list:
     log = DecideContext(state)
     if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
         return log.events
-    if any(decides(log, seat, command) for decides in HOOKS.command):  # a rule's commands
-        return log.events
+    for is_guard, rule in _command_chain(type(command)):  # the guards, a rule's commands
+        if is_guard:
+            rule(state, command)
+        elif rule(log, seat, command):
+            return log.events
     if state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
@@ -210,6 +207,19 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise RuleViolation("kontor.unknown_command", f"Unknown command {command!r}.")
     log.after_command()
     return log.events
+
+
+#: [the HOOKS.generation it was built for, {command type: HOOKS.command_chain(type)}]
+_CHAINS: list = [-1, {}]
+
+
+def _command_chain(t: type) -> tuple:
+    if _CHAINS[0] != HOOKS.generation:
+        _CHAINS[:] = [HOOKS.generation, {}]
+    chain = _CHAINS[1].get(t)
+    if chain is None:
+        chain = _CHAINS[1][t] = HOOKS.command_chain(t)
+    return chain
 
 
 def _after_choice(log: DecideContext) -> None:

@@ -171,7 +171,6 @@ def refuse_while_bribing(state: KontorState, command) -> None:
 
 def decide(log, seat: int, command) -> bool:
     """PlaceBribeWarehouse / EndBribe (``log`` is the decide context)."""
-    log.refuse_while_waiting(command)
     if not isinstance(command, (PlaceBribeWarehouse, EndBribe)):
         return False
     st = log.state
@@ -269,8 +268,10 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.legal_commands.append(legal_commands)
     hooks.command_guard.append(refuse_while_bribing)
-    hooks.command.append(decide)
+    # the waiting rules' guard (theirs too): before this rule's commands and all later
+    hooks.guard(hooks.refuse_while_waiting)
+    hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
     hooks.after_warehouses.append(offer_bribe)
-    hooks.evolve_own.append(evolve_own)
-    hooks.evolved.append(evolved)
+    hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
+    hooks.after_event((ev.WarehousesAdded,), evolved)
     hooks.view.append(view_keys)

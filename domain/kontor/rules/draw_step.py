@@ -84,6 +84,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide)
+    hooks.on_commands((DrawCard,), decide)
     hooks.draw_step.append(open_step)
     hooks.view.append(view_keys)

@@ -96,10 +96,6 @@ def _final_sprint(log) -> None:
     log.end_game("final_sprint")
 
 
-def evolve_event(state: KontorState, event) -> KontorState | None:
-    return record(state, event) if state.options.sprint_end else None
-
-
 def register(hooks: Hooks) -> None:
     hooks.end_of_round.append(end_of_round)
-    hooks.evolve_event.append(evolve_event)
+    hooks.on_events((ev.WaterFilled,), record)  # shared with great_flood

@@ -12,6 +12,7 @@ the cells around a placed flood (WaterFilled, rules/water_fill.py).
 
 from __future__ import annotations
 
+from domain.kontor.core import events as ev
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
@@ -39,12 +40,8 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
     fill_with_water(log, around, "great_flood")
 
 
-def evolve_event(state: KontorState, event) -> KontorState | None:
-    return record(state, event) if state.options.flood_fills else None
-
-
 def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.slot.append(slot)
     hooks.after_card_placed.append(after_card_placed)
-    hooks.evolve_event.append(evolve_event)
+    hooks.on_events((ev.WaterFilled,), record)  # shared with final_sprint

@@ -141,7 +141,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide_command)
+    hooks.on_commands((SecondCanal,), decide_command)
     hooks.after_turn.append(offer)
     hooks.variant_view.append(view_keys)
-    hooks.evolve_unknown.append(evolve_second_canal)
+    hooks.on_events((ev.SecondCanalOffered, ev.SecondCanalDeclined, ev.SecondCanalPlaced), evolve_second_canal)
