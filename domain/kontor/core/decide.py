@@ -431,8 +431,6 @@ def _step_place(log: DecideContext, turn: Turn) -> bool:
         raise placement_error(st, cells, card, seat, (x, y))
     turn.draw = _draw_pile(st, seat, card)
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
-    for after in HOOKS.after_card_placed:
-        after(log, seat, card, x, y)
     return False
 
 
@@ -463,13 +461,11 @@ def _step_score(log: DecideContext, turn: Turn) -> bool:
     return log.ends_early()
 
 
-def _step_rule_after_scoring(log: DecideContext, turn: Turn) -> bool:
-    """A rule's step after scoring (Corruption's bribe): only right after a placement."""
+def _step_draw_pile(log: DecideContext, turn: Turn) -> bool:
+    """The replacement pile, when a rule's step resumed the turn after scoring."""
     if turn.draw == "auto":
         turn.draw = _draw_pile(log.state, turn.seat, turn.card)
-    return turn.at is not None and any(
-        waits(log, turn.seat, turn.card, turn.at) for waits in HOOKS.after_warehouses
-    )
+    return False
 
 
 def _step_board_full(log: DecideContext, turn: Turn) -> bool:
@@ -483,12 +479,10 @@ def _step_board_full(log: DecideContext, turn: Turn) -> bool:
 
 
 def _step_draw(log: DecideContext, turn: Turn) -> bool:
-    """The replacement draw, or a rule's draw step (the turn waits)."""
+    """The replacement draw (a rule's draw step, inserted before, may have taken it)."""
     st, seat, draw = log.state, turn.seat, turn.draw
     if draw is None:
         pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
-    elif any(waits(log, seat, turn.card) for waits in HOOKS.draw_step):
-        return True
     elif draw == "dock":
         pile = st.dock_piles[seat]
         if pile:
@@ -508,50 +502,61 @@ def _step_income(log: DecideContext, turn: Turn) -> bool:
     return False
 
 
-def _step_after_turn(log: DecideContext, turn: Turn) -> bool:
-    """The rules' after_turn (a scenario's pending decision opens here)."""
-    for after in HOOKS.after_turn:
-        after(log, turn.seat, turn.card)
-    return False
-
-
 def _step_next(log: DecideContext, turn: Turn) -> bool:
     """The next placer with a legal cell, or the round's end."""
     _advance(log)
     return False
 
 
-#: a placer's turn, in order (name, step)
+#: a placer's turn, in order (name, step): the core's steps. The rules insert theirs
+#: (HOOKS.turn_steps, ``hooks.add_turn_step(before, name, step)``): turn_steps() is the
+#: whole list of the game
 TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("place", _step_place),
     ("warehouses", _step_warehouses),
     ("score", _step_score),
-    ("rule_after_scoring", _step_rule_after_scoring),
+    ("draw_pile", _step_draw_pile),
     ("board_full", _step_board_full),
     ("draw", _step_draw),
     ("income", _step_income),
-    ("after_turn", _step_after_turn),
     ("next", _step_next),
 )
-_FROM = {name: i for i, (name, _) in enumerate(TURN_STEPS)}
 
-#: The round, in order, for a reader: the seats choose (ChooseCard, Pass, a rule's own
+#: [the HOOKS.generation it was built for, the steps, {step name: index}]
+_STEPS: list = [-1, (), {}]
+
+
+def turn_steps() -> tuple[tuple[str, object], ...]:
+    """A placer's turn with the rules' steps, in order (each rule's step acts only when
+    its options say so)."""
+    if _STEPS[0] != HOOKS.generation:
+        steps = []
+        for name, step in TURN_STEPS:
+            steps += [(own, rule) for before, own, rule in HOOKS.turn_steps if before == name]
+            steps.append((name, step))
+        _STEPS[:] = [HOOKS.generation, tuple(steps), {n: i for i, (n, _) in enumerate(steps)}]
+    return _STEPS[1]
+
+#: The round, in order, for a reader (round_order()): the seats choose (ChooseCard, Pass, a rule's own
 #: choice command), then AFTER_CHOICE, then each placer's TURN_STEPS (``next`` hands on
 #: to the next placer: _advance), then the round's end (_end_round). A rule's own phase
 #: (Justice's starting docks, the special cards' buying, a tavern decision) comes first
 #: while it lasts: to_act and legal_commands ask the rules, decide sends their commands
 #: through the command table.
-ROUND: tuple[str, ...] = (
-    "choose",
-    *(name for name, _ in AFTER_CHOICE),
-    *(f"turn: {name}" for name, _ in TURN_STEPS),
-    "end of round",
-)
+def round_order() -> tuple[str, ...]:
+    """The round, in order (the rules' turn steps included)."""
+    return (
+        "choose",
+        *(name for name, _ in AFTER_CHOICE),
+        *(f"turn: {name}" for name, _ in turn_steps()),
+        "end of round",
+    )
 
 
 def _turn(log: DecideContext, turn: Turn, start: str) -> None:
     """Carry out the turn from the step ``start`` on, until a step stops it."""
-    for _, step in TURN_STEPS[_FROM[start] :]:
+    steps = turn_steps()
+    for _, step in steps[_STEPS[2][start] :]:
         if step(log, turn):
             return
 

@@ -86,8 +86,6 @@ class Hooks:
     ship_may_unblock: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state, seat, card) -> str | None: why a card without a cell goes back to the hand
     no_cell_reason: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
-    #: (context, seat, card, x, y) -> None: right after a card is placed
-    after_card_placed: list[Callable[[DecideContext, int, int, int, int], None]] = field(default_factory=list)
     #: (seat, card, export) -> [Event] | None: a placed dock's warehouses, another way
     export_warehouses: list[Callable[[int, int, str], Any]] = field(default_factory=list)
     #: (context, seat, card) -> "step" | "added" | None: a step opened for the warehouses
@@ -101,16 +99,10 @@ class Hooks:
     placed_goods: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
     draw_pile: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
-    #: (context, seat, card, at) -> bool: the turn waits for a rule's step after scoring
-    after_warehouses: list[Callable[[DecideContext, int, int, Any], bool]] = field(default_factory=list)
-    #: (context, seat, card) -> bool: the draw waits for a step (or a rule drew)
-    draw_step: list[Callable[[DecideContext, int, int], bool]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
     draw_choices: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
-    #: (context, seat, card) -> None: after the income, before the next placer
-    after_turn: list[Callable[[DecideContext, int, int], None]] = field(default_factory=list)
     #: (state, card) -> [Event]: recorded before the ship's removal of a dock
     before_dock_removed: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (context) -> bool: the round's end is taken over (a rule's step or its own end)
@@ -126,6 +118,12 @@ class Hooks:
     before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
     final_points: list[Callable[[DecideContext, Any], Any]] = field(default_factory=list)
+    #: the steps rules insert into a placer's turn (core/decide.py:TURN_STEPS): each
+    #: (the core step it comes before, its name, step(context, turn) -> bool: True stops
+    #: the turn), in registration order (``add_turn_step``)
+    turn_steps: list[tuple[str, str, Callable[[DecideContext, Any], bool]]] = field(
+        default_factory=list
+    )
     # --- setup (setup.py) -------------------------------------------------------------
     #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
     layout: list[Callable[[Options], Any]] = field(default_factory=list)
@@ -151,6 +149,11 @@ class Hooks:
     after: dict[type, list[EventAfter]] = field(default_factory=dict)
     #: bumped by every registration: evolve rebuilds its dispatch table when it changes
     generation: int = 0
+
+    def add_turn_step(self, before: str, name: str, step: Callable[[Any, Any], bool]) -> None:
+        """A rule's step in the placer's turn, just before the core's step ``before``."""
+        self.turn_steps.append((before, name, step))
+        self.generation += 1
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
         """``rule`` decides these command types (True: decided; False: not its case)."""

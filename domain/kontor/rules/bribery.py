@@ -135,6 +135,12 @@ def bribe_targets(state: KontorState) -> list[Pos]:
     return sorted(out, key=lambda p: (p[1], p[0]))
 
 
+def bribe_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "board_full"): only
+    right after a placement (not when a rule's step resumes the turn after scoring)."""
+    return turn.at is not None and offer_bribe(log, turn.seat, turn.card, turn.at)
+
+
 def offer_bribe(log, seat: int, card: int, pos: Pos) -> bool:
     """After the tavern: « le joueur peut ajouter ... un entrepôt de même type ». Pauses
     the turn (True) when there is a dock to bribe."""
@@ -271,7 +277,7 @@ def register(hooks: Hooks) -> None:
     # the waiting rules' guard (theirs too): before this rule's commands and all later
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
-    hooks.after_warehouses.append(offer_bribe)
+    hooks.add_turn_step("board_full", "bribe", bribe_step)
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved)
     hooks.view.append(view_keys)

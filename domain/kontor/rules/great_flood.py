@@ -31,6 +31,12 @@ def slot(state: KontorState, base):
     return identity_slot(base) if state.options.flood_fills else base
 
 
+def flood_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, right after "place")."""
+    after_card_placed(log, turn.seat, turn.card, *turn.at)
+    return False
+
+
 def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
     """« les cases libres avoisinant cette inondation, horizontalement et verticalement,
     sont remplies avec des cartes d'eau »: above, left, right, below, while the pile lasts."""
@@ -43,5 +49,5 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
 def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.slot.append(slot)
-    hooks.after_card_placed.append(after_card_placed)
+    hooks.add_turn_step("warehouses", "great_flood", flood_step)
     hooks.on_events((ev.WaterFilled,), record)  # shared with final_sprint

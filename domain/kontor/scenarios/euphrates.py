@@ -148,6 +148,12 @@ def raise_sunken(log, seat: int) -> None:
             log.emit(ev.SunkenWarehousePlaced(seat, good, cells[pos], pos[0], pos[1]))
 
 
+def after_turn_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "next")."""
+    after_turn(log, turn.seat, turn.card)
+    return False
+
+
 def after_turn(log, seat: int, card: int) -> None:
     """After a placement (its draw and income): the warehouses of surrounded canals."""
     st = log.state
@@ -252,7 +258,7 @@ def register(hooks: Hooks) -> None:
     hooks.cell_filters.append(filter_cells)
     hooks.on_commands((PlaceSunkenWarehouse,), decide_command)
     hooks.take_goods.append(take_goods)
-    hooks.after_turn.append(after_turn)
+    hooks.add_turn_step("next", "euphrates_surrounded_canals", after_turn_step)
     hooks.start_fields.append(sunken_at_start)
     hooks.variant_view.append(view_keys)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))

@@ -61,21 +61,28 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
     assert rules == ["domain.kontor.rules.first_choice", "domain.kontor.rules.draw_step"]
 
 
-def test_the_round_reads_as_one_list():
-    assert core_decide.ROUND == (
+def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
+    assert core_decide.round_order() == (
         "choose",
         "reveal",
         "taxes",
         "order",
         "first placer",
         "turn: place",
+        "turn: great_flood",  # « Crue exceptionnelle »: right after the flood is placed
         "turn: warehouses",
         "turn: score",
-        "turn: rule_after_scoring",
+        "turn: draw_pile",
+        "turn: bribe",  # Corruption: after scoring, only right after the tavern
         "turn: board_full",
+        "turn: free_choice",  # « Libre choix »: a single open pile, drawn at once
+        "turn: draw_step",  # the shared draw step (two piles or more)
         "turn: draw",
         "turn: income",
-        "turn: after_turn",
+        "turn: euphrates_surrounded_canals",
+        "turn: spring_tide_second_canal",
         "turn: next",
         "end of round",
     )
+    core = [name for name, _ in core_decide.TURN_STEPS]
+    assert [name for name, _ in core_decide.turn_steps() if name in core] == core
