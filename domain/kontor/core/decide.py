@@ -294,25 +294,43 @@ def _advance(log: DecideContext) -> None:
 
 
 def _end_round(log: DecideContext) -> None:
-    """The round's end: a rule takes it over (end_of_round), or the game ends (a rule's
-    reason, idle rounds, nobody can place), or the next round starts (round_started)."""
-    if any(takes_over(log) for takes_over in HOOKS.end_of_round):
-        return  # a rule's own end, or a step that resumes the round's end later
+    """The round's end: the steps of ROUND_END (with the rules' own)."""
+    _run(log, None, "end", None)
+
+
+def _idle(st: KontorState) -> int:
+    return 0 if st.placed_this_round else st.idle_rounds + 1
+
+
+def _step_game_end(log: DecideContext, turn: None) -> bool:
+    """The game ends here: a rule's reason, idle rounds, or nobody can place."""
     st = log.state
-    idle = 0 if st.placed_this_round else st.idle_rounds + 1
     reason = answer(HOOKS.game_ends, st)
     if reason is not None:
         _end_game(log, reason)
-        return
-    if idle >= st.options.idle_round_limit:
+        return True
+    if _idle(st) >= st.options.idle_round_limit:
         _end_game(log, "idle")
-        return
+        return True
     if not any(_can_place_any(st, s) for s in range(st.seat_count)):
         _end_game(log, "stalled")
-        return
-    log.emit(ev.RoundStarted(st.round + 1, idle))
-    for started in HOOKS.round_started:
-        started(log)
+        return True
+    return False
+
+
+def _step_new_round(log: DecideContext, turn: None) -> bool:
+    """The next round starts (what it opens: the rules' steps after this one)."""
+    st = log.state
+    log.emit(ev.RoundStarted(st.round + 1, _idle(st)))
+    return False
+
+
+#: the round's end, in order (name, step); the rules insert theirs (a rule's own end
+#: before "game_end"; what a new round opens after "new_round")
+ROUND_END: tuple[tuple[str, object], ...] = (
+    ("game_end", _step_game_end),
+    ("new_round", _step_new_round),
+)
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -522,43 +540,61 @@ TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("next", _step_next),
 )
 
-#: [the HOOKS.generation it was built for, the steps, {step name: index}]
-_STEPS: list = [-1, (), {}]
+#: {"turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
+_STEPS: dict[str, list] = {"turn": [-1, (), {}], "end": [-1, (), {}]}
+
+
+def _steps(which: str) -> list:
+    built = _STEPS[which]
+    if built[0] != HOOKS.generation:
+        steps = []
+        for name, step in TURN_STEPS if which == "turn" else ROUND_END:
+            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("before", name)]
+            steps.append((name, step))
+            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("after", name)]
+        built[:] = [HOOKS.generation, tuple(steps), {n: i for i, (n, _) in enumerate(steps)}]
+    return built
 
 
 def turn_steps() -> tuple[tuple[str, object], ...]:
     """A placer's turn with the rules' steps, in order (each rule's step acts only when
     its options say so)."""
-    if _STEPS[0] != HOOKS.generation:
-        steps = []
-        for name, step in TURN_STEPS:
-            steps += [(own, rule) for before, own, rule in HOOKS.turn_steps if before == name]
-            steps.append((name, step))
-        _STEPS[:] = [HOOKS.generation, tuple(steps), {n: i for i, (n, _) in enumerate(steps)}]
-    return _STEPS[1]
+    return _steps("turn")[1]
 
-#: The round, in order, for a reader (round_order()): the seats choose (ChooseCard, Pass, a rule's own
-#: choice command), then AFTER_CHOICE, then each placer's TURN_STEPS (``next`` hands on
-#: to the next placer: _advance), then the round's end (_end_round). A rule's own phase
-#: (Justice's starting docks, the special cards' buying, a tavern decision) comes first
-#: while it lasts: to_act and legal_commands ask the rules, decide sends their commands
-#: through the command table.
-def round_order() -> tuple[str, ...]:
-    """The round, in order (the rules' turn steps included)."""
-    return (
-        "choose",
-        *(name for name, _ in AFTER_CHOICE),
-        *(f"turn: {name}" for name, _ in turn_steps()),
-        "end of round",
-    )
+
+def round_end_steps() -> tuple[tuple[str, object], ...]:
+    """The round's end with the rules' steps, in order."""
+    return _steps("end")[1]
+
+
+def _run(log: DecideContext, turn: Turn | None, which: str, start: str | None) -> None:
+    """Carry out the steps from ``start`` (None: the first, a rule's own) on, until a
+    step stops."""
+    _, steps, index = _steps(which)
+    for _, step in steps[index[start] if start is not None else 0 :]:
+        if step(log, turn):
+            return
 
 
 def _turn(log: DecideContext, turn: Turn, start: str) -> None:
     """Carry out the turn from the step ``start`` on, until a step stops it."""
-    steps = turn_steps()
-    for _, step in steps[_STEPS[2][start] :]:
-        if step(log, turn):
-            return
+    _run(log, turn, "turn", start)
+
+
+#: The round, in order, for a reader: round_order(). The seats choose (ChooseCard, Pass,
+#: a rule's own choice command), then AFTER_CHOICE, then each placer's turn (TURN_STEPS
+#: and the rules' steps; "next" hands on to the next placer: _advance), then the round's
+#: end (ROUND_END and the rules' steps). A rule's own phase (Justice's starting docks,
+#: the special cards' buying, a tavern decision) comes first while it lasts: to_act and
+#: legal_commands ask the rules, decide sends their commands through the command chain.
+def round_order() -> tuple[str, ...]:
+    """The round, in order, the rules' steps included."""
+    return (
+        "choose",
+        *(name for name, _ in AFTER_CHOICE),
+        *(f"turn: {name}" for name, _ in turn_steps()),
+        *(f"end: {name}" for name, _ in round_end_steps()),
+    )
 
 
 def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:

@@ -105,12 +105,8 @@ class Hooks:
     draw_choices: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
     #: (state, card) -> [Event]: recorded before the ship's removal of a dock
     before_dock_removed: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
-    #: (context) -> bool: the round's end is taken over (a rule's step or its own end)
-    end_of_round: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (state) -> reason | None: the game ends at the end of this round
     game_ends: list[Callable[[KontorState], Any]] = field(default_factory=list)
-    #: (context) -> None: a new round started
-    round_started: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
     #: before the first round's choice (``context.setup_done()``)
     setup_done: list[Callable[[DecideContext], None]] = field(default_factory=list)
@@ -118,10 +114,11 @@ class Hooks:
     before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
     final_points: list[Callable[[DecideContext, Any], Any]] = field(default_factory=list)
-    #: the steps rules insert into a placer's turn (core/decide.py:TURN_STEPS): each
-    #: (the core step it comes before, its name, step(context, turn) -> bool: True stops
-    #: the turn), in registration order (``add_turn_step``)
-    turn_steps: list[tuple[str, str, Callable[[DecideContext, Any], bool]]] = field(
+    #: the steps rules insert into the round's step lists (core/decide.py: TURN_STEPS, a
+    #: placer's turn; ROUND_END, the round's end): each ("before" | "after", the core
+    #: step it goes next to, its name, step(context, turn) -> bool: True stops the list
+    #: there; ``turn`` is None at the round's end), in registration order (``add_step``)
+    steps: list[tuple[str, str, str, Callable[[DecideContext, Any], bool]]] = field(
         default_factory=list
     )
     # --- setup (setup.py) -------------------------------------------------------------
@@ -150,9 +147,11 @@ class Hooks:
     #: bumped by every registration: evolve rebuilds its dispatch table when it changes
     generation: int = 0
 
-    def add_turn_step(self, before: str, name: str, step: Callable[[Any, Any], bool]) -> None:
-        """A rule's step in the placer's turn, just before the core's step ``before``."""
-        self.turn_steps.append((before, name, step))
+    def add_step(
+        self, name: str, step: Callable[[Any, Any], bool], *, before: str = "", after: str = ""
+    ) -> None:
+        """A rule's step, just before or after the core's step of that name."""
+        self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
         self.generation += 1
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:

@@ -277,7 +277,7 @@ def register(hooks: Hooks) -> None:
     # the waiting rules' guard (theirs too): before this rule's commands and all later
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
-    hooks.add_turn_step("board_full", "bribe", bribe_step)
+    hooks.add_step("bribe", bribe_step, before="board_full")
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved)
     hooks.view.append(view_keys)

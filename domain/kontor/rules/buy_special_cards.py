@@ -223,7 +223,7 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((BuySpecialCard,), decide)
-    hooks.round_started.append(open_round)
+    hooks.add_step("buying", lambda log, turn: open_round(log) or False, after="new_round")
     hooks.setup_done.append(open_round)
     hooks.deal.append(deal)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))

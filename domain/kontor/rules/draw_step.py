@@ -91,5 +91,5 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((DrawCard,), decide)
-    hooks.add_turn_step("draw", "draw_step", turn_step)
+    hooks.add_step("draw_step", turn_step, before="draw")
     hooks.view.append(view_keys)

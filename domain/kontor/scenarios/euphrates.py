@@ -258,7 +258,7 @@ def register(hooks: Hooks) -> None:
     hooks.cell_filters.append(filter_cells)
     hooks.on_commands((PlaceSunkenWarehouse,), decide_command)
     hooks.take_goods.append(take_goods)
-    hooks.add_turn_step("next", "euphrates_surrounded_canals", after_turn_step)
+    hooks.add_step("euphrates_surrounded_canals", after_turn_step, before="next")
     hooks.start_fields.append(sunken_at_start)
     hooks.variant_view.append(view_keys)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))

@@ -148,6 +148,6 @@ def view_keys(state: KontorState, out: dict) -> None:
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((SecondCanal,), decide_command)
-    hooks.add_turn_step("next", "spring_tide_second_canal", offer_step)
+    hooks.add_step("spring_tide_second_canal", offer_step, before="next")
     hooks.variant_view.append(view_keys)
     hooks.on_events((ev.SecondCanalOffered, ev.SecondCanalDeclined, ev.SecondCanalPlaced), evolve_second_canal)

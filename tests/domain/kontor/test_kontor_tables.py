@@ -82,7 +82,12 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "turn: euphrates_surrounded_canals",
         "turn: spring_tide_second_canal",
         "turn: next",
-        "end of round",
+        "end: final_sprint",  # « Sprint final »: the round's end taken over
+        "end: event_card",  # the event cards' turn before the next round
+        "end: game_end",
+        "end: new_round",
+        "end: buying",  # the special cards bought before the new round's choice
+        "end: event_cards_new_round",
     )
     core = [name for name, _ in core_decide.TURN_STEPS]
     assert [name for name, _ in core_decide.turn_steps() if name in core] == core
