@@ -26,9 +26,11 @@ _CardDrawn, _CardReturned = ev.CardDrawn, ev.CardReturned
 
 def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
-    if _TABLE[0] != HOOKS.generation:
-        _build()
-    found = _TABLE[1].get(t)
+    options = event.options if state is None else state.options
+    table = _TABLES.get(id(options))
+    if table is None or table[0] is not options or table[1] != HOOKS.generation:
+        table = _build(options)
+    found = table[2].get(t)
     if found is None:
         raise TypeError(f"unknown event {event!r}")
     apply, after = found
@@ -44,28 +46,37 @@ def evolve(state: KontorState | None, event) -> KontorState:
     return new
 
 
-#: [the HOOKS.generation it was built for, {event type: (apply, after rules)}]
-_TABLE: list = [-1, {}]
+#: id(options) -> (options, the HOOKS.generation it was built for, {event type: (apply,
+#: after rules)}): a game's table, with only the rules its options make act
+_TABLES: dict[int, tuple] = {}
 
 
-def _build() -> None:
+def _active(rules, options) -> tuple:
+    return tuple(rule for rule, when in rules if when is None or when(options))
+
+
+def _build(options) -> tuple:
     table = {}
     for t, core in CORE_EVENTS.items():
         if t in HOOKS.events:
             raise ValueError(f"event {t.__name__} is the core's")
-        table[t] = (_with_rules(core, HOOKS.instead.get(t, ()), HOOKS.before.get(t, ())), ())
+        instead = _active(HOOKS.instead.get(t, ()), options)
+        before = _active(HOOKS.before.get(t, ()), options)
+        table[t] = (_with_rules(core, instead, before), ())
     for t, own in HOOKS.events.items():
         table[t] = (own, ())
     for t, after in HOOKS.after.items():
         if t in table:
-            table[t] = (table[t][0], tuple(after))
-    _TABLE[:] = [HOOKS.generation, table]
+            table[t] = (table[t][0], _active(after, options))
+    if len(_TABLES) > 256:  # games' options seen by this process: a bounded cache
+        _TABLES.clear()
+    built = _TABLES[id(options)] = (options, HOOKS.generation, table)
+    return built
 
 
 def _with_rules(core, instead, before):
     if not instead and not before:
         return core
-    instead, before = tuple(instead), tuple(before)
 
     def apply(state, event):
         for rule in instead:

@@ -38,6 +38,8 @@ EventRule = Callable[[Any, Any], Any]
 EventOverride = Callable[[Any, Any], Any]
 #: (state before, event, state after) -> state after
 EventAfter = Callable[[Any, Any, Any], Any]
+#: (options) -> bool: the rule acts in games with these options
+Active = Callable[[Any], bool]
 
 
 @dataclass
@@ -138,12 +140,12 @@ class Hooks:
     events: dict[type, EventRule] = field(default_factory=dict)
     #: a core event type -> rules that apply it their own way when active (None: not
     #: active, the core applies it); asked before ``before`` and the core
-    instead: dict[type, list[EventOverride]] = field(default_factory=dict)
+    instead: dict[type, list[tuple[EventOverride, Active | None]]] = field(default_factory=dict)
     #: a core event type -> what a rule records before the core applies it, in order
-    before: dict[type, list[EventRule]] = field(default_factory=dict)
+    before: dict[type, list[tuple[EventRule, Active | None]]] = field(default_factory=dict)
     #: an event type -> what it also does under a rule, after it was applied, in order
     #: (GameStarted's: the rules' state at the start)
-    after: dict[type, list[EventAfter]] = field(default_factory=dict)
+    after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
     #: bumped by every registration: evolve rebuilds its dispatch table when it changes
     generation: int = 0
 
@@ -186,17 +188,20 @@ class Hooks:
             self.events[t] = rule
         self.generation += 1
 
-    def instead_of(self, t: type, rule: EventOverride) -> None:
-        self.instead.setdefault(t, []).append(rule)
+    # ``when(options) -> bool``: the games the rule acts in (None: every game). A game's
+    # evolve table holds only the rules of its options; the rule must leave the state
+    # unchanged (``instead``: answer None) in every game where ``when`` is False.
+    def instead_of(self, t: type, rule: EventOverride, when: Active | None = None) -> None:
+        self.instead.setdefault(t, []).append((rule, when))
         self.generation += 1
 
-    def before_event(self, t: type, rule: EventRule) -> None:
-        self.before.setdefault(t, []).append(rule)
+    def before_event(self, t: type, rule: EventRule, when: Active | None = None) -> None:
+        self.before.setdefault(t, []).append((rule, when))
         self.generation += 1
 
-    def after_event(self, types: Iterable[type], rule: EventAfter) -> None:
+    def after_event(self, types: Iterable[type], rule: EventAfter, when: Active | None = None) -> None:
         for t in types:
-            self.after.setdefault(t, []).append(rule)
+            self.after.setdefault(t, []).append((rule, when))
         self.generation += 1
 
     # --- options -------------------------------------------------------------------

@@ -564,8 +564,17 @@ def register(hooks: Hooks) -> None:
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
     hooks.start_events.append(start_events)
-    hooks.before_event(ev.CardPlaced, lambda state, event: forget_shown(state, event.seat, event.card))
-    hooks.before_event(ev.DockRemoved, lambda state, event: forget_dock(state, event.card))
+    # known_hand and swapped are filled only by this expansion's events
+    hooks.before_event(
+        ev.CardPlaced,
+        lambda state, event: forget_shown(state, event.seat, event.card),
+        when=lambda options: options.event_cards,
+    )
+    hooks.before_event(
+        ev.DockRemoved,
+        lambda state, event: forget_dock(state, event.card),
+        when=lambda options: options.event_cards,
+    )
     hooks.on_events(OWN_EVENTS, evolve_event)
     hooks.view_last.append(view_keys)
     hooks.redact.append(redact)

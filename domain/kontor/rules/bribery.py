@@ -279,5 +279,5 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
     hooks.add_step("bribe", bribe_step, before="board_full")
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
-    hooks.after_event((ev.WarehousesAdded,), evolved)
+    hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
     hooks.view.append(view_keys)

@@ -100,5 +100,9 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((ChooseGood,), decide)
     hooks.good_step.append(open_good_step)
-    hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state))
+    hooks.before_event(
+        ev.WarehousesAdded,
+        lambda state, event: record_goods(event, state),
+        when=lambda options: options.choose_good,
+    )
     hooks.view.append(view_keys)

@@ -324,7 +324,11 @@ def register(hooks: Hooks) -> None:
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(held)
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
-    hooks.after_event((ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted), evolved)
+    hooks.after_event(
+        (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),
+        evolved,
+        when=lambda options: options.smuggling,
+    )
     hooks.view.append(view_keys)
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)

@@ -169,8 +169,9 @@ def register(hooks: Hooks) -> None:
     hooks.choose_commands.append(bribe_commands)
     hooks.on_commands((Bribe,), decide_bribe)
     hooks.variant_view.append(view_keys)
-    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
-    hooks.after_event((ev.RoundStarted,), new_round)
+    aside_or_bribes = lambda options: options.water_aside or options.bribes  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=aside_or_bribes)
+    hooks.after_event((ev.RoundStarted,), new_round, when=aside_or_bribes)  # bribed: only then
     hooks.on_events((ev.DockBribed,), evolve_bribe)
     hooks.redact.append(redact)
     hooks.view_hidden.append(view_hidden)

@@ -261,6 +261,7 @@ def register(hooks: Hooks) -> None:
     hooks.add_step("euphrates_surrounded_canals", after_turn_step, before="next")
     hooks.start_fields.append(sunken_at_start)
     hooks.variant_view.append(view_keys)
-    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
-    hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state))
+    sunken = lambda options: options.sunken_warehouses  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=sunken)
+    hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state), when=sunken)
     hooks.on_events((ev.SunkenWarehouseRaised, ev.SunkenWarehouseUsed, ev.SunkenWarehousePlaced), evolve_sunken)

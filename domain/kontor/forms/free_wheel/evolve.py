@@ -169,9 +169,10 @@ def _placed(event: ev.CardPlaced, state: KontorState) -> KontorState:
 
 
 def register(hooks) -> None:
-    hooks.after_event((ev.GameStarted,), lambda old, event, new: _started(event, new))
+    free_wheel = lambda options: options.sequential_turns  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: _started(event, new), when=free_wheel)
     hooks.on_events(OWN_EVENTS, evolve_free_wheel)
     # the one common dock pile (free for all): drawn from and put back under
-    hooks.instead_of(ev.CardDrawn, _evolve)
-    hooks.instead_of(ev.DockRemoved, _evolve)
-    hooks.before_event(ev.CardPlaced, lambda state, event: _placed(event, state))
+    hooks.instead_of(ev.CardDrawn, _evolve, when=free_wheel)
+    hooks.instead_of(ev.DockRemoved, _evolve, when=free_wheel)
+    hooks.before_event(ev.CardPlaced, lambda state, event: _placed(event, state), when=free_wheel)
