@@ -253,20 +253,6 @@ def _dataclass_decoder(cls: type) -> Decoder:
     count = len(fields)
 
     def decode(data):
-        if type(data) is dict and len(data) == count:
-            # the common case, kept short (a replay decodes every event): every field
-            # given, no other key; any missing key or bad value takes the full path
-            # below, which names each error
-            try:
-                values = {name: decoder(data[name]) for name, _, decoder in fields}
-            except (KeyError, CodecError):
-                pass
-            else:
-                if direct:
-                    made = object.__new__(cls)
-                    made.__dict__.update(values)
-                    return made
-                return cls(**values)
         if type(data) is not dict and not isinstance(data, Mapping):
             raise _fail("must be an object")
         errors: dict[str, list[str]] = {}
