@@ -143,12 +143,6 @@ class DecideContext:
         for done in HOOKS.setup_done:
             done(self)
 
-    def refuse_while_waiting(self, command) -> None:
-        """Raise when a rule's own decision waits and ``command`` is not one of its own
-        (hook point ``command_guard``)."""
-        for refuse in HOOKS.command_guard:
-            refuse(self.state, command)
-
     def after_command(self) -> None:
         """The checks after every command (a rule's early end between two moves)."""
         for check in HOOKS.after_command:
@@ -173,8 +167,11 @@ def decide(state: KontorState, issued: Issued) -> list:
     log = DecideContext(state)
     if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
         return log.events
-    if any(decides(log, seat, command) for decides in HOOKS.command):  # a rule's commands
-        return log.events
+    for is_guard, rule in _command_chain(type(command)):  # the guards, a rule's commands
+        if is_guard:
+            rule(state, command)
+        elif rule(log, seat, command):
+            return log.events
     if state.pending or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
@@ -212,21 +209,53 @@ def decide(state: KontorState, issued: Issued) -> list:
     return log.events
 
 
+#: [the HOOKS.generation it was built for, {command type: HOOKS.command_chain(type)}]
+_CHAINS: list = [-1, {}]
+
+
+def _command_chain(t: type) -> tuple:
+    if _CHAINS[0] != HOOKS.generation:
+        _CHAINS[:] = [HOOKS.generation, {}]
+    chain = _CHAINS[1].get(t)
+    if chain is None:
+        chain = _CHAINS[1][t] = HOOKS.command_chain(t)
+    return chain
+
+
 def _after_choice(log: DecideContext) -> None:
+    """Once every seat has chosen or passed: the steps of AFTER_CHOICE."""
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
+    for _, step in AFTER_CHOICE:
+        step(log)
+
+
+def _step_reveal(log: DecideContext) -> None:
+    """The cards shown (what a rule shows of a choice: revealed_cards); after_reveal."""
+    st = log.state
     log.emit(ev.CardsRevealed(filtered(HOOKS.revealed_cards, st.chosen, st)))
     for after in HOOKS.after_reveal:
         after(log, st.chosen)
-    collect_taxes(log)
+
+
+def _step_order(log: DecideContext) -> None:
+    """The order of placement: highest card first (a rule's order_key)."""
     st = log.state
     playing = [
         s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
     ]
     order = tuple(sorted(playing, key=lambda s: _order_key(st, s)))
     log.emit(ev.TurnOrderSet(order))
-    _advance(log)
+
+
+#: after every seat chose or passed, in order (name, step)
+AFTER_CHOICE: tuple[tuple[str, object], ...] = (
+    ("reveal", _step_reveal),
+    ("taxes", collect_taxes),
+    ("order", _step_order),
+    ("first placer", lambda log: _advance(log)),
+)
 
 
 def _order_key(st: KontorState, seat: int):
@@ -265,23 +294,43 @@ def _advance(log: DecideContext) -> None:
 
 
 def _end_round(log: DecideContext) -> None:
-    if any(takes_over(log) for takes_over in HOOKS.end_of_round):
-        return  # a rule's own end, or a step that resumes the round's end later
+    """The round's end: the steps of ROUND_END (with the rules' own)."""
+    _run(log, None, "end", None)
+
+
+def _idle(st: KontorState) -> int:
+    return 0 if st.placed_this_round else st.idle_rounds + 1
+
+
+def _step_game_end(log: DecideContext, turn: None) -> bool:
+    """The game ends here: a rule's reason, idle rounds, or nobody can place."""
     st = log.state
-    idle = 0 if st.placed_this_round else st.idle_rounds + 1
     reason = answer(HOOKS.game_ends, st)
     if reason is not None:
         _end_game(log, reason)
-        return
-    if idle >= st.options.idle_round_limit:
+        return True
+    if _idle(st) >= st.options.idle_round_limit:
         _end_game(log, "idle")
-        return
+        return True
     if not any(_can_place_any(st, s) for s in range(st.seat_count)):
         _end_game(log, "stalled")
-        return
-    log.emit(ev.RoundStarted(st.round + 1, idle))
-    for started in HOOKS.round_started:
-        started(log)
+        return True
+    return False
+
+
+def _step_new_round(log: DecideContext, turn: None) -> bool:
+    """The next round starts (what it opens: the rules' steps after this one)."""
+    st = log.state
+    log.emit(ev.RoundStarted(st.round + 1, _idle(st)))
+    return False
+
+
+#: the round's end, in order (name, step); the rules insert theirs (a rule's own end
+#: before "game_end"; what a new round opens after "new_round")
+ROUND_END: tuple[tuple[str, object], ...] = (
+    ("game_end", _step_game_end),
+    ("new_round", _step_new_round),
+)
 
 
 def _can_place_any(st: KontorState, seat: int) -> bool:
@@ -374,31 +423,182 @@ def _move_ship(log: DecideContext, seat: int, cmd: MoveShip) -> None:
         log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
 
 
-def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:
+# ---------------------------------------------------------------------------------------
+# A placer's turn: one list of steps. A step returns True when the turn stops there (a
+# rule's step waits for a command, or the game ended); the rule's command resumes the
+# turn from a later step (DecideContext.after_warehouses, finish_place,
+# income_and_advance). The extensions' steps are asked at their place in this list.
+
+
+class Turn:
+    """The placer's turn being carried out: the card, its cell, the replacement pile
+    ("auto": by the card's kind, known after scoring), an export (expansions)."""
+
+    __slots__ = ("seat", "card", "at", "draw", "export")
+
+    def __init__(self, seat: int, card: int, at=None, draw: str | None = "auto", export=None):
+        self.seat, self.card, self.at, self.draw, self.export = seat, card, at, draw, export
+
+
+def _step_place(log: DecideContext, turn: Turn) -> bool:
+    """The card on its cell (legal cells: placement.py); rules' after_card_placed."""
     st = log.state
-    card = st.revealed[seat]
+    seat, card, (x, y) = turn.seat, turn.card, turn.at
     cells = occupancy(st)
     if (x, y) not in placement_cells(st, cells, card, seat):
         raise placement_error(st, cells, card, seat, (x, y))
-    draw = _draw_pile(st, seat, card)
+    turn.draw = _draw_pile(st, seat, card)
     log.emit(ev.CardPlaced(seat, card, x, y, cells.get((x, y))))
-    for after in HOOKS.after_card_placed:
-        after(log, seat, card, x, y)
+    return False
+
+
+def _step_warehouses(log: DecideContext, turn: Turn) -> bool:
+    """A goods dock's warehouses: exported, chosen in a rule's step (the turn waits),
+    taken another way, or as printed (placed_goods)."""
+    seat, card = turn.seat, turn.card
     c = CARDS[card]
-    if c.is_dock and c.goods and export is not None:
-        for event in answer(HOOKS.export_warehouses, seat, card, export):
+    if c.is_dock and c.goods and turn.export is not None:
+        for event in answer(HOOKS.export_warehouses, seat, card, turn.export):
             log.emit(event)
     elif c.is_dock and c.goods:
         done = answer(HOOKS.good_step, log, seat, card)
         if done == "step":
-            return
+            return True
         if done is None:
             goods = answer(HOOKS.take_goods, log, seat, card)
             if goods is None:
                 goods = placed_goods(log.state, seat, card)
             if goods:
                 log.emit(ev.WarehousesAdded(seat, card, goods))
-    _after_warehouses(log, seat, card, (x, y), draw)
+    return False
+
+
+def _step_score(log: DecideContext, turn: Turn) -> bool:
+    """Closed sectors scored; the scenarios' early ends."""
+    score_closed_sectors(log)
+    return log.ends_early()
+
+
+def _step_draw_pile(log: DecideContext, turn: Turn) -> bool:
+    """The replacement pile, when a rule's step resumed the turn after scoring."""
+    if turn.draw == "auto":
+        turn.draw = _draw_pile(log.state, turn.seat, turn.card)
+    return False
+
+
+def _step_board_full(log: DecideContext, turn: Turn) -> bool:
+    """The board is full: « La partie s'arrête immédiatement quand les 36 cases du
+    plateau 6x6 sont remplies »."""
+    st = log.state
+    if len(occupancy(st)) >= st.options.board_cells:
+        _end_game(log, "board_full")
+        return True
+    return False
+
+
+def _step_draw(log: DecideContext, turn: Turn) -> bool:
+    """The replacement draw (a rule's draw step, inserted before, may have taken it)."""
+    st, seat, draw = log.state, turn.seat, turn.draw
+    if draw is None:
+        pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
+    elif draw == "dock":
+        pile = st.dock_piles[seat]
+        if pile:
+            log.emit(ev.CardDrawn(seat, pile[0], "dock"))
+    elif st.water_pile:
+        log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
+    return False
+
+
+def _step_income(log: DecideContext, turn: Turn) -> bool:
+    """A canal's income: a flood is water but « on ne touche cependant aucun florin en les
+    plaçant »."""
+    if CARDS[turn.card].kind == "water":
+        amount = min(SETUP["canal_income"], log.state.treasury)
+        if amount:
+            log.emit(ev.IncomePaid(turn.seat, amount))
+    return False
+
+
+def _step_next(log: DecideContext, turn: Turn) -> bool:
+    """The next placer with a legal cell, or the round's end."""
+    _advance(log)
+    return False
+
+
+#: a placer's turn, in order (name, step): the core's steps. The rules insert theirs
+#: (HOOKS.turn_steps, ``hooks.add_turn_step(before, name, step)``): turn_steps() is the
+#: whole list of the game
+TURN_STEPS: tuple[tuple[str, object], ...] = (
+    ("place", _step_place),
+    ("warehouses", _step_warehouses),
+    ("score", _step_score),
+    ("draw_pile", _step_draw_pile),
+    ("board_full", _step_board_full),
+    ("draw", _step_draw),
+    ("income", _step_income),
+    ("next", _step_next),
+)
+
+#: {"turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
+_STEPS: dict[str, list] = {"turn": [-1, (), {}], "end": [-1, (), {}]}
+
+
+def _steps(which: str) -> list:
+    built = _STEPS[which]
+    if built[0] != HOOKS.generation:
+        steps = []
+        for name, step in TURN_STEPS if which == "turn" else ROUND_END:
+            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("before", name)]
+            steps.append((name, step))
+            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("after", name)]
+        built[:] = [HOOKS.generation, tuple(steps), {n: i for i, (n, _) in enumerate(steps)}]
+    return built
+
+
+def turn_steps() -> tuple[tuple[str, object], ...]:
+    """A placer's turn with the rules' steps, in order (each rule's step acts only when
+    its options say so)."""
+    return _steps("turn")[1]
+
+
+def round_end_steps() -> tuple[tuple[str, object], ...]:
+    """The round's end with the rules' steps, in order."""
+    return _steps("end")[1]
+
+
+def _run(log: DecideContext, turn: Turn | None, which: str, start: str | None) -> None:
+    """Carry out the steps from ``start`` (None: the first, a rule's own) on, until a
+    step stops."""
+    _, steps, index = _steps(which)
+    for _, step in steps[index[start] if start is not None else 0 :]:
+        if step(log, turn):
+            return
+
+
+def _turn(log: DecideContext, turn: Turn, start: str) -> None:
+    """Carry out the turn from the step ``start`` on, until a step stops it."""
+    _run(log, turn, "turn", start)
+
+
+#: The round, in order, for a reader: round_order(). The seats choose (ChooseCard, Pass,
+#: a rule's own choice command), then AFTER_CHOICE, then each placer's turn (TURN_STEPS
+#: and the rules' steps; "next" hands on to the next placer: _advance), then the round's
+#: end (ROUND_END and the rules' steps). A rule's own phase (Justice's starting docks,
+#: the special cards' buying, a tavern decision) comes first while it lasts: to_act and
+#: legal_commands ask the rules, decide sends their commands through the command chain.
+def round_order() -> tuple[str, ...]:
+    """The round, in order, the rules' steps included."""
+    return (
+        "choose",
+        *(name for name, _ in AFTER_CHOICE),
+        *(f"turn: {name}" for name, _ in turn_steps()),
+        *(f"end: {name}" for name, _ in round_end_steps()),
+    )
+
+
+def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = None) -> None:
+    _turn(log, Turn(seat, log.state.revealed[seat], (x, y), export=export), "place")
 
 
 def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
@@ -412,37 +612,18 @@ def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
 def _after_warehouses(
     log: DecideContext, seat: int, card: int, at: tuple[int, int] | None = None, draw: str | None = "auto"
 ) -> None:
-    """Sectors scored, early ends (scenarios), then (Corruption) the bribe, then the rest of
-    the turn. ``draw`` is the replacement pile ("auto": by the card's kind); ``at`` the
-    card's cell."""
-    score_closed_sectors(log)
-    if log.ends_early():  # scenarios: early ends
-        return
-    if draw == "auto":
-        draw = _draw_pile(log.state, seat, card)
-    if at is not None and any(waits(log, seat, card, at) for waits in HOOKS.after_warehouses):
-        return
-    _finish_place(log, seat, card, draw)
+    """The turn from the scoring on (a rule's step chose the warehouses)."""
+    _turn(log, Turn(seat, card, at, draw), "score")
 
 
 def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) -> None:
-    """After the card is placed and sectors scored: board full, draw, income, next."""
-    st = log.state
-    if len(occupancy(st)) >= st.options.board_cells:
-        # "La partie s'arrête immédiatement quand les 36 cases du plateau 6x6 sont remplies."
-        _end_game(log, "board_full")
-        return
-    if draw is None:
-        pass  # « Quand un joueur place une carte spéciale, il ne tire pas de carte »
-    elif any(waits(log, seat, card) for waits in HOOKS.draw_step):
-        return
-    elif draw == "dock":
-        pile = st.dock_piles[seat]
-        if pile:
-            log.emit(ev.CardDrawn(seat, pile[0], "dock"))
-    elif st.water_pile:
-        log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
-    _income_and_advance(log, seat, card)
+    """The turn from the board-full check on: draw from ``draw``, income, next."""
+    _turn(log, Turn(seat, card, draw=draw), "board_full")
+
+
+def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
+    """The turn from the income on (a rule's draw step was done)."""
+    _turn(log, Turn(seat, card), "income")
 
 
 def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
@@ -452,13 +633,3 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     return CARDS[card].goods if own is None else own
 
 
-def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
-    c = CARDS[card]
-    if c.kind == "water":
-        # a flood is water but « on ne touche cependant aucun florin en les plaçant »
-        amount = min(SETUP["canal_income"], log.state.treasury)
-        if amount:
-            log.emit(ev.IncomePaid(seat, amount))
-    for after in HOOKS.after_turn:
-        after(log, seat, card)
-    _advance(log)

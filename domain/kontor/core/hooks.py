@@ -16,210 +16,276 @@ Combination rules, per point:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-Hook = Callable[..., Any]
+# The core's types, named and not imported (state.py and options.py import this module
+# through options.py: an import here would make a cycle)
+#: state.py's KontorState
+KontorState = Any
+#: options.py's Options
+Options = Any
+#: decide.py's DecideContext (decide.py imports this module: named here, not imported)
+DecideContext = Any
+#: (context, seat, command) -> bool: the command was decided (False: not this rule's case)
+CommandRule = Callable[[Any, int, Any], bool]
+#: (state, command) -> None: raises RuleViolation when the command must wait
+CommandGuard = Callable[[Any, Any], None]
+#: (state, event) -> state: an event applied
+EventRule = Callable[[Any, Any], Any]
+#: (state, event) -> state | None: a core event applied another way (None: not active)
+EventOverride = Callable[[Any, Any], Any]
+#: (state before, event, state after) -> state after
+EventAfter = Callable[[Any, Any, Any], Any]
+#: (options) -> bool: the rule acts in games with these options
+Active = Callable[[Any], bool]
 
 
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
     #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
-    start: list[Hook] = field(default_factory=list)
+    start: list[Callable[[Options, int, str], Any]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
-    to_act: list[Hook] = field(default_factory=list)
+    to_act: list[Callable[[KontorState], Any]] = field(default_factory=list)
     #: (state, seat) -> [Command] | None: what a seat may send in that phase or step
-    legal_commands: list[Hook] = field(default_factory=list)
+    legal_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (context, seat, command) -> bool: a form that decides its own turns did
-    decide: list[Hook] = field(default_factory=list)
-    #: (context, seat, command) -> bool: a rule's own command was decided (after the
-    #: forms'); the function runs ``context.after_command()`` itself when it wants it
-    command: list[Hook] = field(default_factory=list)
+    decide: list[Callable[[DecideContext, int, Any], bool]] = field(default_factory=list)
+    #: the commands' dispatch, in registration order (``on_commands``, ``guard``): each
+    #: entry (command types, rule) or (None, guard). A command of type T goes through
+    #: the guards and T's rules in that order (``command_chain``); the core's commands
+    #: (no rule) through every guard, then the core
+    commands: list[tuple[tuple[type, ...] | None, Any]] = field(default_factory=list)
     #: (state, command) -> None: raises while a rule's own decision waits (Corruption's
-    #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own.
-    #: A rule's ``command`` function asks them all first
-    #: (``context.refuse_while_waiting(command)``), so every such refusal comes before any
-    #: of those rules decides a command of its own
-    command_guard: list[Hook] = field(default_factory=list)
+    #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own;
+    #: asked together (``refuse_while_waiting``) by the guard those rules register
+    command_guard: list[CommandGuard] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while choosing (joined in order)
-    choose_commands: list[Hook] = field(default_factory=list)
+    choose_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (state, seat, places) -> [Command]: more commands while placing, listed before the
     #: ship's (joined in order)
-    place_commands: list[Hook] = field(default_factory=list)
+    place_commands: list[Callable[[KontorState, int, Any], Any]] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while placing, after the ship's
-    after_ship_commands: list[Hook] = field(default_factory=list)
+    after_ship_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (context) -> None: after every command of the round (early ends between moves)
-    after_command: list[Hook] = field(default_factory=list)
+    after_command: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
-    decision_pending: list[Hook] = field(default_factory=list)
+    decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (context, seat) -> bool: a rule recorded the seat's pass its own way
-    pass_turn: list[Hook] = field(default_factory=list)
+    pass_turn: list[Callable[[DecideContext, int], bool]] = field(default_factory=list)
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
-    revealed_cards: list[Hook] = field(default_factory=list)
+    revealed_cards: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
     #: (context, chosen_before) -> None: right after the reveal, before the taxes
-    after_reveal: list[Hook] = field(default_factory=list)
+    after_reveal: list[Callable[[DecideContext, Any], None]] = field(default_factory=list)
     #: (state, seat) -> sort key | None: the order of placement (default: highest first)
-    order_key: list[Hook] = field(default_factory=list)
+    order_key: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (state, seat) -> bool: a card without a cell may still be played another way
-    alternative_play: list[Hook] = field(default_factory=list)
+    alternative_play: list[Callable[[KontorState, int], bool]] = field(default_factory=list)
     #: (state) -> bool: moving the ship may free a cell even without a removable dock
-    ship_may_unblock: list[Hook] = field(default_factory=list)
+    ship_may_unblock: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state, seat, card) -> str | None: why a card without a cell goes back to the hand
-    no_cell_reason: list[Hook] = field(default_factory=list)
-    #: (context, seat, card, x, y) -> None: right after a card is placed
-    after_card_placed: list[Hook] = field(default_factory=list)
+    no_cell_reason: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
     #: (seat, card, export) -> [Event] | None: a placed dock's warehouses, another way
-    export_warehouses: list[Hook] = field(default_factory=list)
+    export_warehouses: list[Callable[[int, int, str], Any]] = field(default_factory=list)
     #: (context, seat, card) -> "step" | "added" | None: a step opened for the warehouses
     #: ("step": the turn waits) or they were laid ("added")
-    good_step: list[Hook] = field(default_factory=list)
+    good_step: list[Callable[[DecideContext, int, int], Any]] = field(default_factory=list)
     #: (context, seat, card) -> goods | None: which warehouses a placed dock brings, when
     #: taking them records something (Euphrate's sunken warehouses)
-    take_goods: list[Hook] = field(default_factory=list)
+    take_goods: list[Callable[[DecideContext, int, int], Any]] = field(default_factory=list)
     #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
     #: (Embargo's supply; read by the core's decide and by the policy: decide.placed_goods)
-    placed_goods: list[Hook] = field(default_factory=list)
+    placed_goods: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
-    draw_pile: list[Hook] = field(default_factory=list)
-    #: (context, seat, card, at) -> bool: the turn waits for a rule's step after scoring
-    after_warehouses: list[Hook] = field(default_factory=list)
-    #: (context, seat, card) -> bool: the draw waits for a step (or a rule drew)
-    draw_step: list[Hook] = field(default_factory=list)
+    draw_pile: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
-    draw_choices: list[Hook] = field(default_factory=list)
-    #: (context, seat, card) -> None: after the income, before the next placer
-    after_turn: list[Hook] = field(default_factory=list)
+    draw_choices: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
     #: (state, card) -> [Event]: recorded before the ship's removal of a dock
-    before_dock_removed: list[Hook] = field(default_factory=list)
-    #: (context) -> bool: the round's end is taken over (a rule's step or its own end)
-    end_of_round: list[Hook] = field(default_factory=list)
+    before_dock_removed: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
     #: (state) -> reason | None: the game ends at the end of this round
-    game_ends: list[Hook] = field(default_factory=list)
-    #: (context) -> None: a new round started
-    round_started: list[Hook] = field(default_factory=list)
+    game_ends: list[Callable[[KontorState], Any]] = field(default_factory=list)
     #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
     #: before the first round's choice (``context.setup_done()``)
-    setup_done: list[Hook] = field(default_factory=list)
+    setup_done: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (context, reason) -> bool: the game's end waits for a rule's step
-    before_end: list[Hook] = field(default_factory=list)
+    before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
-    final_points: list[Hook] = field(default_factory=list)
+    final_points: list[Callable[[DecideContext, Any], Any]] = field(default_factory=list)
+    #: the steps rules insert into the round's step lists (core/decide.py: TURN_STEPS, a
+    #: placer's turn; ROUND_END, the round's end): each ("before" | "after", the core
+    #: step it goes next to, its name, step(context, turn) -> bool: True stops the list
+    #: there; ``turn`` is None at the round's end), in registration order (``add_step``)
+    steps: list[tuple[str, str, str, Callable[[DecideContext, Any], bool]]] = field(
+        default_factory=list
+    )
     # --- setup (setup.py) -------------------------------------------------------------
     #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
-    layout: list[Hook] = field(default_factory=list)
+    layout: list[Callable[[Options], Any]] = field(default_factory=list)
     #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
-    dock_deck: list[Hook] = field(default_factory=list)
+    dock_deck: list[Callable[[Options, Any], Any]] = field(default_factory=list)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
-    deal: list[Hook] = field(default_factory=list)
+    deal: list[Callable[[Options, int, Any, Any, Any, Any], Any]] = field(default_factory=list)
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
-    start_fields: list[Hook] = field(default_factory=list)
+    start_fields: list[Callable[[Options, Any, Any, Any], Any]] = field(default_factory=list)
     #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
-    start_events: list[Hook] = field(default_factory=list)
-    # --- evolve (evolve.py) -----------------------------------------------------------
-    #: (state, event) -> state | None: a rule's own event (before the core's evolve)
-    evolve_own: list[Hook] = field(default_factory=list)
-    #: (old, event, new) -> new: what a core event also does under a rule (filter)
-    evolved: list[Hook] = field(default_factory=list)
-    #: (event, state) -> state: GameStarted's state under a rule (filter)
-    started: list[Hook] = field(default_factory=list)
-    #: (state, event) -> state | None: an event a rule applies instead of the core
-    evolve_event: list[Hook] = field(default_factory=list)
-    #: (state, event) -> state | None: an event the core does not know (asked last)
-    evolve_unknown: list[Hook] = field(default_factory=list)
-    #: (event, state) -> state: before the core applies CardPlaced (filter)
-    card_placed: list[Hook] = field(default_factory=list)
-    #: (event, state) -> state: before the core applies DockRemoved (filter)
-    dock_removed: list[Hook] = field(default_factory=list)
-    #: (event, state) -> state: before the core applies WarehousesAdded (filter)
-    warehouses_added: list[Hook] = field(default_factory=list)
+    start_events: list[Callable[[Options, int, str, int], Any]] = field(default_factory=list)
+    # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
+    #: an extension's own event type -> how it applies (one owner per type)
+    events: dict[type, EventRule] = field(default_factory=dict)
+    #: a core event type -> rules that apply it their own way when active (None: not
+    #: active, the core applies it); asked before ``before`` and the core
+    instead: dict[type, list[tuple[EventOverride, Active | None]]] = field(default_factory=dict)
+    #: a core event type -> what a rule records before the core applies it, in order
+    before: dict[type, list[tuple[EventRule, Active | None]]] = field(default_factory=dict)
+    #: an event type -> what it also does under a rule, after it was applied, in order
+    #: (GameStarted's: the rules' state at the start)
+    after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
+    #: bumped by every registration: evolve rebuilds its dispatch table when it changes
+    generation: int = 0
+
+    def add_step(
+        self, name: str, step: Callable[[Any, Any], bool], *, before: str = "", after: str = ""
+    ) -> None:
+        """A rule's step, just before or after the core's step of that name."""
+        self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
+        self.generation += 1
+
+    def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
+        """``rule`` decides these command types (True: decided; False: not its case)."""
+        self.commands.append((tuple(types), rule))
+        self.generation += 1
+
+    def guard(self, guard: CommandGuard) -> None:
+        """``guard`` may refuse any command whose rule is registered after it, and the
+        core's (registering the same guard again adds nothing)."""
+        if (None, guard) not in self.commands:
+            self.commands.append((None, guard))
+            self.generation += 1
+
+    def refuse_while_waiting(self, state, command) -> None:
+        """The guard of the rules whose own decision waits (``command_guard``)."""
+        for refuse in self.command_guard:
+            refuse(state, command)
+
+    def command_chain(self, t: type) -> tuple[tuple[bool, Any], ...]:
+        """What a command of type ``t`` goes through, in order: (is a guard, function)."""
+        return tuple(
+            (types is None, fn) for types, fn in self.commands if types is None or t in types
+        )
+
+    def on_events(self, types: Iterable[type], rule: EventRule) -> None:
+        """``rule`` applies these (its own) event types. Two rules sharing one helper
+        (water_fill.record) may register the same function."""
+        for t in types:
+            if self.events.get(t, rule) is not rule:
+                raise ValueError(f"event {t.__name__} already has an owner")
+            self.events[t] = rule
+        self.generation += 1
+
+    # ``when(options) -> bool``: the games the rule acts in (None: every game). A game's
+    # evolve table holds only the rules of its options; the rule must leave the state
+    # unchanged (``instead``: answer None) in every game where ``when`` is False.
+    def instead_of(self, t: type, rule: EventOverride, when: Active | None = None) -> None:
+        self.instead.setdefault(t, []).append((rule, when))
+        self.generation += 1
+
+    def before_event(self, t: type, rule: EventRule, when: Active | None = None) -> None:
+        self.before.setdefault(t, []).append((rule, when))
+        self.generation += 1
+
+    def after_event(self, types: Iterable[type], rule: EventAfter, when: Active | None = None) -> None:
+        for t in types:
+            self.after.setdefault(t, []).append((rule, when))
+        self.generation += 1
+
     # --- options -------------------------------------------------------------------
     #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
     #: special rules' switches and their impossible combinations
-    rule_settings: list[Hook] = field(default_factory=list)
+    rule_settings: list[Callable[[Any, int, Any, Any], Any]] = field(default_factory=list)
     #: (scenario, seat_count) -> settings | None: a scenario's switches
-    scenario_settings: list[Hook] = field(default_factory=list)
+    scenario_settings: list[Callable[[Any, int], Any]] = field(default_factory=list)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
-    option_conflicts: list[Hook] = field(default_factory=list)
+    option_conflicts: list[Callable[[Any, Any, Any, int], Any]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
     #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
-    placement_cells: list[Hook] = field(default_factory=list)
+    placement_cells: list[Callable[[KontorState, dict, int, int], Any]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
-    placement_error: list[Hook] = field(default_factory=list)
+    placement_error: list[Callable[[KontorState, dict, int, int, Any], Any]] = field(default_factory=list)
     #: (state, cells, card, seat, cells_found) -> [Pos]: cells a rule takes away (filter)
-    cell_filters: list[Hook] = field(default_factory=list)
+    cell_filters: list[Callable[[KontorState, dict, int, int, Any], Any]] = field(default_factory=list)
     #: (state, cells, card, pos) -> RuleViolation | None: that rule's reason
-    placement_violation: list[Hook] = field(default_factory=list)
+    placement_violation: list[Callable[[KontorState, dict, int, Any], Any]] = field(default_factory=list)
     # --- the ship (ship.py) --------------------------------------------------------
     #: (state, cells) -> frozenset[Pos]: more cells the ship may not touch
-    ship_closed_cells: list[Hook] = field(default_factory=list)
+    ship_closed_cells: list[Callable[[KontorState, dict], Any]] = field(default_factory=list)
     #: (state, cells, pos) -> bool: the ship may not remove the dock at pos
-    ship_protected: list[Hook] = field(default_factory=list)
+    ship_protected: list[Callable[[KontorState, dict, Any], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
     #: (cells, sector) -> bool: a closed sector that waits for the end to be scored
-    sector_held: list[Hook] = field(default_factory=list)
+    sector_held: list[Callable[[dict, Any], bool]] = field(default_factory=list)
     #: (context, first_new) -> None: after closed sectors were scored (first new index)
-    after_scoring: list[Hook] = field(default_factory=list)
+    after_scoring: list[Callable[[DecideContext, int], None]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
-    early_end: list[Hook] = field(default_factory=list)
+    early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
-    sector_worth: list[Hook] = field(default_factory=list)
+    sector_worth: list[Callable[[Options, Any, Any, Any], Any]] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
-    final_selection: list[Hook] = field(default_factory=list)
+    final_selection: list[Callable[[KontorState, Any, Any], Any]] = field(default_factory=list)
     #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
-    returned_warehouses: list[Hook] = field(default_factory=list)
+    returned_warehouses: list[Callable[[KontorState, Any, Any], Any]] = field(default_factory=list)
     #: (state) -> adjust function | None: warehouse counts adjusted (export warehouse)
-    count_adjust: list[Hook] = field(default_factory=list)
+    count_adjust: list[Callable[[KontorState], Any]] = field(default_factory=list)
     #: (state) -> {good: beaten good} | None: another order of the goods
-    goods_beats: list[Hook] = field(default_factory=list)
+    goods_beats: list[Callable[[KontorState], Any]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
     #: (state, out, cells, viewer) -> None: public keys a rule adds to the view
-    view: list[Hook] = field(default_factory=list)
+    view: list[Callable[[KontorState, dict, dict, int | None], None]] = field(default_factory=list)
     #: (state, out) -> None: the sides' keys (the team game's teams), before a form's
-    team_view: list[Hook] = field(default_factory=list)
+    team_view: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (state, detail) -> None: keys a form adds to the result's detail
-    result: list[Hook] = field(default_factory=list)
+    result: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (state, out, cells, viewer) -> None: a form's keys, before the seat's own ("you")
-    form_view: list[Hook] = field(default_factory=list)
+    form_view: list[Callable[[KontorState, dict, dict, int | None], None]] = field(default_factory=list)
     #: (state, out, viewer) -> None: keys a rule adds after the others (expansions)
-    view_last: list[Hook] = field(default_factory=list)
+    view_last: list[Callable[[KontorState, dict, int | None], None]] = field(default_factory=list)
     #: (state, out) -> None: keys of the variants' part of the view (scenarios)
-    variant_view: list[Hook] = field(default_factory=list)
+    variant_view: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (state, hidden) -> None: what the end reveals of a rule's hidden things
-    view_hidden: list[Hook] = field(default_factory=list)
+    view_hidden: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (event, viewer, data) -> data: an event as that viewer may see it (filter)
-    redact: list[Hook] = field(default_factory=list)
+    redact: list[Callable[[Any, int | None, dict], Any]] = field(default_factory=list)
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
-    slot: list[Hook] = field(default_factory=list)
+    slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
     #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
-    hidden_kept: list[Hook] = field(default_factory=list)
+    hidden_kept: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
     #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
     #: (Premier choix: the picking seat its own); their order is kept (union of all)
-    piles_seen: list[Hook] = field(default_factory=list)
+    piles_seen: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
     #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
     #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
     #: with the other hidden cards of their kind, after the core's (in order), then
     #: ``put_back(state, dealt)`` puts the dealt cards in their place
-    hidden_stock: list[Hook] = field(default_factory=list)
+    hidden_stock: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
     #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
     #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
-    reshuffled: list[Hook] = field(default_factory=list)
+    reshuffled: list[Callable[[int | None, Any, KontorState], Any]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
-    redetermine: list[Hook] = field(default_factory=list)
+    redetermine: list[Callable[[KontorState, int | None, Any, Any, KontorState], Any]] = field(default_factory=list)
 
 
 HOOKS = Hooks()
 
 
-def answer(point: list[Hook], *args) -> Any:
+def answer(point: list[Callable[..., Any]], *args) -> Any:
     """The first answer that is not None (None when no function answers)."""
     for hook in point:
         found = hook(*args)
@@ -228,7 +294,7 @@ def answer(point: list[Hook], *args) -> Any:
     return None
 
 
-def filtered(point: list[Hook], value, *args) -> Any:
+def filtered(point: list[Callable[..., Any]], value, *args) -> Any:
     """``value`` passed through every function of the point, in order."""
     for hook in point:
         value = hook(*args, value)

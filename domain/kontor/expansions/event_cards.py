@@ -293,6 +293,27 @@ def _leave(state: KontorState, seat: int) -> KontorState:
     )
 
 
+#: the expansion's own events (applied by ``evolve_event``)
+OWN_EVENTS = (
+    ev.EventDeckShuffled,
+    ev.EventTurned,
+    ev.EventResolved,
+    ev.EventSkipped,
+    ev.PileCardTaken,
+    ev.DockPutUnder,
+    ev.DocksPutUnder,
+    ev.TurnForfeitSet,
+    ev.TurnForfeited,
+    ev.MoneyLost,
+    ev.StrikePaid,
+    ev.CraneBurned,
+    ev.BonusPointAwarded,
+    ev.HandsShown,
+    ev.GoodsOrderChanged,
+    ev.WarehouseSwapped,
+)
+
+
 def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     t = type(event)
     n = state.seat_count
@@ -539,13 +560,22 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(_event_to_act)
     hooks.legal_commands.append(_event_legal)
     hooks.goods_beats.append(goods_beats)
-    hooks.command.append(_decide)
-    hooks.end_of_round.append(before_next_round)
-    hooks.round_started.append(after_round_started)
+    hooks.on_commands(EVENT_COMMANDS, _decide)
+    hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
+    hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
     hooks.start_events.append(start_events)
-    hooks.card_placed.append(lambda event, state: forget_shown(state, event.seat, event.card))
-    hooks.dock_removed.append(lambda event, state: forget_dock(state, event.card))
-    hooks.evolve_unknown.append(evolve_event)
+    # known_hand and swapped are filled only by this expansion's events
+    hooks.before_event(
+        ev.CardPlaced,
+        lambda state, event: forget_shown(state, event.seat, event.card),
+        when=lambda options: options.event_cards,
+    )
+    hooks.before_event(
+        ev.DockRemoved,
+        lambda state, event: forget_dock(state, event.card),
+        when=lambda options: options.event_cards,
+    )
+    hooks.on_events(OWN_EVENTS, evolve_event)
     hooks.view_last.append(view_keys)
     hooks.redact.append(redact)
     hooks.hidden_kept.append(hidden_kept)

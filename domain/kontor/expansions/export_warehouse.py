@@ -183,9 +183,9 @@ def decide_export(log, seat: int, command) -> bool:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.command.append(decide_export)
+    hooks.on_commands((ExportWarehouse,), decide_export)
     hooks.place_commands.append(export_commands)
     hooks.before_dock_removed.append(before_dock_removed)
     hooks.export_warehouses.append(warehouse_events)
-    hooks.evolve_unknown.append(evolve_export)
+    hooks.on_events((ev.WarehouseExported, ev.ExportWarehouseKept, ev.ExportWarehouseReturned), evolve_export)
     hooks.view_last.append(lambda state, out, viewer: view_keys(state, out))

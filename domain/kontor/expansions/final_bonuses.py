@@ -66,4 +66,4 @@ def evolve_final(state: KontorState, event) -> KontorState | None:
 
 def register(hooks: Hooks) -> None:
     hooks.final_points.append(final_points)
-    hooks.evolve_unknown.append(evolve_final)
+    hooks.on_events((ev.FinalBonusesCounted,), evolve_final)

@@ -135,6 +135,12 @@ def bribe_targets(state: KontorState) -> list[Pos]:
     return sorted(out, key=lambda p: (p[1], p[0]))
 
 
+def bribe_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "board_full"): only
+    right after a placement (not when a rule's step resumes the turn after scoring)."""
+    return turn.at is not None and offer_bribe(log, turn.seat, turn.card, turn.at)
+
+
 def offer_bribe(log, seat: int, card: int, pos: Pos) -> bool:
     """After the tavern: « le joueur peut ajouter ... un entrepôt de même type ». Pauses
     the turn (True) when there is a dock to bribe."""
@@ -171,7 +177,6 @@ def refuse_while_bribing(state: KontorState, command) -> None:
 
 def decide(log, seat: int, command) -> bool:
     """PlaceBribeWarehouse / EndBribe (``log`` is the decide context)."""
-    log.refuse_while_waiting(command)
     if not isinstance(command, (PlaceBribeWarehouse, EndBribe)):
         return False
     st = log.state
@@ -269,8 +274,10 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.legal_commands.append(legal_commands)
     hooks.command_guard.append(refuse_while_bribing)
-    hooks.command.append(decide)
-    hooks.after_warehouses.append(offer_bribe)
-    hooks.evolve_own.append(evolve_own)
-    hooks.evolved.append(evolved)
+    # the waiting rules' guard (theirs too): before this rule's commands and all later
+    hooks.guard(hooks.refuse_while_waiting)
+    hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
+    hooks.add_step("bribe", bribe_step, before="board_full")
+    hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
+    hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
     hooks.view.append(view_keys)

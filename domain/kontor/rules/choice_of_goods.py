@@ -98,7 +98,11 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide)
+    hooks.on_commands((ChooseGood,), decide)
     hooks.good_step.append(open_good_step)
-    hooks.warehouses_added.append(record_goods)
+    hooks.before_event(
+        ev.WarehousesAdded,
+        lambda state, event: record_goods(event, state),
+        when=lambda options: options.choose_good,
+    )
     hooks.view.append(view_keys)

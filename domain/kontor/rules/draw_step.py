@@ -35,6 +35,12 @@ def draw(log, seat: int, pile: str) -> None:
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
 
 
+def turn_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "draw"): True, the
+    turn waits for DrawCard."""
+    return turn.draw is not None and open_step(log, turn.seat, turn.card)
+
+
 def open_step(log, seat: int, card: int) -> bool:
     """Two choices or more: the draw waits for DrawCard (True)."""
     if len(draw_choices(log.state, seat, card)) >= 2:
@@ -84,6 +90,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide)
-    hooks.draw_step.append(open_step)
+    hooks.on_commands((DrawCard,), decide)
+    hooks.add_step("draw_step", turn_step, before="draw")
     hooks.view.append(view_keys)

@@ -71,5 +71,5 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.after_scoring.append(after_scoring)
     hooks.before_end.append(award)
-    hooks.evolve_own.append(evolve_own)
+    hooks.on_events((evb.LastSectorsClosed, evb.FinalPointAwarded), evolve_own)
     hooks.view.append(view_keys)

@@ -96,10 +96,11 @@ def _final_sprint(log) -> None:
     log.end_game("final_sprint")
 
 
-def evolve_event(state: KontorState, event) -> KontorState | None:
-    return record(state, event) if state.options.sprint_end else None
+def end_step(log, turn) -> bool:
+    """A step of the round's end (core/decide.py:ROUND_END, before "game_end")."""
+    return end_of_round(log)
 
 
 def register(hooks: Hooks) -> None:
-    hooks.end_of_round.append(end_of_round)
-    hooks.evolve_event.append(evolve_event)
+    hooks.add_step("final_sprint", end_step, before="game_end")
+    hooks.on_events((ev.WaterFilled,), record)  # shared with great_flood

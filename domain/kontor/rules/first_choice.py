@@ -103,8 +103,8 @@ def keep_seen_pile(original: KontorState, observer, rng, slot, state: KontorStat
 def register(hooks: Hooks) -> None:
     hooks.draw_choices.append(pick_offered)
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide)
-    hooks.evolve_event.append(evolve_event)
+    hooks.on_commands((DrawCard, TakeFromPile), decide)  # before draw_step's DrawCard
+    hooks.on_events((ev.PilePickPaid,), evolve_event)
     hooks.view.append(view_keys)
     hooks.piles_seen.append(pile_seen)
     hooks.redetermine.append(keep_seen_pile)

@@ -160,8 +160,8 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide)
+    hooks.on_commands((PlaceWater,), decide)
     hooks.after_ship_commands.append(place_commands)
     hooks.alternative_play.append(alternative_play)
-    hooks.evolve_event.append(evolve_event)
+    hooks.on_events((ev.WaterPlacedForFlood, ev.FloodDiscarded), evolve_event)
     hooks.view.append(view_keys)

@@ -33,6 +33,11 @@ def open_piles(state: KontorState, seat: int, card: int, piles: list[str]) -> li
     )
 
 
+def turn_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "draw")."""
+    return turn.draw is not None and draw_the_one(log, turn.seat, turn.card)
+
+
 def draw_the_one(log, seat: int, card: int) -> bool:
     """A single open pile (no step: rules/draw_step.py opens one for two): drawn at once."""
     if not log.state.options.free_draw:
@@ -47,4 +52,4 @@ def draw_the_one(log, seat: int, card: int) -> bool:
 
 def register(hooks: Hooks) -> None:
     hooks.draw_choices.append(open_piles)
-    hooks.draw_step.append(draw_the_one)
+    hooks.add_step("free_choice", turn_step, before="draw")  # before draw_step's

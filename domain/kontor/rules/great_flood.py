@@ -12,6 +12,7 @@ the cells around a placed flood (WaterFilled, rules/water_fill.py).
 
 from __future__ import annotations
 
+from domain.kontor.core import events as ev
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
@@ -30,6 +31,12 @@ def slot(state: KontorState, base):
     return identity_slot(base) if state.options.flood_fills else base
 
 
+def flood_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, right after "place")."""
+    after_card_placed(log, turn.seat, turn.card, *turn.at)
+    return False
+
+
 def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
     """« les cases libres avoisinant cette inondation, horizontalement et verticalement,
     sont remplies avec des cartes d'eau »: above, left, right, below, while the pile lasts."""
@@ -39,12 +46,8 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
     fill_with_water(log, around, "great_flood")
 
 
-def evolve_event(state: KontorState, event) -> KontorState | None:
-    return record(state, event) if state.options.flood_fills else None
-
-
 def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.slot.append(slot)
-    hooks.after_card_placed.append(after_card_placed)
-    hooks.evolve_event.append(evolve_event)
+    hooks.add_step("great_flood", flood_step, before="warehouses")
+    hooks.on_events((ev.WaterFilled,), record)  # shared with final_sprint

@@ -83,7 +83,6 @@ def refuse_while_deciding(state: KontorState, command) -> None:
 
 def decide(log, seat: int, command) -> bool:
     """DecideTavernSector (``log`` is the decide context)."""
-    log.refuse_while_waiting(command)
     if not isinstance(command, DecideTavernSector):
         return False
     st = log.state
@@ -166,7 +165,8 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.legal_commands.append(legal_commands)
     hooks.command_guard.append(refuse_while_deciding)
-    hooks.command.append(decide)
+    hooks.guard(hooks.refuse_while_waiting)
+    hooks.on_commands((DecideTavernSector,), decide)
     hooks.before_end.append(ask)
-    hooks.evolve_own.append(evolve_own)
+    hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
     hooks.view.append(view_keys)

@@ -42,5 +42,5 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
-    hooks.evolve_event.append(evolve_event)
+    hooks.on_events((ev.StepOpened, ev.StepClosed), evolve_event)
     hooks.view.append(view_keys)

@@ -77,7 +77,6 @@ def choose_commands(state: KontorState, seat: int) -> list:
 
 def decide(log, seat: int, command) -> bool:
     """ChooseFaceDown (``log`` is the decide context)."""
-    log.refuse_while_waiting(command)
     if not isinstance(command, ChooseFaceDown):
         return False
     st = log.state
@@ -316,15 +315,20 @@ def redetermine(
 
 
 def register(hooks: Hooks) -> None:
-    hooks.command.append(decide)
+    hooks.guard(hooks.refuse_while_waiting)
+    hooks.on_commands((ChooseFaceDown,), decide)
     hooks.choose_commands.append(choose_commands)
     hooks.revealed_cards.append(shown_cards)
     hooks.order_key.append(order_key)
     hooks.before_end.append(reveal_face_down)
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(held)
-    hooks.evolve_own.append(evolve_own)
-    hooks.evolved.append(evolved)
+    hooks.on_events((evb.FaceDownRevealed,), evolve_own)
+    hooks.after_event(
+        (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),
+        evolved,
+        when=lambda options: options.smuggling,
+    )
     hooks.view.append(view_keys)
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)

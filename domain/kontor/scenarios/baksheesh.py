@@ -167,11 +167,12 @@ def view_keys(state: KontorState, out: dict) -> None:
 def register(hooks: Hooks) -> None:
     hooks.start_fields.append(water_aside)
     hooks.choose_commands.append(bribe_commands)
-    hooks.command.append(decide_bribe)
+    hooks.on_commands((Bribe,), decide_bribe)
     hooks.variant_view.append(view_keys)
-    hooks.started.append(started)
-    hooks.evolved.append(new_round)
-    hooks.evolve_unknown.append(evolve_bribe)
+    aside_or_bribes = lambda options: options.water_aside or options.bribes  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=aside_or_bribes)
+    hooks.after_event((ev.RoundStarted,), new_round, when=aside_or_bribes)  # bribed: only then
+    hooks.on_events((ev.DockBribed,), evolve_bribe)
     hooks.redact.append(redact)
     hooks.view_hidden.append(view_hidden)
     hooks.hidden_stock.append(hidden_aside)

@@ -36,14 +36,13 @@ def pending_to_act(state: KontorState) -> tuple[int, ...] | None:
     return None if pending is None else (pending,)
 
 
-def refuse_other_commands(log, seat: int, command) -> bool:
-    """While a decision waits, only its commands (decided by its scenario's hook, next)."""
-    if pending_seat(log.state) is not None and not isinstance(command, DECISION_COMMANDS):
+def refuse_other_commands(state: KontorState, command) -> None:
+    """While a decision waits, only its commands (decided by its scenario's rule)."""
+    if pending_seat(state) is not None and not isinstance(command, DECISION_COMMANDS):
         raise RuleViolation(
             "kontor.decision_pending",
             "Finish the pending decision first (second canal or raised warehouse).",
         )
-    return False
 
 
 def view_keys(state: KontorState, out: dict) -> None:
@@ -57,6 +56,6 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(pending_to_act)
-    hooks.command.append(refuse_other_commands)
+    hooks.guard(refuse_other_commands)
     hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
     hooks.variant_view.append(view_keys)

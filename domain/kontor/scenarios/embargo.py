@@ -99,7 +99,11 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.placed_goods.append(placed_goods)
-    hooks.warehouses_added.append(record_goods)
+    hooks.before_event(
+        ev.WarehousesAdded,
+        lambda state, event: record_goods(event, state),
+        when=lambda options: options.warehouse_supply,
+    )
     hooks.returned_warehouses.append(kept_warehouses)
     hooks.early_end.append(early_end)
     hooks.variant_view.append(view_keys)

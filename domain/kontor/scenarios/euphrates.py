@@ -148,6 +148,12 @@ def raise_sunken(log, seat: int) -> None:
             log.emit(ev.SunkenWarehousePlaced(seat, good, cells[pos], pos[0], pos[1]))
 
 
+def after_turn_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "next")."""
+    after_turn(log, turn.seat, turn.card)
+    return False
+
+
 def after_turn(log, seat: int, card: int) -> None:
     """After a placement (its draw and income): the warehouses of surrounded canals."""
     st = log.state
@@ -250,11 +256,12 @@ def view_keys(state: KontorState, out: dict) -> None:
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.cell_filters.append(filter_cells)
-    hooks.command.append(decide_command)
+    hooks.on_commands((PlaceSunkenWarehouse,), decide_command)
     hooks.take_goods.append(take_goods)
-    hooks.after_turn.append(after_turn)
+    hooks.add_step("euphrates_surrounded_canals", after_turn_step, before="next")
     hooks.start_fields.append(sunken_at_start)
     hooks.variant_view.append(view_keys)
-    hooks.started.append(started)
-    hooks.warehouses_added.append(record_goods)
-    hooks.evolve_unknown.append(evolve_sunken)
+    sunken = lambda options: options.sunken_warehouses  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=sunken)
+    hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state), when=sunken)
+    hooks.on_events((ev.SunkenWarehouseRaised, ev.SunkenWarehouseUsed, ev.SunkenWarehousePlaced), evolve_sunken)

@@ -40,6 +40,12 @@ def second_canal_cells(state: KontorState, seat: int, card: int) -> list[Pos]:
     return placement_cells(state, occupancy(state), card, seat)
 
 
+def offer_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py:TURN_STEPS, before "next")."""
+    offer(log, turn.seat, turn.card)
+    return False
+
+
 def offer(log, seat: int, card: int) -> None:
     """« Lorsqu'on joue un canal, on peut placer immédiatement un deuxième canal, en payant
     un florin à la trésorerie »: offered after the canal's draw and income, when the seat
@@ -141,7 +147,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
-    hooks.command.append(decide_command)
-    hooks.after_turn.append(offer)
+    hooks.on_commands((SecondCanal,), decide_command)
+    hooks.add_step("spring_tide_second_canal", offer_step, before="next")
     hooks.variant_view.append(view_keys)
-    hooks.evolve_unknown.append(evolve_second_canal)
+    hooks.on_events((ev.SecondCanalOffered, ev.SecondCanalDeclined, ev.SecondCanalPlaced), evolve_second_canal)

@@ -37,6 +37,23 @@ def placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
     return state
 
 
+#: the free wheel's own events (applied by ``evolve_free_wheel``)
+OWN_EVENTS = (
+    ev.TurnStarted,
+    ev.TurnSkipped,
+    ev.CardPlayed,
+    ev.TaxUnpaid,
+    ev.StepStarted,
+    ev.DrunkDockSet,
+    ev.DockSobered,
+    ev.AllianceProposed,
+    ev.AllianceDeclared,
+    ev.AllianceDeclined,
+    ev.AllianceEnded,
+    ev.SectorCounted,
+)
+
+
 def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
     """The new state, or None when the shared evolve handles the event."""
     t = type(event)
@@ -152,6 +169,10 @@ def _placed(event: ev.CardPlaced, state: KontorState) -> KontorState:
 
 
 def register(hooks) -> None:
-    hooks.started.append(_started)
-    hooks.evolve_event.append(_evolve)
-    hooks.card_placed.append(_placed)
+    free_wheel = lambda options: options.sequential_turns  # noqa: E731
+    hooks.after_event((ev.GameStarted,), lambda old, event, new: _started(event, new), when=free_wheel)
+    hooks.on_events(OWN_EVENTS, evolve_free_wheel)
+    # the one common dock pile (free for all): drawn from and put back under
+    hooks.instead_of(ev.CardDrawn, _evolve, when=free_wheel)
+    hooks.instead_of(ev.DockRemoved, _evolve, when=free_wheel)
+    hooks.before_event(ev.CardPlaced, lambda state, event: _placed(event, state), when=free_wheel)
