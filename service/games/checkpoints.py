@@ -27,6 +27,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import domain
 from domain.decider import GameDefinition
 from service.audit import chain
 from service.games.states import Folded, decode
@@ -35,7 +36,8 @@ from service.games.store import Store, Tx
 log = logging.getLogger(__name__)
 
 INTERVAL = 50
-DOMAIN = Path(__file__).resolve().parent.parent / "domain"
+#: the rules' code, whose every file a checkpoint's validity depends on
+DOMAIN = Path(domain.__file__).resolve().parent
 
 
 @cache

@@ -103,3 +103,12 @@ def truth_state(services, game_id: str, at: int):
     with services.store.read() as tx:
         events = tx.events(game_id, after=0, upto=at)
     return fold_stored(title_of("kontor"), events, Folded(None, 0, chain.genesis(game_id))).state
+
+
+def test_a_checkpoint_depends_on_every_file_of_the_rules_code():
+    # the checkpoints' validity hashes domain/: a wrong folder would hash nothing, and a
+    # checkpoint made by older rules would be read as if they had not changed
+    from service.games import checkpoints
+
+    assert (checkpoints.DOMAIN / "decider.py").is_file()
+    assert len(list(checkpoints.DOMAIN.rglob("*.py"))) > 50

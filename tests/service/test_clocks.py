@@ -16,7 +16,6 @@ import pytest
 from domain.common.envelope import encode_command
 from domain.common.search import Budget
 from domain.rng import Rng
-from service import games as service_games
 from service.clock import FixedClock
 from service.correspondence.records import claim_due_timers, offer_due_timers
 from service.errors import (
@@ -26,6 +25,7 @@ from service.errors import (
     NotYourTurn,
     VacationAllowanceExceeded,
 )
+from service.games import service as service_games
 from service.games.service import COMPUTER, SeatRequest
 from service.games.store import Tx
 from service.games.titles import title as title_of
@@ -543,6 +543,7 @@ def test_the_games_waiting_for_a_player_most_urgent_first(svc, clock):
     a, b = players(svc, 2)
     slow = new_game(svc, "kontor", [a, b], time_control={"per_move": "P5D"})
     fast = new_game(svc, "kontor", [a, b], time_control={"per_move": "PT1H"})
+    clock.at += timedelta(minutes=1)  # the same time control a minute later: less urgent
     untimed = new_game(svc, "kontor", [a, b], time_control=None)
     done = new_game(svc, "kontor", [a, b], time_control={"per_move": "PT1H"})
     play(svc, done, a, 0)
@@ -606,20 +607,22 @@ def test_a_timer_claimed_by_a_worker_is_passed_over_by_the_others_and_freed_when
     forfeit = {"per_move": "PT1H", "on_timeout": "forfeit"}
     gid = new_game(svc, "kontor", players(svc, 2), time_control=forfeit)
     clock.at += timedelta(hours=2)
+    # (the database is shared by the tests of this process: another test's game may fall due
+    # in these two hours too, so the claims are checked for this game, not counted)
     with svc.store.tx() as tx:
-        offer_due_timers(tx, clock.now(), 10)
+        offer_due_timers(tx, clock.now(), 1000)
     dying = svc.store.pool.getconn()  # a worker mid-turn: its claim held in an open transaction
     try:
         with dying.transaction():
-            claimed = claim_due_timers(Tx(dying), clock.now(), 10)
-            assert [g for g, _ in claimed] == [gid]
-            assert svc.clocks.run_due_timers() == {}  # passed over: not waited for, not run twice
+            claimed = claim_due_timers(Tx(dying), clock.now(), 1000)
+            assert gid in [g for g, _ in claimed]
+            svc.clocks.run_due_timers()  # passed over: not waited for, not run twice
             assert game(svc, gid).status == "active"
             raise _Died
     except _Died:
         pass  # its transaction is gone, as with the connection of a killed worker
     finally:
         svc.store.pool.putconn(dying)
-    assert svc.clocks.run_due_timers() == {"TimeOut": 1}
+    assert svc.clocks.run_due_timers().get("TimeOut", 0) >= 1
     assert game(svc, gid).status == "finished" and len(events(svc, gid, {"TimedOut"})) == 1
     assert claim_rows(svc, [gid]) == 0
