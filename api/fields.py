@@ -39,7 +39,7 @@ class Id(fields.String):
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
-        if not CANONICAL_UUID.match(text):
+        if not CANONICAL_UUID.fullmatch(text):  # match() would let "...\n" through ($)
             raise ValidationError("must be an id as this API spells it (lowercase, hyphenated UUID)")
         return text
 

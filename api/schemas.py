@@ -71,7 +71,7 @@ class GameCreate(Strict):
     #: validated by the service (service/correspondence/time_control.py), which knows the creation time
     time_control = fields.Dict(keys=fields.Str(), load_default=None, allow_none=True)
     seed = fields.Str(load_default=None, allow_none=True, validate=validate.Regexp(
-        r"^[0-9a-fA-F]{64}$", error="must be 64 hex digits (32 bytes)"))
+        r"^[0-9a-fA-F]{64}\Z", error="must be 64 hex digits (32 bytes)"))  # \Z: $ lets a newline through
     # the lobby (service/lobby/service.py): rated by default between people, public by default
     rated = StrictBool(load_default=None, allow_none=True)
     private = StrictBool(load_default=False)
@@ -91,7 +91,7 @@ class CommandRequest(Strict):
 
 class GameQuery(Strict):
     player = fields.Str(load_default=None, validate=validate.Regexp(
-        f"^(me|{UUID_PATTERN[1:-1]})$",
+        f"^(me|{UUID_PATTERN[1:-1]})\\Z",  # \Z: $ would let a trailing newline through
         error="must be 'me' or a player id"))
     status = fields.Str(load_default=None, validate=validate.OneOf(STATUSES))
     title = fields.Str(load_default=None)

@@ -86,6 +86,15 @@ def test_ids_in_other_uuid_spellings_are_not_found(client, red_and_game, spellin
     response = client.post("/v1/games", token=red["token"], json={
         "title": "kontor", "seats": [{"player_id": "urn:uuid:" + red["id"]}, {"ai": "easy"}]})
     problem_of(response, 422, "validation_error")
+    # a trailing newline is another spelling too (a pattern ending in $ lets it through)
+    response = client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "seats": [{"player_id": red["id"] + "\n"}, {"ai": "easy"}]})
+    problem_of(response, 422, "validation_error")
+    problem_of(client.client.get("/v1/games", query_string={"player": red["id"] + "\n"}),
+               422, "validation_error")
+    response = client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "seats": [{"player_id": red["id"]}, {"ai": "easy"}], "seed": "0" * 64 + "\n"})
+    problem_of(response, 422, "validation_error")
 
 
 def test_a_join_with_an_idempotency_key_and_an_invalid_body(client, new_player):
