@@ -3,7 +3,7 @@
 // a new-game form built from each title's options_schema, and your settings.
 import { api, ApiError, session } from "./api.js";
 import { currentVisit, el, registerPage, say, stillOn } from "./pages.js";
-import { t } from "./i18n.js";
+import { optionHelp, t } from "./i18n.js";
 import { countdown, resultWords, seatName } from "./game.js";
 import { signInPage } from "./account.js";
 import { durationWords, lobbyNav } from "./lobby.js";
@@ -106,12 +106,12 @@ function gamesToJoin(open, me) {
 }
 
 // one field per option of the title's JSON Schema: a list for an enum, boxes for a set
-function optionFields(schema) {
+function optionFields(schema, titleId) {
   const fields = [];
   for (const [key, prop] of Object.entries((schema && schema.properties) || {})) {
     const id = `option-${key}`;
     const label = t(key.replace(/_/g, " "));
-    const help = prop.description ? el("span", { class: "small" }, ` ${prop.description}`) : null;
+    const help = prop.description ? el("span", { class: "small" }, ` ${optionHelp(titleId, key, prop.description)}`) : null;
     if (prop.enum) {
       const available = prop["x-available"] || prop.enum;
       fields.push({ key, read: (n) => { const v = n.querySelector("select").value; return prop.type === "integer" ? Number(v) : v; },
@@ -179,7 +179,7 @@ function newGameForm(titles, me) {
     drawSeats();
   }
   function drawOptions() {
-    fields = optionFields(chosen().options_schema);
+    fields = optionFields(chosen().options_schema, chosen().id);
     optionsBox.replaceChildren(...fields.map((f) => f.node));
     for (const f of fields) f.node.addEventListener("change", drawCounts);
     drawCounts();

@@ -281,11 +281,11 @@ const FR = {
   "won or lost": "gagnée ou perdue",
   "reminder": "rappel", "finished": "terminée", "messages": "messages",
   "off": "non", "daily": "chaque jour",
-  "variant": "variante", "scenario": "scénario", "rounds": "manches", "expansions": "extensions", "tasks": "tâches",
+  "variant": "variante", "scenario": "scénario", "rounds": "tours", "expansions": "extensions", "tasks": "tâches",
   "dice choice": "choix des dés", "docker pickup": "prise des dockers", "tasks activated": "tâches activées",
   "solo amstel face": "face de l'Amstel en solo", "standard": "standard",
   "basic": "base", "advanced": "avancé", "free wheel": "roue libre", "free for all": "roue libre individuelle",
-  "skilled workers": "ouvriers qualifiés", "black market": "marché noir", "market tiles": "tuiles de marché",
+  "skilled workers": "ouvriers spécialisés", "black market": "marché noir", "market tiles": "tuiles Marché supplémentaires",
   "sequential": "l'un après l'autre", "simultaneous": "tous à la fois", "one": "un", "both": "les deux",
   "active at end": "actives à la fin", "ever": "une fois actives",
   "Two Hanseatic merchants build a harbour card by card and fight for its docks.":
@@ -485,4 +485,25 @@ export function setLanguage(lang) {
 export function t(text, values = null) {
   const words = DICTIONARIES[language()][text] ?? text;
   return values ? words.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : words;
+}
+
+// what each title's options mean, in French: the server's options_schema says it in English
+// (the rulebooks' own words: "tours", "ouvriers spécialisés", "tuiles Tâche", ...)
+const OPTION_HELP_FR = {
+  "amsterdam.rounds": "12 tours, ou la partie courte : les tours 3 à 12 (L277-279).",
+  "amsterdam.expansions": "Au choix : ouvriers spécialisés (extension 1, le Contremaître et le Bailli, L745-796), tâches (extension 2, les tuiles Tâche, L798-832), marché noir (extension 3, le pion du marché noir, L836-864), tuiles Marché supplémentaires (extension 4, mode b : les tuiles C mêlées à chaque moitié, L876-884).",
+  "amsterdam.tasks": "Avec l'extension des tâches : 3 ou 5 tuiles Tâche secrètes, ou 1 ou 2 visibles de tous.",
+  "amsterdam.dice_choice": "Le choix des dés de la phase II dans l'ordre de l'Amstel, à découvert, ou tous à la fois face cachée (L430, B2).",
+  "amsterdam.docker_pickup": "Option (B7) : un docker par arrêt au ponton (L536), ou les deux à la fois.",
+  "amsterdam.tasks_activated": "Option (B23) : les tâches 13 et 36 comptent les cartes actives à la fin.",
+  "amsterdam.solo_amstel_face": "Solo (D12) : la face du dé qui fait avancer TOM sur l'Amstel ; l'icône imprimée est perdue (L925).",
+  "amsterdam.solo_block_face": "Solo (D12) : la face du dé qui fait prendre un bloc de maisons à TOM ; l'icône imprimée est perdue (L936).",
+  "kontor.variant": "base (2 joueurs), avancé (2, « Le Grand Affrontement »), équipes (4, « L'Affrontement à Quatre »), roue libre (2 ou 4, « Roue libre »), roue libre individuelle (3 ou 4, « Roue libre individuelle »).",
+  "kontor.scenario": "Un scénario (règles avancées à 2, règles d'équipe à 4), ou aucun.",
+  "speicherstadt.variant": "Le livret de règles n'a qu'un jeu ; de 2 à 5 joueurs.",
+};
+
+// the help of a title's option in the chosen language (the server's English otherwise)
+export function optionHelp(titleId, key, english) {
+  return (language() === "fr" && OPTION_HELP_FR[`${titleId}.${key}`]) || english;
 }

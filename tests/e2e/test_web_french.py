@@ -37,3 +37,17 @@ def test_the_pages_use_t_for_their_headings_and_buttons():
     bare = re.compile(r'el\("(?:h2|h3|button|legend|summary|label)", \{[^{}]*\}, "([A-Z][^"]+)"\)')
     found = {module.name: bare.findall(module.read_text()) for module in sorted(WEB.glob("*.js"))}
     assert not {name: words for name, words in found.items() if words}, found
+
+
+def test_every_option_a_title_describes_has_its_french_help():
+    """The new-game form shows each option's help (the server's options_schema, in English);
+    in French, clients/web/i18n.js's OPTION_HELP_FR says it, for every option of every title."""
+    from domain.registry import titles
+
+    source = (WEB / "i18n.js").read_text()
+    table = source[source.index("const OPTION_HELP_FR = {"):]
+    french = dict(re.findall(r'^\s*"(\w+\.\w+)": "((?:[^"\\]|\\.)+)",', table, re.M))
+    described = {f"{title_id}.{key}" for title_id, game in titles().items()
+                 for key, prop in game.options_schema().get("properties", {}).items() if prop.get("description")}
+    assert described and described <= set(french), sorted(described - set(french))
+    assert set(french) <= described, sorted(set(french) - described)  # none left for a removed option
