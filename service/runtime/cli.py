@@ -361,9 +361,7 @@ def _answers(host: str, port: int, children: list[Child], stopping) -> bool:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline and not stopping():
         for child in children:  # one that stops while the others start: as in _supervise
-            if child.poll() is not None and not child.restart():
-                log.error("a process of the server stopped while starting, %s times: see the log",
-                          MAX_RESTARTS + 1)
+            if child.poll() is not None and not _start_again(child):
                 return False
         try:
             with urllib.request.urlopen(probe, timeout=2) as answer:
@@ -381,18 +379,24 @@ def _supervise(children: list[Child], stopping) -> int:
     code = 0
     while not stopping():
         for child in children:
-            if child.poll() is not None:
-                returncode, pid = child.process.returncode, child.process.pid
-                _process_died(pid)
-                if child.restart():
-                    log.warning("a child process (%s) exited with %s; started it again (pid %s)",
-                                " ".join(child.command[2:4]), returncode, child.process.pid)
-                else:
-                    log.error("a child process (%s) exited %s times within %s s; stopping",
-                              " ".join(child.command[2:4]), MAX_RESTARTS + 1, RESTART_WINDOW)
-                    return returncode or 1
+            if child.poll() is not None and not _start_again(child):
+                return child.process.returncode or 1
         time.sleep(0.5)
     return code
+
+
+def _start_again(child: Child) -> bool:
+    """A child that exited is started again, and the log says so (while the server starts
+    as later); False when it died too often lately."""
+    returncode, pid = child.process.returncode, child.process.pid
+    _process_died(pid)
+    if child.restart():
+        log.warning("a child process (%s) exited with %s; started it again (pid %s)",
+                    " ".join(child.command[2:4]), returncode, child.process.pid)
+        return True
+    log.error("a child process (%s) exited %s times within %s s; stopping",
+              " ".join(child.command[2:4]), MAX_RESTARTS + 1, RESTART_WINDOW)
+    return False
 
 
 def _stop_children(children: list[Child]) -> None:
