@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 from tests.e2e.live import Served, engine_env, free_port
+from tests.e2e.web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_FLAGS
 
 #: the session server's mail folder and inbound SMTP port (README "Play by email")
 SERVER_MAIL: dict = {}
@@ -22,3 +24,14 @@ def server(settings, tmp_path_factory):
                     env, tmp_path_factory.mktemp("serve") / "serve.log").wait_healthy()
     yield served.base
     served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per browser test module (screenshots go
+    to test-artifacts/web/)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield launched
+        launched.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import requests
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SERVER_MAIL
 from tests.e2e.web_helpers import create_game as web_create_game
@@ -28,14 +28,6 @@ PASSWORD = "a long enough password"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def create_game(page: Page) -> str:

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import pytest
 import requests
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.web_helpers import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     ON_TABLE,
     PHONE,
     api_player,
@@ -28,15 +26,6 @@ from tests.e2e.web_helpers import (
 from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=10)  # started first: tests/conftest.py
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def test_two_browsers_play_and_chat_by_name_and_a_spectator_watches(server, browser):

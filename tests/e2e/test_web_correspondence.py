@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 import requests
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from clients.sdk import Client
 from tests.e2e.web_helpers import PASSWORD, sign_in
@@ -19,14 +19,6 @@ pytestmark = pytest.mark.slow(seconds=30)
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def open_as(browser, server: str, client: Client, player: dict, game_id: str) -> Page:

@@ -11,7 +11,7 @@ import uuid
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_web_client import ARTIFACTS, browser, sign_up  # noqa: F401  (the browser fixture)
+from tests.e2e.test_web_client import ARTIFACTS, sign_up
 
 pytestmark = pytest.mark.slow(seconds=40)
 

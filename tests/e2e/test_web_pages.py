@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.web_helpers import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     PHONE,
     create_game,
     sign_up,
@@ -18,15 +16,6 @@ from tests.e2e.web_helpers import (
 )
 
 pytestmark = pytest.mark.slow(seconds=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def no_serious_violation(page, name: str) -> None:

@@ -5,13 +5,11 @@ phone size: test_web_play_phone.py). Screenshots go to test-artifacts/web/."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.test_web_pages import no_serious_violation
 from tests.e2e.web_helpers import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     DESKTOP,
     create_game,
     play_by_clicks,
@@ -21,15 +19,6 @@ from tests.e2e.web_helpers import (
 pytestmark = pytest.mark.slow(seconds=45)
 
 TITLES = [("kontor", {"variant": "basic"}), ("speicherstadt", {}), ("amsterdam", {"rounds": 10})]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("title,options", TITLES)

@@ -8,13 +8,11 @@ test_web_play.py; a file of its own so that the two run side by side under xdist
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.test_web_pages import no_serious_violation
 from tests.e2e.web_helpers import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     PHONE,
     create_game,
     play_by_clicks,
@@ -24,15 +22,6 @@ from tests.e2e.web_helpers import (
 pytestmark = pytest.mark.slow(seconds=45)
 
 TITLES = [("kontor", {"variant": "basic"}), ("speicherstadt", {}), ("amsterdam", {"rounds": 10})]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def no_sideways_scroll(page) -> None:

@@ -12,13 +12,11 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 import requests
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from tests.e2e.test_web_pages import no_serious_violation
 from tests.e2e.web_helpers import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     ON_TABLE,
     PHONE,
     api_player,
@@ -30,15 +28,6 @@ from tests.e2e.web_helpers import (
 )
 
 pytestmark = pytest.mark.slow(seconds=40)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
-        yield launched
-        launched.close()
 
 
 def unique(name: str) -> str:

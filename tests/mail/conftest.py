@@ -175,3 +175,12 @@ def insert_notification(services, player_id: str, game_id: str, seat: int | None
             "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at)"
             " VALUES (%s, %s, %s, %s, %s, %s, %s, now()) RETURNING id",
             (player_id, game_id, seat, type_, version, ref, json.dumps(data or {}))).fetchone()[0]
+
+
+def other_tests_timers_off(services) -> None:
+    """Before a module starts a real worker on the session's shared database: the timers of
+    games other test modules left behind go off. The workers' timer loop runs every due game
+    of its database, earliest first, so those games (stand-ins thinking, mails) would hold
+    this module's own timers and mails back."""
+    with services.store.tx() as tx:
+        tx.conn.execute("UPDATE games SET timer_at = NULL WHERE timer_at IS NOT NULL")

@@ -28,7 +28,7 @@ from rq import Queue, Worker
 
 from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT
-from tests.mail.conftest import reply, text_of
+from tests.mail.conftest import other_tests_timers_off, reply, text_of
 
 pytestmark = pytest.mark.slow(seconds=40)  # started first: tests/conftest.py
 
@@ -50,6 +50,7 @@ def worker(mail_services):
            "ENTREPOT_MAIL_FROM": settings.mail_from, "ENTREPOT_MAIL_SECRET": settings.mail_secret,
            "ENTREPOT_PUBLIC_URL": settings.public_url, "ENTREPOT_MAIL_WINDOW": "300",
            "ENTREPOT_AI_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+    other_tests_timers_off(mail_services)
     process = subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main,ai", "--sweep-every", "5"],
                                cwd=ROOT, env=env, start_new_session=True,
                                preexec_fn=die_with_parent)  # gone with pytest, however it ends

@@ -17,7 +17,7 @@ from rq import Queue, Worker
 
 from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT
-from tests.mail.conftest import reply
+from tests.mail.conftest import other_tests_timers_off, reply
 
 pytestmark = pytest.mark.slow(seconds=30)  # started first: tests/conftest.py
 
@@ -37,6 +37,7 @@ def worker(mail_services):
            "ENTREPOT_QUEUE": settings.queue_name, "ENTREPOT_SMTP_URL": settings.smtp_url,
            "ENTREPOT_MAIL_FROM": settings.mail_from, "ENTREPOT_MAIL_SECRET": settings.mail_secret,
            "ENTREPOT_PUBLIC_URL": settings.public_url, "ENTREPOT_MAIL_WINDOW": "0", "PYTHONPATH": str(ROOT)}
+    other_tests_timers_off(mail_services)
     process = subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main", "--sweep-every", "5"],
                                cwd=ROOT, env=env, start_new_session=True,
                                preexec_fn=die_with_parent)  # gone with pytest, however it ends
