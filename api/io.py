@@ -107,7 +107,7 @@ def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | No
     body = optional_json_body()  # an invalid body is refused here, before any key is kept
     return idempotency_key(
         caller.id if caller else None, request.method, request.path, key, body,
-        services().settings.idempotency_ttl_seconds, render, service_problem,
+        services().settings.idempotency_ttl_seconds, render, service_problem, at=services().clock.now(),
     )
 
 

@@ -21,7 +21,7 @@ def sweep() -> int:
     """Re-queue computer moves older than the sweep delay (a crash or a flushed Redis);
     forget expired idempotency keys; lapse invitations nobody answered in time."""
     svc = services()
-    purged = purge_expired(svc.store)
+    purged = purge_expired(svc.store, svc.clock.now())
     lapsed = svc.games.lapse_invitations(svc.settings.invitation_ttl_seconds)
     if purged or lapsed:
         log.info("sweeper purged %s expired idempotency keys, lapsed %s invitations", purged, lapsed)

@@ -10,8 +10,9 @@ The unit of work first claims the key by inserting its row, in the same transact
 the work and its saved response: a concurrent request with the same key waits on that
 row until the first commits, then replays its response. A refusal (409, 422...) is a
 response too and is replayed the same way, as a payment API does. A crash can never leave work done without its
-answer, or an answer without its work. Rows expire (``ttl_seconds``) and are purged by
-the worker's sweeper, or on access.
+answer, or an answer without its work. Rows expire ``ttl_seconds`` after the request
+that claimed them (by the clock port: the key carries the time its request came, ``at``)
+and are purged by the worker's sweeper (by its clock's time), or on access.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from nacl.secret import SecretBox
@@ -43,6 +45,8 @@ class IdempotencyKey:
     secret: bytes  # seals the response; derived from the key, never stored
     fingerprint: str  # what the request said (its body), keyed by the secret
     ttl_seconds: float
+    #: when the request came, by the clock port: the key expires ``ttl_seconds`` after it
+    at: datetime
     #: turns the service's result into the (status, body) the client receives
     render: Callable[[Any], tuple[int, Any]]
     #: the same for a refusal (a ServiceError), so that retries get it too; None: not kept
@@ -58,9 +62,10 @@ class Replayed:
 def idempotency_key(
     player_id: str | None, method: str, path: str, key: str, body: Any, ttl_seconds: float,
     render: Callable[[Any], tuple[int, Any]],
-    render_error: Callable[[ServiceError], tuple[int, Any]] | None = None,
+    render_error: Callable[[ServiceError], tuple[int, Any]] | None = None, *, at: datetime,
 ) -> IdempotencyKey:
-    """The key of one caller's request to one route; anonymous keys must be unguessable."""
+    """The key of one caller's request to one route, made ``at`` the clock port's time;
+    anonymous keys must be unguessable."""
     if player_id is None:
         check_anonymous_key(key)
     material = canonical_json([player_id or ANONYMOUS, method.upper(), path, key]).encode()
@@ -68,7 +73,7 @@ def idempotency_key(
     lookup = hashlib.blake2b(material, digest_size=32, person=b"entrepot-idem-id").hexdigest()
     secret = hashlib.blake2b(material, digest_size=32, person=b"entrepot-idem-bx").digest()
     fingerprint = hmac.new(secret, canonical_json(body).encode(), hashlib.sha256).hexdigest()
-    return IdempotencyKey(lookup, secret, fingerprint, ttl_seconds, render, render_error)
+    return IdempotencyKey(lookup, secret, fingerprint, ttl_seconds, at, render, render_error)
 
 
 def check_anonymous_key(key: str) -> None:
@@ -87,7 +92,7 @@ def claim(tx: Tx, idem: IdempotencyKey | None) -> Replayed | None:
     request get its response rather than a conflict."""
     if idem is None:
         return None
-    found = tx.claim_idempotency_key(idem.lookup, idem.fingerprint, idem.ttl_seconds)
+    found = tx.claim_idempotency_key(idem.lookup, idem.fingerprint, idem.at, idem.ttl_seconds)
     if found is None:
         return None
     request_hash, status, sealed = found
@@ -137,7 +142,7 @@ def once(
     return result
 
 
-def purge_expired(store: Store) -> int:
-    """Forget expired keys (the sweeper calls this); returns how many went."""
+def purge_expired(store: Store, now: datetime) -> int:
+    """Forget the keys expired by ``now`` (the sweeper's clock); returns how many went."""
     with store.read() as tx:
-        return tx.purge_expired_idempotency_keys()
+        return tx.purge_expired_idempotency_keys(now)

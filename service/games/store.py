@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
@@ -608,17 +608,18 @@ class Tx:
 
     # idempotency ----------------------------------------------------------------------
     def claim_idempotency_key(
-        self, lookup: str, request_hash: str, ttl_seconds: float
+        self, lookup: str, request_hash: str, now: datetime, ttl_seconds: float
     ) -> tuple[str, int, bytes] | None:
-        """None when this transaction now holds the key; else (request hash, status, sealed
-        body) of the request that holds it. Waits while another transaction holds it."""
+        """None when this transaction now holds the key (until ``ttl_seconds`` after
+        ``now``, the clock port's time); else (request hash, status, sealed body) of the
+        request that holds it. Waits while another transaction holds it."""
         self.conn.execute(
-            "DELETE FROM idempotency_requests WHERE lookup = %s AND expires_at <= now()", (lookup,)
+            "DELETE FROM idempotency_requests WHERE lookup = %s AND expires_at <= %s", (lookup, now)
         )
         cur = self.conn.execute(
             "INSERT INTO idempotency_requests (lookup, request_hash, expires_at)"
-            " VALUES (%s, %s, now() + make_interval(secs => %s)) ON CONFLICT DO NOTHING",
-            (lookup, request_hash, ttl_seconds),
+            " VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            (lookup, request_hash, now + timedelta(seconds=ttl_seconds)),
         )
         if cur.rowcount == 1:
             return None
@@ -636,8 +637,8 @@ class Tx:
             (status, sealed, lookup),
         )
 
-    def purge_expired_idempotency_keys(self) -> int:
-        return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= now()").rowcount
+    def purge_expired_idempotency_keys(self, now: datetime) -> int:
+        return self.conn.execute("DELETE FROM idempotency_requests WHERE expires_at <= %s", (now,)).rowcount
 
 
 def connection_kwargs(pgbouncer: bool) -> dict:

@@ -253,7 +253,8 @@ class Inbound:
         with self.store.read() as tx:
             player = tx.player(row["player_id"])
         idem = idempotency_key(row["player_id"], "MAIL", f"/reply-tokens/{row['id']}", str(row["id"]),
-                               {"command": command}, REPLY_KEY_TTL_SECONDS, _render_outcome)
+                               {"command": command}, REPLY_KEY_TTL_SECONDS, _render_outcome,
+                               at=self.mailer.clock.now())
         for _ in range(RACE_ATTEMPTS):
             with self.store.read() as tx:
                 game, _folded = self.games.live(tx, row["game_id"])

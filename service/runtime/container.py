@@ -57,6 +57,8 @@ class Services:
     webhooks: WebhookService
     ratings: RatingService
     lobby: LobbyService
+    #: the clock port every service here reads (and the edge, for what it stamps itself)
+    clock: Clock
     accounts: AccountService | None = None
 
     def close(self) -> None:
@@ -115,4 +117,5 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         accounts=accounts,
         ratings=ratings,
         lobby=LobbyService(store, clock, ratings, notifier),
+        clock=clock,
     )

@@ -171,16 +171,18 @@ def test_expired_keys_are_forgotten_and_purged(services):
     key = str(uuid.uuid4())
 
     def expired_key(name):
-        return idempotency_key(None, "POST", "/v1/players", key, {"name": name}, 0.0, _render_new)
+        return idempotency_key(None, "POST", "/v1/players", key, {"name": name}, 0.0, _render_new,
+                               at=services.clock.now())
 
     first = services.players.create("Ephemeral", None, expired_key("Ephemeral"))
     # expired at once: a retry is new work (the expired row is purged on access) ...
     again = services.players.create("Ephemeral", None, expired_key("Ephemeral"))
     assert again.player.id != first.player.id
     # ... and the sweeper's purge removes every expired row
-    assert purge_expired(services.store) >= 1
+    assert purge_expired(services.store, services.clock.now()) >= 1
     with services.store.read() as tx:
-        left = tx.conn.execute("SELECT count(*) FROM idempotency_requests WHERE expires_at <= now()").fetchone()[0]
+        left = tx.conn.execute("SELECT count(*) FROM idempotency_requests WHERE expires_at <= %s",
+                              (services.clock.now(),)).fetchone()[0]
     assert left == 0
 
 

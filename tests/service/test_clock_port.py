@@ -15,7 +15,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from service.clock import FixedClock
-from service.errors import InvalidToken, TokenExpired, Unauthorized
+from service.errors import IdempotencyKeyReused, InvalidToken, TokenExpired, Unauthorized
+from service.games.idempotency import Replayed, idempotency_key, purge_expired
 from service.games.service import SeatRequest
 from service.job_queue import RecordingJobQueue
 from service.runtime.container import build
@@ -136,3 +137,39 @@ def test_the_timer_loop_runs_by_the_clock_port_not_the_machines_time(clocked):
         assert time.monotonic() < deadline, "the timer was never run"
         if not svc.clocks.run_due_timers(limit=500):
             time.sleep(0.1)
+
+
+def test_idempotency_keys_expire_by_the_clock_port_not_the_databases_time(clocked):
+    """A key is kept ``ttl`` after its request by the clock port, and the sweeper's purge
+    judges expiry by its own clock: PostgreSQL's ``now()`` (today) would keep a 1999 key
+    for ever, and purge a 2071 key at once."""
+    svc, clock = clocked
+    at = clock.now()
+    ttl = 60.0
+    key_text = str(uuid.uuid4())
+
+    def key(name: str):
+        return idempotency_key(None, "POST", "/v1/players", key_text, {"name": name}, ttl,
+                               lambda new: (201, {"id": new.player.id}), at=clock.now())
+
+    first = svc.players.create("Kept", None, key("Kept"))
+    lookup = key("Kept").lookup
+    assert one(svc, "SELECT expires_at FROM idempotency_requests WHERE lookup = %s", lookup)[0] == (
+        at + timedelta(seconds=ttl))
+    # within the ttl by the clock: the key holds, a different body is refused
+    clock.at = at + timedelta(seconds=ttl - 1)
+    assert isinstance(svc.players.create("Kept", None, key("Kept")), Replayed)
+    with pytest.raises(IdempotencyKeyReused):
+        svc.players.create("Other", None, key("Other"))
+    purge_expired(svc.store, clock.now())
+    assert one(svc, "SELECT count(*) FROM idempotency_requests WHERE lookup = %s", lookup)[0] == 1
+    # past the ttl by the clock: the key is free again (purged on access) ...
+    clock.at = at + timedelta(seconds=ttl)
+    again = svc.players.create("Kept", None, key("Kept"))
+    assert not isinstance(again, Replayed) and again.player.id != first.player.id
+    # ... and the sweeper's purge takes the keys expired by the clock it is given
+    assert one(svc, "SELECT count(*) FROM idempotency_requests WHERE lookup = %s", lookup)[0] == 1
+    purge_expired(svc.store, clock.now() + timedelta(seconds=ttl - 1))
+    assert one(svc, "SELECT count(*) FROM idempotency_requests WHERE lookup = %s", lookup)[0] == 1
+    purge_expired(svc.store, clock.now() + timedelta(seconds=ttl))
+    assert one(svc, "SELECT count(*) FROM idempotency_requests WHERE lookup = %s", lookup)[0] == 0

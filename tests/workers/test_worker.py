@@ -184,7 +184,8 @@ def test_the_sweeper_lapses_invitations_and_purges_expired_keys(worker_settings,
     assert game["seats"][1]["status"] == "invited"
     services = build(worker_settings)
     try:
-        key = idempotency_key(None, "POST", "/v1/players", str(uuid.uuid4()), {"name": "Brief"}, 0.0, _render_new)
+        key = idempotency_key(None, "POST", "/v1/players", str(uuid.uuid4()), {"name": "Brief"}, 0.0, _render_new,
+                              at=services.clock.now())
         services.players.create("Brief", None, key)
 
         def key_rows() -> int:
