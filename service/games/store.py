@@ -308,10 +308,10 @@ class Tx:
     ) -> None:
         self.conn.execute(
             "INSERT INTO games (id, title, rules_version, options, status, seat_count,"
-            " seed_commitment, seed_source, created_by)"
-            " VALUES (%s, %s, %s, %s, 'waiting', %s, %s, %s, %s)",
+            " seed_commitment, seed_source, created_by, created_at, updated_at)"
+            " VALUES (%s, %s, %s, %s, 'waiting', %s, %s, %s, %s, %s, %s)",
             (game_id, title, rules_version, Jsonb(options), seat_count, seed_commitment,
-             seed_source, created_by),
+             seed_source, created_by, now, now),
         )
         self.conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES (%s, %s)", (game_id, seed))
         with self.conn.cursor() as cur:

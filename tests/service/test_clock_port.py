@@ -123,6 +123,8 @@ def test_the_timer_loop_runs_by_the_clock_port_not_the_machines_time(clocked):
     game = svc.games.create(a, "kontor", {"variant": "basic"}, [SeatRequest(player_id=a.id),
                                                                  SeatRequest(player_id=b.id)],
                             time_control={"per_move": "PT1H", "on_timeout": "forfeit"}).game
+    # its row's times are the clock's (the fan-out sweeper compares updated_at with it)
+    assert one(svc, "SELECT created_at, updated_at FROM games WHERE id = %s", game.id) == (clock.now(), clock.now())
     svc.games.accept(b, game.id, 1)
     timer_at = one(svc, "SELECT timer_at FROM games WHERE id = %s", game.id)[0]
     assert clock.now() < timer_at <= clock.now() + timedelta(hours=1)  # the clock's hour, not today's
