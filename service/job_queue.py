@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from redis import Redis
+from redis.exceptions import WatchError
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
@@ -52,6 +53,12 @@ def clock_queue(queue_name: str) -> str:
     instead, a backlog of timer jobs ran newest first: each new slot's job jumped ahead of
     the older ones, which waited seconds; docs/correspondence.md, "Measured".)"""
     return f"{queue_name}-clock"
+
+
+def timer_channel(queue_name: str) -> str:
+    """The Redis channel that wakes the workers' timer loops, asleep until their next
+    timer, when a timer or a job for later is set (its time, ISO 8601 by the clock port)."""
+    return f"{queue_name}:timers"
 
 
 def watched_queues(queue_name: str) -> tuple[str, ...]:
@@ -98,6 +105,7 @@ class RQJobQueue:
         self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
                            for func, name in OWN_QUEUE.items()}
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
+        self.timer_channel = timer_channel(queue_name)
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -120,7 +128,15 @@ class RQJobQueue:
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
         workers' timer loop reads (``ClockService.run_due_timers``, on PostgreSQL), so a
-        timer cannot be lost between the commit and a queue."""
+        timer cannot be lost between the commit and a queue. Only a wake-up call: a loop
+        asleep until a later timer sleeps until this one instead."""
+        self._wake(at)
+
+    def _wake(self, at: datetime) -> None:
+        try:
+            self.redis.publish(self.timer_channel, at.isoformat())
+        except Exception:  # lost, the timer is late at most a loop's longest sleep
+            log.warning("could not wake the timer loops for %s", at)
 
     def schedule_vacation(self, vacation_id: str, at: datetime) -> None:
         self._schedule(at, VACATION_START, (vacation_id,), f"vacation-{vacation_id}", self.clock_queue)
@@ -163,52 +179,76 @@ class RQJobQueue:
 
     def move_due_jobs(self) -> int:
         """For every worker's timer loop: queue the jobs scheduled for later (vacation starts,
-        webhook retries) whose time has come, by RQ's public registry API (no scheduler
-        process of RQ's runs: one lived on after its worker's kill -9, holding RQ's lock).
-        Each job is taken by the one worker whose removal from the registry succeeds.
-        Returns how many."""
+        webhook retries, mail follow-ups) whose time has come, by RQ's public registry API
+        (no scheduler process of RQ's runs: one lived on after its worker's kill -9, holding
+        RQ's lock). Returns how many."""
         moved = 0
         try:
             due_by = int(datetime.now(UTC).timestamp())  # RQ scores in the machine's whole seconds
             for queue in (self.clock_queue, self.queue, *self.own_queues.values()):
                 registry = ScheduledJobRegistry(queue=queue)
                 for job_id in registry.get_jobs_to_schedule(due_by, chunk_size=200):
-                    if not registry.remove(job_id):
-                        continue  # another worker took it
-                    try:
-                        job = Job.fetch(job_id, connection=self.redis)
-                    except Exception:  # expired or deleted meanwhile: nothing to run
-                        continue
-                    queue.enqueue_job(job)
-                    moved += 1
+                    moved += self._move(registry, queue, job_id)
         except Exception:
             log.exception("could not move the scheduled jobs")
         return moved
+
+    def _move(self, registry: ScheduledJobRegistry, queue: Queue, job_id: str) -> int:
+        """Take one due job out of its registry and into its queue in one MULTI/EXEC, so
+        that no crash leaves it in neither (RQ's own scheduler moves its jobs the same way),
+        and by one worker only: the transaction watches the job's hash, which the winner's
+        move rewrites (status "queued"), so a second mover's EXEC is refused."""
+        with self.redis.pipeline() as pipe:
+            try:
+                pipe.watch(Job.key_for(job_id))
+                if pipe.zscore(registry.key, job_id) is None:
+                    return 0  # another worker moved it
+                try:
+                    job = Job.fetch(job_id, connection=self.redis)
+                except Exception:  # expired or deleted meanwhile: nothing to run
+                    pipe.multi()
+                    registry.remove(job_id, pipeline=pipe)
+                    pipe.execute()
+                    return 0
+                pipe.multi()
+                registry.remove(job, pipeline=pipe)
+                queue.enqueue_job(job, pipeline=pipe)
+                pipe.execute()
+            except WatchError:
+                return 0  # another worker moved it meanwhile
+        return 1
 
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool:
         """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
         at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
         second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
-        return self._schedule(at or self.clock.now(), func, args, job_id, self.own_queues.get(func), result_ttl=60)
+        return self._schedule(at or self.clock.now(), func, args, job_id, self._queue_of(func), result_ttl=60)
+
+    def _queue_of(self, func: str) -> Queue:
+        """The queue of enqueue_job's jobs: their own (OWN_QUEUE) or the main queue."""
+        return self.own_queues.get(func, self.queue)
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int:
         """For sweepers: queue now each (func, args, job_id) whose job is neither waiting
-        in the queue, scheduled, nor running (a lost job, or one that died with its
-        worker is queued again; a busy queue is not flooded with copies)."""
+        in the queue, scheduled in its registry, nor running (a lost job, or one that died
+        with its worker is queued again; a busy queue is not flooded with copies)."""
         if not jobs:
             return 0
         try:
             with self.redis.pipeline(transaction=False) as pipe:
-                for _, _, job_id in jobs:
-                    pipe.hget(f"rq:job:{job_id}", "status")
+                for func, _, job_id in jobs:
+                    pipe.hget(Job.key_for(job_id), "status")
+                    pipe.zscore(ScheduledJobRegistry(queue=self._queue_of(func)).key, job_id)
                 statuses = pipe.execute()
         except Exception:
             log.exception("could not read the jobs to sweep")
             return 0
         queued = 0
-        for (func, args, job_id), status in zip(jobs, statuses):
-            if status in (b"queued", b"scheduled", b"started", b"deferred"):
+        for (func, args, job_id), (status, scheduled) in zip(jobs, zip(statuses[::2], statuses[1::2])):
+            # "scheduled" counts only while the job is in a registry the timer loop moves
+            # from: a job whose hash says so but which no registry holds is lost
+            if status in (b"queued", b"started", b"deferred") or (status == b"scheduled" and scheduled):
                 continue
             queued += self.enqueue_job(func, args, job_id)
         return queued
@@ -237,6 +277,7 @@ class RQJobQueue:
                 # its premise (a vacation not started yet waits for the sweeper, a
                 # webhook's retry is only a retry)
                 queue.enqueue_in(at - now, func, *args, **options)
+                self._wake(at)
         except Exception:  # Redis down: the commit stands, the sweeper fires it when due
             log.exception("could not schedule %s %s", func, args)
             return False

@@ -13,10 +13,19 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
+import time
+from datetime import datetime
 
 from rq.worker import SimpleWorker
 
-from service.job_queue import JobQueue, ai_queue, clock_queue, watched_queues, webhook_queue
+from service.job_queue import (
+    JobQueue,
+    ai_queue,
+    clock_queue,
+    timer_channel,
+    watched_queues,
+    webhook_queue,
+)
 from service.observability import logs, metrics, tracing
 from service.observability.presence import announce, keep
 from service.observability.tracing import TracedJob
@@ -32,28 +41,78 @@ from workers.services import services
 
 log = logging.getLogger("entrepot.worker")
 
-#: How often each worker's timer loop looks for due timers (one indexed query when none
-#: is due): a timer fires at most this much late, plus the time its turn takes.
-TIMER_POLL_SECONDS = 0.1
+#: The longest a worker's timer loop sleeps: it sleeps until the earliest timer still to
+#: come, and is woken sooner by a message on the timer channel when an earlier timer or a
+#: job for later is set (service/job_queue.py, ``timer_channel``); this bounds the delay
+#: should a wake-up be lost (Redis restarting) or a killed worker's claims wait for a turn.
+TIMER_LONGEST_SLEEP = 1.0
 #: How often each worker looks for a clock job a dead worker was running.
 WATCH_SECONDS = 0.2
 
 
-def _timers_forever(stop: threading.Event, every: float, jobs: JobQueue, timers: bool) -> None:
+class Alarm:
+    """The timer loop's sleep: until a time, or sooner when a wake-up on the timer channel
+    names an earlier time (messages that came while the loop was busy are read at its
+    next sleep, so none is missed between turns)."""
+
+    def __init__(self, redis, channel: str, clock):
+        self.redis = redis
+        self.channel = channel
+        self.clock = clock
+        self.pubsub = None
+
+    def sleep(self, seconds: float, stop: threading.Event) -> None:
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0 and not stop.is_set():
+            try:
+                if self.pubsub is None:
+                    self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                    self.pubsub.subscribe(self.channel)
+                message = self.pubsub.get_message(timeout=left)
+            except Exception:  # Redis restarting: sleep the whole time, subscribe again after
+                log.warning("timer loop: no wake-ups from Redis", exc_info=True)
+                self.close()
+                stop.wait(left)
+                return
+            if message is not None and message["type"] == "message":
+                sooner = (datetime.fromisoformat(message["data"].decode()) - self.clock.now()).total_seconds()
+                deadline = min(deadline, time.monotonic() + sooner)
+
+    def close(self) -> None:
+        if self.pubsub is not None:
+            try:
+                self.pubsub.close()
+            except Exception:  # already gone
+                pass
+            self.pubsub = None
+
+
+def _timers_forever(stop: threading.Event, longest: float, jobs: JobQueue, timers: bool) -> None:
     """The timer loop: the table's timers due (ClockService.run_due_timers, in every
     worker that takes the main queues; they share the due timers through PostgreSQL's row
     locks), and the RQ jobs scheduled for later whose time has come. A turn that ran
-    timers is followed at once by the next (a backlog drains without waiting)."""
-    clocks = services().clocks
-    while True:
-        busy = False
-        try:
-            jobs.move_due_jobs()
-            busy = timers and bool(clocks.run_due_timers())
-        except Exception:  # the database may be restarting; try again next time
-            log.exception("timer loop failed")
-        if stop.wait(0 if busy else every):
-            return
+    timers is followed at once by the next (a backlog drains without waiting); otherwise
+    the loop sleeps until the next timer, at most ``longest``, woken sooner by an earlier
+    one (Alarm)."""
+    svc = services()
+    clocks = svc.clocks
+    alarm = Alarm(svc.redis, timer_channel(svc.settings.queue_name), svc.clock)
+    try:
+        while not stop.is_set():
+            wait = longest
+            try:
+                jobs.move_due_jobs()
+                if timers:
+                    if clocks.run_due_timers():
+                        continue
+                    upcoming = clocks.seconds_to_next_timer()
+                    if upcoming is not None:
+                        wait = min(longest, upcoming)
+            except Exception:  # the database may be restarting; try again next time
+                log.exception("timer loop failed")
+            alarm.sleep(wait, stop)
+    finally:
+        alarm.close()
 
 
 def _watch(stop: threading.Event, presence, jobs: JobQueue) -> None:
@@ -130,8 +189,9 @@ def main() -> int:
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
     parser.add_argument("--sweep-every", type=float, default=10.0,
                         help="seconds between sweeps (a lost timer job fires at most this much late)")
-    parser.add_argument("--timer-poll", type=float, default=TIMER_POLL_SECONDS,
-                        help="seconds between looks for due timers (by a worker taking the main queues)")
+    parser.add_argument("--timer-longest-sleep", type=float, default=TIMER_LONGEST_SLEEP,
+                        help="the longest the timer loop sleeps between looks for due timers (it sleeps"
+                             " until the next timer, woken sooner by an earlier one)")
     parser.add_argument("--queues", default="main,ai,webhooks",
                         help="comma-separated: main (clocks, mail, short jobs), ai (computer moves),"
                              " webhooks (deliveries)")
@@ -162,7 +222,7 @@ def main() -> int:
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
     threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()
     if not args.burst:
-        threading.Thread(target=_timers_forever, args=(stop, args.timer_poll, svc.jobs, "main" in kinds),
+        threading.Thread(target=_timers_forever, args=(stop, args.timer_longest_sleep, svc.jobs, "main" in kinds),
                          daemon=True).start()
     try:
         # no RQ scheduler: the timer loop above moves the jobs queued for later

@@ -65,6 +65,15 @@ def due_timers(tx: Tx, now: datetime, late_by: float, limit: int = 2000) -> list
     ).fetchall()]
 
 
+def next_timer(tx: Tx, now: datetime) -> datetime | None:
+    """The earliest timer of an active game still to come after ``now`` (those due already
+    are being run, or wait for the next turn)."""
+    return tx.conn.execute(
+        "SELECT min(timer_at) FROM games WHERE status = 'active' AND timer_at IS NOT NULL AND timer_at > %s",
+        (now,),
+    ).fetchone()[0]
+
+
 def offer_due_timers(tx: Tx, now: datetime, limit: int) -> None:
     """Give each active game whose timer is due at ``now`` its claim row (kept until the
     timer has run: a row already there, claimed or not, is left as it is)."""

@@ -23,6 +23,7 @@ from service.correspondence.records import (
     claim_due_timers,
     drop_idle_timer_claims,
     due_timers,
+    next_timer,
     offer_due_timers,
     release_timer_claims,
     stand_ins_waiting,
@@ -139,6 +140,14 @@ class ClockService:
             # a timer that failed (or found nothing due yet) is still due: the next turn offers it again
             release_timer_claims(claim, [game_id for game_id, _ in games])
         return outcomes
+
+    def seconds_to_next_timer(self) -> float | None:
+        """How long, by the clock port, until the earliest timer still to come (the timer
+        loop sleeps that long unless woken); None when no active game has one."""
+        now = self.clock.now()
+        with self.store.read() as tx:
+            at = next_timer(tx, now)
+        return None if at is None else max(0.0, (at - now).total_seconds())
 
     def sweep(self) -> tuple[int, int, int]:
         """Heal what lost jobs left undone: seats out waiting for their stand-in, vacations
