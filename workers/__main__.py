@@ -75,7 +75,10 @@ class Alarm:
                 stop.wait(left)
                 return
             if message is not None and message["type"] == "message":
-                sooner = (datetime.fromisoformat(message["data"].decode()) - self.clock.now()).total_seconds()
+                try:
+                    sooner = (datetime.fromisoformat(message["data"].decode()) - self.clock.now()).total_seconds()
+                except (ValueError, TypeError):  # not a time of ours: no reason to wake
+                    continue
                 deadline = min(deadline, time.monotonic() + sooner)
 
     def close(self) -> None:

@@ -73,12 +73,12 @@ class KeyRing:
     def __init__(self, store, signer: Signer, clock: Clock | None = None):
         self.store = store
         self.signer = signer
-        #: the clock port: when a retired key stopped being valid
+        #: the clock port: when a key became valid, and when a retired one stopped
         self.clock = clock or SystemClock()
 
     def register(self) -> None:
         with self.store.tx() as tx:
-            tx.register_signing_key(self.signer.key_id, ALGORITHM, self.signer.public_key)
+            tx.register_signing_key(self.signer.key_id, ALGORITHM, self.signer.public_key, self.clock.now())
 
     def published(self, tx=None) -> list[dict]:
         if tx is not None:

@@ -82,11 +82,12 @@ class MessageService:
                 raise NotNow("partners may not confer now (the rules allow it only at certain moments)")
             stored_channel = f"team:{team}"
         row = tx.conn.execute(
-            "INSERT INTO messages (game_id, seq, channel_seq, seat, channel, body)"
+            "INSERT INTO messages (game_id, seq, channel_seq, seat, channel, body, at)"
             " SELECT %s, coalesce(max(seq), 0) + 1,"
-            " coalesce(max(channel_seq) FILTER (WHERE channel = %s), 0) + 1, %s, %s, %s"
+            " coalesce(max(channel_seq) FILTER (WHERE channel = %s), 0) + 1, %s, %s, %s, %s"
             " FROM messages WHERE game_id = %s RETURNING seq, channel_seq, at",
-            (game_id, stored_channel, seat, stored_channel, text, game_id),
+            # the clock port's time: the fan-out's sweeper compares it with its clock
+            (game_id, stored_channel, seat, stored_channel, text, self.games.clock.now(), game_id),
         ).fetchone()
         return Message(row[1], seat, stored_channel, text, format_time(row[2]), row[0])
 

@@ -583,11 +583,13 @@ class Tx:
         return [StoredCommand(*row) for row in rows]
 
     # signing keys ---------------------------------------------------------------------
-    def register_signing_key(self, key_id: str, algorithm: str, public_key: str) -> None:
+    def register_signing_key(self, key_id: str, algorithm: str, public_key: str, now: datetime) -> None:
+        """Publish a key, valid from ``now`` (the clock port's: the verifier compares it with
+        the events' times) unless published already."""
         self.conn.execute(
-            "INSERT INTO signing_keys (key_id, algorithm, public_key) VALUES (%s, %s, %s)"
+            "INSERT INTO signing_keys (key_id, algorithm, public_key, valid_from) VALUES (%s, %s, %s, %s)"
             " ON CONFLICT (key_id) DO NOTHING",
-            (key_id, algorithm, public_key),
+            (key_id, algorithm, public_key, now),
         )
 
     def signing_keys(self) -> list[dict]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from psycopg.types.json import Jsonb
@@ -42,6 +42,17 @@ TYPES = ("your_turn", "reminder", "finished", "message")
 ENDED = ("finished", "aborted")
 #: games (and messages, mails) the sweeper re-queues at most per sweep
 SWEEP_BATCH = 500
+
+
+def left_behind(column: str, now: datetime, patience: float, limit: int = SWEEP_BATCH,
+                given_up_after: timedelta | None = timedelta(days=1)) -> tuple[str, dict]:
+    """The sweepers' condition on ``column`` (a row's time, by the clock port): older than
+    the patience (its job had its chance), newer than ``given_up_after`` if given (older
+    ones were given up on); with its named parameters, ``limit`` among them."""
+    window = {"behind": now - timedelta(seconds=patience), "limit": limit}
+    if given_up_after is None:
+        return f"{column} < %(behind)s", window
+    return f"{column} < %(behind)s AND {column} > %(since)s", {**window, "since": now - given_up_after}
 
 
 def fanout_job_id(game_id: str, version: int) -> str:
@@ -177,25 +188,21 @@ class NotificationService:
         mail jobs queued)."""
         now = self.clock.now()
         with self.store.read() as tx:
+            when, window = left_behind("g.updated_at", now, self.patience)
             games = tx.conn.execute(
                 "SELECT g.id::text, g.version FROM games g LEFT JOIN game_fanouts f ON f.game_id = g.id"
-                " WHERE g.version > coalesce(f.notified_version, 0)"
-                " AND g.updated_at < %s::timestamptz - make_interval(secs => %s)"
-                " AND g.updated_at > %s::timestamptz - interval '1 day' LIMIT %s",
-                (now, self.patience, now, SWEEP_BATCH),
+                f" WHERE g.version > coalesce(f.notified_version, 0) AND {when} LIMIT %(limit)s", window,
             ).fetchall()
+            when, window = left_behind("m.at", now, self.patience)
             messages = tx.conn.execute(
                 "SELECT m.game_id::text, max(m.seq) FROM messages m LEFT JOIN game_fanouts f ON f.game_id = m.game_id"
-                " WHERE m.seq > coalesce(f.notified_message_seq, 0)"
-                " AND m.at < %s::timestamptz - make_interval(secs => %s) AND m.at > %s::timestamptz - interval '1 day'"
-                " GROUP BY m.game_id LIMIT %s",
-                (now, self.patience, now, SWEEP_BATCH),
+                f" WHERE m.seq > coalesce(f.notified_message_seq, 0) AND {when} GROUP BY m.game_id LIMIT %(limit)s",
+                window,
             ).fetchall()
+            when, window = left_behind("created_at", now, self.patience)
             mails = [row[0] for row in tx.conn.execute(
-                "SELECT id FROM notifications WHERE mail_handled_at IS NULL"
-                " AND created_at < %s::timestamptz - make_interval(secs => %s)"
-                " AND created_at > %s::timestamptz - interval '1 day' ORDER BY id LIMIT %s",
-                (now, self.patience, now, SWEEP_BATCH),
+                f"SELECT id FROM notifications WHERE mail_handled_at IS NULL AND {when} ORDER BY id LIMIT %(limit)s",
+                window,
             )]
         until = time.monotonic() + budget_seconds
         healed = 0

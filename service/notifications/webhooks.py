@@ -39,7 +39,7 @@ from service.games.store import Player, Store, Tx, outlasting_outage
 from service.job_queue import WEBHOOK_DELIVERY, WEBHOOK_DISABLED, JobQueue
 from service.notifications import url_guard
 from service.notifications.sealing import Sealer
-from service.notifications.service import notification_body
+from service.notifications.service import left_behind, notification_body
 from service.notifications.url_guard import Target
 from service.notifications.webhook_formats import chat_body
 from service.observability import metrics
@@ -347,10 +347,10 @@ class WebhookService:
                 "UPDATE webhook_deliveries SET state = 'pending', lease_until = NULL, next_attempt_at = %s"
                 " WHERE state = 'sending' AND lease_until < %s RETURNING id::text, attempts", (now, now),
             ).fetchall()
+            when, window = left_behind("next_attempt_at", now, patience_seconds, given_up_after=None)
             due = tx.conn.execute(
-                "SELECT id::text, attempts FROM webhook_deliveries WHERE state = 'pending'"
-                " AND next_attempt_at < %s::timestamptz - make_interval(secs => %s) ORDER BY next_attempt_at"
-                " LIMIT 500", (now, patience_seconds),
+                f"SELECT id::text, attempts FROM webhook_deliveries WHERE state = 'pending' AND {when}"
+                " ORDER BY next_attempt_at LIMIT %(limit)s", window,
             ).fetchall()
         jobs = {delivery_job_id(d, a + 1): (WEBHOOK_DELIVERY, (d,), delivery_job_id(d, a + 1))
                 for d, a in [*expired, *due]}

@@ -126,6 +126,8 @@ def test_the_timer_loop_runs_by_the_clock_port_not_the_machines_time(clocked):
     # its row's times are the clock's (the fan-out sweeper compares updated_at with it)
     assert one(svc, "SELECT created_at, updated_at FROM games WHERE id = %s", game.id) == (clock.now(), clock.now())
     svc.games.accept(b, game.id, 1)
+    svc.messages.post(a, game.id, 0, "table", "on time")  # its time is the clock's too
+    assert one(svc, "SELECT at FROM messages WHERE game_id = %s", game.id)[0] == clock.now()
     timer_at = one(svc, "SELECT timer_at FROM games WHERE id = %s", game.id)[0]
     assert clock.now() < timer_at <= clock.now() + timedelta(hours=1)  # the clock's hour, not today's
     while svc.clocks.run_due_timers(limit=500):  # due by the clock: other tests' old games, not this one

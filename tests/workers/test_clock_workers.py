@@ -40,7 +40,7 @@ def clock_settings(settings):
                    queue_name=f"entrepot-clocks-{uuid.uuid4().hex[:8]}")
 
 
-def start_worker(settings) -> subprocess.Popen:
+def start_worker(settings, *options: str) -> subprocess.Popen:
     env = {
         **os.environ,
         "DATABASE_URL": settings.database_url,
@@ -50,7 +50,7 @@ def start_worker(settings) -> subprocess.Popen:
         "ENTREPOT_TIMER_GRACE": "0.5",
     }
     # its own session: kill -9 of the group takes the worker and its scheduler process
-    process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5"], cwd=ROOT, env=env,
+    process = subprocess.Popen([sys.executable, "-m", "workers", "--sweep-every", "0.5", *options], cwd=ROOT, env=env,
                                start_new_session=True, preexec_fn=die_with_parent)
     redis = Redis.from_url(settings.redis_url)
     wait_for(lambda: Worker.count(connection=redis, queue=Queue(f"{clock_queue(settings.queue_name)}", connection=redis)) or process.poll() is not None,
@@ -214,3 +214,20 @@ def test_kill_9_of_the_worker_and_a_flushed_redis_lose_no_timeout(client, clock_
             assert sum(e["type"] == "TimedOut" for e in events(client, gid)) == 1  # the first ends it
     finally:
         stop(second)
+
+
+def test_a_sleeping_timer_loop_is_woken_by_an_earlier_timer(client, clock_settings):
+    """The loop sleeps until its next timer (here up to 30 s: nothing else is due, and the
+    sweeper, every 60 s, does not run it); the commit that sets a 2-second deadline wakes
+    it, and the timeout comes on time."""
+    sleeper = start_worker(clock_settings, "--timer-longest-sleep", "30", "--sweep-every", "60")
+    try:
+        time.sleep(1.0)  # asleep by now
+        game, _, _ = new_game(client, lambda me, other: [{"player_id": me["id"]}, {"player_id": other["id"]}],
+                              {"per_move": "PT2S", "on_timeout": "forfeit", "reminders": []})
+        final = finished(client, game["id"], timeout=20)
+        [timeout] = [e for e in events(client, game["id"]) if e["type"] == "TimedOut"]
+        assert final["result"]["reason"] == "timeout"
+        assert 0 <= (at(timeout["at"]) - at(timeout["data"]["deadline"])).total_seconds() < 1.5
+    finally:
+        stop(sleeper)
