@@ -19,6 +19,7 @@ from redis import Redis
 from rq import Queue, Worker
 
 from api import create_app
+from service.games.service import SeatRequest
 from service.runtime.container import build
 from service.runtime.lifeline import die_with_parent
 from tests.conftest import ROOT
@@ -124,6 +125,23 @@ def wait_for(predicate, timeout: float = 15.0):
             return value
         time.sleep(0.05)
     raise AssertionError("timed out")
+
+
+def hooked_deliveries(services, owner_db, receiver, path: str, games: int = 1) -> list[str]:
+    """A new player's webhook to ``receiver``'s ``path`` (its secret told to the receiver),
+    and the ids of its deliveries, oldest first: one per new game's first notification,
+    fanned out by ``services`` (a game of another new player's, the hooked one invited)."""
+    a = services.players.create("Sender", None).player
+    b = services.players.create("Hooked", None).player
+    receiver.secrets[path] = services.webhooks.register(b, receiver.url + path, ["your_turn"]).secret
+    for _ in range(games):
+        game = services.games.create(a, "kontor", {"variant": "basic"},
+                                     [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
+        services.games.accept(b, game.game.id, 1)
+        services.notifications.fan_out_game(game.game.id, 1)
+    return [row[0] for row in owner_db.execute(
+        "SELECT d.id::text FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
+        " WHERE w.player_id = %s ORDER BY d.created_at, d.id", (b.id,)).fetchall()]
 
 
 def new_player(client, name: str, email: str | None = None) -> dict:

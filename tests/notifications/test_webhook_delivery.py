@@ -15,6 +15,7 @@ from service.notifications.webhooks import WebhookService, message_id
 from service.runtime.container import build
 from tests.notifications.conftest import (
     fanned_out,
+    hooked_deliveries,
     new_player,
     notifications,
     play,
@@ -122,16 +123,7 @@ def test_the_address_is_checked_again_at_delivery_time(notify_settings, receiver
     jobs = RecordingJobQueue()
     services = build(replace(notify_settings, queue_name=notify_settings.queue_name + "-rebind"), jobs=jobs)
     try:
-        a = services.players.create("Rebinder", None).player
-        b = services.players.create("Target", None).player
-        services.webhooks.register(b, receiver.url + "/rebind", ["your_turn"])
-        game = services.games.create(a, "kontor", {"variant": "basic"},
-                                     [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
-        services.games.accept(b, game.game.id, 1)
-        services.notifications.fan_out_game(game.game.id, 1)
-        delivery_id = owner_db.execute(
-            "SELECT d.id::text FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
-            " WHERE w.player_id = %s", (b.id,)).fetchone()[0]
+        [delivery_id] = hooked_deliveries(services, owner_db, receiver, "/rebind")
         guarded = WebhookService(services.store, jobs, services.webhooks.sealer, allow_private=False,
                                  schedule=(0.0, 60.0))
         assert guarded.deliver(delivery_id) == "retry"
@@ -183,17 +175,7 @@ def test_https_deliveries_check_the_receivers_certificate(notify_settings, owner
     jobs = RecordingJobQueue()
     services = build(replace(notify_settings, queue_name=notify_settings.queue_name + "-tls"), jobs=jobs)
     try:
-        a = services.players.create("Sender", None).player
-        b = services.players.create("Secure", None).player
-        receiver.secrets["/tls"] = services.webhooks.register(b, receiver.url + "/tls", ["your_turn"]).secret
-        for _ in range(2):
-            game = services.games.create(a, "kontor", {"variant": "basic"},
-                                         [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
-            services.games.accept(b, game.game.id, 1)
-            services.notifications.fan_out_game(game.game.id, 1)
-        first, second = (row[0] for row in owner_db.execute(
-            "SELECT d.id::text FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
-            " WHERE w.player_id = %s ORDER BY d.created_at", (b.id,)).fetchall())
+        first, second = hooked_deliveries(services, owner_db, receiver, "/tls", games=2)
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))
         assert services.webhooks.deliver(first) == "delivered"
         [got] = receiver.at("/tls")

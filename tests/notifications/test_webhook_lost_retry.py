@@ -19,11 +19,10 @@ from rq.job import Job
 from rq.registry import ScheduledJobRegistry
 
 from service.clock import FixedClock
-from service.games.service import SeatRequest
 from service.job_queue import webhook_queue
 from service.notifications.webhooks import delivery_job_id, message_id
 from service.runtime.container import build
-from tests.notifications.conftest import wait_for
+from tests.notifications.conftest import hooked_deliveries, wait_for
 
 
 class Killed(BaseException):
@@ -38,16 +37,7 @@ def lossy(notify_settings, receiver, owner_db):
     settings = replace(notify_settings, queue_name=f"entrepot-lost-{uuid.uuid4().hex[:8]}")
     services = build(settings, clock=clock)
     receiver.answer = lambda path, msg_id, nth: (500 if nth == 0 else 204, 0.0)
-    a = services.players.create("Sender", None).player
-    b = services.players.create("Hooked", None).player
-    receiver.secrets["/lost"] = services.webhooks.register(b, receiver.url + "/lost", ["your_turn"]).secret
-    game = services.games.create(a, "kontor", {"variant": "basic"},
-                                 [SeatRequest(player_id=a.id), SeatRequest(player_id=b.id)])
-    services.games.accept(b, game.game.id, 1)
-    services.notifications.fan_out_game(game.game.id, 1)
-    delivery_id = owner_db.execute(
-        "SELECT d.id::text FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id"
-        " WHERE w.player_id = %s", (b.id,)).fetchone()[0]
+    [delivery_id] = hooked_deliveries(services, owner_db, receiver, "/lost")
     queue = Queue(webhook_queue(settings.queue_name), connection=services.redis)
     assert queue.job_ids == [delivery_job_id(delivery_id, 1)]
     queue.remove(delivery_job_id(delivery_id, 1))  # taken by "the worker" below
