@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from flask import request
 
+from api.limits import EPOCH
 from api.observe import note_player
 from api.services import services
 from service.accounts import ALL_SCOPES, Credential, CsrfRefused, MissingScope
@@ -62,7 +63,9 @@ def optional_credential() -> Credential | None:
         return request.environ[_KEY]
     header = request.headers.get("Authorization")
     if header is not None:
-        credential = bearer_credential(services().players, header)
+        # the credential epoch the rate limits read (api/limits.py): absent, the token is
+        # looked up in PostgreSQL
+        credential = bearer_credential(services().players, header, request.environ.get(EPOCH))
         require_scope(credential, needed_scope(request.method, request.path))
     else:
         credential = cookie_credential()
@@ -107,11 +110,11 @@ def optional_player() -> Player | None:
     return credential.player if credential is not None else None
 
 
-def bearer_credential(players: PlayerService, header: str) -> Credential:
+def bearer_credential(players: PlayerService, header: str, epoch: bytes | None = None) -> Credential:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise Unauthorized("use Authorization: Bearer <token>")
-    credential = players.credential(token.strip())
+    credential = players.credential(token.strip(), epoch)
     note_player(credential.player.id)
     return credential
 

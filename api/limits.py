@@ -26,14 +26,18 @@ from redis import Redis, RedisError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from service.accounts.remembered import epoch_key
 from service.config import Settings
 
 log = logging.getLogger(__name__)
 
-#: KEYS: one per bucket and window; ARGV: each window's seconds. Returns count, ttl, ...
+#: KEYS: one per bucket and window, and perhaps last the credential epoch's key
+#: (service/accounts/remembered.py); ARGV: each window's seconds. Returns count, ttl, ...
+#: and, given the epoch's key, last the epoch ("" when none was set)
 COUNT = """
 local out = {}
-for i, key in ipairs(KEYS) do
+for i = 1, #ARGV do
+  local key = KEYS[i]
   local count = redis.call('INCR', key)
   local ttl = redis.call('TTL', key)
   if count == 1 or ttl < 0 then
@@ -43,8 +47,14 @@ for i, key in ipairs(KEYS) do
   out[2 * i - 1] = count
   out[2 * i] = ttl
 end
+if #KEYS > #ARGV then
+  out[#out + 1] = redis.call('GET', KEYS[#KEYS]) or ''
+end
 return out
 """
+
+#: where a Flask request keeps the credential epoch its rate limits read (api/auth.py)
+EPOCH = "entrepot.credential_epoch"
 
 #: (within the limit, remaining, the limit, seconds until its window resets)
 Standing = tuple[bool, int, RateLimitItem, int]
@@ -56,6 +66,7 @@ class RateLimits:
         self.per_ip: list[RateLimitItem] = parse_many(settings.rate_limit_per_ip)
         self.per_token: list[RateLimitItem] = parse_many(settings.rate_limit_per_token)
         self.prefix = f"entrepot-limits:{settings.queue_name}"
+        self.epoch_key = epoch_key(settings.queue_name)
         self.trusted_proxies = settings.trusted_proxies
 
     def address(self, remote: str | None, forwarded_for: str | None) -> str:
@@ -122,10 +133,13 @@ def install(app: Flask, settings: Settings, redis_pool) -> None:
     def rate_limit():
         keys, windows, items = limits.buckets(client_address(), bearer_token(request.headers.get("Authorization")))
         try:
-            counted = count(keys=keys, args=windows)
+            # the credential epoch in the same round trip: under it, this process may
+            # answer for a bearer token it looked up before (service/accounts/remembered.py)
+            counted = count(keys=[*keys, limits.epoch_key], args=windows)
         except RedisError:  # Redis down: serve without limits rather than not at all
             log.warning("rate limits not enforced: Redis did not answer", exc_info=True)
             return
+        request.environ[EPOCH] = counted[-1]
         g.rate_limit = limits.standing(items, counted)
         if not g.rate_limit[0]:
             raise TooManyRequests(limits.refusal(g.rate_limit))

@@ -49,7 +49,7 @@ PARTS = [
 STEPS = [
     ("the request in all (Flask test client)", [("flask/testing.py", "open")]),
     ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
-    ("auth (token -> player: a PostgreSQL round trip)", [("api/auth.py", "required_player")]),
+    ("auth (token -> player: from memory under the credential epoch)", [("api/auth.py", "required_player")]),
     ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
     ("load and fold (cached state + tail, 1 round trip)", [("service/games/service.py", "live")]),
     ("decode the command", [("domain/common/envelope.py", "decode_command")]),
@@ -61,7 +61,7 @@ STEPS = [
     ("receipt signature (Ed25519)", [("service/audit/signing.py", "receipt")]),
     ("idempotency (without a key: the unit of work)", [("service/games/idempotency.py", "once")]),
     ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games/service.py", "_after_commit")]),
-    ("  of which the RQ enqueue of the fan-out", [("service/notifications/service.py", "appended")]),
+    ("  of which the enqueue of the fan-out (RQ's, replayed)", [("service/notifications/service.py", "appended")]),
     ("response: marshmallow dump + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
 ]
 

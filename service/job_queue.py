@@ -8,6 +8,7 @@ sweeper enqueues it again.
 from __future__ import annotations
 
 import logging
+import zlib
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
@@ -16,9 +17,12 @@ from redis.exceptions import WatchError
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
+from rq.utils import get_call_string, utcformat
+from rq.utils import now as rq_now
 
 from service.clock import Clock, SystemClock
 from service.correspondence.timer_trace import trace
+from service.observability import tracing
 from service.observability.presence import workers_present
 from service.observability.tracing import TracedJob
 
@@ -93,6 +97,59 @@ class JobQueue(Protocol):
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
 
 
+#: the id of the job whose enqueue RQ records for a RecordedEnqueue (never sent)
+_SAMPLE_ID = "entrepot-sample-job-never-sent"
+
+
+class RecordedEnqueue:
+    """RQ's enqueue of a job (a function on a queue, with given options), recorded once
+    and replayed for each job with its own id, arguments and times: the same Redis
+    commands, keys and fields RQ sends (the queue's registration, the job's hash, its
+    status, the push), without building an RQ Job each time (about half of what the
+    fan-out's enqueue cost a command: bench/README.md, issue 24 section 7). Recorded
+    from RQ itself (its enqueue on a pipeline that is never sent), so it follows RQ.
+
+    Replayed only for jobs queued now, without tracing (a TracedJob carries its sender's
+    trace context in its meta: RQ's own enqueue then); tests/service/test_job_records.py
+    holds a replayed job equal to the one RQ enqueues, and a worker runs it."""
+
+    #: the fields of the job's hash that differ from job to job (the rest are the recording's)
+    PER_JOB = ("created_at", "data", "description", "enqueued_at")
+
+    def __init__(self, redis: Redis, queue: Queue, func: str, options: dict):
+        self.redis = redis
+        self.serializer = queue.serializer
+        self.func = func
+        pipe = redis.pipeline()
+        try:
+            queue.enqueue(func, job_id=_SAMPLE_ID, pipeline=pipe, **options)
+            self.commands = [list(args) for args, _ in pipe.command_stack]
+        finally:
+            pipe.reset()
+        #: per command, the positions of the job's id and of the per-job fields' values
+        self.slots: list[tuple[list[int], dict[int, str]]] = []
+        for args in self.commands:
+            ids = [i for i, a in enumerate(args) if isinstance(a, str) and _SAMPLE_ID in a]
+            fields = {i + 1: a for i, a in enumerate(args[:-1]) if i >= 2 and i % 2 == 0 and a in self.PER_JOB}
+            self.slots.append((ids, fields))
+
+    def enqueue(self, job_id: str, args: tuple) -> None:
+        """Queue the job ``job_id`` (``func(*args)``) now, in one round trip."""
+        at = utcformat(rq_now())
+        values = {"created_at": at, "enqueued_at": at,
+                  "data": zlib.compress(self.serializer.dumps((self.func, None, args, {}))),
+                  "description": get_call_string(self.func, args, {}, max_length=75)}
+        with self.redis.pipeline() as pipe:
+            for command, (ids, fields) in zip(self.commands, self.slots):
+                args_out = command.copy()
+                for i in ids:
+                    args_out[i] = args_out[i].replace(_SAMPLE_ID, job_id)
+                for i, field in fields.items():
+                    args_out[i] = values[field]
+                pipe.execute_command(*args_out)
+            pipe.execute()
+
+
 class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str, clock: Clock | None = None):
         self.redis = redis
@@ -106,6 +163,8 @@ class RQJobQueue:
                            for func, name in OWN_QUEUE.items()}
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
         self.timer_channel = timer_channel(queue_name)
+        #: RecordedEnqueue per (queue, function, options), made at its first use
+        self._recorded: dict[tuple, RecordedEnqueue] = {}
 
     def enqueue_computer_move(self, game_id: str, version: int, seat: int) -> None:
         try:
@@ -263,7 +322,15 @@ class RQJobQueue:
             # A time already past goes to the queue at once: the scheduler would only add
             # its polling delay.
             now = self.clock.now()
-            if at <= now:
+            if at <= now and not at_front and not tracing.enabled():
+                # RQ's enqueue, recorded once and replayed (the same commands and job)
+                recorded_as = (queue.name, func, result_ttl)
+                recorded = self._recorded.get(recorded_as)
+                if recorded is None:
+                    recorded = self._recorded[recorded_as] = RecordedEnqueue(
+                        self.redis, queue, func, {k: v for k, v in options.items() if k != "job_id"})
+                recorded.enqueue(job_id, args)
+            elif at <= now:
                 # one round trip: RQ's own enqueue sends the queue's registration (SADD)
                 # and the job (its hash, status, push) as two pipelines; given one, it
                 # queues the same commands on it (the same keys and job)

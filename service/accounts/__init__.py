@@ -6,8 +6,9 @@
 - Cookie sessions for the web client: the cookie carries 256 random bits, the table their
   SHA-256; a CSRF token is an HMAC of the session under a server key (nothing to store).
 - Bearer tokens: personal access tokens with scopes, and OAuth access tokens (same table,
-  named by the client id). A revoked or expired token is refused at its next request: no
-  identity is cached.
+  named by the client id). A revoked or expired token is refused at its next request, on
+  every API process: a process remembers a token only under the credential epoch its
+  requests read from Redis, which every revocation changes (service/accounts/remembered.py).
 - Sign-in and reset links: the API records the request (the same row for any address) and
   a job mails the links to the verified players with that address. Links are one-time,
   expiring, and stored hashed.
@@ -29,6 +30,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from service.accounts import records
 from service.accounts.records import SessionRow, TokenRow
+from service.accounts.remembered import CredentialEpoch, NoEpoch, RememberedTokens
 from service.clock import Clock, SystemClock
 from service.entropy import new_id, new_token, token_hash
 from service.errors import (
@@ -125,8 +127,13 @@ def check_scopes(scopes: list[str]) -> list[str]:
 
 class AccountService:
     def __init__(self, store: Store, queue: JobQueue, transport: Transport, key: bytes,
-                 settings: AccountSettings, hasher: PasswordHasher | None = None, clock: Clock | None = None):
+                 settings: AccountSettings, hasher: PasswordHasher | None = None, clock: Clock | None = None,
+                 epoch: CredentialEpoch | NoEpoch | None = None):
         self.store = store
+        #: changed by every revocation and settings change: what this process remembers
+        #: (``remembered``) is used only under the epoch it was looked up under
+        self.epoch = epoch or NoEpoch()
+        self.remembered = RememberedTokens()
         #: the clock port: every time these accounts store or compare
         self.clock = clock or SystemClock()
         self.queue = queue
@@ -271,20 +278,40 @@ class AccountService:
             return records.tokens_of(tx, player.id, self.clock.now())
 
     def revoke_token(self, player: Player, token_id: str) -> None:
+        # the epoch changes before the commit (refused if it cannot) and after it: no
+        # process goes on trusting the token (service/accounts/remembered.py)
+        self.epoch.change()
         with self.store.tx() as tx:
             if not _is_uuid(token_id) or not records.revoke_token(tx, player.id, token_id, self.clock.now()):
                 raise NotFound("no such token")
+        self.epoch.changed()
 
-    def token_credential(self, secret: str) -> Credential:
+    def token_credential(self, secret: str, epoch: bytes | None = None) -> Credential:
+        """The token's credential. ``epoch``: the credential epoch the request read (in
+        the rate limits' round trip), under which this process may answer from memory;
+        None (not read: Redis down) looks it up in PostgreSQL."""
+        hashed = token_hash(secret)
+        now = self.clock.now()
+        if epoch is not None:
+            remembered = self.remembered.get(hashed, epoch, now)
+            if remembered is not None:
+                return remembered
         with self.store.read() as tx:
-            now = self.clock.now()
-            found = records.token_identity(tx, token_hash(secret), now)
+            found = records.token_identity(tx, hashed, now)
             if found is None:
                 raise Unauthorized("the bearer token is not valid (unknown, revoked or expired)")
             player, row = found
-            if row["last_used_at"] is None or row["last_used_at"] < now - TOUCH_EVERY:
+            used_at = row["last_used_at"]
+            if used_at is None or used_at < now - TOUCH_EVERY:
                 records.touch_token(tx, row["token_id"], now)
-        return Credential(player, row["kind"], row["token_id"], frozenset(row["scopes"]))
+                used_at = now
+        credential = Credential(player, row["kind"], row["token_id"], frozenset(row["scopes"]))
+        if epoch is not None:
+            # until its last use is due to be written again, or it expires
+            until = used_at + TOUCH_EVERY
+            expires_at = row["token_expires_at"]
+            self.remembered.put(hashed, credential, epoch, until if expires_at is None else min(until, expires_at))
+        return credential
 
     def oauth_token(self, secret: str) -> dict | None:
         with self.store.read() as tx:
@@ -292,8 +319,10 @@ class AccountService:
         return row if row is not None and row["kind"] == "oauth" else None
 
     def revoke_oauth_token(self, token_id: str) -> None:
+        self.epoch.change()  # before and after the commit, as revoke_token
         with self.store.tx() as tx:
             records.revoke_token_by_id(tx, token_id, self.clock.now())
+        self.epoch.changed()
 
     # OAuth codes ----------------------------------------------------------------------
     def save_code(self, code: str, client_id: str, player_id: str, redirect_uri: str, scopes: list[str],

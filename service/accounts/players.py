@@ -52,13 +52,14 @@ class PlayerService:
             self.accounts.send_verification(verification)
         return created
 
-    def authenticate(self, token: str) -> Player:
-        """The token's player. Not cached: a revoked token is refused at its next request."""
-        return self.credential(token).player
+    def authenticate(self, token: str, epoch: bytes | None = None) -> Player:
+        """The token's player: a revoked token is refused at its next request."""
+        return self.credential(token, epoch).player
 
-    def credential(self, token: str) -> Credential:
-        """The bearer token's player and scopes (Unauthorized: unknown, revoked, expired)."""
-        return self._credentials().token_credential(token)
+    def credential(self, token: str, epoch: bytes | None = None) -> Credential:
+        """The bearer token's player and scopes (Unauthorized: unknown, revoked, expired).
+        ``epoch``: the credential epoch the request read (AccountService.token_credential)."""
+        return self._credentials().token_credential(token, epoch)
 
     def get(self, player_id: str) -> Player:
         with self.store.read() as tx:
@@ -75,6 +76,8 @@ class PlayerService:
                 current = tx.player(player.id)
                 verification = self.accounts.change(tx, player.id, current.email, email, notify)
             updated = tx.player(player.id)
+        if self.credentials is not None:
+            self.credentials.epoch.changed()  # a remembered credential's player is looked up again
         if self.accounts is not None:
             self.accounts.send_verification(verification)
         return updated

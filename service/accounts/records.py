@@ -81,7 +81,8 @@ def _token(row: dict) -> TokenRow:
 
 def token_identity(tx: Tx, token_hash: str, now: datetime) -> tuple[Player, dict] | None:
     """The live token with this hash and its player (None: unknown, revoked or expired)."""
-    row = tx.row(f"SELECT {_PLAYER}, t.id::text AS token_id, t.kind, t.client_id, t.scopes, t.last_used_at"
+    row = tx.row(f"SELECT {_PLAYER}, t.id::text AS token_id, t.kind, t.client_id, t.scopes, t.last_used_at,"
+                   " t.expires_at AS token_expires_at"
                    " FROM access_tokens t JOIN players p ON p.id = t.player_id"
                    " WHERE t.token_hash = %s AND t.revoked_at IS NULL"
                    " AND (t.expires_at IS NULL OR t.expires_at > %s)", (token_hash, now))

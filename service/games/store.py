@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb, set_json_loads
+from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service.audit import chain
@@ -46,6 +46,27 @@ def json_loads(text: bytes) -> Any:
 
 
 set_json_loads(json_loads)  # json and jsonb columns, on every connection of this process
+
+#: orjson writes these natively where the standard library refuses them: refused here too
+_STRICT = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def json_dumps(value: Any) -> bytes | str:
+    """Python values to JSON text for a jsonb parameter (events, commands, the read
+    model): the same jsonb value as the standard library's ``json.dumps`` gives, 3-5x
+    faster (orjson). What orjson refuses (an integer past 64 bits, a key that is not a
+    string, a lone surrogate, a type the standard library has no encoding for) goes to
+    ``json.dumps``, which writes it or raises as before; so does a text with a null in
+    it, since orjson writes NaN and infinities as null where the standard library
+    writes NaN (which PostgreSQL refuses: refused still)."""
+    try:
+        text = orjson.dumps(value, option=_STRICT)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
+    return text if b"null" not in text else json.dumps(value)
+
+
+set_json_dumps(json_dumps)  # every Jsonb parameter of this process
 
 
 @dataclass(frozen=True)
@@ -528,27 +549,39 @@ class Tx:
                 StoredEvent(seq, event.type, event.schema_version, event.seat, at_text, event.data, prev, digest)
             )
             prev = digest
-        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(stored))
-        params: list[Any] = []
-        for e in stored:
-            params += [game_id, e.seq, e.type, e.schema_version, e.seat, at, Jsonb(e.data), e.prev_hash, e.hash]
+        # the events as one jsonb parameter, unpacked by the server: one statement of one
+        # shape whatever the number of events, so psycopg parses it once (its cache takes
+        # statements of at most 50 parameters: a row of 9 per event passed that at 4
+        # events) and the server prepares it once per connection; an array per column
+        # cost psycopg more than the parse it saved
+        table = table or TableRow(None, None, None)
+        params: dict[str, Any] = {
+            "game_id": game_id, "at": at, "expected_version": expected_version,
+            "events": Jsonb([{"seq": e.seq, "type": e.type, "schema_version": e.schema_version, "seat": e.seat,
+                              "data": e.data, "prev_hash": e.prev_hash, "hash": e.hash} for e in stored]),
+            "version": stored[-1].seq, "status": status, "to_act": list(to_act),
+            "result": Jsonb(result) if result is not None else None,
+            "deadline": table.deadline, "timer_at": table.timer_at,
+            "table_state": Jsonb(table.state) if table.state is not None else None,
+        }
         recorded = ""
         if command is not None:  # the command goes in with its events, in the same statement
-            recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender,"
-                        " at, command) VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING 1)")
-            params += [game_id, expected_version, stored[-1].seq, command.seat, Jsonb(command.sender),
-                       command.at, Jsonb(command.command) if command.command is not None else None]
-        table = table or TableRow(None, None, None)
-        params += [stored[-1].seq, status, list(to_act), Jsonb(result) if result is not None else None,
-                   table.deadline, table.timer_at, Jsonb(table.state) if table.state is not None else None,
-                   at, game_id, expected_version]
+            recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender, at, command)"
+                        " VALUES (%(game_id)s, %(expected_version)s, %(version)s, %(seat)s, %(sender)s,"
+                        " %(command_at)s, %(command)s) RETURNING 1)")
+            params.update(seat=command.seat, sender=Jsonb(command.sender), command_at=command.at,
+                          command=Jsonb(command.command) if command.command is not None else None)
         try:
             self.conn.execute(
                 "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
-                f" data, prev_hash, hash) VALUES {rows} RETURNING 1){recorded}"
-                " UPDATE games SET version = %s, status = %s, to_act = %s, result = %s,"
-                " deadline = %s, timer_at = %s, table_state = coalesce(%s, table_state),"
-                " updated_at = %s WHERE id = %s AND version = %s",
+                " data, prev_hash, hash) SELECT %(game_id)s::uuid, e.seq, e.type, e.schema_version, e.seat,"
+                " %(at)s, e.data, e.prev_hash, e.hash FROM jsonb_to_recordset(%(events)s) AS e (seq integer,"
+                " type text, schema_version integer, seat integer, data jsonb, prev_hash text, hash text)"
+                f" RETURNING 1){recorded}"
+                " UPDATE games SET version = %(version)s, status = %(status)s, to_act = %(to_act)s,"
+                " result = %(result)s, deadline = %(deadline)s, timer_at = %(timer_at)s,"
+                " table_state = coalesce(%(table_state)s, table_state), updated_at = %(at)s"
+                " WHERE id = %(game_id)s AND version = %(expected_version)s",
                 params,
             )
         except psycopg.errors.UniqueViolation:

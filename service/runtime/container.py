@@ -11,6 +11,7 @@ from redis import Redis
 from domain.common.search import Budget
 from service.accounts import AccountService, AccountSettings
 from service.accounts.players import PlayerService
+from service.accounts.remembered import CredentialEpoch
 from service.audit.service import AuditService
 from service.audit.signing import KeyRing, Signer, load_signing_key
 from service.clock import Clock, SystemClock
@@ -95,7 +96,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                                        settings.mail_reply_domain or domain_of(settings.mail_from)),
                                  settings.mail_window_seconds, settings.digest_every_seconds))
     accounts = AccountService(store, jobs, mailer.transport, bytes(signing_key),
-                              AccountSettings(settings.mail_from, settings.public_url), clock=clock)
+                              AccountSettings(settings.mail_from, settings.public_url), clock=clock,
+                              epoch=CredentialEpoch(redis, settings.queue_name))
     ratings = RatingService(store)
     return Services(
         settings=settings,

@@ -1,0 +1,70 @@
+"""The jobs queued now are RQ's enqueue recorded once and replayed (service/job_queue.py's
+RecordedEnqueue): the job in Redis must be the one RQ's own enqueue makes, and a worker
+must run it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from redis import Redis
+from rq import Queue, SimpleWorker
+from rq.job import Job
+
+from service.job_queue import FANOUT, RQJobQueue
+
+RAN: list[tuple] = []
+
+
+def remember(*args):
+    """The job the worker runs below."""
+    RAN.append(args)
+    return len(args)
+
+
+@pytest.fixture
+def redis(redis_url):
+    client = Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def queue_name(redis):
+    name = f"entrepot-records-{uuid.uuid4().hex[:8]}"
+    yield name
+    for key in redis.keys(f"rq:*{name}*") + redis.keys("rq:job:*-records-*"):
+        redis.delete(key)
+    redis.srem("rq:queues", f"rq:queue:{name}")
+
+
+def test_a_replayed_job_is_the_job_rq_enqueues(redis, queue_name):
+    ours = RQJobQueue(redis, queue_name)
+    assert ours.enqueue_job(FANOUT, ("a-game", 7), "fanout-records-ours")
+    assert ours.enqueue_job(FANOUT, ("another game", 12, "é"), "fanout-records-ours-2")  # replayed again
+    Queue(queue_name, connection=redis).enqueue(FANOUT, "a-game", 7, job_id="fanout-records-rq", result_ttl=60,
+                                                failure_ttl=24 * 3600, at_front=False)
+    replayed, enqueued = redis.hgetall("rq:job:fanout-records-ours"), redis.hgetall("rq:job:fanout-records-rq")
+    times = (b"created_at", b"enqueued_at")
+    assert {k: v for k, v in replayed.items() if k not in times} == \
+        {k: v for k, v in enqueued.items() if k not in times}
+    assert set(replayed) == set(enqueued)
+    assert redis.lrange(f"rq:queue:{queue_name}", 0, -1) == \
+        [b"fanout-records-ours", b"fanout-records-ours-2", b"fanout-records-rq"]
+    assert redis.sismember("rq:queues", f"rq:queue:{queue_name}")
+    assert redis.ttl("rq:job:fanout-records-ours") == redis.ttl("rq:job:fanout-records-rq")
+    second = Job.fetch("fanout-records-ours-2", connection=redis)
+    assert (second.func_name, second.args, second.kwargs) == (FANOUT, ("another game", 12, "é"), {})
+    assert second.description == f"{FANOUT}('another game', 12, 'é')"
+    assert not redis.keys("*entrepot-sample-job*"), "the recording is never sent"
+
+
+def test_a_worker_runs_a_replayed_job(redis, queue_name):
+    RAN.clear()
+    ours = RQJobQueue(redis, queue_name)
+    func = f"{__name__}.remember"
+    assert ours.enqueue_job(func, ("g", 3), "records-run-1")
+    assert ours.enqueue_job(func, ("h", 4), "records-run-2")
+    SimpleWorker([Queue(queue_name, connection=redis)], connection=redis).work(burst=True)
+    assert RAN == [("g", 3), ("h", 4)]
+    assert Job.fetch("records-run-2", connection=redis).return_value() == 2
