@@ -2,7 +2,8 @@
 (DATABASE_URL and REDIS_URL set).
 
 Live streams (api/live.py) are served natively async, so they take no request thread;
-every other route is the Flask app, run by a2wsgi in a pool of ENTREPOT_THREADS threads.
+every other route is the Flask app, run in a pool of ENTREPOT_THREADS threads with one hop
+to a thread and one back per request (api/bridge.py).
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import os
 from contextlib import asynccontextmanager
 
-from a2wsgi import WSGIMiddleware
 from redis import asyncio as aioredis
 from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 
 from api import create_app
+from api.bridge import FlaskBridge
 from api.edge import Edge, unexpected
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
@@ -70,7 +71,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Route("/v1/lobby/stream", edge.route(lobby_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
+            Mount("/", FlaskBridge(create_app(services), threads, services.settings.max_body_bytes)),
         ],
         lifespan=lifespan,
         exception_handlers={Exception: unexpected},
