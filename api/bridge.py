@@ -38,7 +38,10 @@ class FlaskBridge:
         self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="WSGI")
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":  # no websockets; the lifespan is Starlette's
+        if scope["type"] == "websocket":  # none here: closed, as a2wsgi did
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        if scope["type"] != "http":  # the lifespan is Starlette's
             return
         body = await self._body(scope, receive)
         environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
