@@ -2,7 +2,8 @@
 (DATABASE_URL and REDIS_URL set).
 
 Live streams (api/live.py) are served natively async, so they take no request thread;
-every other route is the Flask app, run by a2wsgi in a pool of ENTREPOT_THREADS threads.
+every other route is the Flask app, run in a pool of ENTREPOT_THREADS threads with one hop
+to a thread and one back per request (api/bridge.py).
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import os
 from contextlib import asynccontextmanager
 
-from a2wsgi import WSGIMiddleware
 from redis import asyncio as aioredis
 from starlette.applications import Starlette
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 
 from api import create_app
+from api.bridge import FlaskBridge
 from api.edge import Edge, unexpected
 from api.live import GameStreams, PlayerStreams
 from api.lobby_live import LobbyStreams
@@ -60,8 +61,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     if process:
         metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
         metrics.serve_from_env(services.settings.redis_url, watched_queues(services.settings.queue_name))
-    # request ids (outermost: api/observe.py), the security headers, then either router
-    return ObserveMiddleware(edge.around(Starlette(
+    router = Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404
             Route("/v1/games/{game_id}/stream", edge.route(streams.endpoint),
@@ -70,8 +70,15 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
             Route("/v1/lobby/stream", edge.route(lobby_streams.endpoint),
                   methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-            Mount("/", WSGIMiddleware(create_app(services), workers=threads)),
         ],
         lifespan=lifespan,
         exception_handlers={Exception: unexpected},
-    )))
+    )
+    # every other path is Flask's, as the router's default rather than a Mount("/"): a
+    # Mount's pattern does not match a path holding a newline (%0A), which then got
+    # Starlette's plain-text 404 instead of Flask's problem; and no redirect of a path
+    # that only differs from a stream's by a slash (Flask answers those as before)
+    router.router.default = FlaskBridge(create_app(services), threads, services.settings.max_body_bytes)
+    router.router.redirect_slashes = False
+    # request ids (outermost: api/observe.py), the security headers, then either router
+    return ObserveMiddleware(edge.around(router))

@@ -14,7 +14,7 @@ streams alike): an ASGI middleware around the whole application.
 
 The route template comes from whichever router matched: Starlette's (``scope["route"]``)
 or Flask's (``note_route``, called by api/__init__.py before each request). The
-per-request record lives in a context variable, which a2wsgi's threads and anyio's
+per-request record lives in a context variable, which the bridge's threads (api/bridge.py) and anyio's
 ``to_thread`` copy, so a WSGI server with ``ObserveWSGI`` sees the same fields.
 """
 
