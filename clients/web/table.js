@@ -82,6 +82,18 @@ const TITLES = {
   },
 };
 
+// what several moves of a kind say alike: the words their descriptions begin with
+// ("End your turn, keeping beer" and "End your turn" make "End your turn…")
+function sharedWords(descriptions) {
+  const split = descriptions.map((words) => words.split(" "));
+  const shared = [];
+  for (const [index, word] of split[0].entries()) {
+    if (!split.every((words) => words[index] === word)) break;
+    shared.push(word);
+  }
+  return (shared.length ? shared.join(" ") : split[0][0]).replace(/[,:]$/, "");
+}
+
 // `boardCovered`: the commands a board element already plays
 export function tablePieces(title, view, commands, boardCovered, ctx) {
   const free = commands.filter((c) => !boardCovered.has(c));
@@ -91,7 +103,7 @@ export function tablePieces(title, view, commands, boardCovered, ctx) {
   const rest = group([...remaining], "type");
   if (rest.size) {
     groups.push({ heading: t("Actions"), items: [...rest].map(([, list]) => ({
-      label: list.length === 1 ? describe(list[0], ctx) : describe({ type: list[0].type }, ctx) + "…",
+      label: list.length === 1 ? describe(list[0], ctx) : sharedWords(list.map((c) => describe(c, ctx))) + "…",
       commands: list, kind: "token" })) });
   }
   return groups;

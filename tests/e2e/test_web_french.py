@@ -51,3 +51,38 @@ def test_every_option_a_title_describes_has_its_french_help():
                  for key, prop in game.options_schema().get("properties", {}).items() if prop.get("description")}
     assert described and described <= set(french), sorted(described - set(french))
     assert set(french) <= described, sorted(set(french) - described)  # none left for a removed option
+
+
+def _humanized(type_name: str) -> str:
+    """words.js's humanize(): "CardPlaced" is "Card placed"."""
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", type_name.split(".")[-1]).lower()
+    return words[0].upper() + words[1:]
+
+
+def test_every_field_and_every_event_of_the_move_log_has_its_french():
+    """The move log says each event by its type and its fields (words.js's describeEvent),
+    and a move with no template of its own by its type and fields: in French, every field
+    of every title's commands and events has its word (words.js's FIELDS_FR), and every
+    type its French (i18n.js) — "x 3, y 2" is "colonne 3, rangée 2"."""
+    import dataclasses
+
+    from domain.common.table import TABLE_EVENTS
+    from domain.registry import titles
+
+    words = (WEB / "words.js").read_text()
+    table = words[words.index("export const FIELDS_FR = {"):words.index("function fieldName")]
+    fields_fr = set(re.findall(r"(\w+): \"", table))
+    french_templates = words[words.index("const FR = {"):words.index("function frList")]
+    entries = french_entries()
+    missing_fields, missing_types = set(), set()
+    for game in titles().values():
+        for kind in (*game.event_types, *TABLE_EVENTS, *game.command_types):
+            missing_fields |= {f.name for f in dataclasses.fields(kind)} - fields_fr
+        for kind in (*game.event_types, *TABLE_EVENTS):
+            if _humanized(kind.TYPE) not in entries:
+                missing_types.add(_humanized(kind.TYPE))
+        for kind in game.command_types:
+            if f"{kind.__name__}:" not in french_templates and _humanized(kind.__name__) not in entries:
+                missing_types.add(_humanized(kind.__name__))
+    assert not missing_fields, sorted(missing_fields)
+    assert not missing_types, sorted(missing_types)
