@@ -488,6 +488,7 @@ const FR = {
   "Set drunk dock": "Désigner le quai ivre",
   "Skip event": "Passer l'événement",
   "yes": "oui",
+  "with {names}": "avec {names}",
 };
 // English is the words as written, but for a few keys that name their use
 const EN = {
