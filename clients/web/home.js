@@ -58,7 +58,7 @@ function gameLine(game, me) {
 
 function invitations(game, me) {
   // who invited: the new-game form seats its creator first (a challenge says its challenger
-  // in the lobby); the API does not name a game.s creator, so the first seated player stands
+  // in the lobby); the API does not name a game's creator, so the first seated player stands
   // for them and those who accepted since are named apart
   const [host, ...joined] = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited").map((s) => s.name);
   const control = game.time_control || {};
