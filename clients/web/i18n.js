@@ -534,3 +534,47 @@ const OPTION_HELP_FR = {
 export function optionHelp(titleId, key, english) {
   return (language() === "fr" && OPTION_HELP_FR[`${titleId}.${key}`]) || english;
 }
+
+// The server explains a refusal in English (problem+json `detail`); its `code` is stable.
+// In French the page says what each code means (the code itself follows in brackets).
+const ERRORS_FR = {
+  conflict: "Cela n'est pas possible dans l'état actuel.",
+  csrf_refused: "La demande a été refusée par sécurité : rechargez la page.",
+  error: "Le serveur n'a pas pu le faire.",
+  forbidden: "Vous n'avez pas le droit de faire cela.",
+  game_not_active: "La partie n'est pas en cours.",
+  idempotency_key_reused: "Cette demande a déjà été envoyée avec d'autres données.",
+  idempotency_key_too_weak: "La clé de la demande est trop faible.",
+  illegal_command: "Ce coup n'est pas permis par les règles.",
+  invalid_credentials: "Adresse ou mot de passe inconnus.",
+  invalid_options: "Ces options ne vont pas ensemble pour ce jeu.",
+  invalid_token: "Ce lien ou ce jeton n'est pas valable.",
+  malformed_json: "La demande est mal formée.",
+  method_not_allowed: "La demande est mal formée.",
+  missing_scope: "Ce jeton ne permet pas cela.",
+  not_found: "Introuvable.",
+  not_invited: "Vous n'êtes pas invité à cette place.",
+  not_now: "Pas maintenant : les règles ne le permettent pas à ce moment.",
+  not_your_seat: "Ce n'est pas votre place.",
+  not_your_turn: "Ce n'est pas à vous de jouer.",
+  rate_limited: "Trop de demandes : attendez un peu.",
+  rating_out_of_range: "Votre classement n'est pas dans l'écart demandé.",
+  seat_taken: "Cette place est déjà prise.",
+  statement_timeout: "Le serveur a mis trop de temps : réessayez.",
+  takeback_unavailable: "Aucune reprise n'est possible maintenant.",
+  token_expired: "Ce lien a expiré.",
+  token_used: "Ce lien a déjà servi.",
+  unauthorized: "Connectez-vous d'abord.",
+  unavailable: "Le serveur est indisponible pour l'instant : réessayez.",
+  vacation_allowance_exceeded: "Ces vacances dépassent les jours permis cette année.",
+  validation_error: "Une valeur envoyée n'est pas valable.",
+  version_conflict: "La partie a avancé entre-temps.",
+  webhook_url_refused: "Cette adresse de webhook est refusée.",
+  wrong_password: "Le mot de passe actuel n'est pas le bon.",
+};
+
+// a refusal in the page's language: in French, the code's sentence (the English detail
+// otherwise)
+export function refusalWords(code, english) {
+  return language() === "fr" ? (ERRORS_FR[code] ?? "Le serveur a refusé la demande.") : english;
+}

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.test_web_pages import no_serious_violation
-from tests.e2e.web_helpers import ARTIFACTS, DESKTOP, create_game, play_by_clicks, sign_up
+from tests.e2e.web_helpers import ARTIFACTS, DESKTOP, PHONE, create_game, play_by_clicks, sign_up
 
 pytestmark = pytest.mark.slow(seconds=40)
 
@@ -70,4 +70,16 @@ def test_a_game_page_in_french_says_everything_in_french(server, browser, title,
     assert not found, f"English on the French page: {sorted(found)} in {lines[:12]}"
     no_serious_violation(page, f"{title} game page in French")
     page.screenshot(path=str(ARTIFACTS / f"{title}-desktop-fr.png"), full_page=True)
+    page.context.close()
+
+
+def test_a_refusal_is_said_in_french(server, browser):
+    """The server explains a refusal in English; a French page says what its code means."""
+    page = browser.new_context(viewport=PHONE, locale="fr-FR").new_page()
+    page.goto(server + "/")
+    page.get_by_label("Adresse", exact=True).fill("personne@players.test")
+    page.get_by_label("Mot de passe", exact=True).fill("pas le bon mot de passe")
+    page.get_by_role("button", name="Se connecter", exact=True).click()
+    expect(page.locator("#notice")).to_contain_text("Adresse ou mot de passe inconnus.")
+    expect(page.locator("#notice")).not_to_contain_text("wrong")
     page.context.close()
