@@ -489,6 +489,26 @@ const FR = {
   "Skip event": "Passer l'événement",
   "yes": "oui",
   "with {names}": "avec {names}",
+  // the sign-up and account forms' fields (account.js's field())
+  "Choose a password (8 characters or more)": "Choisissez un mot de passe (8 caractères ou plus)",
+  "Current password (if you have one)": "Mot de passe actuel (si vous en avez un)",
+  "Name": "Nom",
+  "New password": "Nouveau mot de passe",
+  "New password (8 characters or more)": "Nouveau mot de passe (8 caractères ou plus)",
+  "Your email (to sign in from any browser)": "Votre adresse (pour vous connecter depuis n'importe quel navigateur)",
+  // what a token may do (its scopes), on the account page
+  "read": "voir", "play": "jouer", "notifications": "notifications", "account": "compte",
+  // options of the new-game form (options_schema's names and values), as the rulebooks say them
+  "solo block face": "face du bloc en solo",
+  "open1": "1 visible", "open2": "2 visibles", "secret3": "3 secrètes", "secret5": "5 secrètes",
+  "special rules": "règles spéciales",
+  "blockade": "Blocus", "bribery 1": "Corruption 1", "bribery 2": "Corruption 2", "bridge and flood": "Pont et inondation",
+  "buy special cards": "Achat de cartes spéciales", "choice of goods": "Choix de la marchandise",
+  "drunken sailors": "Marins ivres morts", "event cards": "cartes d'événements", "export warehouse": "entrepôt d'exportation",
+  "final point": "Point final", "final sprint": "Sprint final", "first choice": "Premier choix",
+  "flood choice": "Choix d'inondation", "free choice": "Libre choix", "great flood": "Crue exceptionnelle",
+  "justice": "Justice", "old grudges": "Vieilles rancunes", "poverty": "Misère", "protection": "Protection",
+  "smuggling": "Contrebande",
 };
 // English is the words as written, but for a few keys that name their use
 const EN = {

@@ -12,6 +12,8 @@ from tests.conftest import ROOT
 WEB = ROOT / "clients" / "web"
 #: t("…") with a literal: the words of the page (a JS string, escapes kept as written)
 CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+#: account.js's field("id", "Label", …): a label it hands to t()
+FIELD = re.compile(r'\bfield\(\s*"[^"]*",\s*"((?:[^"\\]|\\.)*)"')
 ENTRY = re.compile(r'^\s*"((?:[^"\\]|\\.)*)":', re.M)
 
 
@@ -25,7 +27,7 @@ def test_every_string_a_page_translates_has_its_french():
     entries = french_entries()
     missing = {}
     for module in sorted(WEB.glob("*.js")):
-        for words in CALL.findall(module.read_text()):
+        for words in CALL.findall(module.read_text()) + FIELD.findall(module.read_text()):
             if words not in entries:
                 missing.setdefault(module.name, []).append(words)
     assert not missing, f"no French for: {missing}"
@@ -86,3 +88,20 @@ def test_every_field_and_every_event_of_the_move_log_has_its_french():
                 missing_types.add(_humanized(kind.__name__))
     assert not missing_fields, sorted(missing_fields)
     assert not missing_types, sorted(missing_types)
+
+
+def test_every_option_name_and_value_of_the_new_game_form_has_its_french():
+    """The new-game form names each option of options_schema and its values (home.js's
+    optionFields: t() of the name or value, underscores as spaces): each has its French."""
+    from domain.registry import titles
+
+    entries = french_entries()
+    missing = set()
+    for title_id, game in titles().items():
+        for key, prop in game.options_schema().get("properties", {}).items():
+            values = prop.get("enum") or (prop.get("items") or {}).get("enum") or []
+            for words in [key, *values]:
+                said = str(words).replace("_", " ")
+                if said not in entries and not said.isdigit():
+                    missing.add(f"{title_id}: {said}")
+    assert not missing, sorted(missing)
