@@ -123,6 +123,7 @@ const FR = {
   "None.": "Aucune.",
   "Not on vacation.": "Pas en vacances.",
   "On offer: {card}, {price} coins": "En vente : {card}, {price} pièces",
+  "On offer: {card}, 1 coin": "En vente : {card}, 1 pièce",
   "On vacation from": "En vacances du",
   "Open a game to replay it: its page has a history slider for every version.":
     "Ouvrez une partie pour la rejouer : sa page a un curseur d'historique pour chaque version.",

@@ -27,7 +27,8 @@ const TITLES = {
     const offer = view.current_offer;
     const market = commands.filter((c) => c.type === "BuyCard" || c.type === "RefuseCard");
     if (offer && market.length) {
-      groups.push({ heading: t("On offer: {card}, {price} coins", { card: cardName(ctx, offer.card), price: offer.price }), items: market.map((c) => ({
+      groups.push({ heading: offer.price === 1 ? t("On offer: {card}, 1 coin", { card: cardName(ctx, offer.card) })
+        : t("On offer: {card}, {price} coins", { card: cardName(ctx, offer.card), price: offer.price }), items: market.map((c) => ({
         label: describe(c, ctx), commands: [c], kind: c.type === "BuyCard" ? "card buy" : "card refuse",
       })) });
       take(remaining, market);

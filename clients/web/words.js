@@ -165,7 +165,7 @@ const FR = {
       (x.view && x.view.offer && x.view.offer[c.column] ? ` (${cardName(x, x.view.offer[c.column].card)})` : ""),
     BuyCard: (c, x) => {
       const offer = x.view && x.view.current_offer;
-      return offer ? `Acheter ${cardName(x, offer.card)} pour ${offer.price} pièces` : "Acheter la carte offerte";
+      return offer ? `Acheter ${cardName(x, offer.card)} pour ${offer.price} pièce${offer.price === 1 ? "" : "s"}` : "Acheter la carte offerte";
     },
     RefuseCard: (c, x) => {
       const offer = x.view && x.view.current_offer;
