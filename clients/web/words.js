@@ -79,8 +79,8 @@ export function cardName(ctx, id) {
   const card = ctx.cards && ctx.cards[id];
   if (!card) return t("card {id}", { id });
   if (card.name) return language() === "fr" ? frenchWords(card.name) : card.name;
-  const group = card.group ? ` ${t(card.group.replace(/_/g, " "))}` : "";
-  const cost = card.cost && card.cost.length ? `, ${t("costs")} ${card.cost.map((c) => t(String(c))).join(" + ")}` : "";
+  const group = card.group ? ` ${valueWord(card.group.replace(/_/g, " "))}` : "";
+  const cost = card.cost && card.cost.length ? `, ${t("costs")} ${card.cost.map(valueWord).join(" + ")}` : "";
   return `${t(card.kind || "card")}${group} ${id}${cost}`;
 }
 
@@ -145,10 +145,13 @@ const EN = {
 
 // the same in French (the server's descriptions are English: in French the page says
 // the moves with these)
-function g(word) {
-  const said = t(word);
-  return said !== word ? said : frenchWords(word);
+// a value (a good, a colour, a place) in the page's language: i18n.js's dictionary, else,
+// in French, board-words.js's words
+export function valueWord(word) {
+  const said = t(String(word));
+  return language() === "fr" && said === String(word) ? frenchWords(word) : said;
 }
+const g = valueWord;
 const FR = {
   kontor: {
     ChooseCard: (c) => `Prendre la carte ${c.card} en main`,
@@ -194,7 +197,7 @@ const FR = {
     UseCard: (c, x) => `Utiliser ${cardName(x, c.card)}` + (c.payment && c.payment.length ? `, en payant ${frList(c.payment)}` : "") +
       (c.target ? `, sur ${g(c.target)}` : ""),
     Convert: (c, x) => `Convertir avec ${cardName(x, c.card)}, en payant ${frList(c.payment)}`,
-    TakeBlock: (c) => `Acheter le pâté ${c.block}` + (c.by_florins ? " pour 2 florins" : `, en payant ${frList(c.payment)}`) +
+    TakeBlock: (c) => `Acheter le pâté ${g(c.block)}` + (c.by_florins ? " pour 2 florins" : `, en payant ${frList(c.payment)}`) +
       (c.sale ? `, en vendant sa marchandise pour ${g(c.sale)}` : ", en gardant sa marchandise") +
       (c.bailiff_to ? `, huissier vers ${g(c.bailiff_to)}` : "") + (c.pawn_to ? `, pion vers ${g(c.pawn_to)}` : ""),
     LoadGood: (c) => `Charger ${g(c.good)} sur votre péniche`,
