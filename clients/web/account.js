@@ -220,7 +220,7 @@ async function drawAccount(main, route) {
     el("section", {}, el("h2", {}, t("Personal tokens")),
       el("p", {}, t("Tokens let a program (a bot, the terminal client) act for you, within what you allow.")),
       el("ul", { id: "tokens" }, tokens.tokens.map((tok) => el("li", {},
-        `${tok.kind === "oauth" ? `${t("Application")} ${tok.client_id}` : tok.name} · ${t("may")} ${tok.scopes.join(", ")}`
+        `${tok.kind === "oauth" ? `${t("Application")} ${tok.client_id}` : tok.name} · ${t("may")} ${tok.scopes.map((scope) => t(scope)).join(", ")}`
         + ` · ${t("made")} ${when(tok.created_at)} · ${t("last used")} ${when(tok.last_used_at)} `,
         el("button", { onclick: () => guarded(async () => {
           await api.revokeToken(tok.id); say(t("“{name}” no longer works.", { name: tok.name })); redraw();

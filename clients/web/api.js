@@ -3,12 +3,14 @@
 // browser is signed in by the session cookie (HttpOnly: this code never sees it), and every
 // change carries the session's CSRF token from the entrepot_csrf cookie. Nothing is kept in
 // localStorage (account.js trades a token an older client kept there for a session, once).
+import { refusalWords } from "./i18n.js";
+
 const CSRF_COOKIE = "entrepot_csrf";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export class ApiError extends Error {
   constructor(status, problem) {
-    super(problem.detail || problem.title || `HTTP ${status}`);
+    super(refusalWords(problem.code, problem.detail || problem.title || `HTTP ${status}`));
     this.status = status;
     this.code = problem.code;
     this.problem = problem;

@@ -42,6 +42,7 @@ registerPage(/^#\/(?:lobby|players\/[0-9a-f-]+|leaderboard(?:\/\w+)?|archive(?:\
 
 function header() {
   const who = document.getElementById("who");
+  who.setAttribute("aria-label", t("Account"));
   const lang = el("select", { id: "language", "aria-label": t("Language") },
     el("option", { value: "en", selected: language() === "en" }, "English"),
     el("option", { value: "fr", selected: language() === "fr" }, "Français"));

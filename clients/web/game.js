@@ -4,6 +4,7 @@ import { api, ApiError, credentials, session } from "./api.js";
 import { el, registerPage, say } from "./pages.js";
 import { language, t } from "./i18n.js";
 import { describe, describeEvent } from "./words.js";
+import { frenchBoard } from "./board-words.js";
 import { tablePieces } from "./table.js";
 import { helpFor } from "./help.js";
 import { correspondencePanel } from "./correspondence.js";
@@ -262,8 +263,11 @@ function gamePage(id) {
       const match = label.textContent.match(/^seat (\d+)( ◀)?$/);
       if (match && game.seats.some((s) => s.index === Number(match[1]))) {
         label.textContent = `${names(Number(match[1]))}${match[2] || ""}`;
+        label.dataset.named = "";
       }
     }
+    // the picture's own words (English, as the server draws them) in the page's language
+    if (svg && language() === "fr") frenchBoard(svg, ctx.cards, (node) => node.closest("[data-named]"));
     legend.replaceChildren(...boardLegend(game.title, boardBox));
     choices.replaceChildren();
     pastNote.hidden = !at;
@@ -347,7 +351,7 @@ function gamePage(id) {
     const page = await api.events(id, 0).catch(() => ({ events: [] }));
     log.replaceChildren(...page.events.map((event) => el("li", {}, el("button", {
       class: "log-entry", "data-seq": event.seq, onclick: () => guarded(() => showAt(event.seq)),
-    }, `${event.seq}. ${describeEvent(event, names)}`))));
+    }, `${event.seq}. ${describeEvent(event, names, ctx)}`))));
   }
 
   async function showAt(version) {

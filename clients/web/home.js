@@ -57,12 +57,16 @@ function gameLine(game, me) {
 }
 
 function invitations(game, me) {
-  const hosts = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited").map((s) => s.name);
+  // who invited: the new-game form seats its creator first (a challenge says its challenger
+  // in the lobby); the API does not name a game's creator, so the first seated player stands
+  // for them and those who accepted since are named apart
+  const [host, ...joined] = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited").map((s) => s.name);
   const control = game.time_control || {};
   const clock = control.per_move ? `${durationWords(control.per_move)} ${t("a move")}`
     : control.bank ? `${t("a time bank of")} ${durationWords(control.bank)}` : t("no clock");
   return game.seats.filter((s) => s.player_id === me.id && s.status === "invited").map((s) => el("span", { class: "invitation" },
-    `${hosts.length ? `${hosts.join(", ")} ${t("invited you")}` : t("You are invited")} · ${game.title} · ${clock} `,
+    `${host ? `${host} ${t("invited you")}` : t("You are invited")}` +
+    `${joined.length ? ` (${t("with {names}", { names: joined.join(", ") })})` : ""} · ${game.title} · ${clock} `,
     el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); location.hash = `#/games/${game.id}`; }) }, t("Accept")),
     el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); render(); }) }, t("Decline"))));
 }

@@ -123,6 +123,7 @@ const FR = {
   "None.": "Aucune.",
   "Not on vacation.": "Pas en vacances.",
   "On offer: {card}, {price} coins": "En vente : {card}, {price} pièces",
+  "On offer: {card}, 1 coin": "En vente : {card}, 1 pièce",
   "On vacation from": "En vacances du",
   "Open a game to replay it: its page has a history slider for every version.":
     "Ouvrez une partie pour la rejouer : sa page a un curseur d'historique pour chaque version.",
@@ -462,6 +463,53 @@ const FR = {
   "Move taken back": "Coup repris",
   "Choose card": "Choisir une carte",
   "Place card": "Poser une carte",
+  "Aborted": "Annulée",
+  "Bank charged": "Réserve de temps débitée",
+  "Seat out": "Place sortie",
+  "Time control set": "Pendule réglée",
+  "Won by default": "Gagnée par forfait",
+  "Accept alliance": "Accepter l'alliance",
+  "Decline alliance": "Refuser l'alliance",
+  "Leave alliance": "Quitter l'alliance",
+  "Propose alliance": "Proposer une alliance",
+  "Bribe": "Soudoyer",
+  "End bribe": "Finir le pot-de-vin",
+  "Place bribe warehouse": "Poser l'entrepôt du pot-de-vin",
+  "Choose face down": "Choisir une carte cachée",
+  "Choose from pile": "Choisir dans la pile",
+  "Take from pile": "Prendre dans la pile",
+  "Choose starting dock": "Choisir le quai de départ",
+  "Decide tavern sector": "Choisir le secteur de la taverne",
+  "Export warehouse": "Exporter un entrepôt",
+  "Swap warehouse": "Échanger un entrepôt",
+  "Place sunken warehouse": "Poser l'entrepôt englouti",
+  "Place water": "Poser l'eau",
+  "Put under": "Glisser dessous",
+  "Second canal": "Second canal",
+  "Set drunk dock": "Désigner le quai ivre",
+  "Skip event": "Passer l'événement",
+  "yes": "oui",
+  "with {names}": "avec {names}",
+  // the sign-up and account forms' fields (account.js's field())
+  "Choose a password (8 characters or more)": "Choisissez un mot de passe (8 caractères ou plus)",
+  "Current password (if you have one)": "Mot de passe actuel (si vous en avez un)",
+  "Name": "Nom",
+  "New password": "Nouveau mot de passe",
+  "New password (8 characters or more)": "Nouveau mot de passe (8 caractères ou plus)",
+  "Your email (to sign in from any browser)": "Votre adresse (pour vous connecter depuis n'importe quel navigateur)",
+  // what a token may do (its scopes), on the account page
+  "read": "voir", "play": "jouer", "notifications": "notifications", "account": "compte",
+  // options of the new-game form (options_schema's names and values), as the rulebooks say them
+  "solo block face": "face du bloc en solo",
+  "open1": "1 visible", "open2": "2 visibles", "secret3": "3 secrètes", "secret5": "5 secrètes",
+  "special rules": "règles spéciales",
+  "blockade": "Blocus", "bribery 1": "Corruption 1", "bribery 2": "Corruption 2", "bridge and flood": "Pont et inondation",
+  "buy special cards": "Achat de cartes spéciales", "choice of goods": "Choix de la marchandise",
+  "drunken sailors": "Marins ivres morts", "event cards": "cartes d'événements", "export warehouse": "entrepôt d'exportation",
+  "final point": "Point final", "final sprint": "Sprint final", "first choice": "Premier choix",
+  "flood choice": "Choix d'inondation", "free choice": "Libre choix", "great flood": "Crue exceptionnelle",
+  "justice": "Justice", "old grudges": "Vieilles rancunes", "poverty": "Misère", "protection": "Protection",
+  "smuggling": "Contrebande",
 };
 // English is the words as written, but for a few keys that name their use
 const EN = {
@@ -506,4 +554,48 @@ const OPTION_HELP_FR = {
 // the help of a title's option in the chosen language (the server's English otherwise)
 export function optionHelp(titleId, key, english) {
   return (language() === "fr" && OPTION_HELP_FR[`${titleId}.${key}`]) || english;
+}
+
+// The server explains a refusal in English (problem+json `detail`); its `code` is stable.
+// In French the page says what each code means (the code itself follows in brackets).
+const ERRORS_FR = {
+  conflict: "Cela n'est pas possible dans l'état actuel.",
+  csrf_refused: "La demande a été refusée par sécurité : rechargez la page.",
+  error: "Le serveur n'a pas pu le faire.",
+  forbidden: "Vous n'avez pas le droit de faire cela.",
+  game_not_active: "La partie n'est pas en cours.",
+  idempotency_key_reused: "Cette demande a déjà été envoyée avec d'autres données.",
+  idempotency_key_too_weak: "La clé de la demande est trop faible.",
+  illegal_command: "Ce coup n'est pas permis par les règles.",
+  invalid_credentials: "Adresse ou mot de passe inconnus.",
+  invalid_options: "Ces options ne vont pas ensemble pour ce jeu.",
+  invalid_token: "Ce lien ou ce jeton n'est pas valable.",
+  malformed_json: "La demande est mal formée.",
+  method_not_allowed: "La demande est mal formée.",
+  missing_scope: "Ce jeton ne permet pas cela.",
+  not_found: "Introuvable.",
+  not_invited: "Vous n'êtes pas invité à cette place.",
+  not_now: "Pas maintenant : les règles ne le permettent pas à ce moment.",
+  not_your_seat: "Ce n'est pas votre place.",
+  not_your_turn: "Ce n'est pas à vous de jouer.",
+  rate_limited: "Trop de demandes : attendez un peu.",
+  rating_out_of_range: "Votre classement n'est pas dans l'écart demandé.",
+  seat_taken: "Cette place est déjà prise.",
+  statement_timeout: "Le serveur a mis trop de temps : réessayez.",
+  takeback_unavailable: "Aucune reprise n'est possible maintenant.",
+  token_expired: "Ce lien a expiré.",
+  token_used: "Ce lien a déjà servi.",
+  unauthorized: "Connectez-vous d'abord.",
+  unavailable: "Le serveur est indisponible pour l'instant : réessayez.",
+  vacation_allowance_exceeded: "Ces vacances dépassent les jours permis cette année.",
+  validation_error: "Une valeur envoyée n'est pas valable.",
+  version_conflict: "La partie a avancé entre-temps.",
+  webhook_url_refused: "Cette adresse de webhook est refusée.",
+  wrong_password: "Le mot de passe actuel n'est pas le bon.",
+};
+
+// a refusal in the page's language: in French, the code's sentence (the English detail
+// otherwise)
+export function refusalWords(code, english) {
+  return language() === "fr" ? (ERRORS_FR[code] ?? "Le serveur a refusé la demande.") : english;
 }

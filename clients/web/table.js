@@ -2,7 +2,7 @@
 // holds, the card on offer at the market, the dice, and tokens for the moves that have no
 // place on the board ("End turn"). Each piece stands for the legal commands it can play;
 // a piece standing for several opens a short choice in words.
-import { cardName, describe } from "./words.js";
+import { cardName, describe, valueWord } from "./words.js";
 import { t } from "./i18n.js";
 
 function group(commands, field, test = () => true) {
@@ -27,7 +27,8 @@ const TITLES = {
     const offer = view.current_offer;
     const market = commands.filter((c) => c.type === "BuyCard" || c.type === "RefuseCard");
     if (offer && market.length) {
-      groups.push({ heading: t("On offer: {card}, {price} coins", { card: cardName(ctx, offer.card), price: offer.price }), items: market.map((c) => ({
+      groups.push({ heading: offer.price === 1 ? t("On offer: {card}, 1 coin", { card: cardName(ctx, offer.card) })
+        : t("On offer: {card}, {price} coins", { card: cardName(ctx, offer.card), price: offer.price }), items: market.map((c) => ({
         label: describe(c, ctx), commands: [c], kind: c.type === "BuyCard" ? "card buy" : "card refuse",
       })) });
       take(remaining, market);
@@ -43,8 +44,8 @@ const TITLES = {
     const firsts = group([...remaining], "first");
     for (const [good, list] of firsts) cubes.set(good, [...(cubes.get(good) || []), ...list]);
     if (cubes.size) {
-      groups.push({ heading: t("Your cubes (warehouse: {goods})", { goods: (you.warehouse || []).map((x) => t(x)).join(", ") || t("empty") }),
-        items: [...cubes].map(([good, list]) => ({ label: t("{good} cube", { good: t(good) }), commands: list, kind: `cube ${good}` })) });
+      groups.push({ heading: t("Your cubes (warehouse: {goods})", { goods: (you.warehouse || []).map(valueWord).join(", ") || t("empty") }),
+        items: [...cubes].map(([good, list]) => ({ label: t("{good} cube", { good: valueWord(good) }), commands: list, kind: `cube ${good}` })) });
       for (const list of cubes.values()) take(remaining, list);
     }
     return { groups, remaining };
@@ -63,8 +64,8 @@ const TITLES = {
     const dice = commands.filter((c) => c.type === "ChooseDice");
     if (dice.length) {
       const colours = [...new Set(dice.flatMap((c) => c.dice))];
-      groups.push({ heading: `${t("Dice:")} ${(view.dice || []).map((x) => t(x)).join(", ")}`, items: colours.map((colour) => ({
-        label: t("{colour} die", { colour: t(colour) }), commands: dice.filter((c) => c.dice.includes(colour)), kind: `die ${colour}` })) });
+      groups.push({ heading: `${t("Dice:")} ${(view.dice || []).map(valueWord).join(", ")}`, items: colours.map((colour) => ({
+        label: t("{colour} die", { colour: valueWord(colour) }), commands: dice.filter((c) => c.dice.includes(colour)), kind: `die ${colour}` })) });
       take(remaining, dice);
     }
     const opening = commands.filter((c) => c.type === "ChooseOpeningCard");
@@ -75,12 +76,25 @@ const TITLES = {
     for (const [field, heading, kind] of [["colour", "Resources and dockers", "cube"], ["good", "Goods on your barge", "cube"]]) {
       const by = group([...remaining], field);
       if (!by.size) continue;
-      groups.push({ heading: t(heading), items: [...by].map(([value, list]) => ({ label: t(value), commands: list, kind: `${kind} ${value}` })) });
+      groups.push({ heading: t(heading), items: [...by].map(([value, list]) => ({ label: valueWord(value), commands: list, kind: `${kind} ${value}` })) });
       for (const list of by.values()) take(remaining, list);
     }
     return { groups, remaining };
   },
 };
+
+// what several moves of a kind say alike: the words their descriptions begin with
+// ("End your turn, keeping beer" and "End your turn" make "End your turn…")
+function sharedWords(descriptions) {
+  const split = descriptions.map((words) => words.split(" "));
+  const bare = (word) => (word || "").replace(/[,:;]$/, "");
+  const shared = [];
+  for (const [index, word] of split[0].entries()) {
+    if (!split.every((words) => bare(words[index]) === bare(word))) break;
+    shared.push(word);
+  }
+  return (shared.length ? shared.join(" ") : split[0][0]).replace(/[,:]$/, "");
+}
 
 // `boardCovered`: the commands a board element already plays
 export function tablePieces(title, view, commands, boardCovered, ctx) {
@@ -91,7 +105,7 @@ export function tablePieces(title, view, commands, boardCovered, ctx) {
   const rest = group([...remaining], "type");
   if (rest.size) {
     groups.push({ heading: t("Actions"), items: [...rest].map(([, list]) => ({
-      label: list.length === 1 ? describe(list[0], ctx) : describe({ type: list[0].type }, ctx) + "…",
+      label: list.length === 1 ? describe(list[0], ctx) : sharedWords(list.map((c) => describe(c, ctx))) + "…",
       commands: list, kind: "token" })) });
   }
   return groups;

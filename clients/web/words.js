@@ -1,6 +1,7 @@
 // Commands and events in words, per title: what the move list, the choices under the board
 // and the move log say. Anything not named here still reads as words ("Place worker, column 2").
 import { language, t } from "./i18n.js";
+import { frenchWords } from "./board-words.js";
 
 function humanize(type) {
   const words = type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
@@ -11,10 +12,65 @@ function list(value) {
   return Array.isArray(value) ? (value.length ? value.join(" + ") : "nothing") : String(value);
 }
 
-function fieldWords(command, skip = []) {
+// The fields of commands and events, as the move log and a move said without a template
+// name them. In French each has its word (tests/e2e/test_web_french.py: every field of
+// every title's commands and events); in English the field's own name reads well enough.
+export const FIELDS_FR = {
+  action: "action", amount: "montant", amounts: "montants", amstel_order: "ordre sur l'Amstel", aside: "de côté",
+  bailiff_to: "huissier vers", bank_seconds: "réserve (s)", beats: "bat", block: "pâté", block_goods: "marchandises du pâté",
+  bonus: "bonus", bonus_points: "points de bonus", bridges: "ponts", buildings: "bâtiments", buy: "achat", by: "par",
+  by_florins: "en florins", card: "carte", cards: "cartes", cells: "cases", changes: "changements", choice: "choix",
+  clocked_seats: "places à la pendule", coins: "pièces", colour: "couleur", colours: "couleurs", column: "colonne",
+  common_docks: "quais communs", contract: "contrat", cost: "coût", count: "nombre", counted: "compté", covers: "couvre",
+  craftsmen: "artisans", credit: "crédit", cross: "croix", cubes: "cubes", deadline: "échéance", deck: "pioche",
+  dice: "dés", discard: "défausse", discarded: "défaussée", distances: "distances", districts_hidden: "quartiers cachés",
+  districts_scored: "quartiers comptés", dock_piles: "piles de quais", draw: "pioche", eliminated: "éliminé",
+  ended_at: "fini à", events: "événements", export_majorities: "majorités d'export", face: "face",
+  face_down: "face cachée", faces: "faces", figure: "figurine", figures: "figurines", first: "premier",
+  first_player: "premier joueur", first_round: "première manche", florins: "florins", foreman: "contremaître",
+  foreman_to: "contremaître vers", fraction: "fraction", free: "gratuit", from_card: "de la carte", give: "donne",
+  given: "donné", good: "marchandise", goods: "marchandises", guardian: "gardien", hands: "mains", idle_rounds: "manches sans jouer",
+  idle_turns: "tours sans jouer", income: "revenu", increment_seconds: "ajout (s)", keep: "garde", kept: "gardé",
+  last_round: "dernière manche", level: "niveau", lost: "perdu", market_removed: "retiré du marché",
+  market_stack: "pile du marché", max_bank_seconds: "réserve maximale (s)", max_stand_ins: "remplaçants au plus",
+  money: "argent", mouth_slot: "case de l'embouchure", new_good: "nouvelle marchandise", next_tile: "tuile suivante",
+  node: "nœud", on_timeout: "à l'échéance", options: "options", order: "ordre", out: "sortis", pair: "paire", parties: "parties",
+  partner: "partenaire", passing: "passe", paused: "en pause", pawn_to: "pion vers", pay: "paie", payment: "paiement",
+  pending: "en attente", per_move: "par coup", per_move_seconds: "par coup (s)", phase: "phase", pile: "pile",
+  place: "lieu", placements: "poses", plan_district: "quartier du plan", plans: "plans", points: "points",
+  pontoon: "ponton", pontoons: "pontons", position: "position", price: "prix", reason: "raison",
+  reminders: "rappels", remove_x: "colonne retirée", remove_y: "rangée retirée", removed: "retiré",
+  requested_by: "demandé par", rng_counter: "compteur", rolled: "lancé", round: "manche", rule: "règle",
+  rules_version: "version des règles", sale: "vente", scores: "scores", seat: "place", seat_count: "nombre de places",
+  seats: "places", second: "deuxième", secret: "secret", sector: "secteur", sectors: "secteurs", seed: "graine",
+  shares: "parts", ship: "navire", single: "seule", sizes: "tailles", slots: "cases", sold: "vendu", source: "source",
+  sources: "sources", space: "case", specials_aside: "spéciales de côté", specials_pile: "pile des spéciales",
+  stamp: "tampon", started_at: "commencé à", step: "étape", steps: "étapes", sums: "sommes", sunken: "englouti",
+  take: "prend", taken: "pris", target: "cible", tavern: "taverne", tavern_x: "colonne de la taverne",
+  tavern_y: "rangée de la taverne", third: "troisième", tile: "tuile", to: "vers", to_seat: "vers la place", tom: "Tom",
+  treasury: "trésor", turn: "tour", until: "jusqu'au", used_seconds: "temps pris (s)", vacation: "vacances",
+  visible: "visible", waiting: "en attente", wanted: "voulu", warehouses: "entrepôts",
+  warehouses_returned: "entrepôts rendus", water_aside: "eau de côté", water_pile: "pile d'eau", winner: "gagnant",
+  winners: "gagnants", x: "colonne", y: "rangée",
+};
+
+function fieldName(key) {
+  return language() === "fr" ? (FIELDS_FR[key] ?? key.replace(/_/g, " ")) : key.replace(/_/g, " ");
+}
+
+// a value as the page's language says it: goods, colours, places, phases (i18n.js's
+// dictionary, else board-words.js's words); a card by its name
+function valueWords(value, ctx = {}, key = null) {
+  if (key === "card" && ctx.cards && ctx.cards[value] && ctx.cards[value].name) return cardName(ctx, value);
+  if (language() !== "fr") return list(value);
+  if (value === true) return t("yes");
+  return Array.isArray(value) ? (value.length ? value.map((v) => g(String(v))).join(" + ") : "rien") : g(String(value));
+}
+
+function fieldWords(command, ctx = {}) {
   return Object.entries(command)
-    .filter(([key, value]) => key !== "type" && !skip.includes(key) && value !== null && value !== false)
-    .map(([key, value]) => `${key.replace(/_/g, " ")} ${list(value)}`)
+    .filter(([key, value]) => key !== "type" && value !== null && value !== false)
+    .map(([key, value]) => `${fieldName(key)} ${valueWords(value, ctx, key)}`)
     .join(", ");
 }
 
@@ -22,9 +78,9 @@ function fieldWords(command, skip = []) {
 export function cardName(ctx, id) {
   const card = ctx.cards && ctx.cards[id];
   if (!card) return t("card {id}", { id });
-  if (card.name) return card.name;
-  const group = card.group ? ` ${t(card.group.replace(/_/g, " "))}` : "";
-  const cost = card.cost && card.cost.length ? `, ${t("costs")} ${card.cost.map((c) => t(String(c))).join(" + ")}` : "";
+  if (card.name) return language() === "fr" ? frenchWords(card.name) : card.name;
+  const group = card.group ? ` ${valueWord(card.group.replace(/_/g, " "))}` : "";
+  const cost = card.cost && card.cost.length ? `, ${t("costs")} ${card.cost.map(valueWord).join(" + ")}` : "";
   return `${t(card.kind || "card")}${group} ${id}${cost}`;
 }
 
@@ -89,7 +145,13 @@ const EN = {
 
 // the same in French (the server's descriptions are English: in French the page says
 // the moves with these)
-const g = (good) => t(good);
+// a value (a good, a colour, a place) in the page's language: i18n.js's dictionary, else,
+// in French, board-words.js's words
+export function valueWord(word) {
+  const said = t(String(word));
+  return language() === "fr" && said === String(word) ? frenchWords(word) : said;
+}
+const g = valueWord;
 const FR = {
   kontor: {
     ChooseCard: (c) => `Prendre la carte ${c.card} en main`,
@@ -106,7 +168,7 @@ const FR = {
       (x.view && x.view.offer && x.view.offer[c.column] ? ` (${cardName(x, x.view.offer[c.column].card)})` : ""),
     BuyCard: (c, x) => {
       const offer = x.view && x.view.current_offer;
-      return offer ? `Acheter ${cardName(x, offer.card)} pour ${offer.price} pièces` : "Acheter la carte offerte";
+      return offer ? `Acheter ${cardName(x, offer.card)} pour ${offer.price} pièce${offer.price === 1 ? "" : "s"}` : "Acheter la carte offerte";
     },
     RefuseCard: (c, x) => {
       const offer = x.view && x.view.current_offer;
@@ -124,7 +186,7 @@ const FR = {
   amsterdam: {
     ChooseOpeningCard: (c, x) => `Commencer avec ${cardName(x, c.card)}`,
     ChooseOpeningResources: (c) => `Commencer avec 1 ${g(c.single)} et 2 ${g(c.pair)}`,
-    PlaceFigure: (c) => `Placer ${t(c.figure.replace(/_/g, " "))} sur ${c.space}`,
+    PlaceFigure: (c) => `Placer ${t(c.figure.replace(/_/g, " "))} sur ${g(c.space)}`,
     TakeCard: (c, x) => `Prendre ${cardName(x, c.card)}` + (c.discard ? `, en défaussant ${cardName(x, c.discard)}` : ""),
     DiscardForTom: (c, x) => `Tom défausse ${cardName(x, c.card)}`,
     DeclineCard: () => "Ne prendre aucune carte",
@@ -133,24 +195,24 @@ const FR = {
     ActivateCard: (c, x) => `Activer ${cardName(x, c.card)}` +
       (c.by_florins ? " pour 3 florins" : c.free ? " gratuitement" : `, en payant ${frList(c.payment)}`),
     UseCard: (c, x) => `Utiliser ${cardName(x, c.card)}` + (c.payment && c.payment.length ? `, en payant ${frList(c.payment)}` : "") +
-      (c.target ? `, sur ${c.target}` : ""),
+      (c.target ? `, sur ${g(c.target)}` : ""),
     Convert: (c, x) => `Convertir avec ${cardName(x, c.card)}, en payant ${frList(c.payment)}`,
-    TakeBlock: (c) => `Acheter le pâté ${c.block}` + (c.by_florins ? " pour 2 florins" : `, en payant ${frList(c.payment)}`) +
-      (c.sale ? `, en vendant sa marchandise pour ${c.sale}` : ", en gardant sa marchandise") +
-      (c.bailiff_to ? `, huissier vers ${c.bailiff_to}` : "") + (c.pawn_to ? `, pion vers ${c.pawn_to}` : ""),
+    TakeBlock: (c) => `Acheter le pâté ${g(c.block)}` + (c.by_florins ? " pour 2 florins" : `, en payant ${frList(c.payment)}`) +
+      (c.sale ? `, en vendant sa marchandise pour ${g(c.sale)}` : ", en gardant sa marchandise") +
+      (c.bailiff_to ? `, huissier vers ${g(c.bailiff_to)}` : "") + (c.pawn_to ? `, pion vers ${g(c.pawn_to)}` : ""),
     LoadGood: (c) => `Charger ${g(c.good)} sur votre péniche`,
-    MoveBarge: (c) => `Déplacer votre péniche vers ${c.to}` + (c.pay ? `, en payant ${c.pay}` : ""),
+    MoveBarge: (c) => `Déplacer votre péniche vers ${g(c.to)}` + (c.pay ? `, en payant ${g(c.pay)}` : ""),
     PickUpDocker: (c) => `Prendre le docker ${g(c.colour)}`,
     DeliverGood: (c) => `Livrer ${g(c.good)}`,
     AdvanceAmstel: (c) => `Avancer sur l'Amstel, en payant ${frList(c.payment)}`,
     BuyPrestige: () => "Acheter la tuile de marché",
     ChooseResource: (c) => `Prendre une ressource ${g(c.colour)}`,
-    EndTurn: (c) => "Terminer votre tour" + (c.keep ? `, en gardant ${g(c.keep)}` : "") + (c.foreman_to ? `, contremaître vers ${c.foreman_to}` : ""),
+    EndTurn: (c) => "Terminer votre tour" + (c.keep ? `, en gardant ${g(c.keep)}` : "") + (c.foreman_to ? `, contremaître vers ${g(c.foreman_to)}` : ""),
   },
 };
 
 function frList(value) {
-  return Array.isArray(value) ? (value.length ? value.map((v) => t(String(v))).join(" + ") : "rien") : t(String(value));
+  return Array.isArray(value) ? (value.length ? value.map((v) => g(String(v))).join(" + ") : "rien") : g(String(value));
 }
 
 export function describe(command, ctx = {}) {
@@ -159,17 +221,20 @@ export function describe(command, ctx = {}) {
   if (template) {
     try { return template(command, ctx); } catch { /* a field this template did not expect */ }
   }
-  const fields = fieldWords(command);
+  const fields = fieldWords(command, ctx);
   const kind = french ? t(humanize(command.type)) : humanize(command.type);
   return fields ? `${kind}: ${fields}` : kind;
 }
 
+// what the log does not say: the seat (named first), and the bookkeeping a player never reads
+const UNSAID = new Set(["seat", "rng_counter", "seed", "rules_version", "secret", "stamp"]);
+
 // an event of the log in words: its seat by name, its type, its fields (short)
-export function describeEvent(event, names) {
+export function describeEvent(event, names, ctx = {}) {
   const type = event.type.includes(".") ? event.type.split(".").pop() : event.type;
   const who = event.seat !== null && event.seat !== undefined ? `${names(event.seat)}${language() === "fr" ? " : " : ": "}` : "";
   const data = event.data && typeof event.data === "object" ? Object.entries(event.data)
-    .filter(([key, value]) => key !== "seat" && value !== null && typeof value !== "object")
-    .slice(0, 3).map(([key, value]) => `${key.replace(/_/g, " ")} ${value}`).join(", ") : "";
+    .filter(([key, value]) => !UNSAID.has(key) && value !== null && value !== false && typeof value !== "object")
+    .slice(0, 3).map(([key, value]) => `${fieldName(key)} ${valueWords(value, ctx, key)}`).join(", ") : "";
   return `${who}${t(humanize(type))}${data ? ` (${data})` : ""}`;
 }

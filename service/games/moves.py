@@ -18,6 +18,9 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+# Amsterdam's printed cards and scales: the florins its moves cost are read there
+from domain.amsterdam.data import CARDS, DOCKER_PICKUP_FLORINS, cards_with
+
 Describer = Callable[[dict, dict], str | None]
 
 
@@ -137,88 +140,111 @@ def _placing(view: dict) -> str:
     return card_detail(card, _me(view)) if card else f"card {placing['card']}"
 
 
-def kontor(view: dict, command: dict) -> str | None:
-    kind = command.get("type")
-    me = _me(view)
-    cells = _cells(view)
-    if kind == "ChooseCard":
-        card = _kontor_card(view, command.get("card"))
-        shown = card_detail(card, me) if card else f"card {command.get('card')}"
-        return f"choose {shown} to play this round"
-    if kind == "Pass":
-        return "pass: play no card this round"
-    if kind == "PlaceCard":
-        x, y = command["x"], command["y"]
-        return f"place {_placing(view)} on the square {_where(x, y)}{_next_to(cells, x, y, me)}"
-    if kind == "MoveShip":
-        x, y = command["x"], command["y"]
-        text = f"move the ship to the water {_where(x, y)}"
-        if command.get("remove_x") is not None and command.get("remove_y") is not None:
-            removed = cells.get((command["remove_x"], command["remove_y"]))
-            text += " and send " + (_card_words(removed, me) if removed else "the dock there") + " away"
-        return text
-    if kind == "DrawCard":
-        pile = command.get("pile")
-        return {"dock": "draw from your dock pile", "water": "draw from the water pile",
-                "dock_pick": "pay 2 florins to take any dock from your pile"}.get(pile, f"draw from the {pile} pile")
-    if kind in ("ChooseStartingDock", "TakeFromPile", "ChooseFromPile", "PutUnder"):
-        card = _kontor_card(view, command.get("card"))
-        shown = card_detail(card, me) if card else f"card {command.get('card')}"
-        verb = {"ChooseStartingDock": "start with", "TakeFromPile": "take", "ChooseFromPile": "choose",
-                "PutUnder": "put under your pile"}[kind]
-        return f"{verb} {shown}"
-    if kind == "BuySpecialCard":
-        return "buy the special card" if command.get("buy") else "do not buy the special card"
-    if kind == "PlaceWater":
-        return f"place water card {command.get('card')} {_where(command['x'], command['y'])}"
-    if kind == "ChooseGood":
-        return f"give the dock you placed a warehouse of {command.get('good')}"
-    if kind == "SetDrunkDock":
-        tavern, dock = cells.get((command["tavern_x"], command["tavern_y"])), cells.get((command["x"], command["y"]))
-        return (f"let the tavern of {_card_words(tavern, me) if tavern else 'the card'}"
-                f" {_where(command['tavern_x'], command['tavern_y'])} make"
-                f" {_card_words(dock, me) if dock else 'the dock'} {_where(command['x'], command['y'])} drunk")
-    if kind == "ProposeAlliance":
-        return (f"propose an alliance to seat {int(command.get('seat', 0)) + 1} in the sector of the card"
-                f" {_where(command['x'], command['y'])}")
-    if kind == "AcceptAlliance":
-        return "accept the alliance offered to you"
-    if kind == "DeclineAlliance":
-        return "decline the alliance offered to you"
-    if kind == "ExportWarehouse":
-        x, y = command["x"], command["y"]
-        return (f"place {_placing(view)} on the square {_where(x, y)}{_next_to(cells, x, y, me)},"
-                f" with its {command.get('good')} warehouse for export")
-    if kind == "SwapWarehouse":
-        dock = cells.get((command["x"], command["y"]))
-        return (f"exchange your {command.get('good')} warehouse on {_card_words(dock, me) if dock else 'the dock'}"
-                f" {_where(command['x'], command['y'])} for one of {command.get('new_good')}")
-    if kind == "SkipEvent":
-        return "do not take the event's action"
-    if kind == "SecondCanal":
-        if command.get("card") is None:
-            return "place no second canal"
-        return f"place canal {command['card']} from your hand {_where(command['x'], command['y'])} as a second canal"
-    if kind == "ChooseFaceDown":
-        card = _kontor_card(view, command.get("card"))
-        shown = card_detail(card, me) if card else f"card {command.get('card')}"
-        return f"lay {shown} face down this round (smuggling), then draw from the {command.get('draw')} pile"
-    if kind == "EndBribe":
-        return "add no (more) bribe warehouse"
-    if kind == "DecideTavernSector":
-        tavern = cells.get((command["x"], command["y"]))
-        what = _card_words(tavern, me) if tavern else "your tavern"
-        return (f"count the sector of {what} {_where(command['x'], command['y'])} at the end" if command.get("counted")
-                else f"do not count the sector of {what} {_where(command['x'], command['y'])} at the end")
-    if kind in ("Bribe", "PlaceBribeWarehouse", "PlaceSunkenWarehouse", "LeaveAlliance"):
-        x, y = command["x"], command["y"]
-        target = cells.get((x, y))
-        what = _card_words(target, me) if target else "the card"
-        verb = {"Bribe": "bribe", "PlaceBribeWarehouse": "place the bribe warehouse at",
-                "PlaceSunkenWarehouse": "place the sunken warehouse at",
-                "LeaveAlliance": "leave the alliance at"}[kind]
-        return f"{verb} {what} {_where(x, y)}" if target else f"{verb} {_where(x, y)}"
-    return None
+def _kontor_shown(view: dict, command: dict) -> str:
+    card = _kontor_card(view, command.get("card"))
+    return card_detail(card, _me(view)) if card else f"card {command.get('card')}"
+
+
+def _at(view: dict, command: dict, x: str = "x", y: str = "y") -> tuple[dict | None, str]:
+    """The card at the command's (x, y) fields (None on an empty square) and where it is."""
+    return _cells(view).get((command[x], command[y])), _where(command[x], command[y])
+
+
+def _card_or(card: dict | None, view: dict, otherwise: str) -> str:
+    return _card_words(card, _me(view)) if card else otherwise
+
+
+def _kontor_place(view: dict, command: dict) -> str:
+    x, y = command["x"], command["y"]
+    return f"place {_placing(view)} on the square {_where(x, y)}{_next_to(_cells(view), x, y, _me(view))}"
+
+
+def _kontor_move_ship(view: dict, command: dict) -> str:
+    text = f"move the ship to the water {_where(command['x'], command['y'])}"
+    if command.get("remove_x") is not None and command.get("remove_y") is not None:
+        removed, _ = _at(view, command, "remove_x", "remove_y")
+        text += " and send " + _card_or(removed, view, "the dock there") + " away"
+    return text
+
+
+def _kontor_draw(view: dict, command: dict) -> str:
+    pile = command.get("pile")
+    return {"dock": "draw from your dock pile", "water": "draw from the water pile",
+            "dock_pick": "pay 2 florins to take any dock from your pile"}.get(pile, f"draw from the {pile} pile")
+
+
+def _kontor_drunk_dock(view: dict, command: dict) -> str:
+    tavern, tavern_at = _at(view, command, "tavern_x", "tavern_y")
+    dock, dock_at = _at(view, command)
+    return (f"let the tavern of {_card_or(tavern, view, 'the card')} {tavern_at} make"
+            f" {_card_or(dock, view, 'the dock')} {dock_at} drunk")
+
+
+def _kontor_swap(view: dict, command: dict) -> str:
+    dock, where = _at(view, command)
+    return (f"exchange your {command.get('good')} warehouse on {_card_or(dock, view, 'the dock')}"
+            f" {where} for one of {command.get('new_good')}")
+
+
+def _kontor_second_canal(view: dict, command: dict) -> str:
+    if command.get("card") is None:
+        return "place no second canal"
+    return f"place canal {command['card']} from your hand {_where(command['x'], command['y'])} as a second canal"
+
+
+def _kontor_tavern_sector(view: dict, command: dict) -> str:
+    tavern, where = _at(view, command)
+    counted = "count" if command.get("counted") else "do not count"
+    return f"{counted} the sector of {_card_or(tavern, view, 'your tavern')} {where} at the end"
+
+
+def _kontor_at_card(verb: str) -> Describer:
+    """A command that acts on the card at (x, y): ``{verb} black's dock 14 1 north of the anchor``."""
+    def say(view: dict, command: dict) -> str:
+        target, where = _at(view, command)
+        return f"{verb} {_card_or(target, view, 'the card')} {where}" if target else f"{verb} {where}"
+    return say
+
+
+def _kontor_of_card(verb: str) -> Describer:
+    """A command on a card of the seat's: ``{verb} card 48 (your dock: tea)``."""
+    return lambda view, command: f"{verb} {_kontor_shown(view, command)}"
+
+
+#: Kontor's commands in words, one function per command type
+KONTOR: dict[str, Describer] = {
+    "ChooseCard": lambda view, command: f"choose {_kontor_shown(view, command)} to play this round",
+    "Pass": lambda view, command: "pass: play no card this round",
+    "PlaceCard": _kontor_place,
+    "MoveShip": _kontor_move_ship,
+    "DrawCard": _kontor_draw,
+    "ChooseStartingDock": _kontor_of_card("start with"),
+    "TakeFromPile": _kontor_of_card("take"),
+    "ChooseFromPile": _kontor_of_card("choose"),
+    "PutUnder": _kontor_of_card("put under your pile"),
+    "BuySpecialCard": lambda view, command: ("buy the special card" if command.get("buy")
+                                             else "do not buy the special card"),
+    "PlaceWater": lambda view, command: f"place water card {command.get('card')} {_where(command['x'], command['y'])}",
+    "ChooseGood": lambda view, command: f"give the dock you placed a warehouse of {command.get('good')}",
+    "SetDrunkDock": _kontor_drunk_dock,
+    "ProposeAlliance": lambda view, command: (f"propose an alliance to seat {int(command.get('seat', 0)) + 1} in the"
+                                              f" sector of the card {_where(command['x'], command['y'])}"),
+    "AcceptAlliance": lambda view, command: "accept the alliance offered to you",
+    "DeclineAlliance": lambda view, command: "decline the alliance offered to you",
+    "ExportWarehouse": lambda view, command: (f"{_kontor_place(view, command)},"
+                                              f" with its {command.get('good')} warehouse for export"),
+    "SwapWarehouse": _kontor_swap,
+    "SkipEvent": lambda view, command: "do not take the event's action",
+    "SecondCanal": _kontor_second_canal,
+    "ChooseFaceDown": lambda view, command: (f"lay {_kontor_shown(view, command)} face down this round (smuggling),"
+                                             f" then draw from the {command.get('draw')} pile"),
+    "EndBribe": lambda view, command: "add no (more) bribe warehouse",
+    "DecideTavernSector": _kontor_tavern_sector,
+    "Bribe": _kontor_at_card("bribe"),
+    "PlaceBribeWarehouse": _kontor_at_card("place the bribe warehouse at"),
+    "PlaceSunkenWarehouse": _kontor_at_card("place the sunken warehouse at"),
+    "LeaveAlliance": _kontor_at_card("leave the alliance at"),
+}
 
 
 # shared by Speicherstadt and Amsterdam ----------------------------------------------------
@@ -272,54 +298,74 @@ def speicherstadt_card(card_id: Any) -> str:
     return name
 
 
-def speicherstadt(view: dict, command: dict) -> str | None:
-    kind = command.get("type")
-    offer = {o.get("column"): o for o in view.get("offer") or () if isinstance(o, dict)}
-    current = view.get("current_offer") if isinstance(view.get("current_offer"), dict) else None
-    if kind == "PlaceWorker":
-        column = command.get("column")
-        slot = offer.get(column) or {}
-        there = len(slot.get("workers") or ())
-        card = f" above {speicherstadt_card(slot['card'])}" if slot.get("card") else ""
-        return (f"place a worker in column {column + 1}{card}"
-                f" ({'no worker there yet' if not there else _count_of(there, 'worker') + ' there already'})")
-    if kind == "BuyCard":
-        if current:
-            return f"buy {speicherstadt_card(current.get('card'))} for {_count_of(current.get('price'), 'coin')}"
-        return "buy the card on offer"
-    if kind == "RefuseCard":
-        if current:
-            return (f"refuse {speicherstadt_card(current.get('card'))}: your worker comes back and the"
-                    " next worker's owner may buy it for 1 coin less")
-        return "refuse the card on offer"
+def _current_offer(view: dict) -> dict | None:
+    return view.get("current_offer") if isinstance(view.get("current_offer"), dict) else None
+
+
+def _speicherstadt_worker(view: dict, command: dict) -> str:
+    column = command.get("column")
+    slot = next((o for o in view.get("offer") or () if isinstance(o, dict) and o.get("column") == column), None) or {}
+    there = len(slot.get("workers") or ())
+    card = f" above {speicherstadt_card(slot['card'])}" if slot.get("card") else ""
+    return (f"place a worker in column {column + 1}{card}"
+            f" ({'no worker there yet' if not there else _count_of(there, 'worker') + ' there already'})")
+
+
+def _speicherstadt_buy(view: dict, command: dict) -> str:
+    current = _current_offer(view)
+    if current:
+        return f"buy {speicherstadt_card(current.get('card'))} for {_count_of(current.get('price'), 'coin')}"
+    return "buy the card on offer"
+
+
+def _speicherstadt_refuse(view: dict, command: dict) -> str:
+    current = _current_offer(view)
+    if current:
+        return (f"refuse {speicherstadt_card(current.get('card'))}: your worker comes back and the"
+                " next worker's owner may buy it for 1 coin less")
+    return "refuse the card on offer"
+
+
+def _speicherstadt_sell(view: dict, command: dict) -> str:
     good = command.get("good")
-    if kind == "SellCube":
-        traders = [speicherstadt_card(c) for c in _my_row(view).get("cards") or ()
-                   if (_catalogue("speicherstadt").get(str(c)) or {}).get("kind") == "trader"
-                   and good in ((_catalogue("speicherstadt").get(str(c)) or {}).get("goods") or ())]
-        return f"sell a {good} cube to your {traders[0].split(' (')[0] if traders else good + ' trader'} for 1 coin"
-    if kind == "StoreCube":
-        return f"store a {good} cube in your warehouse (at most 4)"
-    if kind == "KeepCube":
-        return f"keep a {good} cube on your market space (at most 1)"
-    if kind == "DeliverCube":
-        contract = command.get("contract")
-        missing = next((c.get("missing") for c in _my_row(view).get("contracts") or ()
-                        if isinstance(c, dict) and c.get("card") == contract), None)
-        rest = [g for g in (missing or ()) if g != good] if missing is not None else None
-        still = "" if rest is None else (", which completes it" if not rest else f" (then still missing: {', '.join(rest)})")
-        return f"deliver a {good} cube to your {speicherstadt_card(contract)}{still}"
-    if kind == "MarketSell":
-        return f"sell a {command.get('first')} and a {command.get('second')} cube at the market for 1 coin"
-    if kind == "MarketConvert":
-        return (f"trade a {command.get('first')}, a {command.get('second')} and a {command.get('third')} cube at"
-                f" the market for a {command.get('take')} cube from the reserve")
-    if kind == "RetrieveCube":
-        place = {"warehouse": "your warehouse", "market": "your market space"}.get(command.get("place"), command.get("place"))
-        return f"take a {good} cube back out of {place}"
-    if kind == "EndShipping":
-        return "end shipping (cubes left unloaded go to the reserve)"
-    return None
+    catalogue = _catalogue("speicherstadt")
+    traders = [speicherstadt_card(c) for c in _my_row(view).get("cards") or ()
+               if (catalogue.get(str(c)) or {}).get("kind") == "trader"
+               and good in ((catalogue.get(str(c)) or {}).get("goods") or ())]
+    return f"sell a {good} cube to your {traders[0].split(' (')[0] if traders else good + ' trader'} for 1 coin"
+
+
+def _speicherstadt_deliver(view: dict, command: dict) -> str:
+    good, contract = command.get("good"), command.get("contract")
+    missing = next((c.get("missing") for c in _my_row(view).get("contracts") or ()
+                    if isinstance(c, dict) and c.get("card") == contract), None)
+    rest = [g for g in (missing or ()) if g != good] if missing is not None else None
+    still = "" if rest is None else (", which completes it" if not rest else f" (then still missing: {', '.join(rest)})")
+    return f"deliver a {good} cube to your {speicherstadt_card(contract)}{still}"
+
+
+def _speicherstadt_retrieve(view: dict, command: dict) -> str:
+    place = {"warehouse": "your warehouse", "market": "your market space"}.get(command.get("place"), command.get("place"))
+    return f"take a {command.get('good')} cube back out of {place}"
+
+
+#: Speicherstadt's commands in words, one function per command type
+SPEICHERSTADT: dict[str, Describer] = {
+    "PlaceWorker": _speicherstadt_worker,
+    "BuyCard": _speicherstadt_buy,
+    "RefuseCard": _speicherstadt_refuse,
+    "SellCube": _speicherstadt_sell,
+    "StoreCube": lambda view, command: f"store a {command.get('good')} cube in your warehouse (at most 4)",
+    "KeepCube": lambda view, command: f"keep a {command.get('good')} cube on your market space (at most 1)",
+    "DeliverCube": _speicherstadt_deliver,
+    "MarketSell": lambda view, command: (f"sell a {command.get('first')} and a {command.get('second')} cube at the"
+                                         " market for 1 coin"),
+    "MarketConvert": lambda view, command: (f"trade a {command.get('first')}, a {command.get('second')} and a"
+                                            f" {command.get('third')} cube at the market for a {command.get('take')}"
+                                            " cube from the reserve"),
+    "RetrieveCube": _speicherstadt_retrieve,
+    "EndShipping": lambda view, command: "end shipping (cubes left unloaded go to the reserve)",
+}
 
 
 def _count_of(number: Any, unit: str) -> str:
@@ -423,106 +469,153 @@ def _tile(view: dict, tile_id: Any) -> str:
             + (f" ({', '.join(gains)})" if gains else ""))
 
 
-def amsterdam(view: dict, command: dict) -> str | None:
-    kind = command.get("type")
-    if kind == "ChooseOpeningCard":
-        return f"start with {amsterdam_card(command.get('card'))}"
-    if kind == "ChooseOpeningResources":
-        return (f"start with 1 {_colour(command.get('single'))} resource on section 1 of your compass rose"
-                f" and 2 {_colour(command.get('pair'))} on section 2")
-    if kind == "PlaceFigure":
-        figure, space = command.get("figure"), command.get("space")
-        where = (amsterdam_block(view, space) if figure == "bailiff"
-                 else f"the {_colour(space)} space of the black market" if figure == "market_pawn"
-                 else amsterdam_node(space).replace("'s landing", ""))
-        return f"place {FIGURES.get(figure, _colour(figure))} on {where}"
-    if kind == "TakeCard":
-        text = f"take {amsterdam_card(command.get('card'))}"
-        if command.get("discard"):
-            text += f", discarding your {amsterdam_card(command['discard'])} (a penalty)"
-        return text
-    if kind == "DiscardForTom":
-        return f"TOM discards {amsterdam_card(command.get('card'))}"
-    if kind == "DeclineCard":
-        return "take no card this round"
-    if kind == "ChooseDice":
-        dice, slots = list(command.get("dice") or ()), list(command.get("slots") or ())
-        faces = view.get("dice") or []
-        colours = list(amsterdam_colours())
-        shown = [f"the {_colour(d)} die" + (f" (showing {faces[colours.index(d)]})"
-                                             if d in colours and colours.index(d) < len(faces) else "") for d in dice]
-        return (f"take {' and '.join(shown)}: their resources go on sections "
-                f"{' and '.join(str(s) for s in slots)} of your compass rose")
-    if kind == "ActivateCard":
-        how = ("for 3 florins" if command.get("by_florins") else "for free (market tile)" if command.get("free")
-               else _paying(command.get("payment")))
-        return f"activate your {amsterdam_card(command.get('card'))}, {how}"
-    if kind == "UseCard":
-        text = f"use your {amsterdam_card(command.get('card'))}"
-        if command.get("payment"):
-            text += f", {_paying(command['payment'])}"
-        if command.get("target"):
-            text += f", discarding your {amsterdam_card(command['target'])}"
-        return text
-    if kind == "Convert":
-        return f"exchange with your {amsterdam_card(command.get('card'))}, {_paying(command.get('payment'))}"
-    if kind == "TakeBlock":
-        block = command.get("block")
-        text = f"buy {amsterdam_block(view, block)}, " + (
-            "for 2 florins" if command.get("by_florins") else _paying(command.get("payment")))
-        good = next((b.get("good") for b in view.get("city") or () if isinstance(b, dict) and b.get("block") == block), None)
+@cache
+def _card_florins(effect: str) -> int:
+    """The florins a card's effect asks, as the title's data prints it (038 activates a card
+    for 3 florins, 027 buys a block for 2)."""
+    return CARDS[cards_with(effect)[0]].effect.params[0]
+
+
+def _florins(number: int) -> str:
+    return _count_of(number, "florin")
+
+
+def _landing(node: Any) -> str:
+    """A place of the harbour, its warehouse named without "'s landing"."""
+    return amsterdam_node(node).replace("'s landing", "")
+
+
+def _amsterdam_figure(view: dict, command: dict) -> str:
+    figure, space = command.get("figure"), command.get("space")
+    where = (amsterdam_block(view, space) if figure == "bailiff"
+             else f"the {_colour(space)} space of the black market" if figure == "market_pawn"
+             else _landing(space))
+    return f"place {FIGURES.get(figure, _colour(figure))} on {where}"
+
+
+def _amsterdam_take_card(view: dict, command: dict) -> str:
+    text = f"take {amsterdam_card(command.get('card'))}"
+    if command.get("discard"):
+        text += f", discarding your {amsterdam_card(command['discard'])} (a penalty)"
+    return text
+
+
+def _amsterdam_dice(view: dict, command: dict) -> str:
+    dice, slots = list(command.get("dice") or ()), list(command.get("slots") or ())
+    faces = view.get("dice") or []
+    colours = list(amsterdam_colours())
+    shown = [f"the {_colour(d)} die" + (f" (showing {faces[colours.index(d)]})"
+                                         if d in colours and colours.index(d) < len(faces) else "") for d in dice]
+    return (f"take {' and '.join(shown)}: their resources go on sections "
+            f"{' and '.join(str(s) for s in slots)} of your compass rose")
+
+
+def _amsterdam_activate(view: dict, command: dict) -> str:
+    how = (f"for {_florins(_card_florins('florins_to_activation'))}" if command.get("by_florins")
+           else "for free (market tile)" if command.get("free") else _paying(command.get("payment")))
+    return f"activate your {amsterdam_card(command.get('card'))}, {how}"
+
+
+def _amsterdam_use(view: dict, command: dict) -> str:
+    text = f"use your {amsterdam_card(command.get('card'))}"
+    if command.get("payment"):
+        text += f", {_paying(command['payment'])}"
+    if command.get("target"):
+        text += f", discarding your {amsterdam_card(command['target'])}"
+    return text
+
+
+def _moved_figures(view: dict, command: dict) -> list[str]:
+    """Where the bailiff and the black-market pawn go with a block (expansion 1)."""
+    said = []
+    if command.get("bailiff_to"):
+        said.append(f"the bailiff moves to {amsterdam_block(view, command['bailiff_to'])}")
+    if command.get("pawn_to"):
+        said.append(f"the black-market pawn moves to {_colour(command['pawn_to'])}")
+    return said
+
+
+def _amsterdam_block(view: dict, command: dict) -> str:
+    block = command.get("block")
+    text = f"buy {amsterdam_block(view, block)}, " + (
+        f"for {_florins(_card_florins('block_for_florins'))}" if command.get("by_florins")
+        else _paying(command.get("payment")))
+    good = next((b.get("good") for b in view.get("city") or () if isinstance(b, dict) and b.get("block") == block), None)
+    sale = SALES.get(command.get("sale") or "")
+    if sale:
+        text += ", and " + sale.format(good=good or "good")
+    elif good:
+        text += f", keeping its {good} to deliver"
+    return "".join([text, *(f"; {moved}" for moved in _moved_figures(view, command))])
+
+
+def _amsterdam_barge(view: dict, command: dict) -> str:
+    text = f"move your barge to {amsterdam_node(command.get('to'))}"
+    return text + (f", paying 1 {_colour(command['pay'])} resource" if command.get("pay") else " (already paid for)")
+
+
+def _amsterdam_deliver(view: dict, command: dict) -> str:
+    here = (_my_row(view).get("barge") or {}).get("node")
+    where = f" at {_landing(here)}" if here else ""
+    return f"deliver {command.get('good')} from your barge{where}"
+
+
+def _amsterdam_prestige(view: dict, command: dict) -> str:
+    text = f"buy {_tile(view, view.get('market_tile'))}"
+    extra = []
+    if command.get("give") or command.get("take"):
+        take = command.get("take")
+        taken = f"the top of the {take} pile" if take in ("craftsman", "building") else amsterdam_card(take)
+        extra.append(f"giving your {amsterdam_card(command.get('give'))} for {taken}")
+    if command.get("node"):
+        extra.append(f"moving your barge to {amsterdam_node(command['node'])}")
+    if command.get("block"):
+        extra.append(f"taking {amsterdam_block(view, command['block'])} for free")
         sale = SALES.get(command.get("sale") or "")
         if sale:
-            text += ", and " + sale.format(good=good or "good")
-        elif good:
-            text += f", keeping its {good} to deliver"
-        if command.get("bailiff_to"):
-            text += f"; the bailiff moves to {amsterdam_block(view, command['bailiff_to'])}"
-        if command.get("pawn_to"):
-            text += f"; the black-market pawn moves to {_colour(command['pawn_to'])}"
-        return text
-    if kind == "LoadGood":
-        return f"load {command.get('good')} from your provisional warehouse onto your barge"
-    if kind == "MoveBarge":
-        text = f"move your barge to {amsterdam_node(command.get('to'))}"
-        return text + (f", paying 1 {_colour(command['pay'])} resource" if command.get("pay") else " (already paid for)")
-    if kind == "PickUpDocker":
-        return f"pick up the {_colour(command.get('colour'))} docker here (+1 florin)"
-    if kind == "DeliverGood":
-        here = (_my_row(view).get("barge") or {}).get("node")
-        where = f" at {amsterdam_node(here).replace(chr(39) + 's landing', '')}" if here else ""
-        return f"deliver {command.get('good')} from your barge{where}"
-    if kind == "AdvanceAmstel":
-        return f"advance 1 space on the Amstel, {_paying(command.get('payment'))}"
-    if kind == "BuyPrestige":
-        text = f"buy {_tile(view, view.get('market_tile'))}"
-        extra = []
-        if command.get("give") or command.get("take"):
-            take = command.get("take")
-            taken = f"the top of the {take} pile" if take in ("craftsman", "building") else amsterdam_card(take)
-            extra.append(f"giving your {amsterdam_card(command.get('give'))} for {taken}")
-        if command.get("node"):
-            extra.append(f"moving your barge to {amsterdam_node(command['node'])}")
-        if command.get("block"):
-            extra.append(f"taking {amsterdam_block(view, command['block'])} for free")
-            sale = SALES.get(command.get("sale") or "")
-            if sale:
-                extra.append(sale.format(good="good"))
-        if command.get("bailiff_to"):
-            extra.append(f"the bailiff moves to {amsterdam_block(view, command['bailiff_to'])}")
-        if command.get("pawn_to"):
-            extra.append(f"the black-market pawn moves to {_colour(command['pawn_to'])}")
-        return text + (": " + ", ".join(extra) if extra else "")
-    if kind == "ChooseResource":
-        return f"take a {_colour(command.get('colour'))} resource (of your choice)"
-    if kind == "EndTurn":
-        said = ["end your turn"]
-        if command.get("keep"):
-            said.append(f"keeping 1 {_colour(command['keep'])} resource in your house for next round")
-        if command.get("foreman_to"):
-            said.append(f"sending the foreman to {amsterdam_node(command['foreman_to']).replace(chr(39) + 's landing', '')}")
-        return ", ".join(said)
-    return None
+            extra.append(sale.format(good="good"))
+    extra += _moved_figures(view, command)
+    return text + (": " + ", ".join(extra) if extra else "")
+
+
+def _amsterdam_end_turn(view: dict, command: dict) -> str:
+    said = ["end your turn"]
+    if command.get("keep"):
+        said.append(f"keeping 1 {_colour(command['keep'])} resource in your house for next round")
+    if command.get("foreman_to"):
+        said.append(f"sending the foreman to {_landing(command['foreman_to'])}")
+    return ", ".join(said)
+
+
+def _amsterdam_docker(view: dict, command: dict) -> str:
+    return f"pick up the {_colour(command.get('colour'))} docker here (+{_florins(DOCKER_PICKUP_FLORINS)})"
+
+
+#: Amsterdam's commands in words, one function per command type
+AMSTERDAM: dict[str, Describer] = {
+    "ChooseOpeningCard": lambda view, command: f"start with {amsterdam_card(command.get('card'))}",
+    "ChooseOpeningResources": lambda view, command: (
+        f"start with 1 {_colour(command.get('single'))} resource on section 1 of your compass rose"
+        f" and 2 {_colour(command.get('pair'))} on section 2"),
+    "PlaceFigure": _amsterdam_figure,
+    "TakeCard": _amsterdam_take_card,
+    "DiscardForTom": lambda view, command: f"TOM discards {amsterdam_card(command.get('card'))}",
+    "DeclineCard": lambda view, command: "take no card this round",
+    "ChooseDice": _amsterdam_dice,
+    "ActivateCard": _amsterdam_activate,
+    "UseCard": _amsterdam_use,
+    "Convert": lambda view, command: (f"exchange with your {amsterdam_card(command.get('card'))},"
+                                      f" {_paying(command.get('payment'))}"),
+    "TakeBlock": _amsterdam_block,
+    "LoadGood": lambda view, command: f"load {command.get('good')} from your provisional warehouse onto your barge",
+    "MoveBarge": _amsterdam_barge,
+    "PickUpDocker": _amsterdam_docker,
+    "DeliverGood": _amsterdam_deliver,
+    "AdvanceAmstel": lambda view, command: f"advance 1 space on the Amstel, {_paying(command.get('payment'))}",
+    "BuyPrestige": _amsterdam_prestige,
+    "ChooseResource": lambda view, command: f"take a {_colour(command.get('colour'))} resource (of your choice)",
+    "EndTurn": _amsterdam_end_turn,
+}
 
 
 # what happened, in words (the last moves of a "your turn" mail) ---------------------------
@@ -604,13 +697,15 @@ def event_words(title_id: str, event: dict, names: list[str], me: int | None) ->
     return said[0].upper() + said[1:]
 
 
-DESCRIBERS: dict[str, Describer] = {"kontor": kontor, "speicherstadt": speicherstadt, "amsterdam": amsterdam}
+#: per title, its commands' describers by command type
+DESCRIBERS: dict[str, dict[str, Describer]] = {"kontor": KONTOR, "speicherstadt": SPEICHERSTADT, "amsterdam": AMSTERDAM}
 
 
 def describe(title_id: str, view: dict | None, command: dict) -> str:
     """``command`` in words, as the seat whose ``view`` this is would read it."""
+    say = DESCRIBERS.get(title_id, {}).get(str(command.get("type")))
     try:
-        said = DESCRIBERS.get(title_id, lambda v, c: None)(view or {}, command)
+        said = say(view or {}, command) if say else None
     except (KeyError, TypeError, ValueError, AttributeError):  # an unusual shape: say it generically
         said = None
     return said or generic(command)

@@ -1,6 +1,7 @@
 """The web client's social and account controls in a real browser (Debian's chromium driven
 by Playwright) against a live `entrepot serve`: an invitation by name from the new-game
-form accepted in another browser, team chat live through the game stream (no polling),
+form accepted in other browsers, team chat live through the game stream (no polling) and
+never read by the other team,
 vacation and webhooks from the settings page seen over the API, and the front page that
 must not draw over a page opened right after it."""
 
@@ -45,41 +46,52 @@ def click_one_move(page) -> None:
     wait_until(page, "v => Number(document.querySelector('#status').dataset.version) > v", arg=before, timeout=20_000)
 
 
+def accept_invitation(page, game_id: str, host: str, joined: str | None = None) -> None:
+    """The invited player's dashboard (open since they signed up: it is live) says who invited
+    them (and who has accepted already) and the clock, in words; they accept and land on the
+    game."""
+    invitation = page.locator(f"#dashboard li:has(a[href='#/games/{game_id}']) .invitation")
+    expect(invitation).to_contain_text(f"{host} invited you" + (f" (with {joined})" if joined else " ·"),
+                                       timeout=30_000)
+    expect(invitation).to_contain_text("2 days a move")
+    invitation.get_by_role("button", name="Accept").click()
+    page.wait_for_url(f"**/#/games/{game_id}")
+
+
 def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, browser):
-    """Ada invites Bea by name to a Kontor team game (Bea is her partner, two computers the
-    other team); Bea sees who invited her and the clock, accepts; once the cards are
-    revealed they talk in their team's channel, live in the other browser (the game stream
-    says "message": the page does not poll), and a spectator never sees it."""
-    ada_name, bea_name = unique("Ada"), unique("Bea")
+    """Ada invites Bea (her partner) and Cid (the other team, with a computer) by name to a
+    Kontor team game (teams: seats 1-2 and 3-4); each sees who invited them and the clock,
+    and accepts; once the cards are revealed Ada and Bea talk in their team's channel, live
+    in Bea's browser (the game stream says "message": the page does not poll), while Cid,
+    on the other team, and a spectator never see it (they see the table's channel)."""
+    ada_name, bea_name, cid_name = unique("Ada"), unique("Bea"), unique("Cid")
     ada = browser.new_context().new_page()
     sign_up(ada, server, ada_name)
     bea = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     sign_up(bea, server, bea_name)
+    cid = browser.new_context().new_page()
+    sign_up(cid, server, cid_name)
 
     ada.locator("#new-title").select_option("kontor")
     ada.locator("#new-clock").select_option("P2D")
-    game_id = create_game(ada, "kontor", {"variant": "team"}, [f"invite:{bea_name}", "easy", "easy"])
+    game_id = create_game(ada, "kontor", {"variant": "team"}, [f"invite:{bea_name}", f"invite:{cid_name}", "easy"])
     expect(ada.locator("#status")).to_contain_text("waiting for players")
 
-    # Bea's dashboard (open since she signed up: it is live): who invited her, and the
-    # clock, in words
-    invitation = bea.locator(f"#dashboard li:has(a[href='#/games/{game_id}']) .invitation")
-    expect(invitation).to_contain_text(f"{ada_name} invited you", timeout=30_000)
-    expect(invitation).to_contain_text("2 days a move")
-    no_serious_violation(bea, "dashboard with an invitation")
-    invitation.get_by_role("button", name="Accept").click()
-    bea.wait_for_url(f"**/#/games/{game_id}")
+    accept_invitation(bea, game_id, ada_name)
     expect(bea.locator("#status")).to_contain_text(f"{bea_name} (you)")
+    no_serious_violation(cid, "dashboard with an invitation")
+    accept_invitation(cid, game_id, ada_name, joined=bea_name)
     # Ada's page starts the game live
     expect(ada.locator("#status")).not_to_contain_text("waiting for players", timeout=20_000)
     expect(ada.locator("#status")).to_contain_text(bea_name)
+    expect(ada.locator("#status")).to_contain_text(cid_name)
 
-    # each partner takes a card by clicking; the cards are then revealed and placed, the
+    # each player takes a card by clicking; the cards are then revealed and placed, the
     # only time the rules let partners confer
-    for page in (ada, bea):
+    for page in (ada, bea, cid):
         expect(page.locator(ON_TABLE).first).to_be_visible(timeout=20_000)
         click_one_move(page)
-    for page in (ada, bea):
+    for page in (ada, bea, cid):
         wait_until(page, "() => !document.querySelector('#message-channel option[value=team]').disabled", timeout=20_000)
 
     spectator = browser.new_context().new_page()
@@ -92,14 +104,26 @@ def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, brows
     expect(ada.locator("#messages")).to_contain_text(f"{ada_name} (you) (team): take the crane")
     expect(bea.locator("#messages")).to_contain_text(f"{ada_name} (team): take the crane", timeout=10_000)
     expect(bea.locator("#unread")).to_contain_text("1 unread")
-    # the table's channel reaches the spectator, the team's never does
+    # the table's channel reaches everyone, the spectator too; the team's never leaves it
     ada.locator("#message-channel").select_option("table")
     ada.locator("#message-text").fill("good game")
     ada.get_by_role("button", name="Send").click()
-    expect(spectator.locator("#messages")).to_contain_text(f"{ada_name}: good game", timeout=10_000)
-    expect(spectator.locator("#messages")).not_to_contain_text("take the crane")
-    bea.screenshot(path=str(ARTIFACTS / "kontor-team-chat-phone.png"), full_page=True)
+    for page in (spectator, cid):
+        expect(page.locator("#messages")).to_contain_text(f"{ada_name}: good game", timeout=10_000)
+        expect(page.locator("#messages")).not_to_contain_text("take the crane")
+    # Cid's own team (his partner is the computer) is his, and the other team never reads it
+    cid.locator("#message-channel").select_option("team")
+    cid.locator("#message-text").fill("they want the crane")
+    cid.get_by_role("button", name="Send").click()
+    expect(cid.locator("#messages")).to_contain_text(f"{cid_name} (you) (team): they want the crane")
+    cid.locator("#message-channel").select_option("table")
+    cid.locator("#message-text").fill("good luck")
+    cid.get_by_role("button", name="Send").click()
     for page in (ada, bea, spectator):
+        expect(page.locator("#messages")).to_contain_text(f"{cid_name}: good luck", timeout=10_000)
+        expect(page.locator("#messages")).not_to_contain_text("they want the crane")
+    bea.screenshot(path=str(ARTIFACTS / "kontor-team-chat-phone.png"), full_page=True)
+    for page in (ada, bea, cid, spectator):
         page.context.close()
 
 

@@ -69,7 +69,8 @@ def sign_in(page: Page, server: str, player: dict, at: str = "/") -> None:
     page.get_by_label("Email", exact=True).fill(player["email"])
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Sign in", exact=True).click()
-    expect(page.locator("#who")).to_contain_text(player["name"])
+    # a busy machine may take its time to answer the sign-in
+    expect(page.locator("#who")).to_contain_text(player["name"], timeout=20_000)
 
 
 def create_game(page: Page, title: str, options: dict | None = None, seats: list[str] | None = None) -> str:
