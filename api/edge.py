@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 from flask import Flask
 from redis import RedisError
 from starlette.requests import Request
 from starlette.responses import Response
+from werkzeug.exceptions import NotFound
 
 from api import ids
 from api.limits import COUNT, RateLimits, Standing, bearer_token
@@ -67,6 +69,9 @@ def install(app: Flask) -> None:
         response.headers.pop("Date", None)
         return response
 
+
+#: a control character in a path: no route has one
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 #: the common headers as the ASGI server sends them
 _COMMON = [(name.lower().encode(), value.encode()) for name, value in COMMON.items()]
@@ -114,6 +119,10 @@ class Edge:
             standing = await self._count(request)
             if standing is not None and not standing[0]:
                 response = problem(429, problem_body(429, "rate_limited", self.limits.refusal(standing)))
+            elif _CONTROL.search(request.scope["path"]):
+                # Starlette's route patterns end in $, which also matches before a final
+                # newline: /v1/lobby/stream%0A would open the stream; Flask 404s (counted) it
+                response = problem(404, problem_body(404, "not_found", NotFound.description))
             else:
                 response = await endpoint(request)
             if standing is not None:

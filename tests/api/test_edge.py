@@ -173,6 +173,20 @@ def test_a_stream_answers_an_id_in_another_spelling_as_the_flask_routes_do(serve
         assert stream.json()["code"] == "not_found" and stream.json()["detail"] == f"no game {spelling}"
 
 
+def test_a_stream_path_with_a_control_character_is_the_404_flask_gives(server, new_player):
+    """Starlette's route patterns end in $, which matches before a final newline: without
+    the edge's check /v1/lobby/stream%0A opened the lobby's stream."""
+    player = new_player("Newline")
+    for path in ("/v1/lobby/stream%0A", "/v1/players/me/stream%0A", "/v1/lobby/stream%00"):
+        flask = requests.get(server + path.replace("stream", "nothing-here"),
+                             headers=authorized(player["token"]), timeout=10)
+        with requests.get(server + path, headers=authorized(player["token"]), stream=True, timeout=10) as stream:
+            assert stream.status_code == 404, (path, stream.status_code)
+            assert stream.content
+        assert_same_problem(flask, stream, 404)
+        assert stream.json()["code"] == "not_found"
+
+
 def test_stream_opens_and_plain_requests_share_one_budget_and_one_429(limited, new_player):
     base = limited(rate_limit_per_ip="6/minute")
     token = new_player("Budget")["token"]  # made by the unthrottled app
