@@ -197,6 +197,8 @@ class GameSummaryOut(Schema):
     result = fields.Dict(allow_none=True)
     seed_commitment = fields.Str()
     seed_source = fields.Str()
+    #: the player who created the game (who invited the others), None when the server did
+    created_by = fields.Str(allow_none=True)
     created_at = fields.AwareDateTime()
     updated_at = fields.AwareDateTime()
     # correspondence play: the game's time control and its table (domain/common/table.py)

@@ -57,10 +57,11 @@ function gameLine(game, me) {
 }
 
 function invitations(game, me) {
-  // who invited: the new-game form seats its creator first (a challenge says its challenger
-  // in the lobby); the API does not name a game's creator, so the first seated player stands
-  // for them and those who accepted since are named apart
-  const [host, ...joined] = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited").map((s) => s.name);
+  // who invited: the game's creator (created_by); those who accepted since are named apart
+  const others = game.seats.filter((s) => s.player_id && s.player_id !== me.id && s.status !== "invited");
+  const creator = others.find((s) => s.player_id === game.created_by);
+  const host = creator ? creator.name : null;
+  const joined = others.filter((s) => s !== creator).map((s) => s.name);
   const control = game.time_control || {};
   const clock = control.per_move ? `${durationWords(control.per_move)} ${t("a move")}`
     : control.bank ? `${t("a time bank of")} ${durationWords(control.bank)}` : t("no clock");

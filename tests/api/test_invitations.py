@@ -124,3 +124,16 @@ def test_the_sdk_the_cli_and_the_bot_answer_invitations(live_server, capsys):
     third = host.create_game("kontor", seats, {"variant": "basic"})
     assert accept_invitations(guest, guest_id) == 1  # the bot accepts what it is invited to
     assert guest.game(third["id"])["status"] == "active"
+
+
+def test_a_game_names_its_creator_who_invited_the_others(client, new_player):
+    """The invited player's page says who invited them: the game's creator, whatever seat
+    they took (here the second), never the first seated player."""
+    host, invitee = new_player("Inviter"), new_player("Invited")
+    game = create_game(client, host, [{"player_id": invitee["id"]}, {"player_id": host["id"]}]).json
+    assert game["created_by"] == host["id"]
+    for token in (invitee["token"], None):
+        seen = client.get(f"/v1/games/{game['id']}", token=token).json
+        assert seen["created_by"] == host["id"]
+    listed = client.get("/v1/games", token=invitee["token"]).json
+    assert [g["created_by"] for g in listed["games"] if g["id"] == game["id"]] == [host["id"]]
