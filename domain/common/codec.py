@@ -323,8 +323,8 @@ class _Compiler:
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             body = self.dataclass_body(tp)
         else:
-            body = ["v = data", *self.check(tp, "v", 0), "return v"]
-        source = "def decode(data):\n    try:\n" + "".join(f"        {line}\n" for line in body)
+            body = ["v = data", *self.check(tp, "v"), "return v"]
+        source = "def decode(data):\n    try:\n" + "".join(f"        {line}\n" for line in _merged(body))
         # outside the try, so that the generic decoder's error is raised as it raises it
         source += "    except (KeyError, CodecError):\n        pass\n    return _generic(data)\n"
         exec(compile(source, f"<codec decoder of {_type_name(tp)}>", "exec"), self.names)  # noqa: S102
@@ -343,17 +343,20 @@ class _Compiler:
             variables.append(variable)
             lines.append(f"{variable} = data[{f.name!r}]")
         for f, variable in zip(fields, variables):
-            lines += self.check(hints[f.name], variable, 0)
-        values = "{" + ", ".join(f"{f.name!r}: {v}" for f, v in zip(fields, variables)) + "}"
+            lines += self.check(hints[f.name], variable)
         init = getattr(cls.__init__, "__code__", None)
         direct = (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
                   and all(f.init for f in fields)
                   and init is not None and init.co_filename == "<string>")  # as _dataclass_decoder
         if not direct:
-            return [*lines, f"return {self.name(cls)}(**{values})"]
-        made = self.temp()  # its instance dictionary set at once: cheaper than updated
+            given = ", ".join(f"{f.name}={v}" for f, v in zip(fields, variables))
+            return [*lines, f"return {self.name(cls)}({given})"]
+        # as _dataclass_decoder builds it: the fields given to the instance's own dictionary
+        # at once (stored one by one, they leave a dictionary slower to read attributes from)
+        made = self.temp()
+        values = "{" + ", ".join(f"{f.name!r}: {v}" for f, v in zip(fields, variables)) + "}"
         return [*lines, f"{made} = {self.name(object.__new__)}({self.name(cls)})",
-                f"{self.name(object.__setattr__)}({made}, '__dict__', {values})", f"return {made}"]
+                f"{made}.__dict__.update({values})", f"return {made}"]
 
     def failing(self, tp: Any, x: str) -> str | None:
         """A condition true when ``x`` is not already ``tp``'s decoded value (nothing to
@@ -384,7 +387,7 @@ class _Compiler:
                     return f"({x} is not None and {inner})"
         return None
 
-    def check(self, tp: Any, x: str, depth: int) -> list[str]:
+    def check(self, tp: Any, x: str) -> list[str]:
         """Lines that leave in ``x`` the decoded value of the data it holds, or return the
         generic decoder's answer for the whole data."""
         condition = self.failing(tp, x)
@@ -400,7 +403,7 @@ class _Compiler:
                     f"    {x} = float({x})"]
         if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
             (other,) = [a for a in args if a is not type(None)]
-            inner = self.check(other, x, depth + 1)
+            inner = self.check(other, x)
             return [f"if {x} is not None:", *(f"    {line}" for line in inner)]
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             return self.items(args[0], x, "tuple")
@@ -411,7 +414,7 @@ class _Compiler:
             lines = [f"if type({x}) is not list or len({x}) != {len(args)}: return _generic(data)",
                      f"{', '.join(parts)}, = {x}"]
             for arg, part in zip(args, parts):
-                lines += self.check(arg, part, depth + 1)
+                lines += self.check(arg, part)
             return [*lines, f"{x} = ({', '.join(parts)},)"]
         if isinstance(tp, type) and dataclasses.is_dataclass(tp):
             return [f"{x} = {self.name(_compiled(tp))}({x})"]
@@ -428,7 +431,30 @@ class _Compiler:
             condition = self.failing(item, i)
             return [*lines, f"for {i} in {x}:", f"    if {condition}: return _generic(data)", f"{x} = {kind}({x})"]
         i = self.temp()
-        return [*lines, f"{x} = {kind}([{self.name(_compiled(item))}({i}) for {i} in {x}])"]
+        if isinstance(item, type) and dataclasses.is_dataclass(item):
+            return [*lines, f"{x} = {kind}([{self.name(_compiled(item))}({i}) for {i} in {x}])"]
+        # a nested tuple, a float...: its checks written out in the loop, no call per item
+        out = self.temp()
+        inner = self.check(item, i)
+        return [*lines, f"{out} = []", f"for {i} in {x}:", *(f"    {line}" for line in inner),
+                f"    {out}.append({i})", f"{x} = {kind}({out})"]
+
+
+_FAIL = ": return _generic(data)"
+
+
+def _merged(lines: list[str]) -> list[str]:
+    """Consecutive checks in one block as one condition (``a or b``): fewer jumps."""
+    out: list[str] = []
+    for line in lines:
+        code = line.lstrip()
+        indent = line[:len(line) - len(code)]
+        if (out and code.startswith("if ") and code.endswith(_FAIL)
+                and out[-1].startswith(indent + "if ") and out[-1].endswith(_FAIL)):
+            out[-1] = f"{out[-1][:-len(_FAIL)]} or {code[3:]}"
+        else:
+            out.append(line)
+    return out
 
 
 def _type_name(tp: Any) -> str:
