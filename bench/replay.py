@@ -3,7 +3,9 @@
 Plays random games in the domain (no I/O), stores their events as JSON the way the event
 store does, then times (a) decode + evolve from JSON, the auditor's full replay, with the
 JSON read as the event store reads it (service/games/store.py's json_loads) and again with the
-standard library's json.loads, and (b) evolve alone over decoded events.
+standard library's json.loads, (b) evolve alone over decoded events, and (c) each part on
+its own in microseconds per event (the store's JSON read, decode_event, evolve), the best
+of the timed passes: the least disturbed by other processes on a shared machine.
 
     python bench/replay.py [--games 50] [--title all|kontor|speicherstadt|amsterdam] [--seats N]
 
@@ -95,6 +97,28 @@ def replay(title_id: str, games: int, seats: int | None, rounds: int) -> None:
           f"(wall: {total * rounds / wall:,.0f}/s) = a whole game in {1000 * total / games / full:.2f} ms of CPU")
     print(f"  the same with the standard library's json.loads: {stdlib:,.0f} events per CPU second")
     print(f"  evolve alone: {fold_only:,.0f} events per CPU second")
+
+    # each part alone, the best of the passes (us per event)
+    loaded = [[json_loads(line) for line in s] for s in streams]
+    parts = {"json": [], "decode": [], "evolve": []}
+    for _ in range(rounds):
+        start = time.process_time()
+        for stream in streams:
+            for line in stream:
+                json_loads(line)
+        parts["json"].append(time.process_time() - start)
+        start = time.process_time()
+        for stream in loaded:
+            for type_name, version, data in stream:
+                decode_event(game, type_name, version, data)
+        parts["decode"].append(time.process_time() - start)
+        start = time.process_time()
+        for events in decoded:
+            game.fold(events)
+        parts["evolve"].append(time.process_time() - start)
+    us = {name: 1e6 * min(times) / total for name, times in parts.items()}
+    print(f"  parts, us per event (best of {rounds} passes): json {us['json']:.2f} + decode {us['decode']:.2f}"
+          f" + evolve {us['evolve']:.2f} = {sum(us.values()):.2f} ({1e6 / sum(us.values()):,.0f} events per CPU second)")
 
 
 if __name__ == "__main__":

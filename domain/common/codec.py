@@ -4,6 +4,15 @@ Used for events (storage, export, replay), commands (bots, tests) and options.  
 field types: None, bool, int, float, str, Enum (by value), Literal, X | None, tuple[X, ...],
 tuple[X, Y, ...], frozenset[X] (encoded sorted), nested dataclasses.  Anything else is a
 programming error, caught by the codec round-trip tests of every title.
+
+Decoding has two forms with one meaning. The generic decoders (``_decoder``) are closures
+that follow the type, check everything and name the failing field. The compiled ones
+(``decoder_of``, used by from_data and by replay for every event) are functions generated
+once per type from its fields (``_compiled``): the checks of the data as encoded (exact
+types, every field present) written out inline, so a valid event costs a few direct
+checks; on anything else they hand the same data to the generic decoder, which decides:
+the same value, or the same CodecError. tests/domain/test_codec_compiled.py compares both
+over the golden streams' events and mutated payloads.
 """
 
 from __future__ import annotations
@@ -72,7 +81,7 @@ def _sort_key(v: Any) -> tuple[str, str]:
 def from_data(tp: Any, data: Any, path: str = "") -> Any:
     """Decode JSON data as type ``tp``; raises CodecError naming the offending field."""
     try:
-        return _decoder(tp)(data)
+        return _compiled(tp)(data)
     except CodecError as err:
         raise CodecError({(_join(path, k) or "value"): v for k, v in err.errors.items()}) from None
 
@@ -80,7 +89,7 @@ def from_data(tp: Any, data: Any, path: str = "") -> Any:
 def decoder_of(tp: Any) -> Any:
     """``tp``'s decoder, data -> value: faster than from_data for values decoded in bulk;
     its CodecError names fields relative to the value ("" for the value itself)."""
-    return _decoder(tp)
+    return _compiled(tp)
 
 
 # Decoders take the data alone and, on error, name fields relative to the value they
@@ -277,6 +286,179 @@ def _dataclass_decoder(cls: type) -> Decoder:
             return made
         return cls(**values)
     return decode
+
+
+# The compiled decoders. Each is generated as Python source for one type and returns what
+# the generic decoder of that type returns for the same data, or calls it: a check that
+# fails, or a case not written out (an enum, a union of several types, a dict subclass, a
+# missing field left to its default), ends in ``return _generic(data)``, and a CodecError
+# from a nested compiled decoder in the same call. So only data already known valid takes
+# the short path, and errors are always the generic decoder's.
+
+
+@cache
+def _compiled(tp: Any) -> Decoder:
+    """``tp``'s compiled decoder (see above), generated at its first use."""
+    return _Compiler(tp).build()
+
+
+class _Compiler:
+    def __init__(self, tp: Any):
+        self.tp = tp
+        self.names: dict[str, Any] = {"_generic": _decoder(tp), "CodecError": CodecError}
+        self.count = 0
+
+    def name(self, value: Any) -> str:
+        """A name for ``value`` in the generated function's globals."""
+        name = f"_k{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.count += 1
+        return f"v{self.count}"
+
+    def build(self) -> Decoder:
+        tp = self.tp
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            body = self.dataclass_body(tp)
+        else:
+            body = ["v = data", *self.check(tp, "v"), "return v"]
+        source = "def decode(data):\n    try:\n" + "".join(f"        {line}\n" for line in _merged(body))
+        # outside the try, so that the generic decoder's error is raised as it raises it
+        source += "    except (KeyError, CodecError):\n        pass\n    return _generic(data)\n"
+        exec(compile(source, f"<codec decoder of {_type_name(tp)}>", "exec"), self.names)  # noqa: S102
+        decode = self.names["decode"]
+        decode.source = source  # for a reader wondering what runs
+        return decode
+
+    def dataclass_body(self, cls: type) -> list[str]:
+        hints = _hints(cls)
+        fields = dataclasses.fields(cls)
+        lines = [f"if type(data) is not dict or len(data) != {len(fields)}: return _generic(data)"]
+        # every field present (a missing one is a KeyError, an unknown one a wrong length)
+        variables = []
+        for f in fields:
+            variable = self.temp()
+            variables.append(variable)
+            lines.append(f"{variable} = data[{f.name!r}]")
+        for f, variable in zip(fields, variables):
+            lines += self.check(hints[f.name], variable)
+        init = getattr(cls.__init__, "__code__", None)
+        direct = (not hasattr(cls, "__post_init__") and "__slots__" not in cls.__dict__
+                  and all(f.init for f in fields)
+                  and init is not None and init.co_filename == "<string>")  # as _dataclass_decoder
+        if not direct:
+            given = ", ".join(f"{f.name}={v}" for f, v in zip(fields, variables))
+            return [*lines, f"return {self.name(cls)}({given})"]
+        # as _dataclass_decoder builds it: the fields given to the instance's own dictionary
+        # at once (stored one by one, they leave a dictionary slower to read attributes from)
+        made = self.temp()
+        values = "{" + ", ".join(f"{f.name!r}: {v}" for f, v in zip(fields, variables)) + "}"
+        return [*lines, f"{made} = {self.name(object.__new__)}({self.name(cls)})",
+                f"{made}.__dict__.update({values})", f"return {made}"]
+
+    def failing(self, tp: Any, x: str) -> str | None:
+        """A condition true when ``x`` is not already ``tp``'s decoded value (nothing to
+        convert): "" when anything is, None when that takes more than a condition."""
+        if tp is Any:
+            return ""
+        if tp is type(None) or tp is None:
+            return f"{x} is not None"
+        if tp is bool:
+            return f"({x} is not True and {x} is not False)"
+        if tp is int or tp is str:
+            return f"type({x}) is not {tp.__name__}"
+        origin = typing.get_origin(tp)
+        if origin is typing.Literal:
+            allowed = typing.get_args(tp)
+            for kind in (str, int):
+                if all(type(a) is kind for a in allowed):
+                    return f"(type({x}) is not {kind.__name__} or {x} not in {self.name(frozenset(allowed))})"
+            return None
+        if origin in (typing.Union, types.UnionType):
+            args = typing.get_args(tp)
+            others = [a for a in args if a is not type(None)]
+            if len(others) == 1 and len(args) == 2:
+                inner = self.failing(others[0], x)
+                if inner == "":
+                    return ""
+                if inner is not None:
+                    return f"({x} is not None and {inner})"
+        return None
+
+    def check(self, tp: Any, x: str) -> list[str]:
+        """Lines that leave in ``x`` the decoded value of the data it holds, or return the
+        generic decoder's answer for the whole data."""
+        condition = self.failing(tp, x)
+        if condition == "":
+            return []
+        if condition is not None:
+            return [f"if {condition}: return _generic(data)"]
+        origin = typing.get_origin(tp)
+        args = typing.get_args(tp)
+        if tp is float:
+            return [f"if type({x}) is not float:",
+                    f"    if type({x}) is not int: return _generic(data)",
+                    f"    {x} = float({x})"]
+        if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            (other,) = [a for a in args if a is not type(None)]
+            inner = self.check(other, x)
+            return [f"if {x} is not None:", *(f"    {line}" for line in inner)]
+        if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+            return self.items(args[0], x, "tuple")
+        if origin is frozenset:
+            return self.items(args[0], x, "frozenset")
+        if origin is tuple and args and Ellipsis not in args:
+            parts = [self.temp() for _ in args]
+            lines = [f"if type({x}) is not list or len({x}) != {len(args)}: return _generic(data)",
+                     f"{', '.join(parts)}, = {x}"]
+            for arg, part in zip(args, parts):
+                lines += self.check(arg, part)
+            return [*lines, f"{x} = ({', '.join(parts)},)"]
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            return [f"{x} = {self.name(_compiled(tp))}({x})"]
+        # an enum, a union of several types...: the generic decoder, which raises CodecError
+        return [f"{x} = {self.name(_decoder(tp))}({x})"]
+
+    def items(self, item: Any, x: str, kind: str) -> list[str]:
+        lines = [f"if type({x}) is not list: return _generic(data)"]
+        condition = self.failing(item, "i")
+        if condition == "":
+            return [*lines, f"{x} = {kind}({x})"]
+        if condition is not None:
+            i = self.temp()
+            condition = self.failing(item, i)
+            return [*lines, f"for {i} in {x}:", f"    if {condition}: return _generic(data)", f"{x} = {kind}({x})"]
+        i = self.temp()
+        if isinstance(item, type) and dataclasses.is_dataclass(item):
+            return [*lines, f"{x} = {kind}([{self.name(_compiled(item))}({i}) for {i} in {x}])"]
+        # a nested tuple, a float...: its checks written out in the loop, no call per item
+        out = self.temp()
+        inner = self.check(item, i)
+        return [*lines, f"{out} = []", f"for {i} in {x}:", *(f"    {line}" for line in inner),
+                f"    {out}.append({i})", f"{x} = {kind}({out})"]
+
+
+_FAIL = ": return _generic(data)"
+
+
+def _merged(lines: list[str]) -> list[str]:
+    """Consecutive checks in one block as one condition (``a or b``): fewer jumps."""
+    out: list[str] = []
+    for line in lines:
+        code = line.lstrip()
+        indent = line[:len(line) - len(code)]
+        if (out and code.startswith("if ") and code.endswith(_FAIL)
+                and out[-1].startswith(indent + "if ") and out[-1].endswith(_FAIL)):
+            out[-1] = f"{out[-1][:-len(_FAIL)]} or {code[3:]}"
+        else:
+            out.append(line)
+    return out
+
+
+def _type_name(tp: Any) -> str:
+    return tp.__qualname__ if isinstance(tp, type) else repr(tp)
 
 
 def field_types(cls: type) -> dict[str, Any]:

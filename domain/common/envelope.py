@@ -30,7 +30,9 @@ def encode_event(event: Any) -> tuple[str, int, dict]:
 
 
 def decode_event(game: GameDefinition, type_name: str, version: int, data: dict) -> Any:
-    found = _event_table(game).get(type_name)
+    entry = _EVENT_TABLES.get(id(game))  # _event_table's lookup, inline: called per event
+    table = entry[1] if entry is not None and entry[0] is game else _event_table(game)
+    found = table.get(type_name)
     if found is None:
         raise ValueError(f"unknown event type {type_name!r} for {game.id}")
     cls, current, decoder = found

@@ -14,6 +14,9 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+_NEW = object.__new__
+_SET = object.__setattr__  # a frozen dataclass's own __setattr__ refuses
+
 
 @cache
 def _field_names(cls: type) -> frozenset[str]:
@@ -21,11 +24,15 @@ def _field_names(cls: type) -> frozenset[str]:
 
 
 def replace(obj: T, **changes: Any) -> T:
-    cls = type(obj)
-    unknown = changes.keys() - _field_names(cls)
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(unknown)}")
-    new = object.__new__(cls)
-    new.__dict__.update(obj.__dict__)
-    new.__dict__.update(changes)
+    fields = obj.__dict__.copy()
+    count = len(fields)
+    fields.update(changes)
+    # an instance holds all its fields, so a name that adds an entry is not one (checked
+    # by names only then: replay replaces states for every event)
+    if len(fields) != count:
+        unknown = changes.keys() - _field_names(type(obj))
+        if unknown:
+            raise TypeError(f"{type(obj).__name__} has no field(s) {sorted(unknown)}")
+    new = _NEW(type(obj))
+    _SET(new, "__dict__", fields)
     return new
