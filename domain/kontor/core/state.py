@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
+from domain.common.frozen import replace
 from domain.kontor.core.options import Options
+
+#: an extension's own frozen sub-state (a dataclass whose fields all have defaults)
+P = TypeVar("P")
 
 #: ``chosen`` of a seat that passes in secret (special rule « Marins ivres morts »: CardChosen
 #: with ``passing``); never a card id
@@ -106,9 +111,6 @@ class KontorState:
     #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
     smuggled: tuple[tuple[int, int, int, int], ...] = ()
     smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
-    #: Point final: indices into ``scored`` of the latest finished sectors
-    last_closed: tuple[int, ...] = ()
-    final_point_done: bool = False
     #: Vieilles rancunes: sectors waiting for a decision, decisions (index, counted),
     #: and the end reason while the end waits
     grudge_pending: tuple[int, ...] = ()
@@ -172,6 +174,11 @@ class KontorState:
     #: (seat, card): cards every seat saw go into that seat's hand, drawn from a face-up
     #: top or revealed and returned (what redetermine keeps while they are still held)
     seen_in_hand: frozenset[tuple[int, int]] = frozenset()
+    #: the extensions' own frozen sub-states, at most one per class, each created by its
+    #: extension when it first records something (``part``, ``with_part``): what only a
+    #: variant, a special rule, a scenario or an expansion reads lives there, and the core
+    #: never names it
+    ext: tuple = ()
 
     def goods_map(self) -> dict[int, tuple[str, ...]]:
         return dict(self.goods_override)
@@ -186,3 +193,32 @@ def without_cell(board: tuple[Cell, ...], x: int, y: int) -> tuple[Cell, ...]:
         if (board[i].x, board[i].y) == (x, y):
             return board[:i] + board[i + 1 :]
     return board
+
+
+#: class -> its empty instance: what ``part`` answers while the extension holds nothing
+_EMPTY: dict[type, object] = {}
+
+
+def part(state: KontorState, cls: type[P]) -> P:
+    """The sub-state of class ``cls`` the state holds (its empty instance if none)."""
+    for sub in state.ext:
+        if type(sub) is cls:
+            return sub
+    empty = _EMPTY.get(cls)
+    if empty is None:
+        empty = _EMPTY[cls] = cls()
+    return empty
+
+
+def with_part(state: KontorState, sub) -> KontorState:
+    """The state holding ``sub`` in place of its class's sub-state."""
+    cls, ext = type(sub), state.ext
+    for i, old in enumerate(ext):
+        if type(old) is cls:
+            return replace(state, ext=ext[:i] + (sub,) + ext[i + 1 :])
+    return replace(state, ext=ext + (sub,))
+
+
+def change_part(state: KontorState, cls: type, **changes) -> KontorState:
+    """The state with these fields of its ``cls`` sub-state changed."""
+    return with_part(state, replace(part(state, cls), **changes))
