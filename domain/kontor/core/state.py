@@ -111,11 +111,6 @@ class KontorState:
     #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
     smuggled: tuple[tuple[int, int, int, int], ...] = ()
     smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
-    #: Vieilles rancunes: sectors waiting for a decision, decisions (index, counted),
-    #: and the end reason while the end waits
-    grudge_pending: tuple[int, ...] = ()
-    grudges: tuple[tuple[int, bool], ...] = ()
-    ending: str | None = None
     # --- end special rules B ---
     # --- free wheel (free_wheel.py, alliances.py) ---
     current: int | None = None  # whose turn it is (sequential turns)

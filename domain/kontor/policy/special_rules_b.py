@@ -15,7 +15,8 @@ from domain.kontor.core.commands_b import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, part
+from domain.kontor.rules.old_grudges import GrudgesState
 
 
 def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):
@@ -34,7 +35,7 @@ def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):
         return best
     if state.phase == "grudges":
         cmd = legal[0]
-        s = state.scored[state.grudge_pending[0]]
+        s = state.scored[part(state, GrudgesState).grudge_pending[0]]
         # keep a sector won or tied; drop one the other side won
         counted = s.winner is None or s.winner == side
         return DecideTavernSector(cmd.x, cmd.y, counted)

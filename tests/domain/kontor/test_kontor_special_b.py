@@ -408,7 +408,10 @@ def test_old_grudges_dropped_sector_takes_no_slot_in_the_largest_count():
 
     st = replace(state, options=opts, scored=(big, small))
     assert select_final(st, occupancy(st))[0] == (0,)
-    st = replace(st, grudges=((0, False),))
+    from domain.kontor.core.state import with_part
+    from domain.kontor.rules.old_grudges import GrudgesState
+
+    st = with_part(st, GrudgesState(grudges=((0, False),)))
     assert select_final(st, occupancy(st))[0] == (1,)
 
 
