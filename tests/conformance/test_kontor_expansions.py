@@ -9,6 +9,8 @@ import pytest
 
 from domain.kontor import GAME
 from domain.kontor.core.data import GOODS
+from domain.kontor.core.state import part
+from domain.kontor.expansions.event_cards import EventCardsState
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
@@ -29,7 +31,7 @@ def _invariants(state) -> None:
     assert len(card_places(state)) == 88
     for row in state.exports:
         assert len(row) == len(GOODS) and min(row) >= 0
-    assert len(state.event_deck) + len(state.events_turned) in (0, 10)
+    assert len(part(state, EventCardsState).event_deck) + len(part(state, EventCardsState).events_turned) in (0, 10)
 
 
 @pytest.mark.parametrize(
@@ -50,7 +52,7 @@ def test_random_expansion_games(variant, expansions):
         assert len(bonus) == 1 and tuple(GAME.result(final).scores) == tuple(
             map(float, bonus[0].points)
         )
-        turned += len(final.events_turned)
+        turned += len(part(final, EventCardsState).events_turned)
         exported += sum(map(sum, final.exports))
     if "event_cards" in expansions:
         assert turned > SEEDS  # events do happen

@@ -86,31 +86,12 @@ class KontorState:
     pending_card: int | None = None
     #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
     warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    #: Justice: docks chosen so far per seat (before the start), docks set aside unseen
-    starting_choice: tuple[tuple[int, ...], ...] = ()
-    docks_aside: tuple[tuple[int, ...], ...] = ()
-    #: Achat de cartes spéciales: the face-down pile; per seat: None = not asked or not
-    #: yet declared, True/False = wants to buy (secret until all declared)
-    specials_pile: tuple[int, ...] = ()
-    buy_pending: tuple[int, ...] = ()
-    buy_wants: tuple[bool | None, ...] = ()
-    #: Choix d'inondation: canals placed for the current flood; discarded floods
-    flood_water: tuple[int, ...] = ()
-    discarded: tuple[int, ...] = ()
     #: cards placed in the current round (Sprint final: customs of the last round)
     round_cards: tuple[int, ...] = ()
     # --- end special rules A ---
     # --- special rules B (rules/bribery.py, smuggling.py, final_point.py, old_grudges.py)
-    #: Corruption: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while
-    #: the tavern's placer adds bribe warehouses
-    bribe: tuple | None = None
     #: dock cards holding one bribe warehouse more (counted while they hold their own)
     bribes: tuple[int, ...] = ()
-    #: Contrebande: per seat, (card, draw pile) chosen face down this round (secret)
-    face_down: tuple = ()
-    #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
-    smuggled: tuple[tuple[int, int, int, int], ...] = ()
-    smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
     # --- end special rules B ---
     # --- free wheel (free_wheel.py, alliances.py) ---
     current: int | None = None  # whose turn it is (sequential turns)
@@ -140,29 +121,10 @@ class KontorState:
     export_missing: tuple[tuple[int, str], ...] = ()
     #: (dock card, good, new good): a warehouse swapped by « Inondation »
     swapped: tuple[tuple[int, str, str], ...] = ()
-    event_deck: tuple[str, ...] = ()  # face down, secret order; index 0 is turned next
-    events_turned: tuple[str, ...] = ()  # public, in the order they were turned
-    events_due: int = 0  # scored sectors whose event card has been dealt with
-    event_active: str | None = None  # the event waiting for players' choices
-    event_waiting: tuple[int, ...] = ()  # seats still to act on it, in order
-    event_step: tuple[str, ...] = ()  # per seat: "" | "choose" | "put_under" | "swap"
-    event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
-    forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
     bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
-    goods_changed: bool = False  # Blocus maritime: the value order is changed
     known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
     pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
     # --- scenarios (domain/kontor/scenarios/) ---
-    #: canals set aside unseen (Bakchich), hidden like the pile
-    water_aside: tuple[int, ...] = ()
-    #: per seat: has it bribed this round (Bakchich)
-    bribed: tuple[bool, ...] = ()
-    #: Euphrate: (x, y, good) of the warehouses still sunk in canals
-    sunken: tuple[tuple[int, int, str], ...] = ()
-    #: Euphrate: (seat, good) raised and waiting for the seat to choose a centre
-    sunken_pending: tuple[tuple[int, str], ...] = ()
-    #: Grande marée: the seat that may now place a second canal
-    second_canal: int | None = None
     #: dock card -> the goods of its warehouses when they differ from the printed goods
     #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
     goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()

@@ -25,6 +25,9 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
+from domain.kontor.core.state import change_part, part
+from domain.kontor.rules.buy_special_cards import SpecialsState
+from domain.kontor.rules.flood_choice import FloodState
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
@@ -375,7 +378,7 @@ def test_flood_choice_two_water_cards_then_flood_discarded_and_two_drawn():
     drawn = of_type(events, ev.CardDrawn)
     assert [d.card for d in drawn] == [water(n=4), water(n=5)]
     assert of_type(events, ev.IncomePaid)[0].amount == 2
-    assert flood in state.discarded and flood not in state.hands[RED]
+    assert flood in part(state, FloodState).discarded and flood not in state.hands[RED]
     assert state.phase == "choose"
 
 
@@ -389,7 +392,7 @@ def test_buy_special_cards_pile_and_buying_before_each_round():
     o = opts("buy_special_cards")
     events = GAME.start(o, 2, SEED)
     state = GAME.fold(events)
-    assert len(state.specials_pile) == 6 and state.phase == "buy"
+    assert len(part(state, SpecialsState).specials_pile) == 6 and state.phase == "buy"
     assert GAME.redact_event(events[0], RED)["specials_pile"] == {"size": 6}
     assert GAME.legal_commands(state, RED) == [BuySpecialCard(True), BuySpecialCard(False)]
     out, state = then(state, RED, BuySpecialCard(True))
@@ -408,8 +411,10 @@ def test_buy_special_cards_higher_number_buys_first_when_not_enough():
     the wishes are secret until both have said; the higher top of the dock piles wins."""
     o = opts("buy_special_cards")
     low, high = sorted(cards("dock", RED, None, None))[0], sorted(cards("dock", BLACK, None, None))[-1]
-    start = replace(
-        started(dock_piles=((low,), (high,)), options=o), specials_pile=(CARDS[1].id,)
+    start = change_part(
+        started(dock_piles=((low,), (high,)), options=o),
+        SpecialsState,
+        specials_pile=(CARDS[1].id,),
     )
     state = given(start, ev.BuyingOpened((RED, BLACK)))
     _, state = then(state, RED, BuySpecialCard(True))
@@ -494,7 +499,7 @@ def test_final_sprint_customs_of_the_last_round_not_counted():
     d_black, last = dock(BLACK, "tea"), dock(BLACK, "wine")
     layout = cross_layout()
     layout[(1, -1)] = dock(RED, "spice")
-    start = replace(
+    start = change_part(
         started(
             layout,
             hands=((customs, water(n=1)), (d_black, water(n=2))),
@@ -502,6 +507,7 @@ def test_final_sprint_customs_of_the_last_round_not_counted():
             water_pile=tuple(waters(30, skip=3)),
             options=o,
         ),
+        SpecialsState,
         specials_pile=(),
     )
     state = given(start, ev.WarehousesAdded(RED, layout[(1, -1)], ("spice",)))
