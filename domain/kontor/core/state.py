@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import TypeVar
 
 from domain.common.frozen import replace
@@ -80,10 +81,8 @@ class KontorState:
     eliminated: tuple[int, ...] = ()
     # --- special rules A (special_rules.py) ---
     #: a step the placer must finish before the turn goes on: "" | good | draw | pick |
-    #: flood_water, by ``pending_seat``, after placing ``pending_card``
+    #: flood_water (whose and after which card: rules/pending_step.py's PendingStepState)
     pending: str = ""
-    pending_seat: int | None = None
-    pending_card: int | None = None
     #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
     warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
     #: cards placed in the current round (Sprint final: customs of the last round)
@@ -93,34 +92,13 @@ class KontorState:
     #: dock cards holding one bribe warehouse more (counted while they hold their own)
     bribes: tuple[int, ...] = ()
     # --- end special rules B ---
-    # --- free wheel (free_wheel.py, alliances.py) ---
-    current: int | None = None  # whose turn it is (sequential turns)
-    #: free wheel steps inside a turn: phase is "turn" (before playing: tavern coins,
-    #: alliances), "alliance" (a proposal awaits its answer), "place", "drunk" (choose
-    #: the dock a new tavern makes drunk), "draw" (choose the pile)
-    skip_next: tuple[bool, ...] = ()  # « il doit passer à son prochain tour »
-    #: (tavern card, owner seat, drunk dock card or None)
-    taverns: tuple[tuple[int, int, int | None], ...] = ()
-    tavern_moved: tuple[int, ...] = ()  # taverns whose coin moved this turn
-    common_docks: tuple[int, ...] = ()  # free for all: the one dock pile, top first
-    common_known: int = 0  # cards at its bottom put back by the ship (public)
+    # --- free wheel (forms/free_wheel/; the rest of its state: its FreeWheelState) ---
+    #: the free wheel's steps inside a turn are phases: "turn" (before playing: tavern
+    #: coins, alliances), "alliance" (a proposal awaits its answer), "place", "drunk"
+    #: (choose the dock a new tavern makes drunk), "draw" (choose the pile)
     dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
-    #: (seat a, seat b, cells of the sector when declared), a < b
-    alliances: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = ()
-    #: pending proposal: (proposer, partner, x, y)
-    proposal: tuple[int, int, int, int] | None = None
-    proposed: bool = False  # the current seat has proposed this turn
-    barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
-    results: tuple = ()  # the kontor.SectorCounted events of the final count
     # --- end free wheel ---
     # --- expansions (export_warehouse.py, event_cards.py); defaults: without them ---
-    #: per seat: warehouses in its export warehouse, (tea, wine, spice)
-    exports: tuple[tuple[int, int, int], ...] = ()
-    #: (dock card, good): one warehouse of that good of the dock is not in its sector (it
-    #: went to export, or stayed there when another dock left: export_warehouse.py)
-    export_missing: tuple[tuple[int, str], ...] = ()
-    #: (dock card, good, new good): a warehouse swapped by « Inondation »
-    swapped: tuple[tuple[int, str, str], ...] = ()
     bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
     known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
     pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
@@ -179,3 +157,17 @@ def with_part(state: KontorState, sub) -> KontorState:
 def change_part(state: KontorState, cls: type, **changes) -> KontorState:
     """The state with these fields of its ``cls`` sub-state changed."""
     return with_part(state, replace(part(state, cls), **changes))
+
+
+def replace_in(state: KontorState, cls: type, **changes) -> KontorState:
+    """The state with these fields changed, each in the core's fields or in the ``cls``
+    sub-state's, by its name (an extension's evolve that changes both at once)."""
+    own = {name: changes.pop(name) for name in _field_names(cls) & changes.keys()}
+    if changes:
+        state = replace(state, **changes)
+    return change_part(state, cls, **own) if own else state
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))

@@ -33,7 +33,7 @@ from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
-from domain.kontor.expansions.warehouse_goods import actual_goods
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
 from domain.rng import Rng
 
 
@@ -461,7 +461,8 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     if t is ev.GoodsOrderChanged:
         return change_part(state, EventCardsState, goods_changed=True)
     if t is ev.WarehouseSwapped:
-        state = replace(state, swapped=state.swapped + ((event.card, event.good, event.new_good),))
+        swapped = moved(state).swapped + ((event.card, event.good, event.new_good),)
+        state = change_part(state, WarehouseGoodsState, swapped=swapped)
         sectors = _own(state).event_sectors + (event.sector,)
         state = change_part(state, EventCardsState, event_sectors=sectors)
         return _leave(state, event.seat)
@@ -550,9 +551,10 @@ def _decide(log, seat: int, command) -> bool:
 
 def forget_dock(state: KontorState, card: int) -> KontorState:
     """A dock left the board: warehouses swapped on it leave with it."""
-    if not state.swapped:
+    if not moved(state).swapped:
         return state
-    return replace(state, swapped=tuple(e for e in state.swapped if e[0] != card))
+    swapped = tuple(e for e in moved(state).swapped if e[0] != card)
+    return change_part(state, WarehouseGoodsState, swapped=swapped)
 
 
 def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]] | None:

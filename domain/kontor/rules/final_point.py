@@ -28,7 +28,7 @@ from domain.kontor.core.state import KontorState, change_part, part
 class FinalPointState:
     #: indices into ``scored`` of the latest finished sectors
     last_closed: tuple[int, ...] = ()
-    done: bool = False  # their bonus was awarded
+    awarded: bool = False  # their bonus was awarded
 
 
 def after_scoring(log, first: int) -> None:
@@ -41,7 +41,7 @@ def after_scoring(log, first: int) -> None:
 def award(log, reason: str) -> bool:
     """At the end: « rapporte 2 points ». The end does not wait (False)."""
     st = log.state
-    if st.options.final_point and not part(st, FinalPointState).done:
+    if st.options.final_point and not part(st, FinalPointState).awarded:
         log.emit(evb.FinalPointAwarded(part(st, FinalPointState).last_closed, FINAL_POINT_BONUS))
     return False
 
@@ -61,7 +61,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
             for seat in seats_of(state.options, s.winner, state.seat_count):
                 points[seat] += event.bonus
         state = replace(state, scored=tuple(scored), points=tuple(points))
-        return change_part(state, FinalPointState, done=True)
+        return change_part(state, FinalPointState, awarded=True)
     return None
 
 
@@ -75,7 +75,7 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         own = part(state, FinalPointState)
         out["final_point"] = {
             "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in own.last_closed],
-            "awarded": own.done,
+            "awarded": own.awarded,
         }
 
 

@@ -22,7 +22,7 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import legal_commands, to_act
-from domain.kontor.core.state import ScoredSector, part, with_part
+from domain.kontor.core.state import ScoredSector, part
 from domain.kontor.scenarios.baksheesh import BaksheeshState
 from domain.kontor.scenarios.data import LAYOUTS
 from domain.kontor.scenarios.decisions import DecisionsState
@@ -249,9 +249,8 @@ def test_embargo_ends_when_both_supplies_are_empty():
 def euphrates_state(docks, card, sunken=((1, 0, "tea"),), seats=2, extra=()):
     o = opts("euphrates")
     lay = layout(CROSS, docks)
-    start = with_part(
-        started(lay, hands=((card, *extra), (spare_water(5),)), options=o),
-        EuphratesState(sunken=sunken),
+    start = replace(
+        started(lay, hands=((card, *extra), (spare_water(5),)), options=o), sunken=sunken
     )
     state = given(start, *with_warehouses(lay))
     _, state = choose(state, ChooseCard(card), Pass())
@@ -318,7 +317,7 @@ def test_euphrates_edge_counts_as_a_side():
     so it counts as closed (as a sector is limited by the board's edge)."""
     o = opts("euphrates")  # 6x6: the canal at (3, 0) makes the layout 6 wide (x -2..3)
     lay = layout([*CROSS, (3, 0)])
-    state = given(with_part(started(lay, options=o), EuphratesState(sunken=((3, 0, "wine"),))))
+    state = given(replace(started(lay, options=o), sunken=((3, 0, "wine"),)))
     cells = {(c.x, c.y): c.card for c in state.board}
     assert not surrounded(state, cells, (3, 0))
     cells[(3, -1)] = red_dock(0)

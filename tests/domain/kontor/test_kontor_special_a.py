@@ -25,7 +25,7 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
-from domain.kontor.core.state import change_part, part
+from domain.kontor.core.state import part
 from domain.kontor.rules.buy_special_cards import SpecialsState
 from domain.kontor.rules.flood_choice import FloodState
 from tests.domain.kontor.helpers import (
@@ -411,10 +411,8 @@ def test_buy_special_cards_higher_number_buys_first_when_not_enough():
     the wishes are secret until both have said; the higher top of the dock piles wins."""
     o = opts("buy_special_cards")
     low, high = sorted(cards("dock", RED, None, None))[0], sorted(cards("dock", BLACK, None, None))[-1]
-    start = change_part(
-        started(dock_piles=((low,), (high,)), options=o),
-        SpecialsState,
-        specials_pile=(CARDS[1].id,),
+    start = replace(
+        started(dock_piles=((low,), (high,)), options=o), specials_pile=(CARDS[1].id,)
     )
     state = given(start, ev.BuyingOpened((RED, BLACK)))
     _, state = then(state, RED, BuySpecialCard(True))
@@ -499,7 +497,7 @@ def test_final_sprint_customs_of_the_last_round_not_counted():
     d_black, last = dock(BLACK, "tea"), dock(BLACK, "wine")
     layout = cross_layout()
     layout[(1, -1)] = dock(RED, "spice")
-    start = change_part(
+    start = replace(
         started(
             layout,
             hands=((customs, water(n=1)), (d_black, water(n=2))),
@@ -507,7 +505,6 @@ def test_final_sprint_customs_of_the_last_round_not_counted():
             water_pile=tuple(waters(30, skip=3)),
             options=o,
         ),
-        SpecialsState,
         specials_pile=(),
     )
     state = given(start, ev.WarehousesAdded(RED, layout[(1, -1)], ("spice",)))
