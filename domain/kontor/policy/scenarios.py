@@ -9,9 +9,9 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import Options
-from domain.kontor.core.state import KontorState, part
+from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import ISLAND_CELLS
-from domain.kontor.scenarios.decisions import DecisionsState
+from domain.kontor.scenarios.decisions import decisions_of
 from domain.kontor.scenarios.final_count import is_straight
 
 
@@ -49,7 +49,7 @@ def pending_choice(state: KontorState, rng, evaluate, legal: list):
         if isinstance(cmd, PlaceSunkenWarehouse):
             card = cells[(cmd.x, cmd.y)]
             goods = state.goods_map()
-            goods[card] = (*goods.get(card, CARDS[card].goods), part(state, DecisionsState).sunken_pending[0][1])
+            goods[card] = (*goods.get(card, CARDS[card].goods), decisions_of(state).sunken_pending[0][1])
             v = evaluate(cells, state.warehouses, goods)
         elif cmd.card is None:
             v = base

@@ -38,6 +38,10 @@ class SpecialsState:
     buy_wants: tuple[bool | None, ...] = ()
 
 
+def _own(state: KontorState) -> SpecialsState:
+    return part(state, SpecialsState)
+
+
 # ---------------------------------------------------------------------------------------
 # set-up, the buying before each round
 
@@ -73,7 +77,7 @@ def open_round(log) -> None:
     """« Avant chaque tour »: the seats that can pay may buy."""
     st = log.state
     price = st.options.special_price
-    if not price or st.phase == "over" or not part(st, SpecialsState).specials_pile:
+    if not price or st.phase == "over" or not _own(st).specials_pile:
         return
     seats = tuple(s for s in range(st.seat_count) if st.money[s] >= price)
     if seats:
@@ -83,7 +87,7 @@ def open_round(log) -> None:
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase != "buy":
         return None
-    return tuple(s for s in part(state, SpecialsState).buy_pending if part(state, SpecialsState).buy_wants[s] is None)
+    return tuple(s for s in _own(state).buy_pending if _own(state).buy_wants[s] is None)
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -109,7 +113,7 @@ def decide(log, seat: int, command) -> bool:
         )
     log.emit(ev.BuyDeclared(seat, bool(command.buy)))
     st = log.state
-    if all(part(st, SpecialsState).buy_wants[s] is not None for s in part(st, SpecialsState).buy_pending):
+    if all(_own(st).buy_wants[s] is not None for s in _own(st).buy_pending):
         resolve_buying(log)
     log.after_command()
     return True
@@ -126,11 +130,11 @@ def resolve_buying(log) -> None:
     wishes were secret until all had said; then the buyers buy one card each, the one
     whose dock pile shows the higher number first (reading R-A8)."""
     st = log.state
-    wanted = [s for s in part(st, SpecialsState).buy_pending if part(st, SpecialsState).buy_wants[s]]
+    wanted = [s for s in _own(st).buy_pending if _own(st).buy_wants[s]]
     wanted.sort(key=lambda s: (-shown_number(st, s), s))
     price = st.options.special_price
     for seat in wanted:
-        pile = part(log.state, SpecialsState).specials_pile
+        pile = _own(log.state).specials_pile
         if not pile:
             break
         log.emit(ev.SpecialCardBought(seat, pile[0], price))
@@ -144,18 +148,18 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         state = replace(state, phase="buy")
         return change_part(state, SpecialsState, buy_pending=event.seats, buy_wants=(None,) * n)
     if t is ev.BuyDeclared:
-        wants = set_at(part(state, SpecialsState).buy_wants, event.seat, event.buy)
+        wants = set_at(_own(state).buy_wants, event.seat, event.buy)
         return change_part(state, SpecialsState, buy_wants=wants)
     if t is ev.SpecialCardBought:
         seat = event.seat
-        card = event.card if event.card is not None else part(state, SpecialsState).specials_pile[0]
+        card = event.card if event.card is not None else _own(state).specials_pile[0]
         state = replace(
             state,
             hands=set_at(state.hands, seat, state.hands[seat] + (card,)),
             money=set_at(state.money, seat, state.money[seat] - event.price),
             treasury=state.treasury + event.price,
         )
-        pile = without_one(part(state, SpecialsState).specials_pile, card)
+        pile = without_one(_own(state).specials_pile, card)
         return change_part(state, SpecialsState, specials_pile=pile)
     if t is ev.BuyingClosed:
         state = replace(state, phase="choose")
@@ -170,19 +174,19 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the pile's size, who buys, who has said; the seat's own wish."""
     if state.options.special_price:
-        out["specials_pile"] = len(part(state, SpecialsState).specials_pile)
+        out["specials_pile"] = len(_own(state).specials_pile)
         if state.phase == "buy":
             out["buying"] = {
-                "seats": list(part(state, SpecialsState).buy_pending),
-                "declared": [s for s in part(state, SpecialsState).buy_pending if part(state, SpecialsState).buy_wants[s] is not None],
+                "seats": list(_own(state).buy_pending),
+                "declared": [s for s in _own(state).buy_pending if _own(state).buy_wants[s] is not None],
             }
     if viewer is not None and "you" in out and state.phase == "buy":
-        out["you"]["buy"] = part(state, SpecialsState).buy_wants[viewer]
+        out["you"]["buy"] = _own(state).buy_wants[viewer]
 
 
 def view_hidden(state: KontorState, hidden: dict) -> None:
     if state.options.special_price:
-        hidden["specials_pile"] = list(part(state, SpecialsState).specials_pile)
+        hidden["specials_pile"] = list(_own(state).specials_pile)
 
 
 def redact(event, viewer: int | None, data: dict) -> dict:
@@ -201,7 +205,7 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
     buying, other seats' wishes."""
     n = state.seat_count
     hands = [list(h) for h in state.hands]
-    specials_pile = list(part(state, SpecialsState).specials_pile)
+    specials_pile = list(_own(state).specials_pile)
     pools: dict[tuple, list[int]] = {}
     slots: list = []  # (container, index)
 
@@ -223,12 +227,12 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
         pools[key] = list(rng.shuffle(pools[key]))
     for container, i in slots:
         container[i] = pools[slot(container[i])].pop()
-    wants = list(part(state, SpecialsState).buy_wants)
+    wants = list(_own(state).buy_wants)
     if state.phase == "buy":
-        for s in part(state, SpecialsState).buy_pending:
+        for s in _own(state).buy_pending:
             if s != observer and wants[s] is not None:
                 wants[s] = bool(rng.below(2))
-    if not slots and wants == list(part(state, SpecialsState).buy_wants):
+    if not slots and wants == list(_own(state).buy_wants):
         return state
     state = replace(state, hands=tuple(tuple(h) for h in hands))
     return change_part(

@@ -35,6 +35,10 @@ class FloodState:
     discarded: tuple[int, ...] = ()  # floods discarded
 
 
+def _own(state: KontorState) -> FloodState:
+    return part(state, FloodState)
+
+
 
 def may_use_flood_as_water(state: KontorState, seat: int) -> bool:
     """« on peut choisir de l'utiliser pour jouer deux cartes d'eau »: a flood revealed,
@@ -111,7 +115,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     if len(occupancy(st)) >= size * size:
         log.end_game("board_full")
         return
-    placed = len(part(st, FloodState).flood_water)
+    placed = len(_own(st).flood_water)
     if placed < st.options.flood_as_water and water_commands(st, seat):
         log.emit(ev.StepOpened(seat, "flood_water", flood))
         return
@@ -147,20 +151,20 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
             span=span,
             round_cards=state.round_cards + (event.card,),
         )
-        water = part(state, FloodState).flood_water + (event.card,)
+        water = _own(state).flood_water + (event.card,)
         return change_part(state, FloodState, flood_water=water)
     if t is ev.FloodDiscarded:
         state = replace(
             state, order=tuple(s for s in state.order if s != event.seat), ship_moved=False
         )
-        discarded = part(state, FloodState).discarded + (event.card,)
+        discarded = _own(state).discarded + (event.card,)
         return change_part(state, FloodState, discarded=discarded, flood_water=())
     return None
 
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the canals played for the flood so far; the floods discarded."""
-    own = part(state, FloodState)
+    own = _own(state)
     if state.options.flood_as_water and own.flood_water:
         out["flood_water"] = list(own.flood_water)
     if own.discarded:

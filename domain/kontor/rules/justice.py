@@ -36,6 +36,10 @@ class JusticeState:
     docks_aside: tuple[tuple[int, ...], ...] = ()
 
 
+def _own(state: KontorState) -> JusticeState:
+    return part(state, JusticeState)
+
+
 # ---------------------------------------------------------------------------------------
 # set-up
 
@@ -66,7 +70,7 @@ def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase != "starting_docks":
         return None
     k = state.options.starting_dock_choice
-    return tuple(s for s in range(state.seat_count) if len(part(state, JusticeState).starting_choice[s]) < k)
+    return tuple(s for s in range(state.seat_count) if len(_own(state).starting_choice[s]) < k)
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -91,7 +95,7 @@ def decide(log, seat: int, command) -> bool:
     log.emit(ev.StartingDockChosen(seat, command.card))
     st = log.state
     k = st.options.starting_dock_choice
-    if all(len(c) >= k for c in part(st, JusticeState).starting_choice):
+    if all(len(c) >= k for c in _own(st).starting_choice):
         # « De plus, quatre docks sont retirés cachés de chaque pile »
         m = st.options.docks_set_aside
         log.emit(ev.DockPilesFormed(tuple(tuple(p[:m]) for p in st.dock_piles)))
@@ -105,7 +109,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
     n = state.seat_count
     if t is ev.StartingDockChosen:
         seat = event.seat
-        choice = part(state, JusticeState).starting_choice
+        choice = _own(state).starting_choice
         state = replace(
             state,
             dock_piles=set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card)),
@@ -114,7 +118,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
             state, JusticeState, starting_choice=set_at(choice, seat, choice[seat] + (event.card,))
         )
     if t is ev.DockPilesFormed:
-        hands = tuple(state.hands[s] + part(state, JusticeState).starting_choice[s] for s in range(n))
+        hands = tuple(state.hands[s] + _own(state).starting_choice[s] for s in range(n))
         piles = tuple(
             tuple(c for c in state.dock_piles[s] if c not in event.aside[s]) for s in range(n)
         )
@@ -132,19 +136,19 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     if state.phase == "starting_docks":
         for p in out["players"]:
             p["dock_pile"]["top"] = None  # the deck is not a pile yet
-            p["starting_docks"] = len(part(state, JusticeState).starting_choice[p["seat"]])
+            p["starting_docks"] = len(_own(state).starting_choice[p["seat"]])
     if state.options.docks_set_aside:
-        out["docks_aside"] = [len(a) for a in part(state, JusticeState).docks_aside] or [0] * state.seat_count
+        out["docks_aside"] = [len(a) for a in _own(state).docks_aside] or [0] * state.seat_count
     if viewer is None or "you" not in out:
         return
     if state.phase == "starting_docks":
         out["you"]["deck"] = sorted(state.dock_piles[viewer])
-        out["you"]["starting_docks"] = list(part(state, JusticeState).starting_choice[viewer])
+        out["you"]["starting_docks"] = list(_own(state).starting_choice[viewer])
 
 
 def view_hidden(state: KontorState, hidden: dict) -> None:
-    if part(state, JusticeState).docks_aside:
-        hidden["docks_aside"] = [list(a) for a in part(state, JusticeState).docks_aside]
+    if _own(state).docks_aside:
+        hidden["docks_aside"] = [list(a) for a in _own(state).docks_aside]
 
 
 def redact(event, viewer: int | None, data: dict) -> dict:
@@ -164,8 +168,8 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
     set aside and the piles below what the observer saw."""
     n = state.seat_count
     piles = [list(p) for p in state.dock_piles]
-    choice = [list(c) for c in part(state, JusticeState).starting_choice]
-    aside = [list(a) for a in part(state, JusticeState).docks_aside]
+    choice = [list(c) for c in _own(state).starting_choice]
+    aside = [list(a) for a in _own(state).docks_aside]
     pools: dict[tuple, list[int]] = {}
     slots: list = []  # (container, index)
 

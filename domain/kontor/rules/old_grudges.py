@@ -42,6 +42,10 @@ class GrudgesState:
     ending: str | None = None
 
 
+def _own(state: KontorState) -> GrudgesState:
+    return part(state, GrudgesState)
+
+
 def grudge_tavern(state: KontorState, index: int) -> tuple[int, Pos]:
     """The tavern of the scored sector ``index``."""
     cells = occupancy(state)
@@ -65,23 +69,23 @@ def grudge_sectors(state: KontorState) -> tuple[int, ...]:
 def grudge_decider(state: KontorState) -> int:
     """The owner of the tavern: its colour's first seat (our convention in the team game:
     « Un joueur ou une équipe qui possède une taverne »)."""
-    _, tavern = grudge_tavern(state, part(state, GrudgesState).grudge_pending[0])
+    _, tavern = grudge_tavern(state, _own(state).grudge_pending[0])
     owner = CARDS[occupancy(state)[tavern]].owner
     return seats_of(state.options, owner, state.seat_count)[0]
 
 
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase == "grudges":
-        return (grudge_decider(state),) if part(state, GrudgesState).grudge_pending else ()
+        return (grudge_decider(state),) if _own(state).grudge_pending else ()
     return None
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
     if state.phase != "grudges":
         return None
-    if not part(state, GrudgesState).grudge_pending:
+    if not _own(state).grudge_pending:
         return []
-    _, (x, y) = grudge_tavern(state, part(state, GrudgesState).grudge_pending[0])
+    _, (x, y) = grudge_tavern(state, _own(state).grudge_pending[0])
     return [DecideTavernSector(x, y, True), DecideTavernSector(x, y, False)]
 
 
@@ -99,9 +103,9 @@ def decide(log, seat: int, command) -> bool:
     if not isinstance(command, DecideTavernSector):
         return False
     st = log.state
-    if st.phase != "grudges" or not part(st, GrudgesState).grudge_pending:
+    if st.phase != "grudges" or not _own(st).grudge_pending:
         raise RuleViolation("kontor.no_tavern_decision", "No tavern decision is pending.")
-    index = part(st, GrudgesState).grudge_pending[0]
+    index = _own(st).grudge_pending[0]
     _, tavern = grudge_tavern(st, index)
     if (command.x, command.y) != tavern:
         raise RuleViolation(
@@ -109,8 +113,8 @@ def decide(log, seat: int, command) -> bool:
             f"The decision pending is the sector of the tavern at {tavern}.",
         )
     log.emit(evb.TavernSectorDecided(seat, index, tavern[0], tavern[1], command.counted))
-    if not part(log.state, GrudgesState).grudge_pending:
-        log.end_game(part(log.state, GrudgesState).ending)
+    if not _own(log.state).grudge_pending:
+        log.end_game(_own(log.state).ending)
     log.after_command()
     return True
 
@@ -119,8 +123,8 @@ def ask(log, reason: str) -> bool:
     """Before the end: ask for each sector with one tavern; True while a decision waits."""
     st = log.state
     if st.phase == "grudges":
-        return bool(part(st, GrudgesState).grudge_pending)
-    if st.options.old_grudges and part(st, GrudgesState).ending is None:
+        return bool(_own(st).grudge_pending)
+    if st.options.old_grudges and _own(st).ending is None:
         pending = grudge_sectors(st)
         if pending:
             log.emit(evb.TavernSectorsAsked(reason, pending))
@@ -140,7 +144,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
         if not event.counted and s.winner is not None:
             for seat in seats_of(state.options, s.winner, state.seat_count):
                 points = set_at(points, seat, points[seat] - s.points)
-        own = part(state, GrudgesState)
+        own = _own(state)
         return change_part(
             replace(state, points=points),
             GrudgesState,
@@ -153,7 +157,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
 def final_selection(state: KontorState, sizes, distances):
     """A sector its tavern's owner did not count takes no slot among the largest."""
     opts = state.options
-    dropped = {i for i, counted in part(state, GrudgesState).grudges if not counted}
+    dropped = {i for i, counted in _own(state).grudges if not counted}
     if not dropped or opts.final_selection == "all":
         return None
     eligible = tuple(0 if i in dropped else n for i, n in enumerate(sizes))
@@ -169,8 +173,8 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     if not state.options.old_grudges:
         return
     pending = None
-    if state.phase == "grudges" and part(state, GrudgesState).grudge_pending:
-        i = part(state, GrudgesState).grudge_pending[0]
+    if state.phase == "grudges" and _own(state).grudge_pending:
+        i = _own(state).grudge_pending[0]
         pending = {
             "sector": [_xy(p) for p in state.scored[i].cells],
             "tavern": _xy(grudge_tavern(state, i)[1]),
@@ -178,10 +182,10 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         }
     out["old_grudges"] = {
         "pending": pending,
-        "waiting": len(part(state, GrudgesState).grudge_pending),
+        "waiting": len(_own(state).grudge_pending),
         "decided": [
             {"sector": [_xy(p) for p in state.scored[i].cells], "counted": counted}
-            for i, counted in part(state, GrudgesState).grudges
+            for i, counted in _own(state).grudges
         ],
     }
 

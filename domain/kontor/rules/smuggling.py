@@ -46,12 +46,16 @@ class SmugglingState:
     smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
 
 
+def _own(state: KontorState) -> SmugglingState:
+    return part(state, SmugglingState)
+
+
 #: the piles a face-down card may be replaced from
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
 
 
 def _face_down(state: KontorState) -> tuple:
-    return part(state, SmugglingState).face_down or (None,) * state.seat_count
+    return _own(state).face_down or (None,) * state.seat_count
 
 
 def is_face_down(card: int | None) -> bool:
@@ -60,7 +64,7 @@ def is_face_down(card: int | None) -> bool:
 
 def may_smuggle(state: KontorState, seat: int) -> bool:
     """« une fois dans la partie »"""
-    return state.options.smuggling and seat not in part(state, SmugglingState).smuggle_used
+    return state.options.smuggling and seat not in _own(state).smuggle_used
 
 
 def smugglable(card: int) -> bool:
@@ -94,7 +98,7 @@ def decide(log, seat: int, command) -> bool:
         raise RuleViolation("kontor.not_choosing", "Cards are chosen only at the start of a round.")
     if not st.options.smuggling:
         raise RuleViolation("kontor.no_smuggling", "Face-down cards need Contrebande.")
-    if seat in part(st, SmugglingState).smuggle_used:
+    if seat in _own(st).smuggle_used:
         raise RuleViolation(
             "kontor.smuggling_used",
             "A card is placed face down once per game (« une fois dans la partie »).",
@@ -156,9 +160,9 @@ def reveal_face_down(log, reason: str) -> bool:
     """« Elle n'est révélée qu'à la fin de la partie »: the cards, their warehouses, then
     the sectors they held. The end does not wait (False)."""
     st = log.state
-    if not part(st, SmugglingState).smuggled:
+    if not _own(st).smuggled:
         return False
-    for seat, x, y, card in part(st, SmugglingState).smuggled:
+    for seat, x, y, card in _own(st).smuggled:
         log.emit(evb.FaceDownRevealed(seat, x, y, card))
         c = CARDS[card]
         if c.kind == "dock" and c.goods:
@@ -180,7 +184,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
         else c
         for c in state.board
     )
-    smuggled = tuple(s for s in part(state, SmugglingState).smuggled if (s[1], s[2]) != (event.x, event.y))
+    smuggled = tuple(s for s in _own(state).smuggled if (s[1], s[2]) != (event.x, event.y))
     return change_part(replace(state, board=board), SmugglingState, smuggled=smuggled)
 
 
@@ -229,12 +233,12 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         if CARDS[c].kind == "face_down"
     ]
     for p in out["players"]:
-        p["smuggling_used"] = p["seat"] in part(state, SmugglingState).smuggle_used
+        p["smuggling_used"] = p["seat"] in _own(state).smuggle_used
     if viewer is not None and "you" in out:
-        own = part(state, SmugglingState)
+        own = _own(state)
         fd = own.face_down[viewer] if own.face_down else None
         out["you"]["face_down"] = [
-            {"x": x, "y": y, "card": card} for seat, x, y, card in part(state, SmugglingState).smuggled if seat == viewer
+            {"x": x, "y": y, "card": card} for seat, x, y, card in _own(state).smuggled if seat == viewer
         ]
         out["you"]["face_down_chosen"] = None if fd is None else {"card": fd[0], "draw": fd[1]}
 
@@ -268,15 +272,15 @@ def redetermine(
     piles = [list(p) for p in new.dock_piles]
     water = list(new.water_pile)
     known = new.pile_known or (0,) * n
-    fd = list(part(new, SmugglingState).face_down or (None,) * n)
-    smuggled = list(part(new, SmugglingState).smuggled)
+    fd = list(_own(new).face_down or (None,) * n)
+    smuggled = list(_own(new).smuggled)
     for s in range(n):
         if s == observer:
             continue
         side = side_of(new.options, s)
         if new.phase == "choose" and new.chosen[s] is not None:
             card = new.chosen[s]
-            if s not in part(new, SmugglingState).smuggle_used and smugglable(card) and rng.below(2) == 0:
+            if s not in _own(new).smuggle_used and smugglable(card) and rng.below(2) == 0:
                 fd[s] = (card, ("dock", "water")[rng.below(2)])
             else:
                 fd[s] = None

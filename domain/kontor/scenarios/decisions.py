@@ -28,6 +28,10 @@ class DecisionsState:
     second_canal: int | None = None
 
 
+def decisions_of(state: KontorState) -> DecisionsState:
+    return part(state, DecisionsState)
+
+
 #: the commands of a pending decision (Grande marée, Euphrate)
 DECISION_COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
 
@@ -37,10 +41,10 @@ def pending_seat(state: KontorState) -> int | None:
     canal."""
     if state.phase == "over":
         return None
-    if part(state, DecisionsState).sunken_pending:
-        return part(state, DecisionsState).sunken_pending[0][0]
-    if part(state, DecisionsState).second_canal is not None:
-        return part(state, DecisionsState).second_canal
+    if decisions_of(state).sunken_pending:
+        return decisions_of(state).sunken_pending[0][0]
+    if decisions_of(state).second_canal is not None:
+        return decisions_of(state).second_canal
     return None
 
 
@@ -63,7 +67,7 @@ def view_keys(state: KontorState, out: dict) -> None:
     if pending is not None:
         out["pending"] = {
             "seat": pending,
-            "kind": "sunken_warehouse" if part(state, DecisionsState).sunken_pending else "second_canal",
+            "kind": "sunken_warehouse" if decisions_of(state).sunken_pending else "second_canal",
         }
 
 

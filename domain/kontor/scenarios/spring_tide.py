@@ -28,8 +28,8 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.state import Cell, KontorState, change_part, part
-from domain.kontor.scenarios.decisions import DecisionsState, pending_seat
+from domain.kontor.core.state import Cell, KontorState, change_part
+from domain.kontor.scenarios.decisions import DecisionsState, decisions_of, pending_seat
 
 
 def hand_water(state: KontorState, seat: int) -> list[int]:
@@ -78,7 +78,7 @@ def decide_command(log, seat: int, command) -> bool:
     if not isinstance(command, SecondCanal):
         return False
     st = log.state
-    if part(st, DecisionsState).second_canal != seat or part(st, DecisionsState).sunken_pending:
+    if decisions_of(st).second_canal != seat or decisions_of(st).sunken_pending:
         raise RuleViolation(
             "kontor.no_second_canal",
             "Grande marée: a second canal only right after placing a canal.",
@@ -140,7 +140,7 @@ def view_keys(state: KontorState, out: dict) -> None:
     opts = state.options
     if opts.second_canal_cost:
         out.setdefault("scenario", {})["second_canal"] = {
-            "seat": part(state, DecisionsState).second_canal,
+            "seat": decisions_of(state).second_canal,
             "cost": opts.second_canal_cost,
         }
 
