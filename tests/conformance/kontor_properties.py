@@ -7,6 +7,8 @@ from domain.kontor import GAME
 from domain.kontor.core import events as ev
 from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.data import CARDS
+from domain.kontor.core.state import part
+from domain.kontor.forms.free_wheel.state import FreeWheelState
 
 #: « Le pont est considéré comme un dock »; the customs house is played as a dock
 #: (RULES-NOTES.md); a flood is water (« On considère ... comme des canaux »)
@@ -16,7 +18,7 @@ DRAW_PILES = ("dock", "water", "common")
 
 
 def _dock_pile(state, seat: int) -> tuple[int, ...]:
-    return state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
+    return part(state, FreeWheelState).common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
 
 
 #: free wheel versions played before a draw was judged by the card it brings (issue 25)

@@ -9,6 +9,9 @@ import pytest
 
 from domain.kontor import GAME
 from domain.kontor.core.data import GOODS
+from domain.kontor.core.state import part
+from domain.kontor.expansions.event_cards import EventCardsState
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
@@ -27,9 +30,9 @@ def _invariants(state) -> None:
     """20 florins; each of the 88 cards in one place; export warehouses never negative."""
     assert sum(state.money) + state.treasury == 20 and min(state.money) >= 0
     assert len(card_places(state)) == 88
-    for row in state.exports:
+    for row in part(state, WarehouseGoodsState).exports:
         assert len(row) == len(GOODS) and min(row) >= 0
-    assert len(state.event_deck) + len(state.events_turned) in (0, 10)
+    assert len(part(state, EventCardsState).event_deck) + len(part(state, EventCardsState).events_turned) in (0, 10)
 
 
 @pytest.mark.parametrize(
@@ -50,8 +53,8 @@ def test_random_expansion_games(variant, expansions):
         assert len(bonus) == 1 and tuple(GAME.result(final).scores) == tuple(
             map(float, bonus[0].points)
         )
-        turned += len(final.events_turned)
-        exported += sum(map(sum, final.exports))
+        turned += len(part(final, EventCardsState).events_turned)
+        exported += sum(map(sum, part(final, WarehouseGoodsState).exports))
     if "event_cards" in expansions:
         assert turned > SEEDS  # events do happen
     if "export_warehouse" in expansions:

@@ -9,6 +9,8 @@ import pytest
 
 from domain.kontor import GAME
 from domain.kontor.core.data import CARDS
+from domain.kontor.core.state import part
+from domain.kontor.forms.free_wheel.state import FreeWheelState
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_properties import check_rule_properties
 
@@ -23,7 +25,7 @@ def _check_invariants(state) -> None:
     """20 florins conserved; all 94 cards (88 + the 6 specials in the canal pile) in one
     place; the port is at most 7x7; drunk docks and alliances are well formed."""
     assert sum(state.money) + state.treasury == 20 and min(state.money) >= 0
-    places = [c.card for c in state.board] + list(state.water_pile) + list(state.common_docks)
+    places = [c.card for c in state.board] + list(state.water_pile) + list(part(state, FreeWheelState).common_docks)
     for s in range(state.seat_count):
         places += list(state.hands[s]) + list(state.dock_piles[s])
     for s in range(state.seat_count):
@@ -32,9 +34,9 @@ def _check_invariants(state) -> None:
     assert len(places) == len(set(places)) == 94
     size = state.options.board_size
     assert len({(c.x, c.y) for c in state.board}) <= size * size
-    for tavern, _, dock in state.taverns:
+    for tavern, _, dock in part(state, FreeWheelState).taverns:
         assert CARDS[tavern].tavern and (dock is None or CARDS[dock].goods)
-    for a, b, _ in state.alliances:
+    for a, b, _ in part(state, FreeWheelState).alliances:
         assert a < b
 
 

@@ -10,6 +10,8 @@ import pytest
 from domain.kontor import GAME
 from domain.kontor.core.board import neighbours, occupancy, sectors
 from domain.kontor.core.data import CARDS, SCENARIO_SEATS
+from domain.kontor.core.state import part
+from domain.kontor.scenarios.baksheesh import BaksheeshState
 from domain.kontor.scenarios.data import ISLAND_CELLS
 from domain.kontor.scenarios.embargo import supply
 from domain.kontor.scenarios.tic_tac_toe import tic_tac_toe_case
@@ -55,7 +57,7 @@ def check_invariants(state) -> None:
     opts = state.options
     assert sum(state.money) + state.treasury == 20 and state.treasury >= 0
     assert min(state.money) >= 0
-    places = card_places(state, state.specials_aside, state.water_aside)
+    places = card_places(state, state.specials_aside, part(state, BaksheeshState).water_aside)
     assert len(places) == _deck_size(state)
     cells = occupancy(state)
     w, h = opts.board_dims
@@ -80,7 +82,7 @@ def check_invariants(state) -> None:
         for side in range(2):
             assert min(supply(state, side).values()) >= 0
     if opts.water_aside:
-        assert len(state.water_aside) == opts.water_aside
+        assert len(part(state, BaksheeshState).water_aside) == opts.water_aside
 
 
 @pytest.mark.parametrize(("scenario", "seats"), CASES, ids=[f"{s}-{n}" for s, n in CASES])

@@ -7,6 +7,10 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
+from domain.kontor.core.state import part
+from domain.kontor.rules.buy_special_cards import SpecialsState
+from domain.kontor.rules.flood_choice import FloodState
+from domain.kontor.rules.justice import JusticeState
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_cards import card_places
 from tests.conformance.kontor_properties import check_rule_properties
@@ -52,10 +56,10 @@ def _check_invariants(state) -> None:
     places = card_places(
         state,
         state.specials_aside,
-        state.specials_pile,
-        state.discarded,
-        *state.docks_aside,
-        *state.starting_choice,
+        part(state, SpecialsState).specials_pile,
+        part(state, FloodState).discarded,
+        *part(state, JusticeState).docks_aside,
+        *part(state, JusticeState).starting_choice,
     )
     specials = 6 if (opts.specials_dealt or opts.special_price) else 0
     specials += sum(len(h) for h in opts.hand_specials)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from domain.kontor import GAME
+from domain.kontor.core.state import part
+from domain.kontor.rules.smuggling import SmugglingState
 from tests.conformance.harness import check_game, sampled, seed_for
 from tests.conformance.kontor_properties import check_rule_properties
 
@@ -50,7 +52,7 @@ def _invariants(state) -> None:
     assert len({(c.x, c.y) for c in state.board}) <= size * size
     if state.phase == "over":
         # every face-down card has been turned over
-        assert not state.smuggled
+        assert not part(state, SmugglingState).smuggled
         assert all(c.card < 100 for c in state.board)
 
 

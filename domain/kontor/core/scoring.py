@@ -176,12 +176,8 @@ def select_final(
         return counted, eliminated, sizes, dists
     if opts.final_selection == "all":
         return tuple(range(len(state.scored))), (), sizes, dists
-    # special rules B (Vieilles rancunes): a sector its tavern's owner did not count takes
-    # no slot
-    dropped = {i for i, counted in state.grudges if not counted}
-    eligible = tuple(0 if i in dropped else n for i, n in enumerate(sizes))
     counted, eliminated = choose_largest(
-        eligible, dists, opts.final_count, max(1, opts.final_min_docks)
+        sizes, dists, opts.final_count, max(1, opts.final_min_docks)
     )
     return counted, eliminated, sizes, dists
 

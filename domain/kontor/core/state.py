@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import TypeVar
 
+from domain.common.frozen import replace
 from domain.kontor.core.options import Options
+
+#: an extension's own frozen sub-state (a dataclass whose fields all have defaults)
+P = TypeVar("P")
 
 #: ``chosen`` of a seat that passes in secret (special rule « Marins ivres morts »: CardChosen
 #: with ``passing``); never a card id
@@ -75,103 +81,39 @@ class KontorState:
     eliminated: tuple[int, ...] = ()
     # --- special rules A (special_rules.py) ---
     #: a step the placer must finish before the turn goes on: "" | good | draw | pick |
-    #: flood_water, by ``pending_seat``, after placing ``pending_card``
+    #: flood_water (whose and after which card: rules/pending_step.py's PendingStepState)
     pending: str = ""
-    pending_seat: int | None = None
-    pending_card: int | None = None
     #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
     warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    #: Justice: docks chosen so far per seat (before the start), docks set aside unseen
-    starting_choice: tuple[tuple[int, ...], ...] = ()
-    docks_aside: tuple[tuple[int, ...], ...] = ()
-    #: Achat de cartes spéciales: the face-down pile; per seat: None = not asked or not
-    #: yet declared, True/False = wants to buy (secret until all declared)
-    specials_pile: tuple[int, ...] = ()
-    buy_pending: tuple[int, ...] = ()
-    buy_wants: tuple[bool | None, ...] = ()
-    #: Choix d'inondation: canals placed for the current flood; discarded floods
-    flood_water: tuple[int, ...] = ()
-    discarded: tuple[int, ...] = ()
     #: cards placed in the current round (Sprint final: customs of the last round)
     round_cards: tuple[int, ...] = ()
     # --- end special rules A ---
     # --- special rules B (rules/bribery.py, smuggling.py, final_point.py, old_grudges.py)
-    #: Corruption: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while
-    #: the tavern's placer adds bribe warehouses
-    bribe: tuple | None = None
     #: dock cards holding one bribe warehouse more (counted while they hold their own)
     bribes: tuple[int, ...] = ()
-    #: Contrebande: per seat, (card, draw pile) chosen face down this round (secret)
-    face_down: tuple = ()
-    #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
-    smuggled: tuple[tuple[int, int, int, int], ...] = ()
-    smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
-    #: Point final: indices into ``scored`` of the latest finished sectors
-    last_closed: tuple[int, ...] = ()
-    final_point_done: bool = False
-    #: Vieilles rancunes: sectors waiting for a decision, decisions (index, counted),
-    #: and the end reason while the end waits
-    grudge_pending: tuple[int, ...] = ()
-    grudges: tuple[tuple[int, bool], ...] = ()
-    ending: str | None = None
     # --- end special rules B ---
-    # --- free wheel (free_wheel.py, alliances.py) ---
-    current: int | None = None  # whose turn it is (sequential turns)
-    #: free wheel steps inside a turn: phase is "turn" (before playing: tavern coins,
-    #: alliances), "alliance" (a proposal awaits its answer), "place", "drunk" (choose
-    #: the dock a new tavern makes drunk), "draw" (choose the pile)
-    skip_next: tuple[bool, ...] = ()  # « il doit passer à son prochain tour »
-    #: (tavern card, owner seat, drunk dock card or None)
-    taverns: tuple[tuple[int, int, int | None], ...] = ()
-    tavern_moved: tuple[int, ...] = ()  # taverns whose coin moved this turn
-    common_docks: tuple[int, ...] = ()  # free for all: the one dock pile, top first
-    common_known: int = 0  # cards at its bottom put back by the ship (public)
+    # --- free wheel (forms/free_wheel/; the rest of its state: its FreeWheelState) ---
+    #: the free wheel's steps inside a turn are phases: "turn" (before playing: tavern
+    #: coins, alliances), "alliance" (a proposal awaits its answer), "place", "drunk"
+    #: (choose the dock a new tavern makes drunk), "draw" (choose the pile)
     dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
-    #: (seat a, seat b, cells of the sector when declared), a < b
-    alliances: tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...] = ()
-    #: pending proposal: (proposer, partner, x, y)
-    proposal: tuple[int, int, int, int] | None = None
-    proposed: bool = False  # the current seat has proposed this turn
-    barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
-    results: tuple = ()  # the kontor.SectorCounted events of the final count
     # --- end free wheel ---
     # --- expansions (export_warehouse.py, event_cards.py); defaults: without them ---
-    #: per seat: warehouses in its export warehouse, (tea, wine, spice)
-    exports: tuple[tuple[int, int, int], ...] = ()
-    #: (dock card, good): one warehouse of that good of the dock is not in its sector (it
-    #: went to export, or stayed there when another dock left: export_warehouse.py)
-    export_missing: tuple[tuple[int, str], ...] = ()
-    #: (dock card, good, new good): a warehouse swapped by « Inondation »
-    swapped: tuple[tuple[int, str, str], ...] = ()
-    event_deck: tuple[str, ...] = ()  # face down, secret order; index 0 is turned next
-    events_turned: tuple[str, ...] = ()  # public, in the order they were turned
-    events_due: int = 0  # scored sectors whose event card has been dealt with
-    event_active: str | None = None  # the event waiting for players' choices
-    event_waiting: tuple[int, ...] = ()  # seats still to act on it, in order
-    event_step: tuple[str, ...] = ()  # per seat: "" | "choose" | "put_under" | "swap"
-    event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
-    forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
     bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
-    goods_changed: bool = False  # Blocus maritime: the value order is changed
     known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
     pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
     # --- scenarios (domain/kontor/scenarios/) ---
-    #: canals set aside unseen (Bakchich), hidden like the pile
-    water_aside: tuple[int, ...] = ()
-    #: per seat: has it bribed this round (Bakchich)
-    bribed: tuple[bool, ...] = ()
-    #: Euphrate: (x, y, good) of the warehouses still sunk in canals
-    sunken: tuple[tuple[int, int, str], ...] = ()
-    #: Euphrate: (seat, good) raised and waiting for the seat to choose a centre
-    sunken_pending: tuple[tuple[int, str], ...] = ()
-    #: Grande marée: the seat that may now place a second canal
-    second_canal: int | None = None
     #: dock card -> the goods of its warehouses when they differ from the printed goods
     #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
     goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()
     #: (seat, card): cards every seat saw go into that seat's hand, drawn from a face-up
     #: top or revealed and returned (what redetermine keeps while they are still held)
     seen_in_hand: frozenset[tuple[int, int]] = frozenset()
+    #: the extensions' own frozen sub-states, at most one per class, each created by its
+    #: extension when it first records something (``part``, ``with_part``): what only a
+    #: variant, a special rule, a scenario or an expansion reads lives there, and the core
+    #: never names it
+    ext: tuple = ()
 
     def goods_map(self) -> dict[int, tuple[str, ...]]:
         return dict(self.goods_override)
@@ -186,3 +128,46 @@ def without_cell(board: tuple[Cell, ...], x: int, y: int) -> tuple[Cell, ...]:
         if (board[i].x, board[i].y) == (x, y):
             return board[:i] + board[i + 1 :]
     return board
+
+
+#: class -> its empty instance: what ``part`` answers while the extension holds nothing
+_EMPTY: dict[type, object] = {}
+
+
+def part(state: KontorState, cls: type[P]) -> P:
+    """The sub-state of class ``cls`` the state holds (its empty instance if none)."""
+    for sub in state.ext:
+        if type(sub) is cls:
+            return sub
+    empty = _EMPTY.get(cls)
+    if empty is None:
+        empty = _EMPTY[cls] = cls()
+    return empty
+
+
+def with_part(state: KontorState, sub) -> KontorState:
+    """The state holding ``sub`` in place of its class's sub-state."""
+    cls, ext = type(sub), state.ext
+    for i, old in enumerate(ext):
+        if type(old) is cls:
+            return replace(state, ext=ext[:i] + (sub,) + ext[i + 1 :])
+    return replace(state, ext=ext + (sub,))
+
+
+def change_part(state: KontorState, cls: type, **changes) -> KontorState:
+    """The state with these fields of its ``cls`` sub-state changed."""
+    return with_part(state, replace(part(state, cls), **changes))
+
+
+def replace_in(state: KontorState, cls: type, **changes) -> KontorState:
+    """The state with these fields changed, each in the core's fields or in the ``cls``
+    sub-state's, by its name (an extension's evolve that changes both at once)."""
+    own = {name: changes.pop(name) for name in _field_names(cls) & changes.keys()}
+    if changes:
+        state = replace(state, **changes)
+    return change_part(state, cls, **own) if own else state
+
+
+@cache
+def _field_names(cls: type) -> frozenset[str]:
+    return frozenset(f.name for f in fields(cls))

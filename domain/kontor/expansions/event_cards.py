@@ -20,6 +20,8 @@ Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_st
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
@@ -30,9 +32,27 @@ from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EV
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.scoring import current_points
-from domain.kontor.core.state import KontorState, without_cell
-from domain.kontor.expansions.warehouse_goods import actual_goods
+from domain.kontor.core.state import KontorState, change_part, part, without_cell
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
 from domain.rng import Rng
+
+
+@dataclass(frozen=True)
+class EventCardsState:
+    event_deck: tuple[str, ...] = ()  # face down, secret order; index 0 is turned next
+    events_turned: tuple[str, ...] = ()  # public, in the order they were turned
+    events_due: int = 0  # scored sectors whose event card has been dealt with
+    event_active: str | None = None  # the event waiting for players' choices
+    event_waiting: tuple[int, ...] = ()  # seats still to act on it, in order
+    event_step: tuple[str, ...] = ()  # per seat: "" | "choose" | "put_under" | "swap"
+    event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
+    forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
+    goods_changed: bool = False  # Blocus maritime: the value order is changed
+
+
+def _own(state: KontorState) -> EventCardsState:
+    return part(state, EventCardsState)
+
 
 #: the commands of the choices an event card leaves
 EVENT_COMMANDS = (ChooseFromPile, PutUnder, SwapWarehouse, SkipEvent)
@@ -73,11 +93,11 @@ def before_next_round(log) -> bool:
         st = log.state
         if not st.options.event_cards or st.phase == "over":
             return False
-        if st.event_active is not None:
+        if _own(st).event_active is not None:
             return True
-        if st.events_due >= len(st.scored) or not st.event_deck:
+        if _own(st).events_due >= len(st.scored) or not _own(st).event_deck:
             return False
-        card = st.event_deck[0]
+        card = _own(st).event_deck[0]
         waiting = _waiting(st, card)
         log.emit(ev.EventTurned(card, waiting))
         if waiting:
@@ -152,7 +172,7 @@ def _automatic(st: KontorState, card: str) -> list:
         out.append(ev.HandsShown(tuple(tuple(sorted(h)) for h in st.hands)))
     elif card == "blockade":
         # « A partir de maintenant, la valeur relative des marchandises est modifiée »
-        if not st.goods_changed:
+        if not _own(st).goods_changed:
             out.append(ev.GoodsOrderChanged(tuple(sorted(BLOCKADE_GOODS_BEATS.items()))))
     return out
 
@@ -162,9 +182,9 @@ def _automatic(st: KontorState, card: str) -> list:
 
 
 def event_to_act(state: KontorState) -> tuple[int, ...]:
-    if state.event_active in IN_TURN:
-        return state.event_waiting[:1]
-    return tuple(sorted(state.event_waiting))
+    if _own(state).event_active in IN_TURN:
+        return _own(state).event_waiting[:1]
+    return tuple(sorted(_own(state).event_waiting))
 
 
 def swap_commands(state: KontorState, seat: int) -> list[SwapWarehouse]:
@@ -172,7 +192,7 @@ def swap_commands(state: KontorState, seat: int) -> list[SwapWarehouse]:
     couleur, mais pas dans le même secteur, ni dans un secteur terminé »."""
     cells = occupancy(state)
     closed = scored_cells(state)
-    used = {p for sector in state.event_sectors for p in sector}
+    used = {p for sector in _own(state).event_sectors for p in sector}
     out = []
     for cell in state.board:
         pos = (cell.x, cell.y)
@@ -194,7 +214,7 @@ def swap_commands(state: KontorState, seat: int) -> list[SwapWarehouse]:
 def event_commands(state: KontorState, seat: int) -> list:
     if seat not in event_to_act(state):
         return []
-    step = state.event_step[seat]
+    step = _own(state).event_step[seat]
     if step == "choose":
         return [ChooseFromPile(c) for c in state.dock_piles[seat]] + [SkipEvent()]
     if step == "put_under":
@@ -217,7 +237,7 @@ def decide_event(log, seat: int, cmd) -> None:
     st = log.state
     if st.phase != "event":
         raise RuleViolation("kontor.no_event", "No event card is waiting for a choice now.")
-    step = st.event_step[seat]
+    step = _own(st).event_step[seat]
     if isinstance(cmd, ChooseFromPile):
         if step != "choose":
             raise _wrong(step)
@@ -260,19 +280,19 @@ def decide_event(log, seat: int, cmd) -> None:
             raise _wrong(step)
         log.emit(ev.EventSkipped(seat))
     _settle(log)
-    if log.state.event_active is None:
+    if _own(log.state).event_active is None:
         log.end_round()
 
 
 def _settle(log) -> None:
     """Seats that can no longer act skip; when nobody waits, the event is resolved."""
     st = log.state
-    if st.event_active in IN_TURN:
-        while st.event_waiting and not swap_commands(st, st.event_waiting[0]):
-            log.emit(ev.EventSkipped(st.event_waiting[0]))
+    if _own(st).event_active in IN_TURN:
+        while _own(st).event_waiting and not swap_commands(st, _own(st).event_waiting[0]):
+            log.emit(ev.EventSkipped(_own(st).event_waiting[0]))
             st = log.state
-    if not st.event_waiting:
-        log.emit(ev.EventResolved(st.event_active))
+    if not _own(st).event_waiting:
+        log.emit(ev.EventResolved(_own(st).event_active))
 
 
 # ---------------------------------------------------------------------------------------
@@ -286,10 +306,12 @@ def forget_shown(state: KontorState, seat: int, card: int) -> KontorState:
 
 
 def _leave(state: KontorState, seat: int) -> KontorState:
-    return replace(
+    own = _own(state)
+    return change_part(
         state,
-        event_waiting=tuple(s for s in state.event_waiting if s != seat),
-        event_step=set_at(state.event_step, seat, ""),
+        EventCardsState,
+        event_waiting=tuple(s for s in own.event_waiting if s != seat),
+        event_step=set_at(own.event_step, seat, ""),
     )
 
 
@@ -318,45 +340,47 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     t = type(event)
     n = state.seat_count
     if t is ev.EventDeckShuffled:
-        return replace(
+        state = replace(
             state,
-            event_deck=event.deck,
             rng_counter=event.rng_counter,
-            event_step=("",) * n,
-            forfeit=(),
             bonus_points=(0,) * n,
             known_hand=(frozenset(),) * n,
             pile_open=(False,) * n,
         )
+        return change_part(
+            state, EventCardsState, event_deck=event.deck, event_step=("",) * n, forfeit=()
+        )
     if t is ev.EventTurned:
-        state = replace(
+        own = _own(state)
+        state = change_part(
             state,
-            event_deck=state.event_deck[1:],
-            events_turned=state.events_turned + (event.card,),
-            events_due=state.events_due + 1,
+            EventCardsState,
+            event_deck=own.event_deck[1:],
+            events_turned=own.events_turned + (event.card,),
+            events_due=own.events_due + 1,
         )
         if not event.waiting:
             return state
         step = "choose" if event.card == "marriage" else "swap"
-        steps = _per_seat(state.event_step, n, "")
+        steps = _per_seat(_own(state).event_step, n, "")
         opened = _per_seat(state.pile_open, n, False)
         for s in event.waiting:
             steps = set_at(steps, s, step)
             if event.card == "marriage":
                 opened = set_at(opened, s, True)  # he looks through his whole pile
-        return replace(
+        state = replace(state, phase="event", pile_open=opened)
+        return change_part(
             state,
-            phase="event",
+            EventCardsState,
             event_active=event.card,
             event_waiting=event.waiting,
             event_step=steps,
             event_sectors=(),
-            pile_open=opened,
         )
     if t is ev.EventResolved:
-        return replace(
-            state,
-            phase="place",
+        return change_part(
+            replace(state, phase="place"),
+            EventCardsState,
             event_active=None,
             event_waiting=(),
             event_step=("",) * n,
@@ -372,13 +396,14 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         if i >= len(pile) - known[seat] and i > 0:
             known = set_at(known, seat, known[seat] - 1)
         known = set_at(known, seat, min(known[seat], len(pile) - 1))
-        return replace(
+        state = replace(
             state,
             dock_piles=set_at(state.dock_piles, seat, pile[:i] + pile[i + 1 :]),
             hands=set_at(state.hands, seat, state.hands[seat] + (event.card,)),
             pile_known=known,
-            event_step=set_at(state.event_step, seat, "put_under"),
         )
+        steps = set_at(_own(state).event_step, seat, "put_under")
+        return change_part(state, EventCardsState, event_step=steps)
     if t is ev.DockPutUnder:
         seat = event.seat
         state = forget_shown(state, seat, event.card)
@@ -405,13 +430,11 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             pile_known=set_at(known, seat, 0),
         )
     if t is ev.TurnForfeitSet:
-        return replace(state, forfeit=state.forfeit + (event.seat,))
+        return change_part(state, EventCardsState, forfeit=_own(state).forfeit + (event.seat,))
     if t is ev.TurnForfeited:
-        return replace(
-            state,
-            passed=set_at(state.passed, event.seat, True),
-            forfeit=tuple(s for s in state.forfeit if s != event.seat),
-        )
+        forfeit = tuple(s for s in _own(state).forfeit if s != event.seat)
+        state = replace(state, passed=set_at(state.passed, event.seat, True))
+        return change_part(state, EventCardsState, forfeit=forfeit)
     if t is ev.MoneyLost:
         money = tuple(m - a for m, a in zip(state.money, event.amounts))
         return replace(state, money=money, treasury=state.treasury + sum(event.amounts))
@@ -436,24 +459,23 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     if t is ev.HandsShown:
         return replace(state, known_hand=tuple(frozenset(h) for h in event.hands))
     if t is ev.GoodsOrderChanged:
-        return replace(state, goods_changed=True)
+        return change_part(state, EventCardsState, goods_changed=True)
     if t is ev.WarehouseSwapped:
-        state = replace(
-            state,
-            swapped=state.swapped + ((event.card, event.good, event.new_good),),
-            event_sectors=state.event_sectors + (event.sector,),
-        )
+        swapped = moved(state).swapped + ((event.card, event.good, event.new_good),)
+        state = change_part(state, WarehouseGoodsState, swapped=swapped)
+        sectors = _own(state).event_sectors + (event.sector,)
+        state = change_part(state, EventCardsState, event_sectors=sectors)
         return _leave(state, event.seat)
     return None
 
 
 def goods_beats(state: KontorState) -> dict[str, str] | None:
-    return dict(BLOCKADE_GOODS_BEATS) if state.goods_changed else None
+    return dict(BLOCKADE_GOODS_BEATS) if _own(state).goods_changed else None
 
 
 def after_round_started(log) -> None:
     """« passe son prochain tour »: the conspirator passes the round just started."""
-    for seat in log.state.forfeit:
+    for seat in _own(log.state).forfeit:
         log.emit(ev.TurnForfeited(seat))
 
 
@@ -476,18 +498,18 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
     if not state.options.event_cards:
         return
     out["events"] = {
-        "deck_size": len(state.event_deck),
-        "turned": list(state.events_turned),
-        "names": {c: EVENT_CARDS[c] for c in state.events_turned},
-        "active": state.event_active,
-        "waiting": list(state.event_waiting),
-        "steps": {str(s): state.event_step[s] for s in state.event_waiting},
-        "sectors_used": [[{"x": x, "y": y} for x, y in sec] for sec in state.event_sectors],
-        "goods_beats": dict(BLOCKADE_GOODS_BEATS) if state.goods_changed else None,
-        "forfeit": list(state.forfeit),
+        "deck_size": len(_own(state).event_deck),
+        "turned": list(_own(state).events_turned),
+        "names": {c: EVENT_CARDS[c] for c in _own(state).events_turned},
+        "active": _own(state).event_active,
+        "waiting": list(_own(state).event_waiting),
+        "steps": {str(s): _own(state).event_step[s] for s in _own(state).event_waiting},
+        "sectors_used": [[{"x": x, "y": y} for x, y in sec] for sec in _own(state).event_sectors],
+        "goods_beats": dict(BLOCKADE_GOODS_BEATS) if _own(state).goods_changed else None,
+        "forfeit": list(_own(state).forfeit),
     }
     if state.phase == "over":
-        out["events"]["deck"] = list(state.event_deck)
+        out["events"]["deck"] = list(_own(state).event_deck)
     bonus = _per_seat(state.bonus_points, state.seat_count, 0)
     for seat, p in enumerate(out["players"]):
         p["bonus_points"] = bonus[seat]
@@ -529,9 +551,10 @@ def _decide(log, seat: int, command) -> bool:
 
 def forget_dock(state: KontorState, card: int) -> KontorState:
     """A dock left the board: warehouses swapped on it leave with it."""
-    if not state.swapped:
+    if not moved(state).swapped:
         return state
-    return replace(state, swapped=tuple(e for e in state.swapped if e[0] != card))
+    swapped = tuple(e for e in moved(state).swapped if e[0] != card)
+    return change_part(state, WarehouseGoodsState, swapped=swapped)
 
 
 def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]] | None:
@@ -551,9 +574,10 @@ def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset
 
 def reshuffled(observer, rng, state: KontorState) -> KontorState:
     """« une pile cachée »: the deck's order is secret, redetermine draws it again."""
-    if not state.event_deck:
+    if not _own(state).event_deck:
         return state
-    return replace(state, event_deck=tuple(rng.shuffle(sorted(state.event_deck))))
+    deck = tuple(rng.shuffle(sorted(_own(state).event_deck)))
+    return change_part(state, EventCardsState, event_deck=deck)
 
 
 def register(hooks: Hooks) -> None:

@@ -18,8 +18,8 @@ d'exportation ... par type de marchandise. Chaque joueur reçoit respectivement 
 de victoire pour chaque majorité ... En cas d'égalité, aucun point n'est attribué. »
 
 Model (RULES-NOTES: warehouses belong to the dock that produced them): an exported good
-is recorded as ``(dock, good)`` in ``state.export_missing`` -- that dock has one warehouse
-of that good fewer in its sector; ``state.exports`` counts each seat's export warehouse.
+is recorded as ``(dock, good)`` in ``WarehouseGoodsState.export_missing`` -- that dock has one warehouse
+of that good fewer in its sector; ``WarehouseGoodsState.exports`` counts each seat's export warehouse.
 Shared with the event cards: the warehouses a dock holds now (warehouse_goods.py) and the
 final count (final_bonuses.py: the majorities).
 
@@ -29,16 +29,15 @@ Hook points: ``place_commands`` and ``command`` (``ExportWarehouse``), ``export_
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ExportWarehouse, PlaceCard
 from domain.kontor.core.data import CARDS, GOODS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.expansions.final_bonuses import export_majorities, exports_of
-from domain.kontor.expansions.warehouse_goods import actual_goods
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
 
 # ---------------------------------------------------------------------------------------
 # placing: the choice
@@ -94,7 +93,7 @@ def before_dock_removed(state: KontorState, card: int) -> list:
     export stays); otherwise the owner takes it back from his export warehouse."""
     if not state.options.export_warehouse:
         return []
-    missing = [g for d, g in state.export_missing if d == card]
+    missing = [g for d, g in moved(state).export_missing if d == card]
     if not missing:
         return []
     cells = occupancy(state)
@@ -142,19 +141,23 @@ def _bump(state: KontorState, seat: int, good: str, delta: int) -> tuple:
 def evolve_export(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.WarehouseExported:
-        return replace(
+        return change_part(
             state,
+            WarehouseGoodsState,
             exports=_bump(state, event.seat, event.good, 1),
-            export_missing=state.export_missing + ((event.card, event.good),),
+            export_missing=moved(state).export_missing + ((event.card, event.good),),
         )
     if t is ev.ExportWarehouseKept:
-        missing = _remove_one(state.export_missing, (event.card, event.good))
-        return replace(state, export_missing=missing + ((event.from_card, event.good),))
+        missing = _remove_one(moved(state).export_missing, (event.card, event.good))
+        return change_part(
+            state, WarehouseGoodsState, export_missing=missing + ((event.from_card, event.good),)
+        )
     if t is ev.ExportWarehouseReturned:
-        return replace(
+        return change_part(
             state,
+            WarehouseGoodsState,
             exports=_bump(state, event.seat, event.good, -1),
-            export_missing=_remove_one(state.export_missing, (event.card, event.good)),
+            export_missing=_remove_one(moved(state).export_missing, (event.card, event.good)),
         )
     return None
 

@@ -16,11 +16,12 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.data import EVENT_SETTINGS, GOODS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
+from domain.kontor.expansions.warehouse_goods import moved
 
 
 def exports_of(state: KontorState) -> tuple[tuple[int, int, int], ...]:
     """Each seat's export warehouse: how many of each good (tea, wine, spice)."""
-    return state.exports or tuple((0, 0, 0) for _ in range(state.seat_count))
+    return moved(state).exports or tuple((0, 0, 0) for _ in range(state.seat_count))
 
 
 def export_majorities(state: KontorState) -> tuple[int | None, ...]:

@@ -4,27 +4,46 @@ marchandises de la carte »: export_warehouse.py), and « Inondation » changes 
 peut échanger un de ses entrepôts contre un des réserves d'une autre couleur »:
 event_cards.py).
 
-Both are kept as deltas to the printed goods (``state.export_missing``, ``state.swapped``).
+Both are kept as deltas to the printed goods (``WarehouseGoodsState``: ``export_missing``,
+``swapped``).
 Hook points: ``count_adjust`` (the counts of a sector's supremacy), ``view_last`` (the
 board's warehouses as they are, after both expansions' own keys).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, part
+
+
+@dataclass(frozen=True)
+class WarehouseGoodsState:
+    #: (dock card, good): one warehouse of that good of the dock is not in its sector (it
+    #: went to export, or stayed there when another dock left: export_warehouse.py)
+    export_missing: tuple[tuple[int, str], ...] = ()
+    #: (dock card, good, new good): a warehouse swapped by « Inondation »
+    swapped: tuple[tuple[int, str, str], ...] = ()
+    #: per seat: the warehouses in its export warehouse, (tea, wine, spice)
+    exports: tuple[tuple[int, int, int], ...] = ()
+
+
+def moved(state: KontorState) -> WarehouseGoodsState:
+    """The expansions' warehouses that are not where their dock is printed to hold them."""
+    return part(state, WarehouseGoodsState)
 
 
 def adjust(state: KontorState) -> dict[int, tuple[int, ...]] | None:
     """Per dock card, the deltas (tea, wine, spice) to its printed goods: exported
     warehouses (-1) and warehouses swapped by « Inondation » (-1 old, +1 new)."""
-    if not state.export_missing and not state.swapped:
+    if not moved(state).export_missing and not moved(state).swapped:
         return None
     out: dict[int, list[int]] = {}
-    for card, good in state.export_missing:
+    for card, good in moved(state).export_missing:
         out.setdefault(card, [0, 0, 0])[GOODS.index(good)] -= 1
-    for card, good, new in state.swapped:
+    for card, good, new in moved(state).swapped:
         row = out.setdefault(card, [0, 0, 0])
         row[GOODS.index(good)] -= 1
         row[GOODS.index(new)] += 1
@@ -49,7 +68,7 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
     opts = state.options
     if not (opts.export_warehouse or opts.event_cards):
         return
-    if state.export_missing or state.swapped:
+    if moved(state).export_missing or moved(state).swapped:
         delta = adjust(state) or {}
         for w in out["board"]["warehouses"]:
             d = delta.get(w["card"])

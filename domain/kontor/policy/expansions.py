@@ -3,7 +3,6 @@ to an event card that waits for a choice (« Mariage », « Inondation »)."""
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
 from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
 from domain.kontor.core.commands import (
     ChooseFromPile,
@@ -15,9 +14,9 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.scoring import goods_beats
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.expansions.final_bonuses import exports_of
-from domain.kontor.expansions.warehouse_goods import adjust
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, adjust, moved
 
 
 def _dock_worth(card: int) -> float:
@@ -68,7 +67,9 @@ def policy_event(state: KontorState, seat: int, legal: list, rng):
             if lead == seat:
                 continue
             card = cells[(cmd.x, cmd.y)]
-            after_state = replace(state, swapped=state.swapped + ((card, cmd.good, cmd.new_good),))
+            after_state = change_part(
+                state, WarehouseGoodsState, swapped=moved(state).swapped + ((card, cmd.good, cmd.new_good),)
+            )
             after = warehouse_counts(cells, sector, state.warehouses, 2, adjust=adjust(after_state))
             if supremacy(after, goods_beats(state))[0] == seat:
                 return cmd

@@ -10,7 +10,6 @@ value; the draw takes the pile whose visible top card would be worth more.
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
 from domain.kontor.core.board import (
     DOCKS,
     neighbours,
@@ -34,7 +33,7 @@ from domain.kontor.core.commands import (
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.sides import owner_side, side_count, side_lead, side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.forms.free_wheel.alliances import pairs_in
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
@@ -42,6 +41,7 @@ from domain.kontor.forms.free_wheel.scoring import (
     owners_map,
     sector_result,
 )
+from domain.kontor.forms.free_wheel.state import FreeWheelState, fw
 
 #: a florin (a canal's income, a florin card's tax) with three or more sides, where ties
 #: on points are common (27 % of 3-seat games) and money breaks them.  With two sides
@@ -198,10 +198,10 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
     board = _Board(state, _base(state))  # one tally of the position, for every phase below
     now = board.value(seat)
     if phase == "alliance":
-        a, b, x, y = state.proposal
+        a, b, x, y = fw(state).proposal
         cells = occupancy(state)
         where = tuple(sorted(sector_of(cells, (x, y))))
-        allied = replace(state, alliances=state.alliances + ((min(a, b), max(a, b), where),))
+        allied = change_part(state, FreeWheelState, alliances=fw(state).alliances + ((min(a, b), max(a, b), where),))
         return AcceptAlliance() if position_value(allied, seat) > now + GAIN else DeclineAlliance()
     if phase in ("drunk", "turn"):
         moves = [c for c in legal if isinstance(c, SetDrunkDock)]
@@ -210,9 +210,9 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         for m in moves:
             tavern = cells[(m.tavern_x, m.tavern_y)]
             taverns = tuple(
-                (t, o, cells[(m.x, m.y)] if t == tavern else d) for t, o, d in state.taverns
+                (t, o, cells[(m.x, m.y)] if t == tavern else d) for t, o, d in fw(state).taverns
             )
-            v = position_value(replace(state, taverns=taverns), seat)
+            v = position_value(change_part(state, FreeWheelState, taverns=taverns), seat)
             if v > best_v:
                 best, best_v = m, v
         if best is not None:
@@ -222,20 +222,20 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
         for cmd in legal:
             if isinstance(cmd, LeaveAlliance):
                 sector = sector_of(cells, (cmd.x, cmd.y))
-                mine = [p for p in pairs_in(state.alliances, sector) if seat in p]
+                mine = [p for p in pairs_in(fw(state).alliances, sector) if seat in p]
                 rest = tuple(
                     al
-                    for al in state.alliances
+                    for al in fw(state).alliances
                     if not ((al[0], al[1]) in mine and any(p in sector for p in al[2]))
                 )
-                if position_value(replace(state, alliances=rest), seat) > now + GAIN:
+                if position_value(change_part(state, FreeWheelState, alliances=rest), seat) > now + GAIN:
                     return cmd
         proposals = [c for c in legal if isinstance(c, ProposeAlliance)]
         best, best_v = None, now + 2 * GAIN
         for cmd in proposals:
             where = tuple(sorted(sector_of(cells, (cmd.x, cmd.y))))
             a, b = sorted((seat, cmd.seat))
-            v = position_value(replace(state, alliances=state.alliances + ((a, b, where),)), seat)
+            v = position_value(change_part(state, FreeWheelState, alliances=fw(state).alliances + ((a, b, where),)), seat)
             if v > best_v:
                 best, best_v = cmd, v
         if best is not None:
@@ -286,7 +286,7 @@ def policy(state: KontorState, seat: int, rng, level: str, legal: list):
             if cmd.pile == "water":
                 top = state.water_pile[0]
             elif state.options.shared_dock_pile:
-                top = state.common_docks[0]
+                top = fw(state).common_docks[0]
             else:
                 top = state.dock_piles[seat][0]
             _, v = _best_cell(board, seat, top, rng, noise)

@@ -11,6 +11,7 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import ISLAND_CELLS
+from domain.kontor.scenarios.decisions import decisions_of
 from domain.kontor.scenarios.final_count import is_straight
 
 
@@ -48,7 +49,7 @@ def pending_choice(state: KontorState, rng, evaluate, legal: list):
         if isinstance(cmd, PlaceSunkenWarehouse):
             card = cells[(cmd.x, cmd.y)]
             goods = state.goods_map()
-            goods[card] = (*goods.get(card, CARDS[card].goods), state.sunken_pending[0][1])
+            goods[card] = (*goods.get(card, CARDS[card].goods), decisions_of(state).sunken_pending[0][1])
             v = evaluate(cells, state.warehouses, goods)
         elif cmd.card is None:
             v = base

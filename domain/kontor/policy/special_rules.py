@@ -20,6 +20,7 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.policy.basic import WIN, best_cell, placement_value
+from domain.kontor.rules.pending_step import step_card
 
 
 def _dock_worth(card: int) -> tuple:
@@ -54,7 +55,7 @@ def _good(state, seat: int, legal: list):
     """The good that gives the seat's side the lead in the dock's sector, if any."""
     side = side_of(state.options, seat)
     sides = side_count(state.options, state.seat_count)
-    card = state.pending_card
+    card = step_card(state)
     cells = occupancy(state)
     pos = next(p for p, c in cells.items() if c == card)
     sector = sector_of(cells, pos)

@@ -15,14 +15,17 @@ from domain.kontor.core.commands_b import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, part
+from domain.kontor.rules.bribery import pending_bribe
+from domain.kontor.rules.old_grudges import GrudgesState
+from domain.kontor.rules.smuggling import SmugglingState
 
 
 def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):
     """A command for a pending bribe or tavern decision; None to let the main policy
     decide."""
     side = side_of(state.options, seat)
-    if state.bribe is not None:
+    if pending_bribe(state) is not None:
         best, best_value = EndBribe(), evaluate(state)
         for cmd in legal:
             if isinstance(cmd, PlaceBribeWarehouse):
@@ -34,7 +37,7 @@ def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):
         return best
     if state.phase == "grudges":
         cmd = legal[0]
-        s = state.scored[state.grudge_pending[0]]
+        s = state.scored[part(state, GrudgesState).grudge_pending[0]]
         # keep a sector won or tied; drop one the other side won
         counted = s.winner is None or s.winner == side
         return DecideTavernSector(cmd.x, cmd.y, counted)
@@ -45,7 +48,7 @@ def smuggle_choice(state: KontorState, seat: int, card: int) -> ChooseFaceDown |
     """Late in the game, hide a goods dock with two or more goods (its warehouses then
     count only at the end, out of the opponent's sight), while the rule is still open to
     the seat (« une fois dans la partie »)."""
-    if not state.options.smuggling or seat in state.smuggle_used or state.round < 8:
+    if not state.options.smuggling or seat in part(state, SmugglingState).smuggle_used or state.round < 8:
         return None
     c = CARDS[card]
     if c.kind == "dock" and len(c.goods) >= 2 and state.dock_piles[seat]:

@@ -24,6 +24,7 @@ docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
@@ -43,7 +44,20 @@ from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class BriberyState:
+    #: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while the tavern's
+    #: placer adds bribe warehouses (None: no bribe under way)
+    bribe: tuple | None = None
+
+
+def pending_bribe(state: KontorState) -> tuple | None:
+    """The bribe under way (BriberyState.bribe)."""
+    return part(state, BriberyState).bribe
+
 
 #: the events this rule records (its own evolve)
 BRIBE_EVENTS = (evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded)
@@ -105,9 +119,9 @@ def bribe_targets(state: KontorState) -> list[Pos]:
     """Own single-good docks holding their warehouses in an open sector: Corruption 1 in
     the tavern's sector; Corruption 2 outside it and outside the sector already bribed
     (« Ces deux docks, ainsi que la taverne, ne doivent pas être dans le même secteur »)."""
-    if state.bribe is None:
+    if pending_bribe(state) is None:
         return []
-    seat, _left, tx, ty, used = state.bribe
+    seat, _left, tx, ty, used = pending_bribe(state)
     cells = occupancy(state)
     side = side_of(state.options, seat)
     size = state.options.board_size
@@ -157,18 +171,18 @@ def offer_bribe(log, seat: int, card: int, pos: Pos) -> bool:
 
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     """A pending bribe: its tavern's placer."""
-    return (state.bribe[0],) if state.bribe is not None else None
+    return (pending_bribe(state)[0],) if pending_bribe(state) is not None else None
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.bribe is None:
+    if pending_bribe(state) is None:
         return None
     return [PlaceBribeWarehouse(x, y) for x, y in bribe_targets(state)] + [EndBribe()]
 
 
 def refuse_while_bribing(state: KontorState, command) -> None:
     """While a bribe waits, only its commands are accepted."""
-    if state.bribe is not None and not isinstance(command, (PlaceBribeWarehouse, EndBribe)):
+    if pending_bribe(state) is not None and not isinstance(command, (PlaceBribeWarehouse, EndBribe)):
         raise RuleViolation(
             "kontor.bribe_pending",
             "First add the bribe warehouses or end the bribe (PlaceBribeWarehouse / EndBribe).",
@@ -180,9 +194,9 @@ def decide(log, seat: int, command) -> bool:
     if not isinstance(command, (PlaceBribeWarehouse, EndBribe)):
         return False
     st = log.state
-    if st.bribe is None or st.bribe[0] != seat:
+    if pending_bribe(st) is None or pending_bribe(st)[0] != seat:
         raise RuleViolation("kontor.no_bribe", "A bribe follows only the placement of a tavern.")
-    tavern = occupancy(st)[(st.bribe[2], st.bribe[3])]
+    tavern = occupancy(st)[(pending_bribe(st)[2], pending_bribe(st)[3])]
     if isinstance(command, PlaceBribeWarehouse):
         pos = (command.x, command.y)
         if pos not in bribe_targets(st):
@@ -195,7 +209,7 @@ def decide(log, seat: int, command) -> bool:
             )
         card = occupancy(st)[pos]
         log.emit(evb.BribeWarehouseAdded(seat, card, pos[0], pos[1], CARDS[card].goods[0]))
-        if log.state.bribe[1] > 0 and bribe_targets(log.state):
+        if pending_bribe(log.state)[1] > 0 and bribe_targets(log.state):
             log.after_command()
             return True
     log.emit(evb.BribeEnded(seat))
@@ -211,16 +225,15 @@ def decide(log, seat: int, command) -> bool:
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is evb.BribeOffered:
-        return replace(state, bribe=(event.seat, event.count, event.x, event.y, ()))
+        return change_part(state, BriberyState, bribe=(event.seat, event.count, event.x, event.y, ()))
     if t is evb.BribeWarehouseAdded:
-        seat, left, x, y, used = state.bribe
-        return replace(
-            state,
-            bribes=state.bribes + (event.card,),
-            bribe=(seat, left - 1, x, y, used + ((event.x, event.y),)),
+        seat, left, x, y, used = pending_bribe(state)
+        state = replace(state, bribes=state.bribes + (event.card,))
+        return change_part(
+            state, BriberyState, bribe=(seat, left - 1, x, y, used + ((event.x, event.y),))
         )
     if t is evb.BribeEnded:
-        return replace(state, bribe=None)
+        return change_part(state, BriberyState, bribe=None)
     return None
 
 
@@ -247,11 +260,11 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     out["bribery"] = {
         "level": opts.bribery,
         "pending": None
-        if state.bribe is None
+        if pending_bribe(state) is None
         else {
-            "seat": state.bribe[0],
-            "tavern": _xy(state.bribe[2:4]),
-            "left": state.bribe[1],
+            "seat": pending_bribe(state)[0],
+            "tavern": _xy(pending_bribe(state)[2:4]),
+            "left": pending_bribe(state)[1],
             "targets": [_xy(p) for p in bribe_targets(state)],
         },
     }

@@ -17,6 +17,8 @@ secret. Tests: tests/domain/kontor/test_kontor_special_a.py (buy special cards).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
@@ -24,7 +26,21 @@ from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import BuySpecialCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class SpecialsState:
+    specials_pile: tuple[int, ...] = ()  # the face-down pile, top first
+    buy_pending: tuple[int, ...] = ()  # the seats asked this round
+    #: per seat: None = not asked or not yet declared, True/False = wants to buy (secret
+    #: until all declared)
+    buy_wants: tuple[bool | None, ...] = ()
+
+
+def _own(state: KontorState) -> SpecialsState:
+    return part(state, SpecialsState)
+
 
 # ---------------------------------------------------------------------------------------
 # set-up, the buying before each round
@@ -47,10 +63,13 @@ def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials:
 
 
 def started(event, state: KontorState) -> KontorState:
-    return replace(
+    if not event.specials_pile:
+        return state
+    return change_part(
         state,
+        SpecialsState,
         specials_pile=event.specials_pile,
-        buy_wants=(None,) * state.seat_count if event.specials_pile else (),
+        buy_wants=(None,) * state.seat_count,
     )
 
 
@@ -58,7 +77,7 @@ def open_round(log) -> None:
     """« Avant chaque tour »: the seats that can pay may buy."""
     st = log.state
     price = st.options.special_price
-    if not price or st.phase == "over" or not st.specials_pile:
+    if not price or st.phase == "over" or not _own(st).specials_pile:
         return
     seats = tuple(s for s in range(st.seat_count) if st.money[s] >= price)
     if seats:
@@ -68,7 +87,7 @@ def open_round(log) -> None:
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase != "buy":
         return None
-    return tuple(s for s in state.buy_pending if state.buy_wants[s] is None)
+    return tuple(s for s in _own(state).buy_pending if _own(state).buy_wants[s] is None)
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -94,7 +113,7 @@ def decide(log, seat: int, command) -> bool:
         )
     log.emit(ev.BuyDeclared(seat, bool(command.buy)))
     st = log.state
-    if all(st.buy_wants[s] is not None for s in st.buy_pending):
+    if all(_own(st).buy_wants[s] is not None for s in _own(st).buy_pending):
         resolve_buying(log)
     log.after_command()
     return True
@@ -111,11 +130,11 @@ def resolve_buying(log) -> None:
     wishes were secret until all had said; then the buyers buy one card each, the one
     whose dock pile shows the higher number first (reading R-A8)."""
     st = log.state
-    wanted = [s for s in st.buy_pending if st.buy_wants[s]]
+    wanted = [s for s in _own(st).buy_pending if _own(st).buy_wants[s]]
     wanted.sort(key=lambda s: (-shown_number(st, s), s))
     price = st.options.special_price
     for seat in wanted:
-        pile = log.state.specials_pile
+        pile = _own(log.state).specials_pile
         if not pile:
             break
         log.emit(ev.SpecialCardBought(seat, pile[0], price))
@@ -126,21 +145,25 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
     n = state.seat_count
     if t is ev.BuyingOpened:
-        return replace(state, phase="buy", buy_pending=event.seats, buy_wants=(None,) * n)
+        state = replace(state, phase="buy")
+        return change_part(state, SpecialsState, buy_pending=event.seats, buy_wants=(None,) * n)
     if t is ev.BuyDeclared:
-        return replace(state, buy_wants=set_at(state.buy_wants, event.seat, event.buy))
+        wants = set_at(_own(state).buy_wants, event.seat, event.buy)
+        return change_part(state, SpecialsState, buy_wants=wants)
     if t is ev.SpecialCardBought:
         seat = event.seat
-        card = event.card if event.card is not None else state.specials_pile[0]
-        return replace(
+        card = event.card if event.card is not None else _own(state).specials_pile[0]
+        state = replace(
             state,
             hands=set_at(state.hands, seat, state.hands[seat] + (card,)),
-            specials_pile=without_one(state.specials_pile, card),
             money=set_at(state.money, seat, state.money[seat] - event.price),
             treasury=state.treasury + event.price,
         )
+        pile = without_one(_own(state).specials_pile, card)
+        return change_part(state, SpecialsState, specials_pile=pile)
     if t is ev.BuyingClosed:
-        return replace(state, phase="choose", buy_pending=(), buy_wants=(None,) * n)
+        state = replace(state, phase="choose")
+        return change_part(state, SpecialsState, buy_pending=(), buy_wants=(None,) * n)
     return None
 
 
@@ -151,19 +174,19 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the pile's size, who buys, who has said; the seat's own wish."""
     if state.options.special_price:
-        out["specials_pile"] = len(state.specials_pile)
+        out["specials_pile"] = len(_own(state).specials_pile)
         if state.phase == "buy":
             out["buying"] = {
-                "seats": list(state.buy_pending),
-                "declared": [s for s in state.buy_pending if state.buy_wants[s] is not None],
+                "seats": list(_own(state).buy_pending),
+                "declared": [s for s in _own(state).buy_pending if _own(state).buy_wants[s] is not None],
             }
     if viewer is not None and "you" in out and state.phase == "buy":
-        out["you"]["buy"] = state.buy_wants[viewer]
+        out["you"]["buy"] = _own(state).buy_wants[viewer]
 
 
 def view_hidden(state: KontorState, hidden: dict) -> None:
     if state.options.special_price:
-        hidden["specials_pile"] = list(state.specials_pile)
+        hidden["specials_pile"] = list(_own(state).specials_pile)
 
 
 def redact(event, viewer: int | None, data: dict) -> dict:
@@ -182,7 +205,7 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
     buying, other seats' wishes."""
     n = state.seat_count
     hands = [list(h) for h in state.hands]
-    specials_pile = list(state.specials_pile)
+    specials_pile = list(_own(state).specials_pile)
     pools: dict[tuple, list[int]] = {}
     slots: list = []  # (container, index)
 
@@ -204,18 +227,16 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
         pools[key] = list(rng.shuffle(pools[key]))
     for container, i in slots:
         container[i] = pools[slot(container[i])].pop()
-    wants = list(state.buy_wants)
+    wants = list(_own(state).buy_wants)
     if state.phase == "buy":
-        for s in state.buy_pending:
+        for s in _own(state).buy_pending:
             if s != observer and wants[s] is not None:
                 wants[s] = bool(rng.below(2))
-    if not slots and wants == list(state.buy_wants):
+    if not slots and wants == list(_own(state).buy_wants):
         return state
-    return replace(
-        state,
-        hands=tuple(tuple(h) for h in hands),
-        specials_pile=tuple(specials_pile),
-        buy_wants=tuple(wants),
+    state = replace(state, hands=tuple(tuple(h) for h in hands))
+    return change_part(
+        state, SpecialsState, specials_pile=tuple(specials_pile), buy_wants=tuple(wants)
     )
 
 

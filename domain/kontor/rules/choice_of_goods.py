@@ -20,6 +20,7 @@ from domain.kontor.core.commands import ChooseGood
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
+from domain.kontor.rules.pending_step import step_card
 
 
 def good_choices(card: int) -> list[str]:
@@ -48,7 +49,7 @@ def open_good_step(log, seat: int, card: int) -> str | None:
 def legal_commands(state: KontorState, seat: int) -> list | None:
     if state.pending != "good":
         return None
-    return [ChooseGood(g) for g in good_choices(state.pending_card)]
+    return [ChooseGood(g) for g in good_choices(step_card(state))]
 
 
 def decide(log, seat: int, command) -> bool:
@@ -58,7 +59,7 @@ def decide(log, seat: int, command) -> bool:
     st = log.state
     if st.pending != "good":
         raise RuleViolation("kontor.no_good_choice", "There is no good to choose now.")
-    card = st.pending_card
+    card = step_card(st)
     if command.good not in good_choices(card):
         raise RuleViolation(
             "kontor.good_not_on_card",
@@ -88,7 +89,7 @@ def record_goods(event, state: KontorState) -> KontorState:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the goods to choose from; the one good a warehouse holds."""
     if state.pending == "good":
-        out["step"]["goods"] = good_choices(state.pending_card)
+        out["step"]["goods"] = good_choices(step_card(state))
     if state.warehouse_goods:
         goods = dict(state.warehouse_goods)
         for w in out["board"]["warehouses"]:

@@ -13,6 +13,7 @@ from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import HOOKS, Hooks, filtered
 from domain.kontor.core.state import KontorState
+from domain.kontor.rules.pending_step import step_card, step_seat
 
 #: the piles this module draws from itself (a rule's own pile draws its own way)
 PILES: tuple[str, ...] = ("dock", "water")
@@ -52,14 +53,14 @@ def open_step(log, seat: int, card: int) -> bool:
 def legal_commands(state: KontorState, seat: int) -> list | None:
     if state.pending != "draw":
         return None
-    return [DrawCard(p) for p in draw_choices(state, seat, state.pending_card)]
+    return [DrawCard(p) for p in draw_choices(state, seat, step_card(state))]
 
 
 def check(state: KontorState, seat: int, pile: str) -> None:
     """The draw step waits, and ``pile`` is open to the seat."""
     if state.pending != "draw":
         raise RuleViolation("kontor.no_draw_choice", "There is no draw to choose now.")
-    if pile not in draw_choices(state, seat, state.pending_card):
+    if pile not in draw_choices(state, seat, step_card(state)):
         raise RuleViolation(
             "kontor.draw_pile",
             "This pile is not open: keep at least one dock and one canal in hand (« Vous "
@@ -73,7 +74,7 @@ def decide(log, seat: int, command) -> bool:
     if not isinstance(command, DrawCard):
         return False
     st = log.state
-    card = st.pending_card
+    card = step_card(st)
     check(st, seat, command.pile)
     log.emit(ev.StepClosed(seat, "draw", command.pile))
     draw(log, seat, command.pile)
@@ -85,7 +86,7 @@ def decide(log, seat: int, command) -> bool:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the piles open to the placer."""
     if state.pending == "draw":
-        out["step"]["piles"] = draw_choices(state, state.pending_seat, state.pending_card)
+        out["step"]["piles"] = draw_choices(state, step_seat(state), step_card(state))
 
 
 def register(hooks: Hooks) -> None:

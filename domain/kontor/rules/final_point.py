@@ -14,12 +14,21 @@ Tests: tests/domain/kontor/test_kontor_special_b.py (final point).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.kontor.core import events_b as evb
 from domain.kontor.core.data import FINAL_POINT_BONUS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.sides import seats_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class FinalPointState:
+    #: indices into ``scored`` of the latest finished sectors
+    last_closed: tuple[int, ...] = ()
+    awarded: bool = False  # their bonus was awarded
 
 
 def after_scoring(log, first: int) -> None:
@@ -32,15 +41,15 @@ def after_scoring(log, first: int) -> None:
 def award(log, reason: str) -> bool:
     """At the end: « rapporte 2 points ». The end does not wait (False)."""
     st = log.state
-    if st.options.final_point and not st.final_point_done:
-        log.emit(evb.FinalPointAwarded(st.last_closed, FINAL_POINT_BONUS))
+    if st.options.final_point and not part(st, FinalPointState).awarded:
+        log.emit(evb.FinalPointAwarded(part(st, FinalPointState).last_closed, FINAL_POINT_BONUS))
     return False
 
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is evb.LastSectorsClosed:
-        return replace(state, last_closed=event.sectors)
+        return change_part(state, FinalPointState, last_closed=event.sectors)
     if t is evb.FinalPointAwarded:
         scored = list(state.scored)
         points = list(state.points)
@@ -51,7 +60,8 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
             scored[i] = replace(s, points=s.points + event.bonus)
             for seat in seats_of(state.options, s.winner, state.seat_count):
                 points[seat] += event.bonus
-        return replace(state, scored=tuple(scored), points=tuple(points), final_point_done=True)
+        state = replace(state, scored=tuple(scored), points=tuple(points))
+        return change_part(state, FinalPointState, awarded=True)
     return None
 
 
@@ -62,9 +72,10 @@ def _xy(pos) -> dict:
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the last finished sectors, and whether their bonus was awarded."""
     if state.options.final_point:
+        own = part(state, FinalPointState)
         out["final_point"] = {
-            "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in state.last_closed],
-            "awarded": state.final_point_done,
+            "last_closed": [[_xy(p) for p in state.scored[i].cells] for i in own.last_closed],
+            "awarded": own.awarded,
         }
 
 

@@ -22,6 +22,7 @@ from domain.kontor.core.commands import DrawCard, TakeFromPile
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.draw_step import check
+from domain.kontor.rules.pending_step import step_card, step_seat
 
 #: the draw this rule adds to the step's piles
 DOCK_PICK = "dock_pick"
@@ -46,7 +47,7 @@ def decide(log, seat: int, command) -> bool:
     """DrawCard "dock_pick" (pay, then pick) and TakeFromPile (``log``: the decide context)."""
     st = log.state
     if isinstance(command, DrawCard) and command.pile == DOCK_PICK:
-        card = st.pending_card
+        card = step_card(st)
         check(st, seat, command.pile)
         log.emit(ev.StepClosed(seat, "draw", command.pile))
         log.emit(ev.PilePickPaid(seat, st.options.pile_pick_cost))
@@ -59,7 +60,7 @@ def decide(log, seat: int, command) -> bool:
         raise RuleViolation("kontor.no_pick", "Pay to pick from your pile first (DrawCard).")
     if command.card not in st.dock_piles[seat]:
         raise RuleViolation("kontor.card_not_in_pile", "This dock is not in your pile.")
-    card = st.pending_card
+    card = step_card(st)
     log.emit(ev.StepClosed(seat, "pick", str(command.card)))
     # « Il est interdit de changer à cette occasion l'ordre des cartes »
     log.emit(ev.CardDrawn(seat, command.card, "dock"))
@@ -82,18 +83,18 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """The picking seat sees its whole pile."""
     if viewer is None or "you" not in out:
         return
-    if state.pending == "pick" and state.pending_seat == viewer:
+    if state.pending == "pick" and step_seat(state) == viewer:
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
 def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
     """The picking seat has seen its whole pile."""
-    return (observer,) if state.pending == "pick" and state.pending_seat == observer else ()
+    return (observer,) if state.pending == "pick" and step_seat(state) == observer else ()
 
 
 def keep_seen_pile(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
     """A picking observer has seen its pile: it stays as it is."""
-    if original.pending == "pick" and original.pending_seat == observer:
+    if original.pending == "pick" and step_seat(original) == observer:
         piles = list(state.dock_piles)
         piles[observer] = tuple(original.dock_piles[observer])
         return replace(state, dock_piles=tuple(piles))

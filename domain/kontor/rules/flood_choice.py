@@ -14,6 +14,8 @@ canal's subsidy paid. Tests: tests/domain/kontor/test_kontor_special_a.py (flood
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
@@ -24,7 +26,18 @@ from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.state import Cell, KontorState
+from domain.kontor.core.state import Cell, KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class FloodState:
+    flood_water: tuple[int, ...] = ()  # canals placed for the current flood
+    discarded: tuple[int, ...] = ()  # floods discarded
+
+
+def _own(state: KontorState) -> FloodState:
+    return part(state, FloodState)
+
 
 
 def may_use_flood_as_water(state: KontorState, seat: int) -> bool:
@@ -102,7 +115,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     if len(occupancy(st)) >= size * size:
         log.end_game("board_full")
         return
-    placed = len(st.flood_water)
+    placed = len(_own(st).flood_water)
     if placed < st.options.flood_as_water and water_commands(st, seat):
         log.emit(ev.StepOpened(seat, "flood_water", flood))
         return
@@ -130,32 +143,32 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
                 min(span[2], event.y),
                 max(span[3], event.y),
             )
-        return replace(
+        state = replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
             hands=set_at(state.hands, seat, without_one(state.hands[seat], event.card)),
             placed_this_round=True,
             span=span,
-            flood_water=state.flood_water + (event.card,),
             round_cards=state.round_cards + (event.card,),
         )
+        water = _own(state).flood_water + (event.card,)
+        return change_part(state, FloodState, flood_water=water)
     if t is ev.FloodDiscarded:
-        return replace(
-            state,
-            order=tuple(s for s in state.order if s != event.seat),
-            discarded=state.discarded + (event.card,),
-            flood_water=(),
-            ship_moved=False,
+        state = replace(
+            state, order=tuple(s for s in state.order if s != event.seat), ship_moved=False
         )
+        discarded = _own(state).discarded + (event.card,)
+        return change_part(state, FloodState, discarded=discarded, flood_water=())
     return None
 
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the canals played for the flood so far; the floods discarded."""
-    if state.options.flood_as_water and state.flood_water:
-        out["flood_water"] = list(state.flood_water)
-    if state.discarded:
-        out["discarded"] = list(state.discarded)
+    own = _own(state)
+    if state.options.flood_as_water and own.flood_water:
+        out["flood_water"] = list(own.flood_water)
+    if own.discarded:
+        out["discarded"] = list(own.discarded)
 
 
 def register(hooks: Hooks) -> None:

@@ -16,14 +16,29 @@ docks set aside secret. Tests: tests/domain/kontor/test_kontor_special_a.py (jus
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at, without_one
 from domain.kontor.core.commands import ChooseStartingDock
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.core.view import seen_piles
+
+
+@dataclass(frozen=True)
+class JusticeState:
+    #: per seat: the docks chosen so far (before the start)
+    starting_choice: tuple[tuple[int, ...], ...] = ()
+    #: per seat: the docks set aside unseen
+    docks_aside: tuple[tuple[int, ...], ...] = ()
+
+
+def _own(state: KontorState) -> JusticeState:
+    return part(state, JusticeState)
+
 
 # ---------------------------------------------------------------------------------------
 # set-up
@@ -41,11 +56,10 @@ def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials:
 
 def started(event, state: KontorState) -> KontorState:
     """GameStarted's first phase (« choose », or Justice's « starting_docks »)."""
-    return replace(
-        state,
-        phase=event.phase,
-        starting_choice=((),) * state.seat_count if event.phase == "starting_docks" else (),
-    )
+    state = replace(state, phase=event.phase)
+    if event.phase != "starting_docks":
+        return state
+    return change_part(state, JusticeState, starting_choice=((),) * state.seat_count)
 
 
 # ---------------------------------------------------------------------------------------
@@ -56,7 +70,7 @@ def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase != "starting_docks":
         return None
     k = state.options.starting_dock_choice
-    return tuple(s for s in range(state.seat_count) if len(state.starting_choice[s]) < k)
+    return tuple(s for s in range(state.seat_count) if len(_own(state).starting_choice[s]) < k)
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -81,7 +95,7 @@ def decide(log, seat: int, command) -> bool:
     log.emit(ev.StartingDockChosen(seat, command.card))
     st = log.state
     k = st.options.starting_dock_choice
-    if all(len(c) >= k for c in st.starting_choice):
+    if all(len(c) >= k for c in _own(st).starting_choice):
         # « De plus, quatre docks sont retirés cachés de chaque pile »
         m = st.options.docks_set_aside
         log.emit(ev.DockPilesFormed(tuple(tuple(p[:m]) for p in st.dock_piles)))
@@ -95,26 +109,21 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
     n = state.seat_count
     if t is ev.StartingDockChosen:
         seat = event.seat
-        return replace(
+        choice = _own(state).starting_choice
+        state = replace(
             state,
-            starting_choice=set_at(
-                state.starting_choice, seat, state.starting_choice[seat] + (event.card,)
-            ),
             dock_piles=set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card)),
         )
+        return change_part(
+            state, JusticeState, starting_choice=set_at(choice, seat, choice[seat] + (event.card,))
+        )
     if t is ev.DockPilesFormed:
-        hands = tuple(state.hands[s] + state.starting_choice[s] for s in range(n))
+        hands = tuple(state.hands[s] + _own(state).starting_choice[s] for s in range(n))
         piles = tuple(
             tuple(c for c in state.dock_piles[s] if c not in event.aside[s]) for s in range(n)
         )
-        return replace(
-            state,
-            hands=hands,
-            dock_piles=piles,
-            docks_aside=event.aside,
-            starting_choice=(),
-            phase="choose",
-        )
+        state = replace(state, hands=hands, dock_piles=piles, phase="choose")
+        return change_part(state, JusticeState, docks_aside=event.aside, starting_choice=())
     return None
 
 
@@ -127,19 +136,19 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     if state.phase == "starting_docks":
         for p in out["players"]:
             p["dock_pile"]["top"] = None  # the deck is not a pile yet
-            p["starting_docks"] = len(state.starting_choice[p["seat"]])
+            p["starting_docks"] = len(_own(state).starting_choice[p["seat"]])
     if state.options.docks_set_aside:
-        out["docks_aside"] = [len(a) for a in state.docks_aside] or [0] * state.seat_count
+        out["docks_aside"] = [len(a) for a in _own(state).docks_aside] or [0] * state.seat_count
     if viewer is None or "you" not in out:
         return
     if state.phase == "starting_docks":
         out["you"]["deck"] = sorted(state.dock_piles[viewer])
-        out["you"]["starting_docks"] = list(state.starting_choice[viewer])
+        out["you"]["starting_docks"] = list(_own(state).starting_choice[viewer])
 
 
 def view_hidden(state: KontorState, hidden: dict) -> None:
-    if state.docks_aside:
-        hidden["docks_aside"] = [list(a) for a in state.docks_aside]
+    if _own(state).docks_aside:
+        hidden["docks_aside"] = [list(a) for a in _own(state).docks_aside]
 
 
 def redact(event, viewer: int | None, data: dict) -> dict:
@@ -159,8 +168,8 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
     set aside and the piles below what the observer saw."""
     n = state.seat_count
     piles = [list(p) for p in state.dock_piles]
-    choice = [list(c) for c in state.starting_choice]
-    aside = [list(a) for a in state.docks_aside]
+    choice = [list(c) for c in _own(state).starting_choice]
+    aside = [list(a) for a in _own(state).docks_aside]
     pools: dict[tuple, list[int]] = {}
     slots: list = []  # (container, index)
 
@@ -193,9 +202,10 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
         pools[key] = list(rng.shuffle(pools[key]))
     for container, i in slots:
         container[i] = pools[slot(container[i])].pop()
-    return replace(
+    state = replace(state, dock_piles=tuple(tuple(p) for p in piles))
+    return change_part(
         state,
-        dock_piles=tuple(tuple(p) for p in piles),
+        JusticeState,
         starting_choice=tuple(tuple(c) for c in choice),
         docks_aside=tuple(tuple(a) for a in aside),
     )

@@ -11,11 +11,13 @@ owner of each scored sector holding one tavern (TavernSectorsAsked, phase ``grud
 that seat alone acts (to_act, legal_commands: DecideTavernSector; no other command
 meanwhile: command_guard); a sector not counted loses its points
 (TavernSectorDecided) and takes no slot in the final selection
-(``scoring.select_final``); the view shows the decisions.
+(final_selection); the view shows the decisions.
 Tests: tests/domain/kontor/test_kontor_special_b.py (old grudges).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
@@ -25,8 +27,23 @@ from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import DecideTavernSector
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.scoring import choose_largest
 from domain.kontor.core.sides import seats_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class GrudgesState:
+    #: scored sectors waiting for their tavern's decision, first first
+    grudge_pending: tuple[int, ...] = ()
+    #: the decisions made: (index into ``scored``, counted)
+    grudges: tuple[tuple[int, bool], ...] = ()
+    #: the end reason while the end waits for the decisions
+    ending: str | None = None
+
+
+def _own(state: KontorState) -> GrudgesState:
+    return part(state, GrudgesState)
 
 
 def grudge_tavern(state: KontorState, index: int) -> tuple[int, Pos]:
@@ -52,23 +69,23 @@ def grudge_sectors(state: KontorState) -> tuple[int, ...]:
 def grudge_decider(state: KontorState) -> int:
     """The owner of the tavern: its colour's first seat (our convention in the team game:
     « Un joueur ou une équipe qui possède une taverne »)."""
-    _, tavern = grudge_tavern(state, state.grudge_pending[0])
+    _, tavern = grudge_tavern(state, _own(state).grudge_pending[0])
     owner = CARDS[occupancy(state)[tavern]].owner
     return seats_of(state.options, owner, state.seat_count)[0]
 
 
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     if state.phase == "grudges":
-        return (grudge_decider(state),) if state.grudge_pending else ()
+        return (grudge_decider(state),) if _own(state).grudge_pending else ()
     return None
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
     if state.phase != "grudges":
         return None
-    if not state.grudge_pending:
+    if not _own(state).grudge_pending:
         return []
-    _, (x, y) = grudge_tavern(state, state.grudge_pending[0])
+    _, (x, y) = grudge_tavern(state, _own(state).grudge_pending[0])
     return [DecideTavernSector(x, y, True), DecideTavernSector(x, y, False)]
 
 
@@ -86,9 +103,9 @@ def decide(log, seat: int, command) -> bool:
     if not isinstance(command, DecideTavernSector):
         return False
     st = log.state
-    if st.phase != "grudges" or not st.grudge_pending:
+    if st.phase != "grudges" or not _own(st).grudge_pending:
         raise RuleViolation("kontor.no_tavern_decision", "No tavern decision is pending.")
-    index = st.grudge_pending[0]
+    index = _own(st).grudge_pending[0]
     _, tavern = grudge_tavern(st, index)
     if (command.x, command.y) != tavern:
         raise RuleViolation(
@@ -96,8 +113,8 @@ def decide(log, seat: int, command) -> bool:
             f"The decision pending is the sector of the tavern at {tavern}.",
         )
     log.emit(evb.TavernSectorDecided(seat, index, tavern[0], tavern[1], command.counted))
-    if not log.state.grudge_pending:
-        log.end_game(log.state.ending)
+    if not _own(log.state).grudge_pending:
+        log.end_game(_own(log.state).ending)
     log.after_command()
     return True
 
@@ -106,8 +123,8 @@ def ask(log, reason: str) -> bool:
     """Before the end: ask for each sector with one tavern; True while a decision waits."""
     st = log.state
     if st.phase == "grudges":
-        return bool(st.grudge_pending)
-    if st.options.old_grudges and st.ending is None:
+        return bool(_own(st).grudge_pending)
+    if st.options.old_grudges and _own(st).ending is None:
         pending = grudge_sectors(st)
         if pending:
             log.emit(evb.TavernSectorsAsked(reason, pending))
@@ -119,20 +136,32 @@ def ask(log, reason: str) -> bool:
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is evb.TavernSectorsAsked:
-        return replace(state, phase="grudges", ending=event.reason, grudge_pending=event.sectors)
+        state = replace(state, phase="grudges")
+        return change_part(state, GrudgesState, ending=event.reason, grudge_pending=event.sectors)
     if t is evb.TavernSectorDecided:
         points = state.points
         s = state.scored[event.sector]
         if not event.counted and s.winner is not None:
             for seat in seats_of(state.options, s.winner, state.seat_count):
                 points = set_at(points, seat, points[seat] - s.points)
-        return replace(
-            state,
-            points=points,
-            grudges=state.grudges + ((event.sector, event.counted),),
-            grudge_pending=tuple(i for i in state.grudge_pending if i != event.sector),
+        own = _own(state)
+        return change_part(
+            replace(state, points=points),
+            GrudgesState,
+            grudges=own.grudges + ((event.sector, event.counted),),
+            grudge_pending=tuple(i for i in own.grudge_pending if i != event.sector),
         )
     return None
+
+
+def final_selection(state: KontorState, sizes, distances):
+    """A sector its tavern's owner did not count takes no slot among the largest."""
+    opts = state.options
+    dropped = {i for i, counted in _own(state).grudges if not counted}
+    if not dropped or opts.final_selection == "all":
+        return None
+    eligible = tuple(0 if i in dropped else n for i, n in enumerate(sizes))
+    return choose_largest(eligible, distances, opts.final_count, max(1, opts.final_min_docks))
 
 
 def _xy(pos) -> dict:
@@ -144,8 +173,8 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     if not state.options.old_grudges:
         return
     pending = None
-    if state.phase == "grudges" and state.grudge_pending:
-        i = state.grudge_pending[0]
+    if state.phase == "grudges" and _own(state).grudge_pending:
+        i = _own(state).grudge_pending[0]
         pending = {
             "sector": [_xy(p) for p in state.scored[i].cells],
             "tavern": _xy(grudge_tavern(state, i)[1]),
@@ -153,10 +182,10 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         }
     out["old_grudges"] = {
         "pending": pending,
-        "waiting": len(state.grudge_pending),
+        "waiting": len(_own(state).grudge_pending),
         "decided": [
             {"sector": [_xy(p) for p in state.scored[i].cells], "counted": counted}
-            for i, counted in state.grudges
+            for i, counted in _own(state).grudges
         ],
     }
 
@@ -169,4 +198,5 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((DecideTavernSector,), decide)
     hooks.before_end.append(ask)
     hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
+    hooks.final_selection.append(final_selection)
     hooks.view.append(view_keys)

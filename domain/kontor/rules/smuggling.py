@@ -12,7 +12,7 @@ pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
 (order_key), its draw from the chosen pile (draw_pile); a sector holding it waits
 (sector_held) until the end reveals it (before_end: FaceDownRevealed, its warehouses,
 the sectors scored). Secrets: the view shows the face-down card's colour to all and the
-card to its owner (``you.face_down``); the redaction hides another seat's face-down
+card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
 Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
 docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_b.py.
@@ -21,6 +21,7 @@ docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
@@ -33,15 +34,28 @@ from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import Cell, KontorState
+from domain.kontor.core.state import Cell, KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class SmugglingState:
+    #: per seat, (card, draw pile) chosen face down this round (secret)
+    face_down: tuple = ()
+    #: (seat, x, y, card) of the face-down cards on the board (the card is secret)
+    smuggled: tuple[tuple[int, int, int, int], ...] = ()
+    smuggle_used: tuple[int, ...] = ()  # seats that have placed their face-down card
+
+
+def _own(state: KontorState) -> SmugglingState:
+    return part(state, SmugglingState)
+
 
 #: the piles a face-down card may be replaced from
 DRAW_PILES: tuple[str, ...] = ("dock", "water")
 
 
-
 def _face_down(state: KontorState) -> tuple:
-    return state.face_down or (None,) * state.seat_count
+    return _own(state).face_down or (None,) * state.seat_count
 
 
 def is_face_down(card: int | None) -> bool:
@@ -50,7 +64,7 @@ def is_face_down(card: int | None) -> bool:
 
 def may_smuggle(state: KontorState, seat: int) -> bool:
     """« une fois dans la partie »"""
-    return state.options.smuggling and seat not in state.smuggle_used
+    return state.options.smuggling and seat not in _own(state).smuggle_used
 
 
 def smugglable(card: int) -> bool:
@@ -84,7 +98,7 @@ def decide(log, seat: int, command) -> bool:
         raise RuleViolation("kontor.not_choosing", "Cards are chosen only at the start of a round.")
     if not st.options.smuggling:
         raise RuleViolation("kontor.no_smuggling", "Face-down cards need Contrebande.")
-    if seat in st.smuggle_used:
+    if seat in _own(st).smuggle_used:
         raise RuleViolation(
             "kontor.smuggling_used",
             "A card is placed face down once per game (« une fois dans la partie »).",
@@ -146,9 +160,9 @@ def reveal_face_down(log, reason: str) -> bool:
     """« Elle n'est révélée qu'à la fin de la partie »: the cards, their warehouses, then
     the sectors they held. The end does not wait (False)."""
     st = log.state
-    if not st.smuggled:
+    if not _own(st).smuggled:
         return False
-    for seat, x, y, card in st.smuggled:
+    for seat, x, y, card in _own(st).smuggled:
         log.emit(evb.FaceDownRevealed(seat, x, y, card))
         c = CARDS[card]
         if c.kind == "dock" and c.goods:
@@ -170,8 +184,8 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
         else c
         for c in state.board
     )
-    smuggled = tuple(s for s in state.smuggled if (s[1], s[2]) != (event.x, event.y))
-    return replace(state, board=board, smuggled=smuggled)
+    smuggled = tuple(s for s in _own(state).smuggled if (s[1], s[2]) != (event.x, event.y))
+    return change_part(replace(state, board=board), SmugglingState, smuggled=smuggled)
 
 
 def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
@@ -181,28 +195,27 @@ def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
         return new
     t = type(event)
     if t is ev.GameStarted:
-        return replace(new, face_down=(None,) * new.seat_count)
+        return change_part(new, SmugglingState, face_down=(None,) * new.seat_count)
     fd = _face_down(new)
     if t is ev.CardChosen and event.face_down and event.card is not None:
-        return replace(new, face_down=set_at(fd, event.seat, (event.card, event.draw)))
+        return change_part(new, SmugglingState, face_down=set_at(fd, event.seat, (event.card, event.draw)))
     if t is ev.CardPlaced and is_face_down(event.card) and fd[event.seat] is not None:
         real = fd[event.seat][0]
-        return replace(
+        own = part(new, SmugglingState)
+        return change_part(
             new,
+            SmugglingState,
             face_down=set_at(fd, event.seat, None),
-            smuggled=new.smuggled + ((event.seat, event.x, event.y, real),),
-            smuggle_used=new.smuggle_used + (event.seat,),
+            smuggled=own.smuggled + ((event.seat, event.x, event.y, real),),
+            smuggle_used=own.smuggle_used + (event.seat,),
         )
     if t is ev.CardReturned and is_face_down(event.card) and fd[event.seat] is not None:
         hand = list(new.hands[event.seat])
         hand[hand.index(event.card)] = fd[event.seat][0]
-        return replace(
-            new,
-            hands=set_at(new.hands, event.seat, tuple(hand)),
-            face_down=set_at(fd, event.seat, None),
-        )
+        new = replace(new, hands=set_at(new.hands, event.seat, tuple(hand)))
+        return change_part(new, SmugglingState, face_down=set_at(fd, event.seat, None))
     if t is ev.RoundStarted:
-        return replace(new, face_down=(None,) * new.seat_count)
+        return change_part(new, SmugglingState, face_down=(None,) * new.seat_count)
     return new
 
 
@@ -220,11 +233,12 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         if CARDS[c].kind == "face_down"
     ]
     for p in out["players"]:
-        p["smuggling_used"] = p["seat"] in state.smuggle_used
+        p["smuggling_used"] = p["seat"] in _own(state).smuggle_used
     if viewer is not None and "you" in out:
-        fd = state.face_down[viewer] if state.face_down else None
+        own = _own(state)
+        fd = own.face_down[viewer] if own.face_down else None
         out["you"]["face_down"] = [
-            {"x": x, "y": y, "card": card} for seat, x, y, card in state.smuggled if seat == viewer
+            {"x": x, "y": y, "card": card} for seat, x, y, card in _own(state).smuggled if seat == viewer
         ]
         out["you"]["face_down_chosen"] = None if fd is None else {"card": fd[0], "draw": fd[1]}
 
@@ -245,6 +259,7 @@ def _eligible(card: int, side: int) -> bool:
 def redetermine(
     original: KontorState, observer: int | None, rng, slot, new: KontorState
 ) -> KontorState:
+
     """Re-deal the face-down cards the observer cannot see.  In the choice phase another
     seat's face-down intent is secret too; on the board and in flight a face-down card
     may be any unseen canal or own goods dock: swapped first with an unseen card of its
@@ -257,15 +272,15 @@ def redetermine(
     piles = [list(p) for p in new.dock_piles]
     water = list(new.water_pile)
     known = new.pile_known or (0,) * n
-    fd = list(new.face_down or (None,) * n)
-    smuggled = list(new.smuggled)
+    fd = list(_own(new).face_down or (None,) * n)
+    smuggled = list(_own(new).smuggled)
     for s in range(n):
         if s == observer:
             continue
         side = side_of(new.options, s)
         if new.phase == "choose" and new.chosen[s] is not None:
             card = new.chosen[s]
-            if s not in new.smuggle_used and smugglable(card) and rng.below(2) == 0:
+            if s not in _own(new).smuggle_used and smugglable(card) and rng.below(2) == 0:
                 fd[s] = (card, ("dock", "water")[rng.below(2)])
             else:
                 fd[s] = None
@@ -304,14 +319,13 @@ def redetermine(
         for k, (seat, x, y, card) in enumerate(smuggled):
             if seat == s:
                 smuggled[k] = (seat, x, y, swap(card))
-    return replace(
+    new = replace(
         new,
         hands=tuple(tuple(h) for h in hands),
         dock_piles=tuple(tuple(p) for p in piles),
         water_pile=tuple(water),
-        face_down=tuple(fd),
-        smuggled=tuple(smuggled),
     )
+    return change_part(new, SmugglingState, face_down=tuple(fd), smuggled=tuple(smuggled))
 
 
 def register(hooks: Hooks) -> None:

@@ -20,6 +20,8 @@ events record (evolve).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
@@ -31,7 +33,18 @@ from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import seats_of, side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class BaksheeshState:
+    water_aside: tuple[int, ...] = ()  # canals set aside unseen, hidden like the pile
+    bribed: tuple[bool, ...] = ()  # per seat: has it bribed this round
+
+
+def _own(state: KontorState) -> BaksheeshState:
+    return part(state, BaksheeshState)
+
 
 
 def water_aside(options: Options, rng, cross, water: list[int]) -> dict:
@@ -53,7 +66,7 @@ def bribe_cost(card: int) -> int:
 def bribable(state: KontorState, seat: int) -> list[Pos]:
     """The opponent's goods docks outside finished sectors that the seat can pay for,
     before it chooses its card, once a round."""
-    if not state.options.bribes or state.phase != "choose" or state.bribed[seat]:
+    if not state.options.bribes or state.phase != "choose" or _own(state).bribed[seat]:
         return []
     if state.chosen[seat] is not None or state.passed[seat]:
         return []
@@ -100,14 +113,16 @@ def started(event: ev.GameStarted, state: KontorState) -> KontorState:
     opts = event.options
     if not (opts.water_aside or opts.bribes):
         return state
-    return replace(state, water_aside=event.water_aside, bribed=(False,) * event.seat_count)
+    return change_part(
+        state, BaksheeshState, water_aside=event.water_aside, bribed=(False,) * event.seat_count
+    )
 
 
 def new_round(old: KontorState, event, new: KontorState) -> KontorState:
     """« au début du tour »: each round, a new bribe."""
-    if type(event) is not ev.RoundStarted or not new.bribed:
+    if type(event) is not ev.RoundStarted or not _own(new).bribed:
         return new
-    return replace(new, bribed=(False,) * new.seat_count)
+    return change_part(new, BaksheeshState, bribed=(False,) * new.seat_count)
 
 
 def evolve_bribe(state: KontorState, event) -> KontorState | None:
@@ -116,12 +131,12 @@ def evolve_bribe(state: KontorState, event) -> KontorState | None:
     if type(event) is not ev.DockBribed:
         return None
     state = dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
-    return replace(
+    state = replace(
         state,
         money=add_at(state.money, event.seat, -event.cost),
         treasury=state.treasury + event.cost,
-        bribed=set_at(state.bribed, event.seat, True),
     )
+    return change_part(state, BaksheeshState, bribed=set_at(_own(state).bribed, event.seat, True))
 
 
 # --- the view -------------------------------------------------------------------------------
@@ -137,19 +152,19 @@ def redact(event, viewer, data: dict) -> dict:
 
 def hidden_aside(state: KontorState, observer):
     """« sans les regarder »: nobody knows the canals aside; redetermine re-deals them."""
-    if not state.water_aside:
+    if not _own(state).water_aside:
         return None
 
     def put_back(out: KontorState, dealt: tuple[int, ...]) -> KontorState:
-        return replace(out, water_aside=dealt)
+        return change_part(out, BaksheeshState, water_aside=dealt)
 
-    return state.water_aside, put_back
+    return _own(state).water_aside, put_back
 
 
 def view_hidden(state: KontorState, hidden: dict) -> None:
     """At the end: the canals that were aside."""
-    if state.water_aside:
-        hidden["water_aside"] = list(state.water_aside)
+    if _own(state).water_aside:
+        hidden["water_aside"] = list(_own(state).water_aside)
 
 
 def view_keys(state: KontorState, out: dict) -> None:
@@ -157,9 +172,9 @@ def view_keys(state: KontorState, out: dict) -> None:
     opts = state.options
     info: dict = {}
     if opts.water_aside:
-        info["water_aside"] = len(state.water_aside)
+        info["water_aside"] = len(_own(state).water_aside)
     if opts.bribes:
-        info["bribed"] = list(state.bribed)
+        info["bribed"] = list(_own(state).bribed)
     if info:
         out.setdefault("scenario", {}).update(info)
 

@@ -10,10 +10,27 @@ scenarios' own), ``variant_view``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.decider import RuleViolation
 from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, part
+
+
+@dataclass(frozen=True)
+class DecisionsState:
+    """The scenarios' decisions that hold the turn (shared by Euphrate and Grande marée)."""
+
+    #: Euphrate: (seat, good) raised and waiting for the seat to choose a centre
+    sunken_pending: tuple[tuple[int, str], ...] = ()
+    #: Grande marée: the seat that may now place a second canal
+    second_canal: int | None = None
+
+
+def decisions_of(state: KontorState) -> DecisionsState:
+    return part(state, DecisionsState)
+
 
 #: the commands of a pending decision (Grande marée, Euphrate)
 DECISION_COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
@@ -24,10 +41,10 @@ def pending_seat(state: KontorState) -> int | None:
     canal."""
     if state.phase == "over":
         return None
-    if state.sunken_pending:
-        return state.sunken_pending[0][0]
-    if state.second_canal is not None:
-        return state.second_canal
+    if decisions_of(state).sunken_pending:
+        return decisions_of(state).sunken_pending[0][0]
+    if decisions_of(state).second_canal is not None:
+        return decisions_of(state).second_canal
     return None
 
 
@@ -50,7 +67,7 @@ def view_keys(state: KontorState, out: dict) -> None:
     if pending is not None:
         out["pending"] = {
             "seat": pending,
-            "kind": "sunken_warehouse" if state.sunken_pending else "second_canal",
+            "kind": "sunken_warehouse" if decisions_of(state).sunken_pending else "second_canal",
         }
 
 

@@ -23,6 +23,7 @@ record (evolve), the view.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
@@ -37,8 +38,20 @@ from domain.kontor.core.options import Options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import distribution_centre
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.scenarios.data import WAREHOUSES_PER_GOOD
+from domain.kontor.scenarios.decisions import DecisionsState, decisions_of
+
+
+@dataclass(frozen=True)
+class EuphratesState:
+    #: (x, y, good) of the warehouses still sunk in canals
+    sunken: tuple[tuple[int, int, str], ...] = ()
+
+
+def _own(state: KontorState) -> EuphratesState:
+    return part(state, EuphratesState)
+
 
 # --- set-up: « On place 1 entrepôt de type différent sur 3 canaux de la croix » ------------
 
@@ -61,7 +74,7 @@ def filter_cells(
     """Reading: a bridge does not cover a canal that still holds a sunken warehouse."""
     if not (state.options.sunken_warehouses and CARDS[card].kind == "bridge"):
         return found
-    sunk = {(x, y) for x, y, _ in state.sunken}
+    sunk = {(x, y) for x, y, _ in _own(state).sunken}
     return [p for p in found if p not in sunk]
 
 
@@ -76,7 +89,7 @@ def reserve(state: KontorState) -> dict[str, int]:
     for card in state.warehouses:
         for g in goods.get(card, CARDS[card].goods):
             left[g] -= 1
-    for _x, _y, g in state.sunken:
+    for _x, _y, g in _own(state).sunken:
         left[g] -= 1
     return left
 
@@ -98,7 +111,7 @@ def take_goods(log, seat: int, card: int) -> tuple[str, ...] | None:
             left[g] -= 1
             out.append(g)
             continue
-        spot = next(((x, y) for x, y, s in log.state.sunken if s == g), None)
+        spot = next(((x, y) for x, y, s in _own(log.state).sunken if s == g), None)
         if spot is not None:
             log.emit(ev.SunkenWarehouseUsed(spot[0], spot[1], g))
             out.append(g)
@@ -138,7 +151,7 @@ def raise_sunken(log, seat: int) -> None:
     chooses (PlaceSunkenWarehouse); none: the warehouse goes to the reserve."""
     st = log.state
     cells = occupancy(st)
-    for x, y, good in st.sunken:
+    for x, y, good in _own(st).sunken:
         if not surrounded(st, cells, (x, y)):
             continue
         centres = sunken_centres(log.state, seat)
@@ -159,7 +172,7 @@ def after_turn(log, seat: int, card: int) -> None:
     st = log.state
     if st.phase == "over":
         return
-    if st.options.sunken_warehouses and st.sunken:
+    if st.options.sunken_warehouses and _own(st).sunken:
         raise_sunken(log, seat)
 
 
@@ -167,9 +180,9 @@ def after_turn(log, seat: int, card: int) -> None:
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.phase == "over" or not state.sunken_pending:
+    if state.phase == "over" or not decisions_of(state).sunken_pending:
         return None
-    if state.sunken_pending[0][0] != seat:
+    if decisions_of(state).sunken_pending[0][0] != seat:
         return []
     return [PlaceSunkenWarehouse(x, y) for x, y in sunken_centres(state, seat)]
 
@@ -178,7 +191,7 @@ def decide_command(log, seat: int, command) -> bool:
     if not isinstance(command, PlaceSunkenWarehouse):
         return False
     st = log.state
-    if not st.sunken_pending or st.sunken_pending[0][0] != seat:
+    if not decisions_of(st).sunken_pending or decisions_of(st).sunken_pending[0][0] != seat:
         raise RuleViolation("kontor.no_sunken_warehouse", "No raised warehouse to place.")
     pos = (command.x, command.y)
     if pos not in sunken_centres(st, seat):
@@ -187,7 +200,7 @@ def decide_command(log, seat: int, command) -> bool:
             "Euphrate: the warehouse goes on one of your distribution centres in an "
             "unfinished sector (« mais dans un secteur qui n'est pas terminé »).",
         )
-    good = st.sunken_pending[0][1]
+    good = decisions_of(st).sunken_pending[0][1]
     log.emit(ev.SunkenWarehousePlaced(seat, good, occupancy(st)[pos], pos[0], pos[1]))
     log.advance()
     return True
@@ -199,7 +212,7 @@ def decide_command(log, seat: int, command) -> bool:
 def started(event: ev.GameStarted, state: KontorState) -> KontorState:
     if not event.options.sunken_warehouses:
         return state
-    return replace(state, sunken=event.sunken)
+    return change_part(state, EuphratesState, sunken=event.sunken)
 
 
 def record_goods(event: ev.WarehousesAdded, state: KontorState) -> KontorState:
@@ -210,31 +223,27 @@ def record_goods(event: ev.WarehousesAdded, state: KontorState) -> KontorState:
 
 
 def _without_sunken(state: KontorState, x: int, y: int) -> tuple:
-    return tuple(s for s in state.sunken if (s[0], s[1]) != (x, y))
+    return tuple(s for s in _own(state).sunken if (s[0], s[1]) != (x, y))
 
 
 def evolve_sunken(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.SunkenWarehouseRaised:
-        pending = state.sunken_pending
+        pending = decisions_of(state).sunken_pending
         if event.pending:
             pending = pending + ((event.seat, event.good),)
-        return replace(
-            state, sunken=_without_sunken(state, event.x, event.y), sunken_pending=pending
-        )
+        state = change_part(state, DecisionsState, sunken_pending=pending)
+        return change_part(state, EuphratesState, sunken=_without_sunken(state, event.x, event.y))
     if t is ev.SunkenWarehouseUsed:
-        return replace(state, sunken=_without_sunken(state, event.x, event.y))
+        return change_part(state, EuphratesState, sunken=_without_sunken(state, event.x, event.y))
     if t is ev.SunkenWarehousePlaced:
-        pending = list(state.sunken_pending)
+        pending = list(decisions_of(state).sunken_pending)
         if (event.seat, event.good) in pending:
             pending.remove((event.seat, event.good))
         goods = state.goods_map().get(event.card, CARDS[event.card].goods)
         state = goods_recorded(state, event.card, (*goods, event.good))
-        return replace(
-            state,
-            sunken_pending=tuple(pending),
-            warehouses=state.warehouses | {event.card},
-        )
+        state = replace(state, warehouses=state.warehouses | {event.card})
+        return change_part(state, DecisionsState, sunken_pending=tuple(pending))
     return None
 
 
@@ -247,8 +256,8 @@ def view_keys(state: KontorState, out: dict) -> None:
         return
     out.setdefault("scenario", {}).update(
         {
-            "sunken": [{"x": x, "y": y, "good": g} for x, y, g in state.sunken],
-            "sunken_pending": [{"seat": s, "good": g} for s, g in state.sunken_pending],
+            "sunken": [{"x": x, "y": y, "good": g} for x, y, g in _own(state).sunken],
+            "sunken_pending": [{"seat": s, "good": g} for s, g in decisions_of(state).sunken_pending],
         }
     )
 

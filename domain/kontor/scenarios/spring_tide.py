@@ -28,8 +28,8 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
-from domain.kontor.core.state import Cell, KontorState
-from domain.kontor.scenarios.decisions import pending_seat
+from domain.kontor.core.state import Cell, KontorState, change_part
+from domain.kontor.scenarios.decisions import DecisionsState, decisions_of, pending_seat
 
 
 def hand_water(state: KontorState, seat: int) -> list[int]:
@@ -78,7 +78,7 @@ def decide_command(log, seat: int, command) -> bool:
     if not isinstance(command, SecondCanal):
         return False
     st = log.state
-    if st.second_canal != seat or st.sunken_pending:
+    if decisions_of(st).second_canal != seat or decisions_of(st).sunken_pending:
         raise RuleViolation(
             "kontor.no_second_canal",
             "Grande marée: a second canal only right after placing a canal.",
@@ -119,19 +119,19 @@ def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
 def evolve_second_canal(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.SecondCanalOffered:
-        return replace(state, second_canal=event.seat)
+        return change_part(state, DecisionsState, second_canal=event.seat)
     if t is ev.SecondCanalDeclined:
-        return replace(state, second_canal=None)
+        return change_part(state, DecisionsState, second_canal=None)
     if t is ev.SecondCanalPlaced:
-        return replace(
+        state = replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
             hands=set_at(state.hands, event.seat, without_one(state.hands[event.seat], event.card)),
             money=add_at(state.money, event.seat, -event.cost),
             treasury=state.treasury + event.cost,
             span=grown(state.span, event.x, event.y),
-            second_canal=None,
         )
+        return change_part(state, DecisionsState, second_canal=None)
     return None
 
 
@@ -140,7 +140,7 @@ def view_keys(state: KontorState, out: dict) -> None:
     opts = state.options
     if opts.second_canal_cost:
         out.setdefault("scenario", {})["second_canal"] = {
-            "seat": state.second_canal,
+            "seat": decisions_of(state).second_canal,
             "cost": opts.second_canal_cost,
         }
 

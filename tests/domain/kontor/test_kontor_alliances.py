@@ -20,7 +20,9 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, dock_deck
 from domain.kontor.core.options import parse_options
+from domain.kontor.core.state import part
 from domain.kontor.forms.free_wheel.scoring import supremacy_n
+from domain.kontor.forms.free_wheel.state import FreeWheelState
 from tests.refusals import refused
 
 from .helpers import SEED, cards, crane, dock, of_type, then, when
@@ -56,12 +58,12 @@ def test_setup_one_dock_pile_and_three_seats():
     """« On mélange ensemble les deux paquets de docks pour former une pile unique. Les
     joueurs reçoivent leurs 2 docks initiaux de cette pile »."""
     state = GAME.fold(GAME.start(FFA3, 3, SEED))
-    docks = set(state.common_docks) | {c for h in state.hands for c in h if CARDS[c].kind == "dock"}
+    docks = set(part(state, FreeWheelState).common_docks) | {c for h in state.hands for c in h if CARDS[c].kind == "dock"}
     assert docks == set(dock_deck(0)) | set(dock_deck(1))
     assert state.dock_piles == ((), (), ()) and state.money == (3, 3, 3)
     assert GAME.min_players == 2 and GAME.max_players == 4
     v = GAME.view(state, 2)
-    assert v["players"][2]["color"] == "blue" and v["dock_pile"]["size"] == len(state.common_docks)
+    assert v["players"][2]["color"] == "blue" and v["dock_pile"]["size"] == len(part(state, FreeWheelState).common_docks)
 
 
 def test_any_dock_is_yours_when_you_play_it():
@@ -96,7 +98,7 @@ def test_ship_sends_a_removed_dock_under_the_common_pile_for_whoever_placed_it()
     assert err.value.code == "kontor.removal_pile"
     events, state = then(state, A, MoveShip(2, 0, 1, 0, C))
     assert of_type(events, ev.DockRemoved)[0].to_seat == C
-    assert state.common_docks[-1] == printed_black and state.dock_owners == ()
+    assert part(state, FreeWheelState).common_docks[-1] == printed_black and state.dock_owners == ()
 
 
 def test_a_game_of_the_first_free_for_all_version_keeps_the_printed_colour():
@@ -193,7 +195,7 @@ def test_declined_proposal_changes_nothing():
     state = ffa(layout, hands=((plain(0),), (plain(1),), (plain(2),)), owners=owners)
     _, state = then(state, A, ProposeAlliance(1, 0, C))
     events, state = then(state, C, DeclineAlliance())
-    assert events == [ev.AllianceDeclined(C)] and state.alliances == ()
+    assert events == [ev.AllianceDeclined(C)] and part(state, FreeWheelState).alliances == ()
 
 
 def test_join_or_leave_only_before_playing_ones_card():
@@ -224,7 +226,7 @@ def test_leave_alliance():
         pre=[ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
     )
     events, state = then(state, A, LeaveAlliance(3, 0))
-    assert of_type(events, ev.AllianceEnded)[0].reason == "left" and state.alliances == ()
+    assert of_type(events, ev.AllianceEnded)[0].reason == "left" and part(state, FreeWheelState).alliances == ()
 
 
 def test_only_two_players_per_alliance():
@@ -267,7 +269,7 @@ def test_merging_sectors_breaks_a_double_alliance():
     ended = of_type(events, ev.AllianceEnded)
     assert {e.seats for e in ended} == {(A, B), (A, C)} and all(e.reason == "merged" for e in ended)
     # new alliances from each player's next turn: A's turn has begun, B and C wait
-    assert state.alliances == () and state.current == A and set(state.barred) == {B, C}
+    assert part(state, FreeWheelState).alliances == () and part(state, FreeWheelState).current == A and set(part(state, FreeWheelState).barred) == {B, C}
     assert not any(
         c.seat in (B, C) for c in GAME.legal_commands(state, A) if isinstance(c, ProposeAlliance)
     )
@@ -304,4 +306,4 @@ def test_pass_is_still_possible_with_alliances_pending():
     layout, owners = _sector()
     state = ffa(layout, hands=((plain(0),), (plain(1),), (plain(2),)), owners=owners)
     events, state = then(state, A, Pass())
-    assert state.current == B
+    assert part(state, FreeWheelState).current == B

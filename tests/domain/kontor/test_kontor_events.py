@@ -19,6 +19,8 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, EVENT_CARDS
 from domain.kontor.core.options import parse_options
+from domain.kontor.core.state import part
+from domain.kontor.expansions.event_cards import EventCardsState
 from domain.rng import Rng
 
 from .helpers import BLACK, RED, SEED, cards, crane, of_type, take_turn, tavern, then, water, when
@@ -83,7 +85,7 @@ def test_deck_shuffled_face_down_and_secret():
     view = GAME.view(state, RED)
     assert view["events"]["deck_size"] == 10 and view["events"]["turned"] == []
     other = GAME.redetermine(state, RED, Rng(SEED, 5))
-    assert sorted(other.event_deck) == sorted(state.event_deck)
+    assert sorted(part(other, EventCardsState).event_deck) == sorted(part(state, EventCardsState).event_deck)
 
 
 def test_card_turned_after_a_scored_sector_before_the_next_round():
@@ -93,7 +95,7 @@ def test_card_turned_after_a_scored_sector_before_the_next_round():
     events, state = closing_round(rest("blockade"))
     names = [type(e).__name__ for e in events]
     assert names.index("SectorScored") < names.index("EventTurned") < names.index("RoundStarted")
-    assert state.events_turned == ("blockade",) and len(state.event_deck) == 9
+    assert part(state, EventCardsState).events_turned == ("blockade",) and len(part(state, EventCardsState).event_deck) == 9
     assert GAME.view(state, BLACK)["events"]["turned"] == ["blockade"]
 
 
@@ -201,7 +203,7 @@ def test_blockade_changes_the_value_of_goods_from_now_on():
     """« Blocus maritime : A partir de maintenant, la valeur relative des marchandises est
     modifiée. (la carte reste visible) » (reading: the cycle reversed)."""
     _, state = closing_round(rest("blockade"))
-    assert state.goods_changed
+    assert part(state, EventCardsState).goods_changed
     view = GAME.view(state, RED)
     assert view["events"]["goods_beats"] == {"spice": "wine", "tea": "spice", "wine": "tea"}
     # one wine against one spice: before, wine wins (« le vin vaut plus que les épices »)

@@ -10,6 +10,8 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.commands import ChooseCard, ExportWarehouse, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import parse_options
+from domain.kontor.core.state import part
+from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState
 
 from .helpers import (
     BLACK,
@@ -86,7 +88,7 @@ def test_single_good_dock_may_export_its_only_warehouse():
     _, state = placing(cross(), card, None, options=EXPORT)
     events, state = then(state, RED, ExportWarehouse(1, 1, "tea"))
     assert not of_type(events, ev.WarehousesAdded)
-    assert card not in state.warehouses and state.exports[RED] == (1, 0, 0)
+    assert card not in state.warehouses and part(state, WarehouseGoodsState).exports[RED] == (1, 0, 0)
 
 
 def test_only_a_good_of_the_card_may_be_exported():
@@ -131,12 +133,12 @@ def test_ship_removal_takes_the_warehouse_from_export_when_none_in_the_sector():
     correspondant au dock retiré dans le secteur, il doit alors prendre l'entrepôt dans son
     entrepôt d'exportation »."""
     state, target, _ = _ship_setup(extra_red_dock=False)
-    assert state.exports[RED] == (0, 1, 0)
+    assert part(state, WarehouseGoodsState).exports[RED] == (0, 1, 0)
     events, state = then(state, BLACK, MoveShip(1, 0, 1, 1, RED))
     assert of_type(events, ev.ExportWarehouseReturned) == [
         ev.ExportWarehouseReturned(RED, target, "wine")
     ]
-    assert state.exports[RED] == (0, 0, 0) and not state.export_missing
+    assert part(state, WarehouseGoodsState).exports[RED] == (0, 0, 0) and not part(state, WarehouseGoodsState).export_missing
 
 
 def test_ship_removal_keeps_the_export_when_the_sector_has_that_good():
@@ -147,7 +149,7 @@ def test_ship_removal_keeps_the_export_when_the_sector_has_that_good():
     assert of_type(events, ev.ExportWarehouseKept) == [
         ev.ExportWarehouseKept(RED, target, "wine", other)
     ]
-    assert state.exports[RED] == (0, 1, 0)
+    assert part(state, WarehouseGoodsState).exports[RED] == (0, 1, 0)
     view = GAME.view(state, None)
     sector = next(s for s in view["board"]["sectors"] if {"x": 2, "y": 1} in s["cells"])
     assert sector["warehouses"]["red"]["wine"] == 0

@@ -17,8 +17,9 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.options import parse_options
-from domain.kontor.core.state import Cell
+from domain.kontor.core.state import Cell, part
 from domain.kontor.core.versions import rules_version_of
+from domain.kontor.forms.free_wheel.state import FreeWheelState
 
 from .helpers import SEED, cards, crane, dock, given, of_type, tavern, then, water, when
 
@@ -104,7 +105,7 @@ def test_setup_anchor_ship_board_hands_money(seats):
     for hand in state.hands:
         assert len(hand) == 4
         assert sum(CARDS[c].kind == "dock" for c in hand) == 2
-    assert state.phase == "turn" and GAME.to_act(state) == (state.current,)
+    assert state.phase == "turn" and GAME.to_act(state) == (part(state, FreeWheelState).current,)
     assert isinstance(events[1], ev.TurnStarted)
     if seats == 4:
         # the team rules at 4 (« L'Affrontement à Quatre »): red seats 0-1, black 2-3
@@ -154,7 +155,7 @@ def test_free_choice_of_the_pile():
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
     events, state = then(state, RED, DrawCard("water"))
     assert of_type(events, ev.CardDrawn)[0].card == plain(3)
-    assert state.current == BLACK
+    assert part(state, FreeWheelState).current == BLACK
 
 
 def test_free_choice_keeps_a_dock_and_a_canal():
@@ -222,7 +223,7 @@ def test_pass_gives_a_florin_and_ends_the_turn():
     state = fw_started(hands=((plain(0),), (plain(1),)))
     events, state = then(state, RED, Pass())
     assert of_type(events, ev.Passed)[0].florins == 1
-    assert state.money == (3, 2) and state.current == BLACK
+    assert state.money == (3, 2) and part(state, FreeWheelState).current == BLACK
 
 
 # --- 7: florin taxes --------------------------------------------------------------------
@@ -247,7 +248,7 @@ def test_cannot_pay_passes_the_next_turn():
     events, state = play(state, RED, florin, (1, 0))
     assert of_type(events, ev.TaxUnpaid) == [ev.TaxUnpaid(BLACK)]
     assert [type(e).__name__ for e in events[-3:]] == ["TurnStarted", "TurnSkipped", "TurnStarted"]
-    assert state.current == RED and state.skip_next == (False, False)
+    assert part(state, FreeWheelState).current == RED and part(state, FreeWheelState).skip_next == (False, False)
     assert GAME.view(state, None)["players"][1]["skip_next_turn"] is False
 
 
@@ -469,7 +470,7 @@ def test_sober_again_when_the_dock_leaves_the_sector():
     # black floods red's tea dock (1,0): the spice dock (2,0) is cut off from the tavern
     out, state = play(state, BLACK, flood, (1, 0))
     assert of_type(out, ev.DockSobered) == [ev.DockSobered(tv, s1, "separated")]
-    assert state.taverns == ((tv, RED, None),)
+    assert part(state, FreeWheelState).taverns == ((tv, RED, None),)
 
 
 # --- 4 players -----------------------------------------------------------------------------

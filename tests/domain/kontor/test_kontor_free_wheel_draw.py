@@ -25,6 +25,8 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.commands import ChooseCard, DrawCard, PlaceCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.options import parse_options
+from domain.kontor.core.state import part, replace_in
+from domain.kontor.forms.free_wheel.state import FreeWheelState
 
 from .helpers import then, when
 
@@ -48,7 +50,7 @@ def _at_draw(options, seats: int, seed: str, seat: int, hand_kinds, play_kind: s
     if rules_version is not None:
         state = replace(state, rules_version=rules_version)
     docks_key = "common_docks" if options.shared_dock_pile else "dock_piles"
-    docks = list(state.common_docks if options.shared_dock_pile else state.dock_piles[seat])
+    docks = list(part(state, FreeWheelState).common_docks if options.shared_dock_pile else state.dock_piles[seat])
     everything = [c for h in state.hands for c in h] + list(state.water_pile) + docks
     plain_docks = [c for c in everything if CARDS[c].kind == "dock" and CARDS[c].goods
                    and not CARDS[c].crane and not CARDS[c].tavern and not CARDS[c].florin
@@ -65,8 +67,8 @@ def _at_draw(options, seats: int, seed: str, seat: int, hand_kinds, play_kind: s
                   for s, h in enumerate(state.hands))
     piles = pile if options.shared_dock_pile else tuple(
         tuple(pile) if s == seat else p for s, p in enumerate(state.dock_piles))
-    state = replace(state, hands=hands, water_pile=tuple(water), current=seat,
-                    **{docks_key: tuple(piles)})
+    state = replace_in(state, FreeWheelState, hands=hands, water_pile=tuple(water), current=seat,
+                       **{docks_key: tuple(piles)})
     _, state = then(state, seat, ChooseCard(played))
     events, state = then(state, seat, PlaceCard(1, 0))
     assert [e.step for e in events if isinstance(e, ev.StepStarted)] == ["draw"]

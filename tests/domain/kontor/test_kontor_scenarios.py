@@ -13,7 +13,10 @@ from domain.kontor.core.commands import ChooseCard, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SCENARIO_SEATS
 from domain.kontor.core.decide import legal_commands
 from domain.kontor.core.scoring import select_final
+from domain.kontor.core.state import part
+from domain.kontor.scenarios.baksheesh import BaksheeshState
 from domain.kontor.scenarios.data import ISLAND_CELLS, LAYOUTS, LAYOUTS_PROVENANCE
+from domain.kontor.scenarios.euphrates import EuphratesState
 
 from .helpers import BLACK, RED, choose, full_board, given, of_type, started, then, when
 
@@ -232,8 +235,8 @@ def test_baksheesh_sets_ten_canals_aside_unseen():
     """« Avant de commencer, mettez de côté 10 canaux sans les regarder. »"""
     events = GAME.start(opts("baksheesh"), 2, "cd" * 32)
     state = GAME.fold(events)
-    assert len(state.water_aside) == 10
-    assert all(CARDS[c].kind == "water" for c in state.water_aside)
+    assert len(part(state, BaksheeshState).water_aside) == 10
+    assert all(CARDS[c].kind == "water" for c in part(state, BaksheeshState).water_aside)
     assert len(state.water_pile) == 43 - 8 - 4 - 10
     redacted = GAME.redact_event(events[0], 0)
     assert redacted["water_aside"] == {"size": 10}
@@ -244,8 +247,8 @@ def test_euphrates_three_sunken_warehouses_of_different_types_on_the_cross():
     """« On place 1 entrepôt de type différent sur 3 canaux de la croix de départ. »"""
     for seed in ("cd" * 32, "ef" * 32):
         state = GAME.fold(GAME.start(opts("euphrates"), 2, seed))
-        assert sorted(g for _, _, g in state.sunken) == ["spice", "tea", "wine"]
-        assert {(x, y) for x, y, _ in state.sunken} <= set(CROSS)
+        assert sorted(g for _, _, g in part(state, EuphratesState).sunken) == ["spice", "tea", "wine"]
+        assert {(x, y) for x, y, _ in part(state, EuphratesState).sunken} <= set(CROSS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -22,10 +22,12 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import legal_commands, to_act
-from domain.kontor.core.state import ScoredSector
+from domain.kontor.core.state import ScoredSector, part
+from domain.kontor.scenarios.baksheesh import BaksheeshState
 from domain.kontor.scenarios.data import LAYOUTS
+from domain.kontor.scenarios.decisions import DecisionsState
 from domain.kontor.scenarios.embargo import supply
-from domain.kontor.scenarios.euphrates import reserve, surrounded
+from domain.kontor.scenarios.euphrates import EuphratesState, reserve, surrounded
 from tests.refusals import refused
 
 from .helpers import BLACK, RED, choose, given, of_type, started, then, types, when, with_warehouses
@@ -125,7 +127,7 @@ def test_bribe_flag_resets_each_round():
     _, state = bribe_state({(1, 1): black_dock(0), (-1, -1): black_dock(1)})
     _, state = then(state, RED, Bribe(1, 1))
     _, state = choose(state, Pass(), Pass())
-    assert state.round == 2 and state.bribed == (False, False)
+    assert state.round == 2 and part(state, BaksheeshState).bribed == (False, False)
     assert Bribe(-1, -1) in legal_commands(state, RED)
 
 
@@ -268,7 +270,7 @@ def test_euphrates_surrounded_canal_gives_its_warehouse_to_the_last_placer():
     assert raised == [ev.SunkenWarehouseRaised(RED, 1, 0, "tea", False)]
     placed = of_type(events, ev.SunkenWarehousePlaced)
     assert placed and placed[0].card == red_dock(0, good="wine") and placed[0].good == "tea"
-    assert state.sunken == ()
+    assert part(state, EuphratesState).sunken == ()
     assert state.goods_map()[red_dock(0, good="wine")] == (
         *CARDS[red_dock(0, good="wine")].goods,
         "tea",
@@ -294,7 +296,7 @@ def test_euphrates_choice_of_centre_in_an_unfinished_sector():
         when(state, RED, Pass())
     events, state = then(state, RED, PlaceSunkenWarehouse(1, -1))
     assert of_type(events, ev.SunkenWarehousePlaced)[0].card == red_dock(1)
-    assert state.sunken_pending == () and state.round == 2
+    assert part(state, DecisionsState).sunken_pending == () and state.round == 2
 
 
 def test_euphrates_no_centre_the_warehouse_goes_to_the_reserve():
@@ -307,7 +309,7 @@ def test_euphrates_no_centre_the_warehouse_goes_to_the_reserve():
         ev.SunkenWarehouseRaised(RED, 1, 0, "tea", False)
     ]
     assert not of_type(events, ev.SunkenWarehousePlaced)
-    assert state.sunken == ()
+    assert part(state, EuphratesState).sunken == ()
 
 
 def test_euphrates_edge_counts_as_a_side():
@@ -375,7 +377,7 @@ def test_spring_tide_may_decline_and_not_offered_without_money_or_after_a_dock()
     _, state = then(state, RED, PlaceCard(1, 1))
     events, state = then(state, RED, SecondCanal())
     assert of_type(events, ev.SecondCanalDeclined) == [ev.SecondCanalDeclined(RED)]
-    assert state.second_canal is None and state.round == 2
+    assert part(state, DecisionsState).second_canal is None and state.round == 2
     # broke and the treasury empty: no offer
     state = red_plays(
         lay, spare_water(0), o, extra_red=(spare_water(1),), money=(0, 4), treasury=0 + 16

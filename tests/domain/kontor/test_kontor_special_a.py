@@ -25,6 +25,9 @@ from domain.kontor.core.commands import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
+from domain.kontor.core.state import part
+from domain.kontor.rules.buy_special_cards import SpecialsState
+from domain.kontor.rules.flood_choice import FloodState
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
@@ -375,7 +378,7 @@ def test_flood_choice_two_water_cards_then_flood_discarded_and_two_drawn():
     drawn = of_type(events, ev.CardDrawn)
     assert [d.card for d in drawn] == [water(n=4), water(n=5)]
     assert of_type(events, ev.IncomePaid)[0].amount == 2
-    assert flood in state.discarded and flood not in state.hands[RED]
+    assert flood in part(state, FloodState).discarded and flood not in state.hands[RED]
     assert state.phase == "choose"
 
 
@@ -389,7 +392,7 @@ def test_buy_special_cards_pile_and_buying_before_each_round():
     o = opts("buy_special_cards")
     events = GAME.start(o, 2, SEED)
     state = GAME.fold(events)
-    assert len(state.specials_pile) == 6 and state.phase == "buy"
+    assert len(part(state, SpecialsState).specials_pile) == 6 and state.phase == "buy"
     assert GAME.redact_event(events[0], RED)["specials_pile"] == {"size": 6}
     assert GAME.legal_commands(state, RED) == [BuySpecialCard(True), BuySpecialCard(False)]
     out, state = then(state, RED, BuySpecialCard(True))

@@ -23,6 +23,9 @@ from domain.kontor.core.commands_b import (
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import placement_cells
+from domain.kontor.core.state import part
+from domain.kontor.rules.bribery import pending_bribe
+from domain.kontor.rules.smuggling import SmugglingState
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
@@ -303,7 +306,7 @@ def test_bribery_2_two_docks_and_the_tavern_in_three_sectors():
     }
     assert targets == {(-1, -1)}  # not a second one in (1, 1)'s sector
     events, state = then(state, RED, PlaceBribeWarehouse(-1, -1))
-    assert "BribeEnded" in types(events) and state.bribe is None
+    assert "BribeEnded" in types(events) and pending_bribe(state) is None
     assert sorted(state.bribes) == sorted((a, b))
 
 
@@ -408,7 +411,10 @@ def test_old_grudges_dropped_sector_takes_no_slot_in_the_largest_count():
 
     st = replace(state, options=opts, scored=(big, small))
     assert select_final(st, occupancy(st))[0] == (0,)
-    st = replace(st, grudges=((0, False),))
+    from domain.kontor.core.state import with_part
+    from domain.kontor.rules.old_grudges import GrudgesState
+
+    st = with_part(st, GrudgesState(grudges=((0, False),)))
     assert select_final(st, occupancy(st))[0] == (1,)
 
 
@@ -529,7 +535,7 @@ def test_smuggling_redetermine_keeps_the_view_and_hides_the_card():
     for k in range(30):
         other = GAME.redetermine(state, BLACK, Rng("cd" * 32, k))
         assert GAME.view(other, BLACK) == before
-        seen.add(other.smuggled[0][3])
+        seen.add(part(other, SmugglingState).smuggled[0][3])
     assert len(seen) > 1 and any(CARDS[c].kind == "water" for c in seen)
 
 
@@ -564,7 +570,7 @@ def test_a_pending_bribe_or_tavern_decision_refuses_every_other_command():
         dock_piles=((_dock(RED, ("wine",)),), ()),
     )
     _, state = then(state, RED, PlaceCard(1, 2))
-    assert state.bribe is not None
+    assert pending_bribe(state) is not None
     for command in (DecideTavernSector(1, 1, True), ChooseFaceDown(water(), "water")):
         with pytest.raises(RuleViolation) as err:
             when(state, RED, command)

@@ -34,6 +34,7 @@ from domain.kontor.core.commands import (
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_count
 from domain.kontor.core.state import KontorState
+from domain.kontor.forms.free_wheel.state import fw
 
 
 def pairs_in(
@@ -51,11 +52,11 @@ def pairs_in(
 def parties_of(state: KontorState, sector: Iterable[Pos]) -> tuple[tuple[int, ...], ...]:
     """The parties compared in a sector: each side alone, or an alliance as one."""
     n = side_count(state.options, state.seat_count)
-    if not state.options.alliances or not state.alliances:
+    if not state.options.alliances or not fw(state).alliances:
         return tuple((s,) for s in range(n))
     used: set[int] = set()
     parties: list[tuple[int, ...]] = []
-    for a, b in pairs_in(state.alliances, sector):
+    for a, b in pairs_in(fw(state).alliances, sector):
         if a in used or b in used:
             continue  # a conflict is broken at once by decide; never seen after it
         parties.append((a, b))
@@ -75,20 +76,20 @@ def may_propose(state: KontorState, seat: int) -> bool:
     return (
         state.options.alliances
         and state.phase == "turn"
-        and state.current == seat
-        and not state.proposed
-        and seat not in state.barred
+        and fw(state).current == seat
+        and not fw(state).proposed
+        and seat not in fw(state).barred
     )
 
 
 def alliance_commands(state: KontorState, seat: int, cells: Mapping[Pos, int]) -> list:
     """ProposeAlliance (one cell per sector) and LeaveAlliance the seat may send now."""
-    if not state.options.alliances or state.phase != "turn" or state.current != seat:
+    if not state.options.alliances or state.phase != "turn" or fw(state).current != seat:
         return []
     out: list = []
     for sector in sectors(cells):
         x, y = min(sector, key=lambda p: (p[1], p[0]))
-        pairs = pairs_in(state.alliances, sector)
+        pairs = pairs_in(fw(state).alliances, sector)
         allied = {s for pair in pairs for s in pair}
         if seat in allied:
             out.append(LeaveAlliance(x, y))
@@ -96,7 +97,7 @@ def alliance_commands(state: KontorState, seat: int, cells: Mapping[Pos, int]) -
         if not may_propose(state, seat):
             continue
         for partner in range(state.seat_count):
-            if partner != seat and partner not in allied and partner not in state.barred:
+            if partner != seat and partner not in allied and partner not in fw(state).barred:
                 out.append(ProposeAlliance(x, y, partner))
     return out
 
@@ -118,8 +119,8 @@ def propose(log, seat: int, cmd: ProposeAlliance, cells: Mapping[Pos, int]) -> N
             "Name a dock of the sector and another player (« déclarer une alliance dans un "
             "secteur »).",
         )
-    allied = {s for pair in pairs_in(st.alliances, sector) for s in pair}
-    if seat in allied or partner in allied or partner in st.barred:
+    allied = {s for pair in pairs_in(fw(st).alliances, sector) for s in pair}
+    if seat in allied or partner in allied or partner in fw(st).barred:
         raise RuleViolation(
             "kontor.alliance_size",
             "An alliance has two players, and a player has one ally per sector (« Une "
@@ -130,10 +131,10 @@ def propose(log, seat: int, cmd: ProposeAlliance, cells: Mapping[Pos, int]) -> N
 
 def answer(log, seat: int, cmd, cells: Mapping[Pos, int]) -> None:
     st = log.state
-    if st.phase != "alliance" or st.proposal is None or st.proposal[1] != seat:
+    if st.phase != "alliance" or fw(st).proposal is None or fw(st).proposal[1] != seat:
         raise RuleViolation("kontor.no_proposal", "No alliance proposal awaits your answer.")
     if isinstance(cmd, AcceptAlliance):
-        proposer, partner, x, y = st.proposal
+        proposer, partner, x, y = fw(st).proposal
         sector = sector_of(cells, (x, y))
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
         log.emit(ev.AllianceDeclared(tuple(sorted((proposer, partner))), ordered))
@@ -143,18 +144,18 @@ def answer(log, seat: int, cmd, cells: Mapping[Pos, int]) -> None:
 
 def leave(log, seat: int, cmd: LeaveAlliance, cells: Mapping[Pos, int]) -> None:
     st = log.state
-    if not st.options.alliances or st.phase != "turn" or st.current != seat:
+    if not st.options.alliances or st.phase != "turn" or fw(st).current != seat:
         raise RuleViolation(
             "kontor.alliance_timing",
             "One leaves an alliance on one's own turn before playing a card (« qu'avant de "
             "jouer sa carte à son tour de jeu »).",
         )
     sector = _dock_sector(cells, cmd.x, cmd.y)
-    pairs = pairs_in(st.alliances, sector) if sector is not None else []
+    pairs = pairs_in(fw(st).alliances, sector) if sector is not None else []
     mine = [p for p in pairs if seat in p]
     if not mine:
         raise RuleViolation("kontor.no_alliance", "You have no alliance in that sector.")
-    for a, b, where in st.alliances:
+    for a, b, where in fw(st).alliances:
         if (a, b) == mine[0] and any(p in sector for p in where):
             log.emit(ev.AllianceEnded((a, b), where, "left"))
 
@@ -165,19 +166,19 @@ def check_alliances(log, cells: Mapping[Pos, int]) -> None:
     (« toutes les alliances impliquant les joueurs concernés sont immédiatement
     rompues »)."""
     st = log.state
-    if not st.alliances:
+    if not fw(st).alliances:
         return
-    for a, b, where in st.alliances:
+    for a, b, where in fw(st).alliances:
         if not any(p in cells and CARDS[cells[p]].is_dock for p in where):
             log.emit(ev.AllianceEnded((a, b), where, "sector_gone"))
     st = log.state
     concerned: set[int] = set()
     for sector in sectors(cells):
-        pairs = pairs_in(st.alliances, sector)
+        pairs = pairs_in(fw(st).alliances, sector)
         for seat in range(st.seat_count):
             if len({p for p in pairs if seat in p}) > 1:
                 concerned.add(seat)
     if concerned:
-        for a, b, where in st.alliances:
+        for a, b, where in fw(st).alliances:
             if a in concerned or b in concerned:
                 log.emit(ev.AllianceEnded((a, b), where, "merged"))

@@ -5,11 +5,11 @@ the core's evolve hook points."""
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.state import KontorState, without_cell
+from domain.kontor.core.state import KontorState, replace_in, without_cell
+from domain.kontor.forms.free_wheel.state import FreeWheelState, fw
 
 
 def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -18,8 +18,9 @@ def _remove(hand: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 
 def started(state: KontorState, event: ev.GameStarted) -> KontorState:
-    return replace(
+    return replace_in(
         state,
+        FreeWheelState,
         skip_next=(False,) * event.seat_count,
         common_docks=event.common_docks,
         phase="turn",
@@ -30,10 +31,10 @@ def placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
     """Record who owns a new tavern and, in free for all, who owns a new dock."""
     c = CARDS[event.card]
     if c.tavern and state.options.tavern_drunk:
-        state = replace(state, taverns=state.taverns + ((event.card, event.seat, None),))
+        state = replace_in(state, FreeWheelState, taverns=fw(state).taverns + ((event.card, event.seat, None),))
     if state.options.shared_dock_pile and c.kind == "dock":
         owners = tuple(o for o in state.dock_owners if o[0] != event.card)
-        state = replace(state, dock_owners=owners + ((event.card, event.seat),))
+        state = replace_in(state, FreeWheelState, dock_owners=owners + ((event.card, event.seat),))
     return state
 
 
@@ -59,8 +60,9 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
     t = type(event)
     n = state.seat_count
     if t is ev.TurnStarted:
-        return replace(
+        return replace_in(
             state,
+            FreeWheelState,
             current=event.seat,
             round=event.turn,
             idle_rounds=event.idle_turns,
@@ -74,83 +76,89 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             tavern_moved=(),
             proposed=False,
             proposal=None,
-            barred=tuple(s for s in state.barred if s != event.seat),
+            barred=tuple(s for s in fw(state).barred if s != event.seat),
             ship_moved=False,
             placed_this_round=False,
         )
     if t is ev.TurnSkipped:
-        return replace(state, skip_next=set_at(state.skip_next, event.seat, False))
+        return replace_in(state, FreeWheelState, skip_next=set_at(fw(state).skip_next, event.seat, False))
     if t is ev.CardPlayed:
-        return replace(
+        return replace_in(
             state,
+            FreeWheelState,
             hands=set_at(state.hands, event.seat, _remove(state.hands[event.seat], event.card)),
             revealed=set_at(state.revealed, event.seat, event.card),
             order=(event.seat,),
             phase="place",
         )
     if t is ev.TaxUnpaid:
-        return replace(
+        return replace_in(
             state,
-            skip_next=set_at(state.skip_next, event.seat, True),
+            FreeWheelState,
+            skip_next=set_at(fw(state).skip_next, event.seat, True),
             tax=set_at(state.tax, event.seat, "unpaid"),
         )
     if t is ev.StepStarted:
-        return replace(state, phase=event.step)
+        return replace_in(state, FreeWheelState, phase=event.step)
     if t is ev.DrunkDockSet:
         taverns = tuple(
-            (tv, owner, event.card if tv == event.tavern else d) for tv, owner, d in state.taverns
+            (tv, owner, event.card if tv == event.tavern else d) for tv, owner, d in fw(state).taverns
         )
-        return replace(state, taverns=taverns, tavern_moved=state.tavern_moved + (event.tavern,))
+        return replace_in(state, FreeWheelState, taverns=taverns, tavern_moved=fw(state).tavern_moved + (event.tavern,))
     if t is ev.DockSobered:
         taverns = tuple(
-            (tv, owner, None if tv == event.tavern else d) for tv, owner, d in state.taverns
+            (tv, owner, None if tv == event.tavern else d) for tv, owner, d in fw(state).taverns
         )
-        return replace(state, taverns=taverns)
+        return replace_in(state, FreeWheelState, taverns=taverns)
     if t is ev.AllianceProposed:
-        return replace(
+        return replace_in(
             state,
+            FreeWheelState,
             phase="alliance",
             proposal=(event.seat, event.partner, event.x, event.y),
             proposed=True,
         )
     if t is ev.AllianceDeclared:
         a, b = event.seats
-        return replace(
+        return replace_in(
             state,
-            alliances=state.alliances + ((a, b, event.cells),),
+            FreeWheelState,
+            alliances=fw(state).alliances + ((a, b, event.cells),),
             phase="turn",
             proposal=None,
         )
     if t is ev.AllianceDeclined:
-        return replace(state, phase="turn", proposal=None)
+        return replace_in(state, FreeWheelState, phase="turn", proposal=None)
     if t is ev.AllianceEnded:
         a, b = event.seats
         key = (a, b, event.cells)
-        alliances = tuple(al for al in state.alliances if al != key)
-        barred = state.barred
+        alliances = tuple(al for al in fw(state).alliances if al != key)
+        barred = fw(state).barred
         if event.reason == "merged":
             barred = tuple(sorted(set(barred) | {a, b}))
-        return replace(state, alliances=alliances, barred=barred)
+        return replace_in(state, FreeWheelState, alliances=alliances, barred=barred)
     if t is ev.SectorCounted:
         points = tuple(p + s for p, s in zip(state.points, event.shares))
-        return replace(state, points=points, results=state.results + (event,))
+        return replace_in(state, FreeWheelState, points=points, results=fw(state).results + (event,))
     if state.options.shared_dock_pile:
         if t is ev.CardDrawn and event.pile == "common":
-            return replace(
+            return replace_in(
                 state,
-                common_docks=state.common_docks[1:],
-                common_known=min(state.common_known, len(state.common_docks) - 1),
+                FreeWheelState,
+                common_docks=fw(state).common_docks[1:],
+                common_known=min(fw(state).common_known, len(fw(state).common_docks) - 1),
                 hands=set_at(state.hands, event.seat, state.hands[event.seat] + (event.card,)),
             )
         if t is ev.DockRemoved:
             # « Il est replacé sous la pile »: the one common pile
             board = without_cell(state.board, event.x, event.y)
-            return replace(
+            return replace_in(
                 state,
+                FreeWheelState,
                 board=board,
                 warehouses=state.warehouses - {event.card},
-                common_docks=state.common_docks + (event.card,),
-                common_known=state.common_known + 1,
+                common_docks=fw(state).common_docks + (event.card,),
+                common_known=fw(state).common_known + 1,
                 dock_owners=tuple(o for o in state.dock_owners if o[0] != event.card),
             )
     return None

@@ -24,6 +24,7 @@ from domain.kontor.core.scoring import sector_points
 from domain.kontor.core.sides import seats_of, side_count
 from domain.kontor.core.state import KontorState
 from domain.kontor.forms.free_wheel.alliances import parties_of
+from domain.kontor.forms.free_wheel.state import fw
 
 
 def owners_map(state: KontorState) -> dict[int, int]:
@@ -35,7 +36,7 @@ def owners_map(state: KontorState) -> dict[int, int]:
 def drunk_docks(state: KontorState) -> frozenset[int]:
     """Docks whose workers are drunk: « le dock ne travaille plus et ne rentre donc pas en
     compte »."""
-    return frozenset(d for _, _, d in state.taverns if d is not None)
+    return frozenset(d for _, _, d in fw(state).taverns if d is not None)
 
 
 def side_counts(

@@ -45,6 +45,7 @@ from domain.kontor.core.state import Cell, KontorState
 from domain.kontor.core.versions import FREE_WHEEL_DRAW_BY_PILE, rules_version_of
 from domain.kontor.forms.free_wheel import alliances
 from domain.kontor.forms.free_wheel.scoring import counted_sectors, sector_result
+from domain.kontor.forms.free_wheel.state import fw
 from domain.rng import Rng
 
 # ---------------------------------------------------------------------------------------
@@ -109,11 +110,11 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
 
 
 def to_act(state: KontorState) -> tuple[int, ...]:
-    if state.phase == "over" or state.current is None:
+    if state.phase == "over" or fw(state).current is None:
         return ()
-    if state.phase == "alliance" and state.proposal is not None:
-        return (state.proposal[1],)
-    return (state.current,)
+    if state.phase == "alliance" and fw(state).proposal is not None:
+        return (fw(state).proposal[1],)
+    return (fw(state).current,)
 
 
 def finished_cells(state: KontorState, cells: Mapping[Pos, int]) -> frozenset[Pos]:
@@ -147,7 +148,7 @@ def drunk_targets(state: KontorState, cells: Mapping[Pos, int], tavern: int) -> 
     pos = _tavern_cell(cells, tavern)
     if pos is None:
         return []
-    others = {d for t, _, d in state.taverns if t != tavern and d is not None}
+    others = {d for t, _, d in fw(state).taverns if t != tavern and d is not None}
     out = [
         p
         for p in sector_of(cells, pos)
@@ -160,8 +161,8 @@ def _tavern_moves(state: KontorState, seat: int, cells: Mapping[Pos, int]) -> li
     """« Le propriétaire de la taverne peut changer le dock affecté au début de son tour,
     avant de jouer une carte. »"""
     out = []
-    for tavern, owner, drunk in state.taverns:
-        if owner != seat or tavern in state.tavern_moved:
+    for tavern, owner, drunk in fw(state).taverns:
+        if owner != seat or tavern in fw(state).tavern_moved:
             continue
         pos = _tavern_cell(cells, tavern)
         if pos is None:
@@ -180,7 +181,7 @@ def draw_piles(state: KontorState, seat: int) -> list[str]:
     (« Le pont est considéré comme un dock »; RULES-NOTES), a flood a canal. When no top
     card gives the hand what it lacks, either pile (core/free_draw.py). Games of the
     earlier versions judged a draw by its pile (versions.FREE_WHEEL_DRAW_BY_PILE)."""
-    docks = state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
+    docks = fw(state).common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
     piles = (("dock", docks), ("water", state.water_pile))
     avail = [p for p, cards in piles if cards]
     if state.rules_version in FREE_WHEEL_DRAW_BY_PILE:
@@ -300,7 +301,7 @@ def _board_changed(log) -> None:
     taverne ») and broken alliances."""
     st = log.state
     cells = occupancy(st)
-    for tavern, _, dock in st.taverns:
+    for tavern, _, dock in fw(st).taverns:
         if dock is None:
             continue
         tpos = _tavern_cell(cells, tavern)
@@ -361,7 +362,7 @@ def _taxes(log, seat: int) -> None:
             continue
         if log.state.money[other] >= tax:
             log.emit(ev.TaxPaid(other, tax))
-        elif not log.state.skip_next[other]:
+        elif not fw(log.state).skip_next[other]:
             log.emit(ev.TaxUnpaid(other))
 
 
@@ -373,8 +374,8 @@ def _set_drunk(log, seat: int, cmd: SetDrunkDock, cells) -> None:
         ok = tavern == st.revealed[seat]
     elif st.phase == "turn":
         ok = (
-            any(t == tavern and o == seat for t, o, _ in st.taverns)
-            and tavern not in st.tavern_moved
+            any(t == tavern and o == seat for t, o, _ in fw(st).taverns)
+            and tavern not in fw(st).tavern_moved
         )
     if not ok or tavern is None:
         raise _violation(
@@ -383,7 +384,7 @@ def _set_drunk(log, seat: int, cmd: SetDrunkDock, cells) -> None:
             "start of his turn before playing (« Le propriétaire de la taverne peut changer "
             "le dock affecté au début de son tour, avant de jouer une carte »).",
         )
-    current = next((d for t, _, d in st.taverns if t == tavern), None)
+    current = next((d for t, _, d in fw(st).taverns if t == tavern), None)
     if (cmd.x, cmd.y) not in drunk_targets(st, cells, tavern) or cells[(cmd.x, cmd.y)] == current:
         raise _violation(
             "kontor.drunk_target",
@@ -396,7 +397,7 @@ def _set_drunk(log, seat: int, cmd: SetDrunkDock, cells) -> None:
 
 
 def _both_piles(state: KontorState, seat: int) -> bool:
-    docks = state.common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
+    docks = fw(state).common_docks if state.options.shared_dock_pile else state.dock_piles[seat]
     return bool(docks) and bool(state.water_pile)
 
 
@@ -418,7 +419,7 @@ def _draw(log, seat: int, pile: str) -> None:
     if pile == "water":
         log.emit(ev.CardDrawn(seat, st.water_pile[0], "water"))
     elif st.options.shared_dock_pile:
-        log.emit(ev.CardDrawn(seat, st.common_docks[0], "common"))
+        log.emit(ev.CardDrawn(seat, fw(st).common_docks[0], "common"))
     else:
         log.emit(ev.CardDrawn(seat, st.dock_piles[seat][0], "dock"))
 
@@ -430,7 +431,7 @@ def _end_turn(log, placed: bool) -> None:
         return
     n = st.seat_count
     idle = 0 if placed else st.idle_rounds + 1
-    seat = st.current
+    seat = fw(st).current
     for _ in range(2 * n + 1):
         if idle >= st.options.idle_round_limit * n:
             _end_game(log, "idle")
@@ -440,7 +441,7 @@ def _end_turn(log, placed: bool) -> None:
             return
         seat = (seat + 1) % n
         log.emit(ev.TurnStarted(seat, log.state.round + 1, idle))
-        if not log.state.skip_next[seat]:
+        if not fw(log.state).skip_next[seat]:
             return
         log.emit(ev.TurnSkipped(seat))
         idle += 1

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, is_closed, sectors
 from domain.kontor.core.data import CARDS, GOODS, MARKER_COLORS, card_json
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.sides import owner_side, side_count
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
     drunk_docks,
@@ -25,6 +24,7 @@ from domain.kontor.forms.free_wheel.scoring import (
     sector_result,
     side_counts,
 )
+from domain.kontor.forms.free_wheel.state import FreeWheelState, fw
 from domain.kontor.forms.free_wheel.turns import draw_piles
 
 
@@ -48,7 +48,7 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
     box = box_of(state, cells)
     n_sides = side_count(opts, state.seat_count)
     out["turn"] = {
-        "seat": state.current,
+        "seat": fw(state).current,
         "number": state.round,
         "step": state.phase,
     }
@@ -56,7 +56,7 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
     for seat, p in enumerate(out["players"]):
         p["points"] = points[seat]
         p["provisional"] = not finished
-        p["skip_next_turn"] = bool(state.skip_next[seat]) if state.skip_next else False
+        p["skip_next_turn"] = bool(fw(state).skip_next[seat]) if fw(state).skip_next else False
         p["guardians"] = 0
     if opts.teams and "teams" in out:
         for t in out["teams"]:
@@ -71,12 +71,12 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
             owner = owner_side(state, w["card"])
             w["owner"] = MARKER_COLORS[owner] if owner is not None else None
         out["dock_pile"] = {
-            "size": len(state.common_docks),
-            "top": card_json(state.common_docks[0]) | {"id": state.common_docks[0]}
-            if state.common_docks
+            "size": len(fw(state).common_docks),
+            "top": card_json(fw(state).common_docks[0]) | {"id": fw(state).common_docks[0]}
+            if fw(state).common_docks
             else None,
-            "known_bottom": list(state.common_docks[len(state.common_docks) - state.common_known :])
-            if state.common_known
+            "known_bottom": list(fw(state).common_docks[len(fw(state).common_docks) - fw(state).common_known :])
+            if fw(state).common_known
             else [],
         }
     drunk = drunk_docks(state)
@@ -88,25 +88,25 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
             "drunk": _where(cells, dock) if dock is not None else None,
             "drunk_card": dock,
         }
-        for tavern, owner, dock in state.taverns
+        for tavern, owner, dock in fw(state).taverns
     ]
     if opts.alliances:
         out["alliances"] = [
-            {"seats": [a, b], "cells": [_xy(p) for p in where]} for a, b, where in state.alliances
+            {"seats": [a, b], "cells": [_xy(p) for p in where]} for a, b, where in fw(state).alliances
         ]
         out["proposal"] = (
             {
-                "seat": state.proposal[0],
-                "partner": state.proposal[1],
-                "x": state.proposal[2],
-                "y": state.proposal[3],
+                "seat": fw(state).proposal[0],
+                "partner": fw(state).proposal[1],
+                "x": fw(state).proposal[2],
+                "y": fw(state).proposal[3],
             }
-            if state.proposal
+            if fw(state).proposal
             else None
         )
-        out["barred"] = list(state.barred)
+        out["barred"] = list(fw(state).barred)
     # sectors: parties, provisional leader, what would be scored now
-    results = {r.cells: r for r in state.results}
+    results = {r.cells: r for r in fw(state).results}
     views = []
     for sector in sectors(cells):
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
@@ -150,7 +150,7 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
             "shares": list(r.shares),
             "lost": r.lost,
         }
-        for r in state.results
+        for r in fw(state).results
     ]
 
 
@@ -180,7 +180,7 @@ def you_keys(state: KontorState, out: dict, cells, viewer) -> None:
     if state.options.shared_dock_pile:
         out["you"]["color"] = MARKER_COLORS[viewer]
     out["you"]["draw_piles"] = (
-        draw_piles(state, viewer) if state.phase == "draw" and state.current == viewer else []
+        draw_piles(state, viewer) if state.phase == "draw" and fw(state).current == viewer else []
     )
 
 
@@ -205,7 +205,7 @@ def result_keys(state: KontorState, detail: dict) -> None:
             "shares": list(r.shares),
             "lost": r.lost,
         }
-        for r in state.results
+        for r in fw(state).results
     ]
 
 
@@ -223,14 +223,15 @@ def redact(event, viewer, data: dict) -> dict:
 def hidden_common_docks(state: KontorState, observer):
     """Free for all's one dock pile below its top card and above the docks the ship put
     back (public), re-dealt by redetermine."""
-    if not state.common_docks:
+    if not fw(state).common_docks:
         return None
-    cut = max(1, len(state.common_docks) - state.common_known)
+    cut = max(1, len(fw(state).common_docks) - fw(state).common_known)
 
     def put_back(out: KontorState, dealt: tuple[int, ...]) -> KontorState:
-        return replace(out, common_docks=state.common_docks[:1] + dealt + state.common_docks[cut:])
+        docks = fw(state).common_docks
+        return change_part(out, FreeWheelState, common_docks=docks[:1] + dealt + docks[cut:])
 
-    return state.common_docks[1:cut], put_back
+    return fw(state).common_docks[1:cut], put_back
 
 
 def register(hooks) -> None:
