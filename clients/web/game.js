@@ -3,7 +3,7 @@
 import { api, ApiError, credentials, session } from "./api.js";
 import { el, registerPage, say } from "./pages.js";
 import { language, t } from "./i18n.js";
-import { describe, describeEvent } from "./words.js";
+import { describe, describeEvent, titleName } from "./words.js";
 import { frenchBoard } from "./board-words.js";
 import { tablePieces } from "./table.js";
 import { helpFor } from "./help.js";
@@ -182,10 +182,10 @@ function gamePage(id) {
       // else what the events say
       status.textContent = game.status === "aborted" ? `${t("The game was aborted. Players:")} ${players}.` : resultWords(game, me, leftBecause);
     } else if (game.status === "waiting") {
-      status.textContent = `${game.title}: ${t("waiting for players")}. ${players}.`;
+      status.textContent = `${titleName(game.title)}: ${t("waiting for players")}. ${players}.`;
     } else {
       const acting = game.to_act.map(names).join(", ") || t("nobody");
-      status.textContent = `${game.title} · ${players} · ${t("Waiting for")} ${acting}` +
+      status.textContent = `${titleName(game.title)} · ${players} · ${t("Waiting for")} ${acting}` +
         (seat !== null && game.to_act.includes(seat) ? ` — ${t("your turn")}` : "");
     }
     clearInterval(ticking);
@@ -257,7 +257,7 @@ function gamePage(id) {
     boardBox.innerHTML = picture ?? await api.board(id, seat, at);
     const svg = boardBox.querySelector("svg");
     // the picture holds buttons (the places to click): a group, not an image, for readers
-    if (svg) { svg.setAttribute("aria-label", `${t("Board")}: ${game.title}`); svg.setAttribute("role", at ? "img" : "group"); }
+    if (svg) { svg.setAttribute("aria-label", `${t("Board")}: ${titleName(game.title)}`); svg.setAttribute("role", at ? "img" : "group"); }
     // the picture names seats by number: the page writes their names there
     for (const label of boardBox.querySelectorAll("text")) {
       const match = label.textContent.match(/^seat (\d+)( ◀)?$/);

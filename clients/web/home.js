@@ -7,6 +7,7 @@ import { optionHelp, t } from "./i18n.js";
 import { countdown, resultWords, seatName } from "./game.js";
 import { signInPage } from "./account.js";
 import { durationWords, lobbyNav } from "./lobby.js";
+import { titleName } from "./words.js";
 
 const SENTENCES = {
   kontor: "Two Hanseatic merchants build a harbour card by card and fight for its docks.",
@@ -41,7 +42,7 @@ function urgency(a, b, me) {
 
 function gameLine(game, me) {
   const others = game.seats.filter((s) => !me || s.player_id !== me.id).map((s) => seatName(game, s.index, me));
-  const line = [el("a", { href: `#/games/${game.id}` }, `${game.title} ${t("with")} ${others.join(", ") || "—"}`)];
+  const line = [el("a", { href: `#/games/${game.id}` }, `${titleName(game.title)} ${t("with")} ${others.join(", ") || "—"}`)];
   if (waitingFor(game, me)) line.push(el("span", { class: "badge turn" }, t("your turn")));
   else if (game.status === "active") line.push(el("span", { class: "badge" }, `${t("Waiting for")} ${game.to_act.map((i) => seatName(game, i, me)).join(", ")}`));
   else if (game.status === "waiting") line.push(el("span", { class: "badge" }, t("waiting for players")));
@@ -67,7 +68,7 @@ function invitations(game, me) {
     : control.bank ? `${t("a time bank of")} ${durationWords(control.bank)}` : t("no clock");
   return game.seats.filter((s) => s.player_id === me.id && s.status === "invited").map((s) => el("span", { class: "invitation" },
     `${host ? `${host} ${t("invited you")}` : t("You are invited")}` +
-    `${joined.length ? ` (${t("with {names}", { names: joined.join(", ") })})` : ""} · ${game.title} · ${clock} `,
+    `${joined.length ? ` (${t("with {names}", { names: joined.join(", ") })})` : ""} · ${titleName(game.title)} · ${clock} `,
     el("button", { onclick: () => guarded(async () => { await api.accept(game.id, s.index); location.hash = `#/games/${game.id}`; }) }, t("Accept")),
     el("button", { onclick: () => guarded(async () => { await api.decline(game.id, s.index); render(); }) }, t("Decline"))));
 }
@@ -93,7 +94,7 @@ function visitorWelcome(titles, open, live) {
     gamesToJoin(open, null),
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
       live.length ? el("ul", { class: "games" }, live.map((game) => el("li", {},
-        el("a", { href: `#/games/${game.id}` }, `${game.title}: ${game.seats.map((s) => seatName(game, s.index, null)).join(", ")}`))))
+        el("a", { href: `#/games/${game.id}` }, `${titleName(game.title)}: ${game.seats.map((s) => seatName(game, s.index, null)).join(", ")}`))))
         : el("p", {}, t("No game is being played right now."))),
   ];
 }
@@ -103,7 +104,7 @@ function gamesToJoin(open, me) {
     .filter((g) => g.seats.some((s) => !s.player_id && !s.ai));
   return el("section", { "aria-labelledby": "open-heading" }, el("h2", { id: "open-heading" }, t("Open seats")),
     games.length ? el("ul", { class: "games" }, games.map((game) => el("li", { "data-game": game.id },
-      `${game.title} · ${game.seats.filter((s) => s.player_id || s.ai).map((s) => seatName(game, s.index, me)).join(", ")}`,
+      `${titleName(game.title)} · ${game.seats.filter((s) => s.player_id || s.ai).map((s) => seatName(game, s.index, me)).join(", ")}`,
       me ? game.seats.filter((s) => !s.player_id && !s.ai).map((s) => el("button", {
         onclick: () => guarded(async () => { await api.join(game.id, s.index); location.hash = `#/games/${game.id}`; }),
       }, t("join seat {n}", { n: s.index + 1 }))) : el("span", { class: "small" }, t("(sign up to join)")))))
@@ -242,7 +243,7 @@ async function render() {
     gamesToJoin(open.games, me),
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
       el("ul", { class: "games" }, live.games.filter((g) => !g.seats.some((s) => s.player_id === me.id)).slice(0, 10)
-        .map((game) => el("li", {}, el("a", { href: `#/games/${game.id}` }, `${game.title}: ${game.seats.map((s) => seatName(game, s.index, me)).join(", ")}`))))));
+        .map((game) => el("li", {}, el("a", { href: `#/games/${game.id}` }, `${titleName(game.title)}: ${game.seats.map((s) => seatName(game, s.index, me)).join(", ")}`))))));
   // live: the dashboard reads the games again every 10 s and the countdowns tick
   const timer = setInterval(() => { for (const node of main.querySelectorAll("[data-deadline]")) node.textContent = countdown(node.dataset.deadline); }, 1000);
   const reload = setInterval(() => api.myGames().then((page) => {

@@ -3,6 +3,7 @@
 // (lobbyRoute) and leaves it to this module's navigation bar.
 import { call, session } from "./api.js";
 import { t } from "./i18n.js";
+import { titleName } from "./words.js";
 
 const lobbyApi = {
   lobby: (title) => call("GET", `/lobby?limit=100${title ? `&title=${encodeURIComponent(title)}` : ""}`),
@@ -129,7 +130,7 @@ async function lobbyPage({ main, el, guarded, say }) {
   async function drawInvitations() {
     const found = (await lobbyApi.invitations()).invitations;
     invitationsBox.replaceChildren(...(found.length ? found.map((i) => el("li", {},
-      `${i.challenger.name} (${ratingWords(i.challenger)}) ${t("invites you to")} ${i.game.title}, ${optionWords(i.game.options)},`
+      `${i.challenger.name} (${ratingWords(i.challenger)}) ${t("invites you to")} ${titleName(i.game.title)}, ${optionWords(i.game.options)},`
       + ` ${clockWords(i.time_control)}, ${i.game.rated ? t("rated") : t("unrated")} `,
       el("button", { onclick: () => guarded(async () => { await lobbyApi.accept(i.game.id, i.seat); location.hash = `#/games/${i.game.id}`; }) }, t("Accept")),
       el("button", { onclick: () => guarded(async () => { await lobbyApi.decline(i.game.id, i.seat); await drawInvitations(); }) }, t("Decline"))))
@@ -257,7 +258,7 @@ function gameList(el, games, me) {
   return el("ul", { class: "games" }, games.map((g) => {
     const mine = g.seats.filter((s) => s.player_id === me).map((s) => s.index);
     const won = g.result && mine.some((s) => g.result.winners.includes(s));
-    return el("li", { "data-game": g.id }, el("a", { href: `#/games/${g.id}` }, `${g.title}, ${optionWords(g.options)}`),
+    return el("li", { "data-game": g.id }, el("a", { href: `#/games/${g.id}` }, `${titleName(g.title)}, ${optionWords(g.options)}`),
       ` ${seatNames(g)} · ${when(g.updated_at)}`,
       g.result && me ? el("span", { class: "badge" }, won ? t("won") : t("lost")) : null,
       g.result && !me ? ` · ${t("won by")} ${g.result.winners.map((w) => g.seats[w].name || t("computer")).join(", ")}` : null);

@@ -75,6 +75,11 @@ function fieldWords(command, ctx = {}) {
 }
 
 // a card as a person reads it: its name (Speicherstadt), its kind and effect (Amsterdam)
+// a title's name as its box spells it (the API's title ids are lower case)
+export function titleName(id) {
+  return id ? id.charAt(0).toUpperCase() + id.slice(1) : "";
+}
+
 export function cardName(ctx, id) {
   const card = ctx.cards && ctx.cards[id];
   if (!card) return t("card {id}", { id });

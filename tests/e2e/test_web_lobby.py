@@ -68,7 +68,7 @@ def test_lobby_challenge_profile_leaderboard_archive_and_watching(server, browse
     challenge_id = host.url.rsplit("/", 1)[1]
     guest.goto(server + "/#/lobby")
     invitation = guest.locator("#invitations li", has_text=host_name)
-    expect(invitation).to_contain_text(f"{host_name} (1000 (provisional)) invites you to kontor")
+    expect(invitation).to_contain_text(f"{host_name} (1000 (provisional)) invites you to Kontor")
     expect(invitation).to_contain_text("no clock")
     invitation.get_by_role("button", name="Decline").click()
     expect(guest.locator("#invitations")).to_contain_text("No invitation")
