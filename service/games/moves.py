@@ -169,8 +169,10 @@ def _kontor_move_ship(view: dict, command: dict) -> str:
 
 def _kontor_draw(view: dict, command: dict) -> str:
     pile = command.get("pile")
+    # « Premier choix »: its price is the game's option (the view's options carry it)
+    cost = (view.get("options") or {}).get("pile_pick_cost", 2)
     return {"dock": "draw from your dock pile", "water": "draw from the water pile",
-            "dock_pick": "pay 2 florins to take any dock from your pile"}.get(pile, f"draw from the {pile} pile")
+            "dock_pick": f"pay {_count_of(cost, 'florin')} to take any dock from your pile"}.get(pile, f"draw from the {pile} pile")
 
 
 def _kontor_drunk_dock(view: dict, command: dict) -> str:

@@ -166,3 +166,15 @@ def test_kontor_expansion_and_form_moves_are_said_in_words_not_generically():
         assert said != generic(command) and "_" not in said and not CAMEL.search(said), said
     assert describe("kontor", view, commands[1]) == \
         "let the tavern of your dock 25 1 east of the anchor make black's dock 14 1 south of the anchor drunk"
+
+
+def test_kontor_first_choice_says_the_price_the_game_set():
+    """« Premier choix »: taking any dock of one's pile costs the game's pile_pick_cost (its
+    view's options), not a price written in the words."""
+    pick = {"type": "DrawCard", "pile": "dock_pick"}
+    assert describe("kontor", {"options": {"pile_pick_cost": 3}}, pick) == "pay 3 florins to take any dock from your pile"
+    assert describe("kontor", {"options": {"pile_pick_cost": 1}}, pick) == "pay 1 florin to take any dock from your pile"
+    first_choice = titles()["kontor"].parse_options({"special_rules": ["first_choice"]}, 2)
+    game = titles()["kontor"]
+    view = game.view(game.fold(game.start(first_choice, 2, "ab" * 32)), 0)
+    assert describe("kontor", view, pick) == f"pay {view['options']['pile_pick_cost']} florins to take any dock from your pile"
