@@ -183,13 +183,18 @@ class PlayerStreams:
         watch = None
         try:
             query = PLAYER_STREAM_QUERY.load(dict(request.query_params), unknown=EXCLUDE)
-            after = _after(request.headers.get("Last-Event-ID"), query["after"])
+            latest = query["after"] == "latest"
+            after = _after(request.headers.get("Last-Event-ID"), 0 if latest else int(query["after"]))
+            if request.headers.get("Last-Event-ID") is not None:
+                latest = False  # a reconnection resumes where it was
             header = request.headers.get("Authorization")
             caller = await to_thread.run_sync(stream_player, self.players, header,
                                               request.cookies.get(SESSION_COOKIE), "notifications")
             if caller is None:
                 raise Unauthorized("this stream needs Authorization: Bearer <token> or a signed-in session")
             watch = self.fanout.watch_player(caller.id)  # before the first read: nothing slips between
+            if latest:
+                after = await self.reader.newest_notification(caller.id)
             first = await self.reader.notifications(caller.id, after, PAGE)
         except Exception as err:
             if watch is not None:

@@ -319,7 +319,10 @@ class DeliveriesQuery(Strict):
 
 
 class PlayerStreamQuery(Strict):
-    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    #: a notification id, or "latest": only what comes after the caller's newest one (a page
+    #: that shows the present, like the web client's dashboard, needs no history)
+    after = fields.Str(load_default="0", validate=validate.Regexp(r"\A(?:[0-9]{1,18}|latest)\Z",
+                                                                  error="a notification id or latest"))
     keepalive = fields.Float(load_default=15.0, validate=validate.Range(min=0.05, max=60))
     timeout = fields.Float(load_default=300.0, validate=validate.Range(min=0.1, max=3600))
 

@@ -107,4 +107,6 @@ export const api = {
   say: (id, text, channel = "table", seat = null) => call("POST", `/games/${id}/messages`, seat === null ? { text, channel } : { text, channel, seat }),
   exportRecord: (id) => call("GET", `/games/${id}/export`),
   streamUrl: (id, after) => `/v1/games/${id}/stream?after=${after}`,
+  // the signed-in player's notifications from now on (the session cookie authenticates it)
+  playerStreamUrl: () => "/v1/players/me/stream?after=latest",
 };

@@ -244,15 +244,20 @@ async function render() {
     el("section", { "aria-labelledby": "watch-heading" }, el("h2", { id: "watch-heading" }, t("Games to watch")),
       el("ul", { class: "games" }, live.games.filter((g) => !g.seats.some((s) => s.player_id === me.id)).slice(0, 10)
         .map((game) => el("li", {}, el("a", { href: `#/games/${game.id}` }, `${titleName(game.title)}: ${game.seats.map((s) => seatName(game, s.index, me)).join(", ")}`))))));
-  // live: the dashboard reads the games again every 10 s and the countdowns tick
+  // live: the countdowns tick; the games are read again at once when the player's stream
+  // says something happened in one of them (their turn, a reminder, a game over, a message),
+  // and every 10 s besides (invitations and the others' moves are not notifications)
   const timer = setInterval(() => { for (const node of main.querySelectorAll("[data-deadline]")) node.textContent = countdown(node.dataset.deadline); }, 1000);
-  const reload = setInterval(() => api.myGames().then((page) => {
+  const refresh = () => api.myGames().then((page) => {
     const list = document.getElementById("dashboard");
     if (!list) return;
     document.getElementById("no-games").hidden = page.games.length > 0;
     list.replaceChildren(...[...page.games].sort((a, b) => urgency(a, b, me)).map((game) => el("li", {}, gameLine(game, me), invitations(game, me))));
-  }).catch(() => {}), 10000);
-  return () => { clearInterval(timer); clearInterval(reload); };
+  }).catch(() => {});
+  const reload = setInterval(refresh, 10000);
+  const stream = new EventSource(api.playerStreamUrl());
+  for (const type of ["your_turn", "reminder", "finished", "message"]) stream.addEventListener(type, refresh);
+  return () => { clearInterval(timer); clearInterval(reload); stream.close(); };
 }
 
 registerPage(/^(#\/?)?$/, () => {

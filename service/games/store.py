@@ -796,6 +796,12 @@ class AsyncReader:
                 " FROM unnest(%s::uuid[]) AS p(id)", (player_ids,))
             return {player: last for player, last in await cur.fetchall() if last is not None}
 
+    async def newest_notification(self, player_id: str) -> int:
+        """The id of a player's newest notification (0: none yet)."""
+        async with self.pool.connection() as conn, conn.cursor() as cur:
+            await cur.execute("SELECT coalesce(max(id), 0) FROM notifications WHERE player_id = %s", (player_id,))
+            return (await cur.fetchone())[0]
+
     async def notifications(self, player_id: str, after: int, limit: int) -> list[dict]:
         """A player's notifications after the id ``after``, oldest first."""
         async with self.pool.connection() as conn, conn.cursor(row_factory=dict_row) as cur:

@@ -86,6 +86,29 @@ def test_the_dashboard_puts_your_turn_and_the_nearest_deadline_first_and_counts_
     page.context.close()
 
 
+def test_the_dashboard_says_your_turn_as_soon_as_it_comes(server, browser):
+    """The dashboard follows the player's notification stream: when the opponent's move
+    makes it Ada's turn, her open dashboard says so at once. The page's clock is installed
+    and never moved, so its 10-second re-read never runs: only the stream can tell."""
+    ada, bea = api_player(server, unique("Ada")), api_player(server, unique("Bea"))
+    game_id = _kontor(server, ada, bea, "P2D")
+    _play_first(server, ada, game_id, 0)  # both choose at once: Ada has, Bea has not
+    page = browser.new_context().new_page()
+    page.clock.install()
+    sign_in(page, server, ada)
+    row = page.locator(f"#dashboard > li:has(a[href='#/games/{game_id}'])")
+    expect(row).to_contain_text(f"Waiting for {bea['name']}")
+    page.wait_for_timeout(1_500)  # the stream is open (it starts after Ada's newest notification)
+    for _ in range(20):  # Bea plays until it is Ada's turn (the placing order follows the cards)
+        game = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
+        if 0 in game["to_act"]:
+            break
+        _play_first(server, bea, game_id, 1)
+    assert 0 in game["to_act"], game["to_act"]
+    expect(row).to_contain_text("your turn", timeout=5_000)
+    page.context.close()
+
+
 def test_both_players_abort_a_game_with_its_button(server, browser):
     ada, bea = api_player(server, unique("Ada")), api_player(server, unique("Bea"))
     game_id = _kontor(server, ada, bea, None)

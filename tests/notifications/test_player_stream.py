@@ -122,11 +122,39 @@ def test_a_live_stream_is_woken_by_a_new_notification(server, client, played):
     assert at - posted < 3.0  # woken by the fan-out, not by the 5 s keep-alive or resync
 
 
+def test_after_latest_starts_after_the_callers_newest_notification(server, client, played):
+    """?after=latest (the web client's dashboard): none of the history, then what comes."""
+    game, a, b = played
+    assert parse(stream(server, b["token"], after="latest", timeout=0.3).text) == []
+    response = stream(server, b["token"], after="latest", keepalive=0.1, timeout=4)
+    lines: list[str] = []
+    opened = threading.Event()
+
+    def read():
+        for line in response.iter_lines(decode_unicode=True):
+            opened.set()
+            lines.append(line)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert opened.wait(10), "the stream sent nothing"
+    assert client.post(f"/v1/games/{game['id']}/messages", token=a["token"], json={"text": "only this"}).status_code == 201
+    reader.join(10)
+    got = parse("\n".join(lines) + "\n")
+    assert [json.loads(m["data"])["data"]["message"]["text"] for m in got] == ["only this"]
+    # a reconnection's Last-Event-ID wins over latest: it resumes
+    resumed = parse(stream(server, b["token"], after="latest", headers={"Last-Event-ID": "0"}, timeout=0.3).text)
+    assert len(resumed) >= 4 and resumed[-1]["id"] == got[0]["id"]
+
+
 def test_stream_errors_are_problems(server):
     cases = [
         (stream(server), 401, "unauthorized"),
         (stream(server, "no-such-token"), 401, "unauthorized"),
         (stream(server, headers={"Last-Event-ID": "x", "Authorization": "Bearer x"}), 422, "validation_error"),
+        (stream(server, "x", after="-1"), 422, "validation_error"),
+        (stream(server, "x", after="later"), 422, "validation_error"),
+        (stream(server, "x", after="1" * 19), 422, "validation_error"),
         (requests.post(f"{server}/v1/players/me/stream", timeout=10), 405, "method_not_allowed"),
     ]
     for response, status, code in cases:
