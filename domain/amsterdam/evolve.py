@@ -2,9 +2,10 @@
 
 Replay folds every event of a game (issue 24: 100k events a second per core), so the
 copies are made here at the least cost: a state's fields are copied as its instance
-dictionary (no ``__init__``: states have no ``__post_init__`` and no slots, the same object
-``dataclasses.replace`` would build), and each event type finds its function in one dict.
-A misspelt field would add an attribute instead of failing: tests/domain/amsterdam/
+dictionary (domain/common/frozen.py's ``replace``, and a seat's copy written out below: no
+``__init__``, the same object ``dataclasses.replace`` would build), and each event type
+finds its function in one dict (domain/common/event_table.py). A misspelt field in the
+written-out copy would add an attribute instead of failing: tests/domain/amsterdam/
 test_evolve.py checks every state of many games has exactly its dataclass's fields.
 """
 
@@ -22,21 +23,14 @@ from domain.amsterdam.state import (
     TomState,
     Turn,
 )
+from domain.common.event_table import EventTable
+from domain.common.frozen import replace
 
 _INDEX = {c: i for i, c in enumerate(data.COLOURS)}
 _NEW = object.__new__
 _SET = object.__setattr__
 _FRESH_TURN = Turn()
 _BLOCK_INDEX = {block: i for i, block in enumerate(data.BLOCK_IDS)}
-
-
-def replace(obj, **changes):
-    """``obj`` with ``changes``: the instance dictionary copied, no ``__init__`` run."""
-    fields = obj.__dict__.copy()
-    fields.update(changes)
-    new = _NEW(type(obj))
-    _SET(new, "__dict__", fields)
-    return new
 
 
 def add(vector: tuple[int, ...], colours, sign: int = 1) -> tuple[int, ...]:
@@ -76,22 +70,12 @@ def _seat_and(state: State, seat: int, seat_changes: dict, **changes) -> State:
 
 
 #: event type -> the function that records it
-_APPLY: dict[type, object] = {}
-
-
-def _records(event_type: type):
-    def register(function):
-        _APPLY[event_type] = function
-        return function
-    return register
+_APPLY = EventTable()
+_records = _APPLY.records
 
 
 def evolve(state: State | None, event) -> State:
-    try:
-        apply = _APPLY[type(event)]
-    except KeyError:
-        raise TypeError(f"unknown event {type(event).__name__}") from None
-    return apply(event, state)
+    return _APPLY[type(event)](event, state)
 
 
 @_records(ev.GameStarted)

@@ -1,15 +1,17 @@
 """evolve(state, event) -> state: applies a fact, decides nothing.
 
 Replay folds every event of a game (issue 24: 100k events a second per core), so each
-event type finds its function in one dict, and states are copied as their instance
-dictionaries (domain/common/frozen.py's ``replace``, and ``_column_of`` below, which builds
-a revealed card's column without ``__init__``: the same object, its fields in order).
+event type finds its function in one dict (domain/common/event_table.py), and states are
+copied as their instance dictionaries (domain/common/frozen.py's ``replace``, and
+``_column_of`` below, which builds a revealed card's column without ``__init__``: the same
+object, its fields in order).
 tests/domain/speicherstadt/test_evolve.py checks every state of many games has exactly its
 dataclass's fields.
 """
 
 from __future__ import annotations
 
+from domain.common.event_table import EventTable
 from domain.common.frozen import replace
 from domain.speicherstadt import events as ev
 from domain.speicherstadt import goods as gd
@@ -63,23 +65,12 @@ def _without_deck_card(deck: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 
 #: event type -> the function that records it
-_APPLY: dict[type, object] = {}
-
-
-def _records(*event_types: type):
-    def register(function):
-        for event_type in event_types:
-            _APPLY[event_type] = function
-        return function
-    return register
+_APPLY = EventTable()
+_records = _APPLY.records
 
 
 def evolve(state: State | None, event) -> State:
-    try:
-        apply = _APPLY[type(event)]
-    except KeyError:
-        raise TypeError(f"unknown event {type(event).__name__}") from None
-    return apply(state, event)
+    return _APPLY[type(event)](state, event)
 
 
 @_records(ev.GameStarted)

@@ -18,6 +18,7 @@ on every game.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +85,14 @@ def play_random_game(
         commands.append((seat, command))
         states.append(state)
     raise AssertionError(f"the game did not end within {max_commands} commands")
+
+
+def states_along(game: GameDefinition, events) -> Iterator[Any]:
+    """Every state a fold of ``events`` passes through, the first event's first."""
+    state = None
+    for event in events:
+        state = game.evolve(state, event)
+        yield state
 
 
 def replay(game: GameDefinition, options: Any, seat_count: int, seed: str, commands) -> list[Any]:

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from domain.common.envelope import encode_event
+from domain.common.envelope import decode_event, encode_event
 from domain.registry import titles
 from domain.rng import Rng
 from tests.conformance.harness import play_random_game, seed_for
@@ -31,6 +31,13 @@ STREAMS = {
     # not climb a stack without moving; amsterdam-solo (amsterdam-1) still replays
     "amsterdam-solo-2": ("amsterdam", {}, 1, 34, {0: "normal"}),
 }
+
+
+def golden_events(path: Path) -> list:
+    """A golden stream's events, decoded as the event store decodes them."""
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    game = titles()[golden["title"]]
+    return [decode_event(game, type_name, version, data) for type_name, version, data in golden["events"]]
 
 
 def view_digest(game, state) -> str:

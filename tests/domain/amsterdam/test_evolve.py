@@ -5,16 +5,14 @@ streams and of random games of every option set has exactly its dataclass's fiel
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
 from domain.amsterdam import GAME
 from domain.amsterdam.state import SeatState, State, TomState, Turn
-from domain.common.envelope import decode_event
 from domain.rng import Rng
-from tests.conformance.harness import play_random_game, seed_for
-from tests.golden.record import HERE
+from tests.conformance.harness import play_random_game, seed_for, states_along
+from tests.golden.record import HERE, golden_events
 
 FIELDS = {cls: {f.name for f in dataclasses.fields(cls)} for cls in (State, SeatState, Turn, TomState)}
 
@@ -30,10 +28,7 @@ def _exact_fields(state: State) -> None:
 
 @pytest.mark.parametrize("path", sorted(HERE.glob("amsterdam-*.json")), ids=lambda p: p.stem)
 def test_golden_states_have_exactly_their_fields(path):
-    golden = json.loads(path.read_text(encoding="utf-8"))
-    state = None
-    for type_name, version, data in golden["events"]:
-        state = GAME.evolve(state, decode_event(GAME, type_name, version, data))
+    for state in states_along(GAME, golden_events(path)):
         _exact_fields(state)
 
 
@@ -45,9 +40,7 @@ def test_golden_states_have_exactly_their_fields(path):
 def test_random_game_states_have_exactly_their_fields(seats, options):
     played = play_random_game(GAME, GAME.parse_options(options, seats), seats, seed_for(77),
                               Rng(seed_for(78)))
-    state = None
-    for event in played.events:
-        state = GAME.evolve(state, event)
+    for state in states_along(GAME, played.events):
         _exact_fields(state)
     assert state == played.final
 

@@ -6,16 +6,14 @@ fields, in their declared order."""
 from __future__ import annotations
 
 import dataclasses
-import json
 
 import pytest
 
-from domain.common.envelope import decode_event
 from domain.rng import Rng
 from domain.speicherstadt import GAME
 from domain.speicherstadt.state import Column, SeatState, State
-from tests.conformance.harness import play_random_game, seed_for
-from tests.golden.record import HERE
+from tests.conformance.harness import play_random_game, seed_for, states_along
+from tests.golden.record import HERE, golden_events
 
 FIELDS = {cls: [f.name for f in dataclasses.fields(cls)] for cls in (State, SeatState, Column)}
 
@@ -30,10 +28,7 @@ def _exact_fields(state: State) -> None:
 
 @pytest.mark.parametrize("path", sorted(HERE.glob("speicherstadt-*.json")), ids=lambda p: p.stem)
 def test_golden_states_have_exactly_their_fields(path):
-    golden = json.loads(path.read_text(encoding="utf-8"))
-    state = None
-    for type_name, version, data in golden["events"]:
-        state = GAME.evolve(state, decode_event(GAME, type_name, version, data))
+    for state in states_along(GAME, golden_events(path)):
         _exact_fields(state)
 
 
@@ -41,9 +36,7 @@ def test_golden_states_have_exactly_their_fields(path):
 def test_random_game_states_have_exactly_their_fields(seats):
     played = play_random_game(GAME, GAME.parse_options({}, seats), seats, seed_for(91),
                               Rng(seed_for(92)))
-    state = None
-    for event in played.events:
-        state = GAME.evolve(state, event)
+    for state in states_along(GAME, played.events):
         _exact_fields(state)
     assert state == played.final
 
