@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service.audit import chain
@@ -46,27 +46,6 @@ def json_loads(text: bytes) -> Any:
 
 
 set_json_loads(json_loads)  # json and jsonb columns, on every connection of this process
-
-#: orjson writes these natively where the standard library refuses them: refused here too
-_STRICT = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-
-def json_dumps(value: Any) -> bytes | str:
-    """Python values to JSON text for a jsonb parameter (events, commands, the read
-    model): the same jsonb value as the standard library's ``json.dumps`` gives, 3-5x
-    faster (orjson). What orjson refuses (an integer past 64 bits, a key that is not a
-    string, a lone surrogate, a type the standard library has no encoding for) goes to
-    ``json.dumps``, which writes it or raises as before; so does a text with a null in
-    it, since orjson writes NaN and infinities as null where the standard library
-    writes NaN (which PostgreSQL refuses: refused still)."""
-    try:
-        text = orjson.dumps(value, option=_STRICT)
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(value)
-    return text if b"null" not in text else json.dumps(value)
-
-
-set_json_dumps(json_dumps)  # every Jsonb parameter of this process
 
 
 @dataclass(frozen=True)
