@@ -292,6 +292,11 @@ class AccountService:
         None (not read: Redis down) looks it up in PostgreSQL."""
         hashed = token_hash(secret)
         now = self.clock.now()
+        if epoch == b"":
+            # no epoch set (a new deployment, or Redis restarted empty): one is set now and
+            # nothing is remembered under none, which a lost revocation's epoch would bring back
+            self.epoch.establish()
+            epoch = None
         if epoch is not None:
             remembered = self.remembered.get(hashed, epoch, now)
             if remembered is not None:

@@ -17,7 +17,9 @@ look-up in PostgreSQL did:
 - a request that could not read the epoch (Redis down: no rate limits either) looks up
   and remembers nothing;
 - a value is never reused (not a counter): a Redis restarted empty cannot give back an
-  epoch something was remembered under before a revocation it lost.
+  epoch something was remembered under before a revocation it lost; and nothing is
+  remembered while no epoch is set (the empty value such a restart gives back): the
+  request that finds none sets one (``establish``).
 
 A remembered token is also forgotten when it expires and after TOUCH_EVERY, when its
 last use is due to be written again (the look-up writes it). The remembered player's
@@ -96,6 +98,14 @@ class CredentialEpoch:
         except Unavailable:
             log.exception("the credential epoch was not changed after a commit")
 
+    def establish(self) -> None:
+        """An epoch where none is set (a new random value, never one used before), or
+        nothing if Redis does not answer (nothing is remembered then)."""
+        try:
+            self.redis.set(self.key, uuid.uuid4().hex, nx=True)
+        except RedisError:
+            log.warning("no credential epoch could be set", exc_info=True)
+
 
 class NoEpoch:
     """Where nothing is remembered (service tests without Redis): changes are no-ops."""
@@ -104,6 +114,9 @@ class NoEpoch:
         pass
 
     def changed(self) -> None:
+        pass
+
+    def establish(self) -> None:
         pass
 
 

@@ -106,6 +106,22 @@ def test_an_epoch_lost_with_redis_is_not_one_a_token_was_remembered_under(proces
     assert len(lookups) == before + 1, "looked up again: the epoch read is not the remembered one"
 
 
+def test_a_revocation_lost_with_redis_does_not_bring_back_a_token_remembered_before_any_epoch(
+        processes, lookups, settings):
+    """No epoch set (a new deployment): a token is not remembered under none, since a Redis
+    restarted empty after a revocation would read as none again."""
+    first, second, *_ = processes
+    redis = Redis.from_url(settings.redis_url)
+    key = f"entrepot-credentials:{settings.queue_name}:epoch"
+    owner, bot, bot_id = new_token(first)
+    redis.delete(key)
+    assert second.get("/v1/players/me", token=bot).status_code == 200  # no epoch: looked up, one set
+    assert redis.get(key), "the request that found no epoch set one"
+    assert first.delete(f"/v1/players/me/tokens/{bot_id}", token=owner).status_code == 204
+    redis.delete(key)  # Redis loses the revocation's epoch
+    problem(second.get("/v1/players/me", token=bot), 401, "unauthorized")
+
+
 def test_a_remembered_token_is_looked_up_again_when_its_use_is_due(processes, lookups):
     first, second, _, second_services, clock = processes
     owner, _, _ = new_token(first)
