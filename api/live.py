@@ -183,10 +183,10 @@ class PlayerStreams:
         watch = None
         try:
             query = PLAYER_STREAM_QUERY.load(dict(request.query_params), unknown=EXCLUDE)
-            latest = query["after"] == "latest"
-            after = _after(request.headers.get("Last-Event-ID"), 0 if latest else int(query["after"]))
-            if request.headers.get("Last-Event-ID") is not None:
-                latest = False  # a reconnection resumes where it was
+            last_event_id = request.headers.get("Last-Event-ID")
+            asked = query["after"]
+            latest = asked == "latest" and last_event_id is None  # a reconnection resumes where it was
+            after = _after(last_event_id, 0 if asked == "latest" else int(asked))
             header = request.headers.get("Authorization")
             caller = await to_thread.run_sync(stream_player, self.players, header,
                                               request.cookies.get(SESSION_COOKIE), "notifications")
