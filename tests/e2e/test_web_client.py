@@ -163,7 +163,11 @@ def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, br
         moved = True
     ada.route("**/stream*", lambda route: route.abort())  # Ada's page holds still
     ada.reload()
+    # the page drawn and read (a loaded machine may take long), then the list opened: if
+    # it is found closed, the failure says so rather than "hidden"
+    ada.wait_for_selector("#main[data-busy='0']", timeout=30_000)
     ada.get_by_text("Every legal move, in words").click()
+    expect(ada.locator("details:has(#moves)")).to_have_attribute("open", "")
     stale = ada.locator("#moves button.move[data-index='0']")
     expect(stale).to_be_visible(timeout=15_000)
     ada.wait_for_selector("#main[data-busy='0']")
