@@ -21,7 +21,9 @@ from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState
 from domain.kontor.forms.free_wheel.state import FreeWheelState
 from domain.kontor.rules.bribery import BriberyState
 from domain.kontor.rules.buy_special_cards import SpecialsState
+from domain.kontor.rules.choice_of_goods import GoodsChoiceState
 from domain.kontor.rules.final_point import FinalPointState
+from domain.kontor.rules.final_sprint import FinalSprintState
 from domain.kontor.rules.flood_choice import FloodState
 from domain.kontor.rules.justice import JusticeState
 from domain.kontor.rules.old_grudges import GrudgesState
@@ -49,6 +51,8 @@ SUB_STATES = (
     EuphratesState,
     DecisionsState,
     PendingStepState,
+    GoodsChoiceState,
+    FinalSprintState,
 )
 
 
