@@ -492,7 +492,7 @@ def after_round_started(log) -> None:
 # what each viewer may see
 
 
-def _pile_open(state: KontorState, seat: int) -> bool:
+def _sees_whole_pile(state: KontorState, seat: int) -> bool:
     """« Mariage »: the seat has looked through its whole dock pile."""
     opened = _own(state).pile_open
     return bool(opened) and opened[seat]
@@ -500,7 +500,7 @@ def _pile_open(state: KontorState, seat: int) -> bool:
 
 def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
     """The observer's own dock pile, seen whole after « Mariage »."""
-    return (observer,) if observer is not None and _pile_open(state, observer) else ()
+    return (observer,) if observer is not None and _sees_whole_pile(state, observer) else ()
 
 
 def hand_shown(state: KontorState, seat: int) -> frozenset[int] | None:
@@ -546,7 +546,7 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
     for seat, p in enumerate(out["players"]):
         p["bonus_points"] = bonus[seat]
         p["known_hand"] = list(known_hand(state, seat))
-    if viewer is not None and _pile_open(state, viewer):
+    if viewer is not None and _sees_whole_pile(state, viewer):
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
@@ -599,7 +599,7 @@ def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset
         if seat != observer:
             cards.update(known_hand(state, seat))
     piles = set()
-    if observer is not None and _pile_open(state, observer):
+    if observer is not None and _sees_whole_pile(state, observer):
         piles.add(observer)
     return frozenset(cards), frozenset(piles)
 
