@@ -50,7 +50,7 @@ def _removed_dock_owners(state, card: int) -> set[int]:
     """« Il est replacé sous la pile de son propriétaire »: in free for all whoever placed
     it (« Il place ensuite un marqueur à sa couleur »), else the seats of its colour."""
     if state.options.shared_dock_pile:
-        return {seat for c, seat in state.dock_owners if c == card}
+        return {seat for c, seat in part(state, FreeWheelState).dock_owners if c == card}
     owner = CARDS[card].owner
     if state.options.teams:
         return set(state.options.teams[owner])

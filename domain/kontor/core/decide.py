@@ -58,6 +58,12 @@ def placing_card(state: KontorState) -> int | None:
     return None
 
 
+def step_waits(state: KontorState) -> bool:
+    """A rule's step waits for the placer (``HOOKS.step_waits``): the core's commands,
+    and the commands that play a card, wait for it."""
+    return any(waits(state) for waits in HOOKS.step_waits)
+
+
 def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int, int]]:
     return placement_cells(state, occupancy(state), card, seat)
 
@@ -172,7 +178,7 @@ def decide(state: KontorState, issued: Issued) -> list:
             rule(state, command)
         elif rule(log, seat, command):
             return log.events
-    if state.pending or state.phase not in ("choose", "place"):
+    if step_waits(state) or state.phase not in ("choose", "place"):
         raise RuleViolation("kontor.step_pending", "Finish the current step first.")
     elif isinstance(command, ChooseCard):
         if state.phase != "choose":

@@ -199,7 +199,6 @@ def _card_placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
         warehouses=warehouses,
         span=grown(state.span, event.x, event.y),
         ship_moved=False,
-        round_cards=state.round_cards + (event.card,),  # special rules A
     )
 
 
@@ -270,7 +269,6 @@ def _round_started(state: KontorState, event: ev.RoundStarted) -> KontorState:
         order=(),
         returned=(),
         placed_this_round=False,
-        round_cards=(),  # special rules A
     )
 
 

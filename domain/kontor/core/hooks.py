@@ -280,6 +280,28 @@ class Hooks:
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
     redetermine: list[Callable[[KontorState, int | None, Any, Any, KontorState], Any]] = field(default_factory=list)
+    # --- what an extension records in its own sub-state and the core asks of it --------
+    #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
+    #: (free for all; sides.owner_side)
+    dock_owner: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    #: (state) -> (dock card, ...) | None: docks counted with one warehouse more each, once
+    #: per listing (Corruption's bribe warehouses; scoring.extra_warehouses)
+    extra_warehouses: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    #: (state) -> ((dock card, goods), ...) | None: docks whose warehouses hold fewer goods
+    #: than printed, as a rule records them (Choix de la marchandise; scoring.goods_of)
+    dock_goods: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
+    #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
+    bonus_points: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
+    #: in place by the rules' own redetermine (Lutte d'influence; view.shown_in_hand)
+    hand_shown: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    #: (state) -> bool: the placer must finish a step of a rule before anything else (the
+    #: special rules A's pending step; decide.step_waits)
+    step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
+    #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
+    #: no card seen going into a hand (Contrebande; view._seen_in_hands)
+    hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 
 HOOKS = Hooks()

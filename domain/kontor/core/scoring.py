@@ -36,12 +36,24 @@ def goods_beats(state: KontorState) -> dict[str, str] | None:
 
 
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
-    """The goods that got warehouses, per dock, where they are not the printed ones: Choix
-    de la marchandise (special rules A), Embargo's short supply and Euphrate's raised
-    warehouse (scenarios). None when every dock holds its printed goods."""
-    found = dict(state.warehouse_goods)
+    """The goods that got warehouses, per dock, where they are not the printed ones: as
+    the rules record them (``HOOKS.dock_goods``), then ``state.goods_override``. None when
+    every dock holds its printed goods."""
+    found = {}
+    for recorded in HOOKS.dock_goods:
+        found.update(recorded(state) or ())
     found.update(state.goods_override)
     return found or None
+
+
+def extra_warehouses(state: KontorState) -> tuple[int, ...]:
+    """Docks that count one warehouse more each, once per listing (``HOOKS.extra_warehouses``)."""
+    return answer(HOOKS.extra_warehouses, state) or ()
+
+
+def bonus_points(state: KontorState) -> tuple[int, ...] | None:
+    """Victory points per seat besides the sectors (``HOOKS.bonus_points``; None: none)."""
+    return answer(HOOKS.bonus_points, state)
 
 
 def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:
@@ -72,7 +84,7 @@ def score_closed_sectors(log) -> None:
             continue
         st = log.state
         counts = warehouse_counts(
-            cells, sector, st.warehouses, sides, goods_of(st), extra=st.bribes,
+            cells, sector, st.warehouses, sides, goods_of(st), extra=extra_warehouses(st),
             adjust=answer(HOOKS.count_adjust, st),
         )
         winner, rule = supremacy(counts, answer(HOOKS.goods_beats, st))
@@ -239,8 +251,9 @@ def current_points(state: KontorState) -> tuple[int, ...]:
     else:
         counted, _, _, _ = select_final(state, occupancy(state))
         points = final_points(state, counted)
-    if state.bonus_points:  # expansions: « Jours dorés »
-        points = tuple(p + b for p, b in zip(points, state.bonus_points))
+    bonus = bonus_points(state)
+    if bonus:
+        points = tuple(p + b for p, b in zip(points, bonus))
     return points
 
 

@@ -79,32 +79,14 @@ class KontorState:
     #: those eliminated by an unbreakable tie
     counted: tuple[int, ...] = ()
     eliminated: tuple[int, ...] = ()
-    # --- special rules A (special_rules.py) ---
-    #: a step the placer must finish before the turn goes on: "" | good | draw | pick |
-    #: flood_water (whose and after which card: rules/pending_step.py's PendingStepState)
-    pending: str = ""
-    #: Choix de la marchandise: (dock card, goods that got warehouses) when not all
-    warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    #: cards placed in the current round (Sprint final: customs of the last round)
-    round_cards: tuple[int, ...] = ()
-    # --- end special rules A ---
-    # --- special rules B (rules/bribery.py, smuggling.py, final_point.py, old_grudges.py)
-    #: dock cards holding one bribe warehouse more (counted while they hold their own)
-    bribes: tuple[int, ...] = ()
-    # --- end special rules B ---
-    # --- free wheel (forms/free_wheel/; the rest of its state: its FreeWheelState) ---
-    #: the free wheel's steps inside a turn are phases: "turn" (before playing: tavern
-    #: coins, alliances), "alliance" (a proposal awaits its answer), "place", "drunk"
-    #: (choose the dock a new tavern makes drunk), "draw" (choose the pile)
-    dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
-    # --- end free wheel ---
-    # --- expansions (export_warehouse.py, event_cards.py); defaults: without them ---
-    bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
-    known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
-    pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
-    # --- scenarios (domain/kontor/scenarios/) ---
+    # the free wheel's steps inside a turn are phases too: "turn" (before playing: tavern
+    # coins, alliances), "alliance" (a proposal awaits its answer), "place", "drunk"
+    # (choose the dock a new tavern makes drunk), "draw" (choose the pile)
     #: dock card -> the goods of its warehouses when they differ from the printed goods
-    #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre)
+    #: (Embargo: a short supply; Euphrate: a raised warehouse added to a centre). The
+    #: core's: its view shows each warehouse's goods from it, its scoring counts them and
+    #: a dock leaving the board drops its entry (changes.py); extensions record through
+    #: changes.goods_recorded
     goods_override: tuple[tuple[int, tuple[str, ...]], ...] = ()
     #: (seat, card): cards every seat saw go into that seat's hand, drawn from a face-up
     #: top or revealed and returned (what redetermine keeps while they are still held)

@@ -20,7 +20,13 @@ from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
 from domain.kontor.core.hooks import HOOKS, answer, filtered
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
-from domain.kontor.core.scoring import anchor_distance, current_points, goods_of, select_final
+from domain.kontor.core.scoring import (
+    anchor_distance,
+    current_points,
+    extra_warehouses,
+    goods_of,
+    select_final,
+)
 from domain.kontor.core.ship import may_move_ship
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import PASS_CHOICE, KontorState
@@ -87,7 +93,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
         counts = warehouse_counts(
-            cells, sector, state.warehouses, sides, goods_of(state), extra=state.bribes,
+            cells, sector, state.warehouses, sides, goods_of(state), extra=extra_warehouses(state),
             adjust=answer(HOOKS.count_adjust, state),
         )
         centres = {}
@@ -302,9 +308,9 @@ def hidden_slot(card: int) -> tuple:
 
 def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
     """Cards every seat saw go into another seat's hand and still held there. None while
-    that seat's secret choice is pending (it may be one of them), nor with Contrebande (a
-    smuggled card may be one of them)."""
-    if state.options.smuggling:
+    that seat's secret choice is pending (it may be one of them), nor when a rule may
+    change hands unseen (``HOOKS.hands_unseen``)."""
+    if any(unseen(state) for unseen in HOOKS.hands_unseen):
         return frozenset()
     out: set[int] = set()
     for s in range(state.seat_count):
@@ -317,6 +323,11 @@ def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
 def seen_piles(state: KontorState, observer: int | None) -> frozenset[int]:
     """The seats whose whole dock pile ``observer`` has seen, as the rules tell it."""
     return frozenset(seat for f in HOOKS.piles_seen for seat in f(state, observer))
+
+
+def shown_in_hand(state: KontorState, seat: int) -> frozenset[int]:
+    """Cards of the seat's hand every seat was shown, as the rules tell it."""
+    return answer(HOOKS.hand_shown, state, seat) or frozenset()
 
 
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:

@@ -29,6 +29,7 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
+from domain.kontor.core.decide import step_waits
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.scoring import current_points
@@ -48,6 +49,9 @@ class EventCardsState:
     event_sectors: tuple[tuple[tuple[int, int], ...], ...] = ()  # Inondation: sectors used
     forfeit: tuple[int, ...] = ()  # Conjuration: seats that pass their next turn
     goods_changed: bool = False  # Blocus maritime: the value order is changed
+    bonus_points: tuple[int, ...] = ()  # Jours dorés: extra victory points per seat
+    known_hand: tuple[frozenset[int], ...] = ()  # Lutte d'influence: cards shown
+    pile_open: tuple[bool, ...] = ()  # Mariage: the owner has seen his whole dock pile
 
 
 def _own(state: KontorState) -> EventCardsState:
@@ -300,9 +304,10 @@ def _settle(log) -> None:
 
 
 def forget_shown(state: KontorState, seat: int, card: int) -> KontorState:
-    if not state.known_hand or card not in state.known_hand[seat]:
+    shown = _own(state).known_hand
+    if not shown or card not in shown[seat]:
         return state
-    return replace(state, known_hand=set_at(state.known_hand, seat, state.known_hand[seat] - {card}))
+    return change_part(state, EventCardsState, known_hand=set_at(shown, seat, shown[seat] - {card}))
 
 
 def _leave(state: KontorState, seat: int) -> KontorState:
@@ -340,15 +345,16 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     t = type(event)
     n = state.seat_count
     if t is ev.EventDeckShuffled:
-        state = replace(
+        state = replace(state, rng_counter=event.rng_counter)
+        return change_part(
             state,
-            rng_counter=event.rng_counter,
+            EventCardsState,
+            event_deck=event.deck,
+            event_step=("",) * n,
+            forfeit=(),
             bonus_points=(0,) * n,
             known_hand=(frozenset(),) * n,
             pile_open=(False,) * n,
-        )
-        return change_part(
-            state, EventCardsState, event_deck=event.deck, event_step=("",) * n, forfeit=()
         )
     if t is ev.EventTurned:
         own = _own(state)
@@ -363,15 +369,16 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             return state
         step = "choose" if event.card == "marriage" else "swap"
         steps = _per_seat(_own(state).event_step, n, "")
-        opened = _per_seat(state.pile_open, n, False)
+        opened = _per_seat(_own(state).pile_open, n, False)
         for s in event.waiting:
             steps = set_at(steps, s, step)
             if event.card == "marriage":
                 opened = set_at(opened, s, True)  # he looks through his whole pile
-        state = replace(state, phase="event", pile_open=opened)
+        state = replace(state, phase="event")
         return change_part(
             state,
             EventCardsState,
+            pile_open=opened,
             event_active=event.card,
             event_waiting=event.waiting,
             event_step=steps,
@@ -452,12 +459,14 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             pile_known=set_at(known, to, known[to] + 1),
         )
     if t is ev.BonusPointAwarded:
-        bonus = _per_seat(state.bonus_points, n, 0)
-        return replace(
-            state, bonus_points=set_at(bonus, event.seat, bonus[event.seat] + event.points)
+        bonus = _per_seat(_own(state).bonus_points, n, 0)
+        return change_part(
+            state,
+            EventCardsState,
+            bonus_points=set_at(bonus, event.seat, bonus[event.seat] + event.points),
         )
     if t is ev.HandsShown:
-        return replace(state, known_hand=tuple(frozenset(h) for h in event.hands))
+        return change_part(state, EventCardsState, known_hand=tuple(frozenset(h) for h in event.hands))
     if t is ev.GoodsOrderChanged:
         return change_part(state, EventCardsState, goods_changed=True)
     if t is ev.WarehouseSwapped:
@@ -483,15 +492,38 @@ def after_round_started(log) -> None:
 # what each viewer may see
 
 
+def _sees_whole_pile(state: KontorState, seat: int) -> bool:
+    """« Mariage »: the seat has looked through its whole dock pile."""
+    opened = _own(state).pile_open
+    return bool(opened) and opened[seat]
+
+
+def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
+    """The observer's own dock pile, seen whole after « Mariage »."""
+    return (observer,) if observer is not None and _sees_whole_pile(state, observer) else ()
+
+
+def hand_shown(state: KontorState, seat: int) -> frozenset[int] | None:
+    """« Lutte d'influence »: the cards of the seat's hand shown to all (None: none)."""
+    shown = _own(state).known_hand
+    return shown[seat] if shown else None
+
+
+def bonus_points(state: KontorState) -> tuple[int, ...] | None:
+    """« Jours dorés »: the bonus victory points per seat (None: no event cards)."""
+    return _own(state).bonus_points or None
+
+
 def known_hand(state: KontorState, seat: int) -> tuple[int, ...]:
     """Cards of the seat shown by « Lutte d'influence » and still in its hand (or chosen
     face down this round: which of them was chosen stays secret)."""
-    if not state.known_hand:
+    shown = _own(state).known_hand
+    if not shown:
         return ()
     held = set(state.hands[seat])
     if state.chosen and state.chosen[seat] is not None:
         held.add(state.chosen[seat])
-    return tuple(sorted(state.known_hand[seat] & held))
+    return tuple(sorted(shown[seat] & held))
 
 
 def view_keys(state: KontorState, out: dict, viewer) -> None:
@@ -510,11 +542,11 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
     }
     if state.phase == "over":
         out["events"]["deck"] = list(_own(state).event_deck)
-    bonus = _per_seat(state.bonus_points, state.seat_count, 0)
+    bonus = _per_seat(_own(state).bonus_points, state.seat_count, 0)
     for seat, p in enumerate(out["players"]):
         p["bonus_points"] = bonus[seat]
         p["known_hand"] = list(known_hand(state, seat))
-    if viewer is not None and state.pile_open and state.pile_open[viewer]:
+    if viewer is not None and _sees_whole_pile(state, viewer):
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
@@ -542,7 +574,7 @@ def _event_legal(state: KontorState, seat: int) -> list | None:
 
 
 def _decide(log, seat: int, command) -> bool:
-    if not isinstance(command, EVENT_COMMANDS) or log.state.pending:
+    if not isinstance(command, EVENT_COMMANDS) or step_waits(log.state):
         return False
     decide_event(log, seat, command)
     log.after_command()
@@ -567,7 +599,7 @@ def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset
         if seat != observer:
             cards.update(known_hand(state, seat))
     piles = set()
-    if observer is not None and state.pile_open and state.pile_open[observer]:
+    if observer is not None and _sees_whole_pile(state, observer):
         piles.add(observer)
     return frozenset(cards), frozenset(piles)
 
@@ -603,4 +635,7 @@ def register(hooks: Hooks) -> None:
     hooks.view_last.append(view_keys)
     hooks.redact.append(redact)
     hooks.hidden_kept.append(hidden_kept)
+    hooks.piles_seen.append(pile_seen)
+    hooks.hand_shown.append(hand_shown)
+    hooks.bonus_points.append(bonus_points)
     hooks.reshuffled.append(reshuffled)

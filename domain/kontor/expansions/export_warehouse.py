@@ -34,6 +34,7 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ExportWarehouse, PlaceCard
 from domain.kontor.core.data import CARDS, GOODS, SEAT_COLORS
+from domain.kontor.core.decide import step_waits
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.expansions.final_bonuses import export_majorities, exports_of
@@ -177,7 +178,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def decide_export(log, seat: int, command) -> bool:
     """``ExportWarehouse``: the card is placed like ``PlaceCard``, one good to export."""
-    if not isinstance(command, ExportWarehouse) or log.state.pending:
+    if not isinstance(command, ExportWarehouse) or step_waits(log.state):
         return False
     check_export(log.state, seat, command)
     log.place(seat, command.x, command.y, command.good)

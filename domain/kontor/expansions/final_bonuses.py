@@ -15,6 +15,7 @@ from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import EVENT_SETTINGS, GOODS
 from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.scoring import bonus_points
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions.warehouse_goods import moved
 
@@ -52,7 +53,7 @@ def final_points(log, points: tuple[int, ...]) -> tuple[int, ...]:
     opts = st.options
     if not (opts.export_warehouse or opts.event_cards):
         return points
-    bonus = st.bonus_points or (0,) * st.seat_count
+    bonus = bonus_points(st) or (0,) * st.seat_count
     majority = majority_points(st)
     total = tuple(p + b + m for p, b, m in zip(points, bonus, majority))
     log.emit(ev.FinalBonusesCounted(export_majorities(st), bonus, total))

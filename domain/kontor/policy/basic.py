@@ -24,7 +24,7 @@ from domain.kontor.core.commands import Bribe, ChooseCard, MoveShip, Pass, Place
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import placed_goods, placing_card
 from domain.kontor.core.placement import box_of, placement_cells
-from domain.kontor.core.scoring import choose_largest, goods_of
+from domain.kontor.core.scoring import choose_largest, extra_warehouses, goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions.warehouse_goods import adjust
@@ -106,7 +106,7 @@ def _holder(state: KontorState, stored: frozenset[int], sides: int):
             stored,
             sides,
             goods_of(state),
-            extra=state.bribes,
+            extra=extra_warehouses(state),
             adjust=adjust(state),
         )
         found[stored] = supremacy(counts)[0]

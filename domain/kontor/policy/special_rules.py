@@ -20,7 +20,7 @@ from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.policy.basic import WIN, best_cell, placement_value
-from domain.kontor.rules.pending_step import step_card
+from domain.kontor.rules.pending_step import step_card, waiting_step
 
 
 def _dock_worth(card: int) -> tuple:
@@ -93,7 +93,7 @@ def _water(state, seat: int, rng, level: str, legal: list, waters: list):
         waters,
         key=lambda c: placement_value(state, seat, c.card, (c.x, c.y)) + rng.below(1000) / 1e5,
     )
-    if state.pending == "flood_water" or not places:
+    if waiting_step(state) == "flood_water" or not places:
         return best_water
     card = state.revealed[seat]
     _, flood_value = best_cell(state, seat, card, rng, noise)

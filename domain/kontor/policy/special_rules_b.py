@@ -5,7 +5,6 @@ public state, its own hand."""
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands_b import (
     ChooseFaceDown,
@@ -15,8 +14,8 @@ from domain.kontor.core.commands_b import (
 )
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import KontorState, part
-from domain.kontor.rules.bribery import pending_bribe
+from domain.kontor.core.state import KontorState, change_part, part
+from domain.kontor.rules.bribery import BriberyState, pending_bribe
 from domain.kontor.rules.old_grudges import GrudgesState
 from domain.kontor.rules.smuggling import SmugglingState
 
@@ -30,7 +29,7 @@ def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):
         for cmd in legal:
             if isinstance(cmd, PlaceBribeWarehouse):
                 card = occupancy(state)[(cmd.x, cmd.y)]
-                v = evaluate(replace(state, bribes=state.bribes + (card,)))
+                v = evaluate(change_part(state, BriberyState, bribes=part(state, BriberyState).bribes + (card,)))
                 v += rng.below(1000) / 1e6
                 if v > best_value:
                     best, best_value = cmd, v

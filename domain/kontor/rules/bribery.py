@@ -16,7 +16,7 @@ placement_error); after a tavern's warehouses the turn waits for the bribe
 (after_warehouses: BribeOffered), the placer alone acts (to_act, legal_commands) and
 adds its warehouses or ends the bribe (command: PlaceBribeWarehouse, EndBribe; while it
 waits no other command: command_guard); the bribe warehouses count in their sector
-(``board.warehouse_counts(extra=state.bribes)``); the view shows the bribe.
+(``BriberyState.bribes``, the core's ``extra_warehouses``); the view shows the bribe.
 Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
 docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_b.py.
 """
@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
@@ -52,6 +51,8 @@ class BriberyState:
     #: (seat, warehouses left, tavern x, tavern y, sectors used: cells) while the tavern's
     #: placer adds bribe warehouses (None: no bribe under way)
     bribe: tuple | None = None
+    #: dock cards holding one bribe warehouse more (counted while they hold their own)
+    bribes: tuple[int, ...] = ()
 
 
 def pending_bribe(state: KontorState) -> tuple | None:
@@ -228,9 +229,11 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
         return change_part(state, BriberyState, bribe=(event.seat, event.count, event.x, event.y, ()))
     if t is evb.BribeWarehouseAdded:
         seat, left, x, y, used = pending_bribe(state)
-        state = replace(state, bribes=state.bribes + (event.card,))
         return change_part(
-            state, BriberyState, bribe=(seat, left - 1, x, y, used + ((event.x, event.y),))
+            state,
+            BriberyState,
+            bribe=(seat, left - 1, x, y, used + ((event.x, event.y),)),
+            bribes=part(state, BriberyState).bribes + (event.card,),
         )
     if t is evb.BribeEnded:
         return change_part(state, BriberyState, bribe=None)
@@ -239,9 +242,15 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
 
 def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
     """A dock placed again (after the ship removed it) comes without a bribe."""
-    if new.options.bribery and type(event) is ev.WarehousesAdded and new.bribes:
-        return replace(new, bribes=tuple(b for b in new.bribes if b != event.card))
+    bribes = part(new, BriberyState).bribes
+    if new.options.bribery and type(event) is ev.WarehousesAdded and bribes:
+        return change_part(new, BriberyState, bribes=tuple(b for b in bribes if b != event.card))
     return new
+
+
+def extra_warehouses(state: KontorState) -> tuple[int, ...] | None:
+    """The bribe warehouses: one more warehouse of its dock's good each."""
+    return part(state, BriberyState).bribes or None
 
 
 # ---------------------------------------------------------------------------------------
@@ -277,7 +286,7 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         }
         for pos, card in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))
         if card in state.warehouses
-        for _ in range(state.bribes.count(card))
+        for _ in range(part(state, BriberyState).bribes.count(card))
     ]
 
 
@@ -294,3 +303,4 @@ def register(hooks: Hooks) -> None:
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
     hooks.view.append(view_keys)
+    hooks.extra_warehouses.append(extra_warehouses)

@@ -27,6 +27,7 @@ from domain.kontor.core.commands import BuySpecialCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part, part
+from domain.kontor.core.view import shown_in_hand
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,7 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
         for s in range(n):
             if s == observer:
                 continue
-            shown = original.known_hand[s] if original.known_hand else frozenset()
+            shown = shown_in_hand(original, s)
             for i, c in enumerate(hands[s]):
                 if CARDS[c].is_special and c not in shown:  # shown cards stay (expansions)
                     put(hands[s], i)

@@ -7,20 +7,31 @@ ou 3 marchandises on choisit. Seul l'entrepôt correspondant sera posé sur la c
 Hook points: good_step (a dock with 2 or 3 goods waits for the placer's ChooseGood, step
 ``good`` of rules/pending_step.py; two identical goods: their one warehouse at once);
 command (ChooseGood); warehouses_added (a dock holding fewer goods than printed:
-``state.warehouse_goods``); the view (the goods to choose from, each warehouse's goods).
+``GoodsChoiceState.warehouse_goods``, the core's ``dock_goods``); the view (the goods to choose from, each warehouse's goods).
 Tests: tests/domain/kontor/test_kontor_special_a.py (choice of goods).
 """
 
 from __future__ import annotations
 
-from domain.common.frozen import replace
+from dataclasses import dataclass
+
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.commands import ChooseGood
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.state import KontorState
-from domain.kontor.rules.pending_step import step_card
+from domain.kontor.core.state import KontorState, change_part, part
+from domain.kontor.rules.pending_step import step_card, waiting_step
+
+
+@dataclass(frozen=True)
+class GoodsChoiceState:
+    #: (dock card, goods that got warehouses) when not all its printed goods did
+    warehouse_goods: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+
+def chosen_goods(state: KontorState) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    return part(state, GoodsChoiceState).warehouse_goods
 
 
 def good_choices(card: int) -> list[str]:
@@ -47,7 +58,7 @@ def open_good_step(log, seat: int, card: int) -> str | None:
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.pending != "good":
+    if waiting_step(state) != "good":
         return None
     return [ChooseGood(g) for g in good_choices(step_card(state))]
 
@@ -57,7 +68,7 @@ def decide(log, seat: int, command) -> bool:
     if not isinstance(command, ChooseGood):
         return False
     st = log.state
-    if st.pending != "good":
+    if waiting_step(st) != "good":
         raise RuleViolation("kontor.no_good_choice", "There is no good to choose now.")
     card = step_card(st)
     if command.good not in good_choices(card):
@@ -78,20 +89,21 @@ def record_goods(event, state: KontorState) -> KontorState:
     warehouse keeps its own account (expansions)."""
     if not state.options.choose_good:
         return state
-    rest = tuple(e for e in state.warehouse_goods if e[0] != event.card)
+    recorded = chosen_goods(state)
+    rest = tuple(e for e in recorded if e[0] != event.card)
     if tuple(event.goods) != CARDS[event.card].goods:
         rest = rest + ((event.card, tuple(event.goods)),)
-    if rest == state.warehouse_goods:
+    if rest == recorded:
         return state
-    return replace(state, warehouse_goods=rest)
+    return change_part(state, GoodsChoiceState, warehouse_goods=rest)
 
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the goods to choose from; the one good a warehouse holds."""
-    if state.pending == "good":
+    if waiting_step(state) == "good":
         out["step"]["goods"] = good_choices(step_card(state))
-    if state.warehouse_goods:
-        goods = dict(state.warehouse_goods)
+    if chosen_goods(state):
+        goods = dict(chosen_goods(state))
         for w in out["board"]["warehouses"]:
             if w["card"] in goods:
                 w["goods"] = list(goods[w["card"]])
@@ -107,3 +119,4 @@ def register(hooks: Hooks) -> None:
         when=lambda options: options.choose_good,
     )
     hooks.view.append(view_keys)
+    hooks.dock_goods.append(chosen_goods)

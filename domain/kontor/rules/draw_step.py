@@ -13,7 +13,7 @@ from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import HOOKS, Hooks, filtered
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules.pending_step import step_card, step_seat
+from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
 
 #: the piles this module draws from itself (a rule's own pile draws its own way)
 PILES: tuple[str, ...] = ("dock", "water")
@@ -51,14 +51,14 @@ def open_step(log, seat: int, card: int) -> bool:
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.pending != "draw":
+    if waiting_step(state) != "draw":
         return None
     return [DrawCard(p) for p in draw_choices(state, seat, step_card(state))]
 
 
 def check(state: KontorState, seat: int, pile: str) -> None:
     """The draw step waits, and ``pile`` is open to the seat."""
-    if state.pending != "draw":
+    if waiting_step(state) != "draw":
         raise RuleViolation("kontor.no_draw_choice", "There is no draw to choose now.")
     if pile not in draw_choices(state, seat, step_card(state)):
         raise RuleViolation(
@@ -85,7 +85,7 @@ def decide(log, seat: int, command) -> bool:
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the piles open to the placer."""
-    if state.pending == "draw":
+    if waiting_step(state) == "draw":
         out["step"]["piles"] = draw_choices(state, step_seat(state), step_card(state))
 
 

@@ -12,6 +12,8 @@ scored, the free cells counting as water.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
     neighbours,
@@ -26,8 +28,26 @@ from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import distribution_centre, goods_of, sector_points
 from domain.kontor.core.sides import side_count
-from domain.kontor.core.state import KontorState
+from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.rules.water_fill import fill_with_water, record
+
+
+@dataclass(frozen=True)
+class FinalSprintState:
+    #: cards placed in the current round (their customs houses do not count at the end)
+    round_cards: tuple[int, ...] = ()
+
+
+def _placed(old: KontorState, event, new: KontorState) -> KontorState:
+    """A card placed (a canal for the flood too): one more card of the round."""
+    cards = part(new, FinalSprintState).round_cards + (event.card,)
+    return change_part(new, FinalSprintState, round_cards=cards)
+
+
+def _round_started(old: KontorState, event, new: KontorState) -> KontorState:
+    if not part(new, FinalSprintState).round_cards:
+        return new
+    return change_part(new, FinalSprintState, round_cards=())
 
 
 def end_of_round(log) -> bool:
@@ -67,7 +87,7 @@ def _final_sprint(log) -> None:
     cells = occupancy(st)
     done = {frozenset(s.cells) for s in st.scored}
     sides = side_count(st.options, st.seat_count)
-    late_customs = {c for c in st.round_cards if CARDS[c].kind == "customs"}
+    late_customs = {c for c in part(st, FinalSprintState).round_cards if CARDS[c].kind == "customs"}
     for sector in sectors(cells):
         if sector in done:
             continue
@@ -104,3 +124,6 @@ def end_step(log, turn) -> bool:
 def register(hooks: Hooks) -> None:
     hooks.add_step("final_sprint", end_step, before="game_end")
     hooks.on_events((ev.WaterFilled,), record)  # shared with great_flood
+    sprint = lambda options: options.sprint_end  # noqa: E731
+    hooks.after_event((ev.CardPlaced, ev.WaterPlacedForFlood), _placed, when=sprint)
+    hooks.after_event((ev.RoundStarted,), _round_started, when=sprint)

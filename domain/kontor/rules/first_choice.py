@@ -22,7 +22,7 @@ from domain.kontor.core.commands import DrawCard, TakeFromPile
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.draw_step import check
-from domain.kontor.rules.pending_step import step_card, step_seat
+from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
 
 #: the draw this rule adds to the step's piles
 DOCK_PICK = "dock_pick"
@@ -38,7 +38,7 @@ def pick_offered(state: KontorState, seat: int, card: int, piles: list[str]) -> 
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.pending != "pick":
+    if waiting_step(state) != "pick":
         return None
     return [TakeFromPile(c) for c in sorted(set(state.dock_piles[seat]))]
 
@@ -56,7 +56,7 @@ def decide(log, seat: int, command) -> bool:
         return True
     if not isinstance(command, TakeFromPile):
         return False
-    if st.pending != "pick":
+    if waiting_step(st) != "pick":
         raise RuleViolation("kontor.no_pick", "Pay to pick from your pile first (DrawCard).")
     if command.card not in st.dock_piles[seat]:
         raise RuleViolation("kontor.card_not_in_pile", "This dock is not in your pile.")
@@ -83,18 +83,18 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """The picking seat sees its whole pile."""
     if viewer is None or "you" not in out:
         return
-    if state.pending == "pick" and step_seat(state) == viewer:
+    if waiting_step(state) == "pick" and step_seat(state) == viewer:
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
 def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
     """The picking seat has seen its whole pile."""
-    return (observer,) if state.pending == "pick" and step_seat(state) == observer else ()
+    return (observer,) if waiting_step(state) == "pick" and step_seat(state) == observer else ()
 
 
 def keep_seen_pile(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
     """A picking observer has seen its pile: it stays as it is."""
-    if original.pending == "pick" and step_seat(original) == observer:
+    if waiting_step(original) == "pick" and step_seat(original) == observer:
         piles = list(state.dock_piles)
         piles[observer] = tuple(original.dock_piles[observer])
         return replace(state, dock_piles=tuple(piles))

@@ -27,6 +27,7 @@ from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.state import Cell, KontorState, change_part, part
+from domain.kontor.rules.pending_step import waiting_step
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def water_commands(state: KontorState, seat: int) -> list:
 
 def place_commands(state: KontorState, seat: int) -> list:
     """The placer of a flood may place canals instead."""
-    if state.phase != "place" or state.pending or not state.order or state.order[0] != seat:
+    if state.phase != "place" or waiting_step(state) or not state.order or state.order[0] != seat:
         return []
     if not may_use_flood_as_water(state, seat):
         return []
@@ -72,7 +73,7 @@ def place_commands(state: KontorState, seat: int) -> list:
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
-    if state.pending != "flood_water":
+    if waiting_step(state) != "flood_water":
         return None
     return water_commands(state, seat)
 
@@ -94,8 +95,8 @@ def decide(log, seat: int, command) -> bool:
 
 def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     st = log.state
-    first = st.pending == "" and st.phase == "place" and st.order and st.order[0] == seat
-    if not (st.pending == "flood_water" or (first and may_use_flood_as_water(st, seat))):
+    first = waiting_step(st) == "" and st.phase == "place" and st.order and st.order[0] == seat
+    if not (waiting_step(st) == "flood_water" or (first and may_use_flood_as_water(st, seat))):
         raise RuleViolation(
             "kontor.no_flood_water",
             "Water cards are played for a flood only by its placer (« Choix d'inondation »).",
@@ -106,7 +107,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
     if (cmd.x, cmd.y) not in placement_cells(st, cells, cmd.card, seat):
         raise placement_error(st, cells, cmd.card, seat, (cmd.x, cmd.y))
     flood = st.revealed[seat]
-    if st.pending == "flood_water":
+    if waiting_step(st) == "flood_water":
         log.emit(ev.StepClosed(seat, "flood_water", str(cmd.card)))
     log.emit(ev.WaterPlacedForFlood(seat, cmd.card, cmd.x, cmd.y))
     score_closed_sectors(log)
@@ -149,7 +150,6 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
             hands=set_at(state.hands, seat, without_one(state.hands[seat], event.card)),
             placed_this_round=True,
             span=span,
-            round_cards=state.round_cards + (event.card,),
         )
         water = _own(state).flood_water + (event.card,)
         return change_part(state, FloodState, flood_water=water)

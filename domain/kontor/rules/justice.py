@@ -187,10 +187,9 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
     elif aside:
         known = state.pile_known or (0,) * n
         seen = seen_piles(original, observer)  # e.g. Premier choix
-        opened = original.pile_open or (False,) * n  # expansions (Mariage): a pile seen whole
         for s in range(n):
             cut = max(1, len(piles[s]) - known[s])
-            if s == observer and (s in seen or opened[s]):
+            if s == observer and s in seen:
                 cut = 1
             for i in range(1, cut):
                 put(piles[s], i)

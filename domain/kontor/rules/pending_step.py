@@ -2,7 +2,7 @@
 (« Choix de la marchandise »: « il faut décider laquelle de ces 2 ou 3 marchandises on
 choisit »; « Libre choix » and « Premier choix »: the pile of the draw; « Choix
 d'inondation »: the second canal). Not a rule itself: each of those rules opens its step
-(StepOpened: ``state.pending`` names it, ``PendingStepState`` says whose and after which card) and closes
+(StepOpened: ``PendingStepState`` names it, says whose and after which card) and closes
 it (StepClosed); this module records both, lets the placer alone act meanwhile, and shows
 the step in the view (``step``; each rule adds its own keys to it)."""
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part, part
@@ -18,8 +17,14 @@ from domain.kontor.core.state import KontorState, change_part, part
 
 @dataclass(frozen=True)
 class PendingStepState:
+    step: str = ""  # "" (none) | good | draw | pick | flood_water
     seat: int | None = None  # who must finish the pending step
     card: int | None = None  # the card whose placement opened it
+
+
+def waiting_step(state: KontorState) -> str:
+    """The step that waits for the placer ("": none)."""
+    return part(state, PendingStepState).step
 
 
 def step_seat(state: KontorState) -> int | None:
@@ -33,7 +38,7 @@ def step_card(state: KontorState) -> int | None:
 
 def to_act(state: KontorState) -> tuple[int, ...] | None:
     """While a step waits, its placer alone."""
-    if state.pending and state.phase == "place":
+    if waiting_step(state) and state.phase == "place":
         return (step_seat(state),)
     return None
 
@@ -41,19 +46,18 @@ def to_act(state: KontorState) -> tuple[int, ...] | None:
 def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
     if t is ev.StepOpened:
-        state = replace(state, pending=event.step)
-        return change_part(state, PendingStepState, seat=event.seat, card=event.card)
+        return change_part(state, PendingStepState, step=event.step, seat=event.seat, card=event.card)
     if t is ev.StepClosed:
-        return change_part(replace(state, pending=""), PendingStepState, seat=None, card=None)
+        return change_part(state, PendingStepState, step="", seat=None, card=None)
     return None
 
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the step that waits, its placer and card."""
-    if state.pending:
+    if waiting_step(state):
         out["step"] = {
             "seat": step_seat(state),
-            "step": state.pending,
+            "step": waiting_step(state),
             "card": step_card(state),
         }
 
@@ -62,3 +66,4 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.on_events((ev.StepOpened, ev.StepClosed), evolve_event)
     hooks.view.append(view_keys)
+    hooks.step_waits.append(lambda state: bool(waiting_step(state)))

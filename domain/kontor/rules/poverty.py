@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.sides import seats_of, side_count, side_of
+from domain.kontor.rules.pending_step import waiting_step
 
 
 def check_poverty(log) -> None:
     """After every command: a seat without money and an empty treasury end the game; the
     other sides win (at 4, the broke seat's team loses)."""
     st = log.state
-    if st.phase in ("over", "starting_docks") or st.pending:
+    if st.phase in ("over", "starting_docks") or waiting_step(st):
         return
     opts = st.options
     if opts.poverty_end and st.treasury == 0 and any(m == 0 for m in st.money):

@@ -35,6 +35,7 @@ from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import Cell, KontorState, change_part, part
+from domain.kontor.core.view import shown_in_hand
 
 
 @dataclass(frozen=True)
@@ -286,8 +287,8 @@ def redetermine(
                 fd[s] = None
             continue
 
-        # expansions (Lutte d'influence): cards shown in a hand are known, never swapped
-        shown = original.known_hand[s] if original.known_hand else frozenset()
+        # cards shown in a hand are known, never swapped
+        shown = shown_in_hand(original, s)
 
         def swap(card: int, s: int = s, side: int = side, shown: frozenset = shown) -> int:
             kind = CARDS[card].kind
@@ -337,6 +338,8 @@ def register(hooks: Hooks) -> None:
     hooks.before_end.append(reveal_face_down)
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(held)
+    # a smuggled card may be one seen going into a hand: redetermine keeps none
+    hooks.hands_unseen.append(lambda state: state.options.smuggling)
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),

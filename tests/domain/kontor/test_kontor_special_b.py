@@ -24,7 +24,7 @@ from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.state import part
-from domain.kontor.rules.bribery import pending_bribe
+from domain.kontor.rules.bribery import BriberyState, pending_bribe
 from domain.kontor.rules.smuggling import SmugglingState
 from tests.domain.kontor.helpers import (
     BLACK,
@@ -263,7 +263,7 @@ def test_bribery_1_one_warehouse_on_a_single_good_dock_of_the_taverns_sector():
     events, state = then(state, RED, PlaceBribeWarehouse(1, 1))
     assert types(events)[:3] == ["BribeWarehouseAdded", "BribeEnded", "CardDrawn"]
     cells = occupancy(state)
-    counts = warehouse_counts(cells, sector_of(cells, (1, 1)), state.warehouses, 2, extra=state.bribes)
+    counts = warehouse_counts(cells, sector_of(cells, (1, 1)), state.warehouses, 2, extra=part(state, BriberyState).bribes)
     assert counts[RED] == (2, 0, 0) and counts[BLACK] == (0, 1, 0)
     view = GAME.view(state, BLACK)
     sector = next(s for s in view["board"]["sectors"] if {"x": 1, "y": 1} in s["cells"])
@@ -307,7 +307,7 @@ def test_bribery_2_two_docks_and_the_tavern_in_three_sectors():
     assert targets == {(-1, -1)}  # not a second one in (1, 1)'s sector
     events, state = then(state, RED, PlaceBribeWarehouse(-1, -1))
     assert "BribeEnded" in types(events) and pending_bribe(state) is None
-    assert sorted(state.bribes) == sorted((a, b))
+    assert sorted(part(state, BriberyState).bribes) == sorted((a, b))
 
 
 def test_bribe_is_optional():
@@ -324,7 +324,7 @@ def test_bribe_is_optional():
     )
     _, state = then(state, RED, PlaceCard(1, 2))
     events, state = then(state, RED, EndBribe())
-    assert types(events)[0] == "BribeEnded" and state.bribes == ()
+    assert types(events)[0] == "BribeEnded" and part(state, BriberyState).bribes == ()
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from domain.kontor import GAME
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
 from domain.kontor.core.options import Options
@@ -21,7 +22,9 @@ from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState
 from domain.kontor.forms.free_wheel.state import FreeWheelState
 from domain.kontor.rules.bribery import BriberyState
 from domain.kontor.rules.buy_special_cards import SpecialsState
+from domain.kontor.rules.choice_of_goods import GoodsChoiceState
 from domain.kontor.rules.final_point import FinalPointState
+from domain.kontor.rules.final_sprint import FinalSprintState
 from domain.kontor.rules.flood_choice import FloodState
 from domain.kontor.rules.justice import JusticeState
 from domain.kontor.rules.old_grudges import GrudgesState
@@ -30,6 +33,8 @@ from domain.kontor.rules.smuggling import SmugglingState
 from domain.kontor.scenarios.baksheesh import BaksheeshState
 from domain.kontor.scenarios.decisions import DecisionsState
 from domain.kontor.scenarios.euphrates import EuphratesState
+from domain.rng import Rng
+from tests.conformance.harness import play_random_game, seed_for, states_along
 from tests.domain.kontor.helpers import given, started
 
 CORE = Path(__file__).resolve().parents[3] / "domain" / "kontor" / "core"
@@ -49,6 +54,8 @@ SUB_STATES = (
     EuphratesState,
     DecisionsState,
     PendingStepState,
+    GoodsChoiceState,
+    FinalSprintState,
 )
 
 
@@ -119,3 +126,33 @@ def test_replace_in_splits_core_and_own_fields():
     assert new.round == 4 and part(new, FreeWheelState).current == 1
     with pytest.raises(TypeError):
         replace_in(state, FreeWheelState, no_such_field=1)
+
+
+def _events_and_states(raw: dict, seats: int, n: int):
+    options = GAME.parse_options(raw, seats)
+    played = play_random_game(GAME, options, seats, seed_for(n), Rng(seed_for(n + 1)))
+    return list(zip(played.events, states_along(GAME, played.events)))
+
+
+@pytest.mark.parametrize("variant", ["basic", "advanced"])
+def test_a_game_without_extensions_never_holds_a_sub_state(variant):
+    """The extensions record only in their own games: a plain game's state has no part."""
+    along = _events_and_states({"variant": variant}, 2, 11)
+    assert along[-1][1].is_over()
+    assert all(state.ext == () for _, state in along)
+
+
+def test_final_sprint_records_the_cards_of_the_round_itself():
+    """Sprint final's round cards (once the core's ``round_cards``): every card placed since
+    the round started, in order; nothing recorded outside its games."""
+    along = _events_and_states({"variant": "advanced", "special_rules": ["final_sprint"]}, 2, 12)
+    expected: tuple = ()
+    placed = 0
+    for event, state in along:
+        if isinstance(event, ev.RoundStarted):
+            expected = ()
+        elif isinstance(event, ev.CardPlaced | ev.WaterPlacedForFlood):
+            expected += (event.card,)
+            placed += 1
+        assert part(state, FinalSprintState).round_cards == expected
+    assert placed > 10

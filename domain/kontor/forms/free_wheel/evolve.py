@@ -33,7 +33,7 @@ def placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
     if c.tavern and state.options.tavern_drunk:
         state = replace_in(state, FreeWheelState, taverns=fw(state).taverns + ((event.card, event.seat, None),))
     if state.options.shared_dock_pile and c.kind == "dock":
-        owners = tuple(o for o in state.dock_owners if o[0] != event.card)
+        owners = tuple(o for o in fw(state).dock_owners if o[0] != event.card)
         state = replace_in(state, FreeWheelState, dock_owners=owners + ((event.card, event.seat),))
     return state
 
@@ -159,7 +159,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
                 warehouses=state.warehouses - {event.card},
                 common_docks=fw(state).common_docks + (event.card,),
                 common_known=fw(state).common_known + 1,
-                dock_owners=tuple(o for o in state.dock_owners if o[0] != event.card),
+                dock_owners=tuple(o for o in fw(state).dock_owners if o[0] != event.card),
             )
     return None
 
@@ -176,8 +176,17 @@ def _placed(event: ev.CardPlaced, state: KontorState) -> KontorState:
     return placed(state, event) if state.options.sequential_turns else state
 
 
+def dock_owner(state: KontorState, card: int) -> int | None:
+    """Free for all: the seat that placed the dock (None: not on the board)."""
+    for c, seat in fw(state).dock_owners:
+        if c == card:
+            return seat
+    return None
+
+
 def register(hooks) -> None:
     free_wheel = lambda options: options.sequential_turns  # noqa: E731
+    hooks.dock_owner.append(dock_owner)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: _started(event, new), when=free_wheel)
     hooks.on_events(OWN_EVENTS, evolve_free_wheel)
     # the one common dock pile (free for all): drawn from and put back under

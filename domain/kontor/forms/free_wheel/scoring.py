@@ -29,7 +29,7 @@ from domain.kontor.forms.free_wheel.state import fw
 
 def owners_map(state: KontorState) -> dict[int, int]:
     if state.options.shared_dock_pile:
-        return dict(state.dock_owners)
+        return dict(fw(state).dock_owners)
     return {}
 
 

@@ -24,6 +24,7 @@ class FreeWheelState:
     proposed: bool = False  # the current seat has proposed this turn
     barred: tuple[int, ...] = ()  # seats whose alliances broke: none until their turn
     results: tuple = ()  # the kontor.SectorCounted events of the final count
+    dock_owners: tuple[tuple[int, int], ...] = ()  # free for all: (dock card, seat)
 
 
 def fw(state: KontorState) -> FreeWheelState:
