@@ -34,7 +34,7 @@ from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
-from domain.kontor.core.state import Cell, KontorState, change_part, part
+from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, change_part, part
 from domain.kontor.core.view import shown_in_hand
 
 
@@ -281,7 +281,8 @@ def redetermine(
         side = side_of(new.options, s)
         if new.phase == "choose" and new.chosen[s] is not None:
             card = new.chosen[s]
-            if s not in _own(new).smuggle_used and smugglable(card) and rng.below(2) == 0:
+            # a secret pass (Marins ivres morts) is no card: nothing to lay face down
+            if card != PASS_CHOICE and s not in _own(new).smuggle_used and smugglable(card) and rng.below(2) == 0:
                 fd[s] = (card, ("dock", "water")[rng.below(2)])
             else:
                 fd[s] = None

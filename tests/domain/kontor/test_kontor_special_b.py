@@ -27,6 +27,7 @@ from domain.kontor.core.state import part
 from domain.kontor.rules.bribery import BriberyState, pending_bribe
 from domain.kontor.rules.smuggling import SmugglingState
 from tests.domain.kontor.helpers import (
+    AT,
     BLACK,
     RED,
     cards,
@@ -588,3 +589,40 @@ def test_a_pending_bribe_or_tavern_decision_refuses_every_other_command():
         with pytest.raises(RuleViolation) as err:
             when(state, RED, command)
         assert err.value.code == "kontor.tavern_decision_pending", command
+
+
+def test_smuggling_redetermines_a_seat_that_passed_in_secret_under_drunken_sailors():
+    """Contrebande with Marins ivres morts: a seat may pass in secret in the choice phase
+    (its choice is the pass, not a card); the computer's re-deal of what it cannot see
+    lays no face-down card for a pass (it asked whether the pass could be smuggled and
+    raised KeyError: -1, so a computer seat crashed there)."""
+    from domain.kontor.core.state import PASS_CHOICE
+    from domain.rng import Rng
+
+    options = GAME.parse_options({"variant": "advanced", "special_rules": ["drunken_sailors", "smuggling"]}, 2)
+    chooser = Rng(f"{7:064x}")
+    checked = 0
+    for game in range(6):
+        state = GAME.fold(GAME.start(options, 2, f"{101 + game:064x}"))
+        for _ in range(400):
+            if GAME.is_finished(state):
+                break
+            if state.phase == "choose":
+                for passer, other in ((0, 1), (1, 0)):
+                    if state.chosen[passer] == PASS_CHOICE:
+                        dealt = GAME.redetermine(state, other, chooser.fork(f"rd/{game}/{checked}"))
+                        laid = (part(dealt, SmugglingState).face_down or (None, None))[passer]
+                        # the pass is secret: the re-deal may give the seat a card, and only
+                        # a card may be laid face down
+                        if dealt.chosen[passer] == PASS_CHOICE:
+                            assert laid is None
+                        else:
+                            assert laid is None or laid[0] == dealt.chosen[passer]
+                        checked += 1
+            seat = chooser.choice(sorted(GAME.to_act(state)))
+            commands = GAME.legal_commands(state, seat)
+            passes = [c for c in commands if isinstance(c, Pass)]
+            command = passes[0] if passes and state.phase == "choose" else chooser.choice(commands)
+            for event in GAME.decide(state, Issued(seat, AT, command)):
+                state = GAME.evolve(state, event)
+    assert checked, "no secret pass was met: the test did not look at its case"
