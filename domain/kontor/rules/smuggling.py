@@ -336,13 +336,13 @@ def register(hooks: Hooks) -> None:
     hooks.order_key.append(order_key)
     hooks.before_end.append(reveal_face_down)
     hooks.draw_pile.append(draw_pile)
-    hooks.sector_held.append(held)
+    hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),
         evolved,
         when=lambda options: options.smuggling,
     )
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)
