@@ -1,10 +1,16 @@
-"""Which extensions hook into the core, in which order (each hook point runs its functions
-in the order of ``EXTENSIONS``). The only module that imports the extensions' hook
+"""Which extensions hook into the core. The only module that imports the extensions' hook
 modules; each extension decides from the options whether it acts in a given game, so the
 options select which are active.
 
+The round's order is not decided here: it is the step lists of core/decide.py, each rule's
+step placed next to the step it names (``round_order()``), and the view's parts likewise
+(core/view.py: ``view_parts()``). The order of ``EXTENSIONS`` decides only the order of
+the functions at one hook point and of a command's chain (its guards and rules); the
+orders the rules rely on are asserted by tests/domain/kontor/test_kontor_hook_points.py
+and tests/domain/kontor/test_kontor_tables.py.
+
 To add a special rule, a scenario or an expansion: write its module with a
-``register(hooks)`` that appends its functions to the points of core/hooks.py it needs,
+``register(hooks)`` that adds its steps, commands, events and functions (core/hooks.py),
 and list it here."""
 
 from __future__ import annotations
@@ -54,10 +60,7 @@ from domain.kontor.scenarios import (
 )
 from domain.kontor.scenarios import settings as scenario_settings
 
-#: the forms, scenarios, special rules, expansions: who acts is asked in this order. The
-#: special rules B: Contrebande reveals before Point final awards, before Vieilles
-#: rancunes asks (before_end); Corruption's placement filter commutes with the others, and
-#: its error comes after the Blocus's (the free wheel's never meets it: no special rule)
+#: the forms, scenarios, special rules, expansions, registered in this order
 EXTENSIONS = (
     team,
     blockade,
@@ -80,14 +83,14 @@ EXTENSIONS = (
     euphrates,
     spring_tide,
     special_rule_settings,  # the special rules A's switches
-    justice,  # before the special cards: its pools come first in redetermine's draws
+    justice,
     buy_special_cards,
-    drunken_sailors,  # after both: a secret pass is re-drawn after their pools
+    drunken_sailors,
     bridge_and_flood,
-    pending_step,  # shared: the placer's pending step
+    pending_step,  # shared by several rules: the placer's pending step
     choice_of_goods,
-    free_choice,  # before first_choice: « dock_pick » joins the free piles
-    first_choice,  # before draw_step: it decides DrawCard "dock_pick"
+    free_choice,
+    first_choice,
     draw_step,  # shared by free_choice and first_choice
     flood_choice,
     poverty,

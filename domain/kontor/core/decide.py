@@ -11,8 +11,8 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import HOOKS, answer, filtered
-from domain.kontor.core.placement import placement_cells, placement_error
+from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
+from domain.kontor.core.placement import placed_goods, placement_cells, placement_error
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
 from domain.kontor.core.setup import cross_positions, start
@@ -171,9 +171,8 @@ def decide(state: KontorState, issued: Issued) -> list:
         raise NotYourTurn()
     command = issued.command
     log = DecideContext(state)
-    if any(decides(log, seat, command) for decides in HOOKS.decide):  # a form's own turns
-        return log.events
-    for is_guard, rule in _command_chain(type(command)):  # the guards, a rule's commands
+    # the guards, a rule's commands (the free wheel's own turns: every command)
+    for is_guard, rule in _command_chain(type(command)):
         if is_guard:
             rule(state, command)
         elif rule(log, seat, command):
@@ -229,23 +228,27 @@ def _command_chain(t: type) -> tuple:
 
 
 def _after_choice(log: DecideContext) -> None:
-    """Once every seat has chosen or passed: the steps of AFTER_CHOICE."""
+    """Once every seat has chosen or passed: the steps of AFTER_CHOICE (and the rules'),
+    each given the choices as they were before the reveal."""
     st = log.state
     if any(st.chosen[s] is None and not st.passed[s] for s in range(st.seat_count)):
         return
-    for _, step in AFTER_CHOICE:
-        step(log)
+    _run(log, st.chosen, "choice", None)
 
 
-def _step_reveal(log: DecideContext) -> None:
-    """The cards shown (what a rule shows of a choice: revealed_cards); after_reveal."""
+def _step_reveal(log: DecideContext, chosen: tuple) -> bool:
+    """The cards shown (what a rule shows of a choice: revealed_cards)."""
     st = log.state
     log.emit(ev.CardsRevealed(filtered(HOOKS.revealed_cards, st.chosen, st)))
-    for after in HOOKS.after_reveal:
-        after(log, st.chosen)
+    return False
 
 
-def _step_order(log: DecideContext) -> None:
+def _step_taxes(log: DecideContext, chosen: tuple) -> bool:
+    collect_taxes(log)
+    return False
+
+
+def _step_order(log: DecideContext, chosen: tuple) -> bool:
     """The order of placement: highest card first (a rule's order_key)."""
     st = log.state
     playing = [
@@ -253,14 +256,21 @@ def _step_order(log: DecideContext) -> None:
     ]
     order = tuple(sorted(playing, key=lambda s: _order_key(st, s)))
     log.emit(ev.TurnOrderSet(order))
+    return False
 
 
-#: after every seat chose or passed, in order (name, step)
+def _step_first_placer(log: DecideContext, chosen: tuple) -> bool:
+    _advance(log)
+    return False
+
+
+#: after every seat chose or passed, in order (name, step(context, chosen before the
+#: reveal) -> bool); the rules insert theirs (Marins ivres morts' passes after "reveal")
 AFTER_CHOICE: tuple[tuple[str, object], ...] = (
     ("reveal", _step_reveal),
-    ("taxes", collect_taxes),
+    ("taxes", _step_taxes),
     ("order", _step_order),
-    ("first placer", lambda log: _advance(log)),
+    ("first placer", _step_first_placer),
 )
 
 
@@ -286,17 +296,46 @@ def _advance(log: DecideContext) -> None:
             card = st.revealed[seat]
             if legal_cells_now(st, seat, card):
                 return
-            if ship_commands(st, seat) and (
-                any_removal(st) or any(unblocks(st) for unblocks in HOOKS.ship_may_unblock)
-            ):
-                return  # moving the ship (somewhere) and removing a dock may free a cell
-            if any(plays(st, seat) for plays in HOOKS.alternative_play):
-                return  # e.g. a flood played as two water cards
-            reason = answer(HOOKS.no_cell_reason, st, seat, card) or "no_legal_cell"
-            log.emit(ev.CardReturned(seat, card, reason))
-            continue
+            no_cell = NoCell(seat, card)
+            _run(log, no_cell, "no_cell", None)  # the steps of NO_CELL
+            if no_cell.returned:
+                continue
+            return  # the placer may still play (the ship, a rule's other play)
         _end_round(log)
         return
+
+
+class NoCell:
+    """A placer whose card has no legal cell: the steps of NO_CELL say whether the placer
+    may still play (a step stops the list: the ship may free a cell, a rule's other play)
+    or the card goes back to the hand (``reason``: a rule's, set by its step)."""
+
+    __slots__ = ("seat", "card", "reason", "returned")
+
+    def __init__(self, seat: int, card: int):
+        self.seat, self.card, self.reason, self.returned = seat, card, "no_legal_cell", False
+
+
+def _no_cell_ship(log: DecideContext, turn: NoCell) -> bool:
+    """Moving the ship (somewhere) and removing a dock may free a cell: the placer plays."""
+    st = log.state
+    return bool(ship_commands(st, turn.seat)) and any_removal(st)
+
+
+def _no_cell_returned(log: DecideContext, turn: NoCell) -> bool:
+    """The card goes back to the hand, for its reason."""
+    log.emit(ev.CardReturned(turn.seat, turn.card, turn.reason))
+    turn.returned = True
+    return True
+
+
+#: a placer whose card has no legal cell, in order (name, step(context, NoCell) -> bool):
+#: True stops the list (the placer plays, unless the card was returned); the rules insert
+#: theirs (the blockade's ship and reason, a flood played as two water cards)
+NO_CELL: tuple[tuple[str, object], ...] = (
+    ("ship_may_free", _no_cell_ship),
+    ("card_returned", _no_cell_returned),
+)
 
 
 def _end_round(log: DecideContext) -> None:
@@ -309,12 +348,9 @@ def _idle(st: KontorState) -> int:
 
 
 def _step_game_end(log: DecideContext, turn: None) -> bool:
-    """The game ends here: a rule's reason, idle rounds, or nobody can place."""
+    """The game ends here: idle rounds, or nobody can place (a rule's own end: its step
+    before this one)."""
     st = log.state
-    reason = answer(HOOKS.game_ends, st)
-    if reason is not None:
-        _end_game(log, reason)
-        return True
     if _idle(st) >= st.options.idle_round_limit:
         _end_game(log, "idle")
         return True
@@ -420,13 +456,41 @@ def _move_ship(log: DecideContext, seat: int, cmd: MoveShip) -> None:
             )
     elif cmd.to_seat is not None:
         raise RuleViolation("kontor.removal_pile", "to_seat is given only with a removal.")
-    log.emit(ev.ShipMoved(seat, cmd.x, cmd.y))
-    if removal is not None:
-        card = cells[removal]
-        for before in HOOKS.before_dock_removed:
-            for event in before(log.state, card):
-                log.emit(event)
-        log.emit(ev.DockRemoved(seat, card, removal[0], removal[1], to_seat))
+    if removal is None:
+        move = ShipMove(seat, cmd.x, cmd.y, None, None, None)
+    else:
+        move = ShipMove(seat, cmd.x, cmd.y, removal, to_seat, cells[removal])
+    _run(log, move, "ship", None)  # the steps of SHIP_MOVE
+
+
+class ShipMove:
+    """A ship's move being carried out: the mover, the new water card, the dock removed
+    (its cell, the seat whose pile takes it, the card) or None."""
+
+    __slots__ = ("seat", "x", "y", "removal", "to_seat", "card")
+
+    def __init__(self, seat: int, x: int, y: int, removal, to_seat, card):
+        self.seat, self.x, self.y = seat, x, y
+        self.removal, self.to_seat, self.card = removal, to_seat, card
+
+
+def _step_ship_moved(log: DecideContext, move: ShipMove) -> bool:
+    log.emit(ev.ShipMoved(move.seat, move.x, move.y))
+    return False
+
+
+def _step_dock_removed(log: DecideContext, move: ShipMove) -> bool:
+    if move.removal is not None:
+        log.emit(ev.DockRemoved(move.seat, move.card, move.removal[0], move.removal[1], move.to_seat))
+    return False
+
+
+#: the ship's move, once checked, in order (name, step(context, ShipMove) -> bool); the
+#: rules insert theirs (the export warehouse's before "dock_removed")
+SHIP_MOVE: tuple[tuple[str, object], ...] = (
+    ("ship_moved", _step_ship_moved),
+    ("dock_removed", _step_dock_removed),
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -438,12 +502,14 @@ def _move_ship(log: DecideContext, seat: int, cmd: MoveShip) -> None:
 
 class Turn:
     """The placer's turn being carried out: the card, its cell, the replacement pile
-    ("auto": by the card's kind, known after scoring), an export (expansions)."""
+    ("auto": by the card's kind, known after scoring), an export (expansions), and
+    whether a rule's step before "warehouses" took care of the dock's warehouses."""
 
-    __slots__ = ("seat", "card", "at", "draw", "export")
+    __slots__ = ("seat", "card", "at", "draw", "export", "warehoused")
 
     def __init__(self, seat: int, card: int, at=None, draw: str | None = "auto", export=None):
         self.seat, self.card, self.at, self.draw, self.export = seat, card, at, draw, export
+        self.warehoused = False
 
 
 def _step_place(log: DecideContext, turn: Turn) -> bool:
@@ -459,23 +525,14 @@ def _step_place(log: DecideContext, turn: Turn) -> bool:
 
 
 def _step_warehouses(log: DecideContext, turn: Turn) -> bool:
-    """A goods dock's warehouses: exported, chosen in a rule's step (the turn waits),
-    taken another way, or as printed (placed_goods)."""
+    """A goods dock's warehouses as printed (placed_goods), unless a rule's step before
+    this one took care of them (``turn.warehoused``: exported, chosen, taken another way)."""
     seat, card = turn.seat, turn.card
     c = CARDS[card]
-    if c.is_dock and c.goods and turn.export is not None:
-        for event in answer(HOOKS.export_warehouses, seat, card, turn.export):
-            log.emit(event)
-    elif c.is_dock and c.goods:
-        done = answer(HOOKS.good_step, log, seat, card)
-        if done == "step":
-            return True
-        if done is None:
-            goods = answer(HOOKS.take_goods, log, seat, card)
-            if goods is None:
-                goods = placed_goods(log.state, seat, card)
-            if goods:
-                log.emit(ev.WarehousesAdded(seat, card, goods))
+    if c.is_dock and c.goods and not turn.warehoused:
+        goods = placed_goods(log.state, seat, card)
+        if goods:
+            log.emit(ev.WarehousesAdded(seat, card, goods))
     return False
 
 
@@ -532,9 +589,9 @@ def _step_next(log: DecideContext, turn: Turn) -> bool:
     return False
 
 
-#: a placer's turn, in order (name, step): the core's steps. The rules insert theirs
-#: (HOOKS.turn_steps, ``hooks.add_turn_step(before, name, step)``): turn_steps() is the
-#: whole list of the game
+#: a placer's turn, in order (name, step(context, turn) -> bool): the core's steps. The
+#: rules insert theirs (``hooks.add_step(name, step, before=... | after=...)``):
+#: turn_steps() is the whole list of the game
 TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("place", _step_place),
     ("warehouses", _step_warehouses),
@@ -546,20 +603,30 @@ TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("next", _step_next),
 )
 
-#: {"turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
-_STEPS: dict[str, list] = {"turn": [-1, (), {}], "end": [-1, (), {}]}
+#: the core's step lists: after the choice, a placer's turn, the round's end
+CORE_STEPS = {
+    "choice": AFTER_CHOICE,
+    "no_cell": NO_CELL,
+    "ship": SHIP_MOVE,
+    "turn": TURN_STEPS,
+    "end": ROUND_END,
+}
+
+#: {"choice" | "no_cell" | "ship" | "turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
+_STEPS: dict[str, list] = {which: [-1, (), {}] for which in CORE_STEPS}
 
 
 def _steps(which: str) -> list:
     built = _STEPS[which]
     if built[0] != HOOKS.generation:
-        steps = []
-        for name, step in TURN_STEPS if which == "turn" else ROUND_END:
-            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("before", name)]
-            steps.append((name, step))
-            steps += [(own, fn) for at, to, own, fn in HOOKS.steps if (at, to) == ("after", name)]
-        built[:] = [HOOKS.generation, tuple(steps), {n: i for i, (n, _) in enumerate(steps)}]
+        steps = in_order(CORE_STEPS[which], HOOKS.steps)
+        built[:] = [HOOKS.generation, steps, {n: i for i, (n, _) in enumerate(steps)}]
     return built
+
+
+def choice_steps() -> tuple[tuple[str, object], ...]:
+    """After the choice, with the rules' steps, in order."""
+    return _steps("choice")[1]
 
 
 def turn_steps() -> tuple[tuple[str, object], ...]:
@@ -573,7 +640,7 @@ def round_end_steps() -> tuple[tuple[str, object], ...]:
     return _steps("end")[1]
 
 
-def _run(log: DecideContext, turn: Turn | None, which: str, start: str | None) -> None:
+def _run(log: DecideContext, turn, which: str, start: str | None) -> None:
     """Carry out the steps from ``start`` (None: the first, a rule's own) on, until a
     step stops."""
     _, steps, index = _steps(which)
@@ -597,7 +664,9 @@ def round_order() -> tuple[str, ...]:
     """The round, in order, the rules' steps included."""
     return (
         "choose",
-        *(name for name, _ in AFTER_CHOICE),
+        *(name for name, _ in choice_steps()),
+        *(f"no cell: {name}" for name, _ in _steps("no_cell")[1]),
+        *(f"ship: {name}" for name, _ in _steps("ship")[1]),
         *(f"turn: {name}" for name, _ in turn_steps()),
         *(f"end: {name}" for name, _ in round_end_steps()),
     )
@@ -630,12 +699,3 @@ def _finish_place(log: DecideContext, seat: int, card: int, draw: str | None) ->
 def _income_and_advance(log: DecideContext, seat: int, card: int) -> None:
     """The turn from the income on (a rule's draw step was done)."""
     _turn(log, Turn(seat, card), "income")
-
-
-def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
-    """The warehouses a goods dock placed now would bring: its printed goods, unless a
-    rule limits them (``HOOKS.placed_goods``, e.g. a scenario's short supply)."""
-    own = answer(HOOKS.placed_goods, state, seat, card)
-    return CARDS[card].goods if own is None else own
-
-

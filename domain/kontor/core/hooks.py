@@ -1,24 +1,34 @@
 """The named hook points where a form, a scenario, a special rule or an expansion extends
-the core game (basic and advanced).
+the core game (basic and advanced), and the tables the core dispatches through.
 
-Plain data: one list of plain functions per point. Each extension module has a
-``register(hooks)`` that appends its functions to the points it needs; ``registry.py``
-calls them, in a fixed order, when the package is imported. The core reads ``HOOKS`` and
-never imports an extension. Every function receives the state (or the decide context)
-and decides for itself whether its rule is active (by the options).
+Plain data. Each extension module has a ``register(hooks)`` that adds what it needs;
+``registry.py`` calls them, in a fixed order, when the package is imported. The core
+reads ``HOOKS`` and never imports an extension. Every function receives the state (or
+the decide context) and decides for itself whether its rule is active (by the options).
 
-Combination rules, per point:
-- ``answer``: the first function returning something other than None wins;
-- ``filtered``: each function gets the previous one's result (its last argument) and
-  returns a new one;
-- otherwise every function runs (or, for a bool, the first True stops), in order.
+- The round's steps (``add_step``) and the view's parts (``add_view``): each placed next
+  to the step or part it names, in the core's lists (core/decide.py, core/view.py;
+  ``in_order`` builds them). A reader finds the round in ``decide.round_order()``.
+- Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
+  (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
+- What remains are hook points, lists of functions, each typed below. Their arguments
+  come in one order: the subject (the state, the decide context, the options before a
+  game has a state, the event for the redaction), then the seat, the card, the cells, the
+  position, and a filter's value last. Combination rules, per point:
+  ``answer``: the first function returning something other than None wins;
+  ``filtered``: each function gets the previous one's result (its last argument) and
+  returns a new one; otherwise every function runs (or, for a bool, the first True
+  stops), in order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from domain.decider import RuleViolation
+from domain.rng import Rng
 
 # The core's types, named and not imported (state.py and options.py import this module
 # through options.py: an import here would make a cycle)
@@ -28,113 +38,111 @@ KontorState = Any
 Options = Any
 #: decide.py's DecideContext (decide.py imports this module: named here, not imported)
 DecideContext = Any
+#: the plain values the points pass (named here, as the core's types are)
+Seat = int
+Seats = tuple[int, ...]
+Viewer = int | None
+Card = int
+Pos = tuple[int, int]
+#: the cells' top cards: {(x, y): card} (board.occupancy)
+Cells = Mapping[Pos, int]
+Goods = tuple[str, ...]
+Points = tuple[int, ...]
+#: a seat's chosen card per seat (None: not chosen; PASS_CHOICE: a secret pass)
+Chosen = tuple[int | None, ...]
+Commands = list
+Events = list
+#: (context, turn) -> bool: a step of a step list (True: the list stops there)
+Step = Callable[[DecideContext, Any], bool]
 #: (context, seat, command) -> bool: the command was decided (False: not this rule's case)
-CommandRule = Callable[[Any, int, Any], bool]
+CommandRule = Callable[[DecideContext, Seat, Any], bool]
 #: (state, command) -> None: raises RuleViolation when the command must wait
-CommandGuard = Callable[[Any, Any], None]
+CommandGuard = Callable[[KontorState, Any], None]
 #: (state, event) -> state: an event applied
-EventRule = Callable[[Any, Any], Any]
+EventRule = Callable[[KontorState, Any], KontorState]
 #: (state, event) -> state | None: a core event applied another way (None: not active)
-EventOverride = Callable[[Any, Any], Any]
+EventOverride = Callable[[KontorState, Any], KontorState | None]
 #: (state before, event, state after) -> state after
-EventAfter = Callable[[Any, Any, Any], Any]
+EventAfter = Callable[[KontorState, Any, KontorState], KontorState]
+#: (state, out, cells, viewer) -> None: keys a part of the view adds to ``out``
+ViewPart = Callable[[KontorState, dict, Cells, Viewer], None]
 #: (options) -> bool: the rule acts in games with these options
-Active = Callable[[Any], bool]
+Active = Callable[[Options], bool]
 
 
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
     #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
-    start: list[Callable[[Options, int, str], Any]] = field(default_factory=list)
+    start: list[Callable[[Options, int, str], Events | None]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
-    to_act: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    to_act: list[Callable[[KontorState], Seats | None]] = field(default_factory=list)
     #: (state, seat) -> [Command] | None: what a seat may send in that phase or step
-    legal_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
-    #: (context, seat, command) -> bool: a form that decides its own turns did
-    decide: list[Callable[[DecideContext, int, Any], bool]] = field(default_factory=list)
+    legal_commands: list[Callable[[KontorState, Seat], Commands | None]] = field(default_factory=list)
     #: the commands' dispatch, in registration order (``on_commands``, ``guard``): each
     #: entry (command types, rule) or (None, guard). A command of type T goes through
     #: the guards and T's rules in that order (``command_chain``); the core's commands
     #: (no rule) through every guard, then the core
-    commands: list[tuple[tuple[type, ...] | None, Any]] = field(default_factory=list)
+    commands: list[tuple[tuple[type, ...] | None, CommandRule | CommandGuard]] = field(default_factory=list)
     #: (state, command) -> None: raises while a rule's own decision waits (Corruption's
     #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own;
     #: asked together (``refuse_while_waiting``) by the guard those rules register
     command_guard: list[CommandGuard] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while choosing (joined in order)
-    choose_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    choose_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
     #: (state, seat, places) -> [Command]: more commands while placing, listed before the
     #: ship's (joined in order)
-    place_commands: list[Callable[[KontorState, int, Any], Any]] = field(default_factory=list)
+    place_commands: list[Callable[[KontorState, Seat, Commands], Commands]] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while placing, after the ship's
-    after_ship_commands: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    after_ship_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
     #: (context) -> None: after every command of the round (early ends between moves)
     after_command: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
     decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (context, seat) -> bool: a rule recorded the seat's pass its own way
-    pass_turn: list[Callable[[DecideContext, int], bool]] = field(default_factory=list)
+    pass_turn: list[Callable[[DecideContext, Seat], bool]] = field(default_factory=list)
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
-    revealed_cards: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
-    #: (context, chosen_before) -> None: right after the reveal, before the taxes
-    after_reveal: list[Callable[[DecideContext, Any], None]] = field(default_factory=list)
+    revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
     #: (state, seat) -> sort key | None: the order of placement (default: highest first)
-    order_key: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
-    #: (state, seat) -> bool: a card without a cell may still be played another way
-    alternative_play: list[Callable[[KontorState, int], bool]] = field(default_factory=list)
-    #: (state) -> bool: moving the ship may free a cell even without a removable dock
-    ship_may_unblock: list[Callable[[KontorState], bool]] = field(default_factory=list)
-    #: (state, seat, card) -> str | None: why a card without a cell goes back to the hand
-    no_cell_reason: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
-    #: (seat, card, export) -> [Event] | None: a placed dock's warehouses, another way
-    export_warehouses: list[Callable[[int, int, str], Any]] = field(default_factory=list)
-    #: (context, seat, card) -> "step" | "added" | None: a step opened for the warehouses
-    #: ("step": the turn waits) or they were laid ("added")
-    good_step: list[Callable[[DecideContext, int, int], Any]] = field(default_factory=list)
-    #: (context, seat, card) -> goods | None: which warehouses a placed dock brings, when
-    #: taking them records something (Euphrate's sunken warehouses)
-    take_goods: list[Callable[[DecideContext, int, int], Any]] = field(default_factory=list)
+    order_key: list[Callable[[KontorState, Seat], tuple | None]] = field(default_factory=list)
     #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
-    #: (Embargo's supply; read by the core's decide and by the policy: decide.placed_goods)
-    placed_goods: list[Callable[[KontorState, int, int], Any]] = field(default_factory=list)
+    #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
+    placed_goods: list[Callable[[KontorState, Seat, Card], Goods | None]] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
-    draw_pile: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
+    draw_pile: list[Callable[[KontorState, Seat, Card, str | None], str | None]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
-    draw_choices: list[Callable[[KontorState, int, int, Any], Any]] = field(default_factory=list)
-    #: (state, card) -> [Event]: recorded before the ship's removal of a dock
-    before_dock_removed: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
-    #: (state) -> reason | None: the game ends at the end of this round
-    game_ends: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    draw_choices: list[Callable[[KontorState, Seat, Card, list[str]], list[str]]] = field(default_factory=list)
     #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
     #: before the first round's choice (``context.setup_done()``)
     setup_done: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (context, reason) -> bool: the game's end waits for a rule's step
     before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
-    final_points: list[Callable[[DecideContext, Any], Any]] = field(default_factory=list)
-    #: the steps rules insert into the round's step lists (core/decide.py: TURN_STEPS, a
-    #: placer's turn; ROUND_END, the round's end): each ("before" | "after", the core
-    #: step it goes next to, its name, step(context, turn) -> bool: True stops the list
-    #: there; ``turn`` is None at the round's end), in registration order (``add_step``)
-    steps: list[tuple[str, str, str, Callable[[DecideContext, Any], bool]]] = field(
+    final_points: list[Callable[[DecideContext, Points], Points]] = field(default_factory=list)
+    #: the steps rules insert into the round's step lists (core/decide.py: AFTER_CHOICE,
+    #: after every seat chose; TURN_STEPS, a placer's turn; ROUND_END, the round's end):
+    #: each ("before" | "after", the step it goes next to (the core's or another rule's),
+    #: its name, step(context, turn) -> bool: True stops the list there; ``turn`` is the
+    #: placer's Turn, the choices before the reveal after the choice, None at the round's
+    #: end), in registration order (``add_step``)
+    steps: list[tuple[str, str, str, Step]] = field(
         default_factory=list
     )
     # --- setup (setup.py) -------------------------------------------------------------
     #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
-    layout: list[Callable[[Options], Any]] = field(default_factory=list)
+    layout: list[Callable[[Options], list[Pos] | None]] = field(default_factory=list)
     #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
-    dock_deck: list[Callable[[Options, Any], Any]] = field(default_factory=list)
+    dock_deck: list[Callable[[Options, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
-    deal: list[Callable[[Options, int, Any, Any, Any, Any], Any]] = field(default_factory=list)
+    deal: list[Callable[[Options, int, Rng, list, list, list], tuple[dict, Events]]] = field(default_factory=list)
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
-    start_fields: list[Callable[[Options, Any, Any, Any], Any]] = field(default_factory=list)
+    start_fields: list[Callable[[Options, Rng, Any, Any], dict]] = field(default_factory=list)
     #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
-    start_events: list[Callable[[Options, int, str, int], Any]] = field(default_factory=list)
+    start_events: list[Callable[[Options, int, str, int], Events]] = field(default_factory=list)
     # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
     #: an extension's own event type -> how it applies (one owner per type)
     events: dict[type, EventRule] = field(default_factory=dict)
@@ -150,10 +158,18 @@ class Hooks:
     generation: int = 0
 
     def add_step(
-        self, name: str, step: Callable[[Any, Any], bool], *, before: str = "", after: str = ""
+        self, name: str, step: Step, *, before: str = "", after: str = ""
     ) -> None:
-        """A rule's step, just before or after the core's step of that name."""
+        """A rule's step, just before or after the step of that name (the core's, or
+        another rule's: Euphrate's sunken warehouses after Choix des marchandises' step)."""
         self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
+        self.generation += 1
+
+    def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
+        """A rule's part of the view, just before or after the part of that name (the
+        core's, or another rule's); ``name``: by default the module's."""
+        name = name or part.__module__.rpartition(".")[2]
+        self.view_parts.append(("before", before, name, part) if before else ("after", after, name, part))
         self.generation += 1
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
@@ -207,95 +223,89 @@ class Hooks:
     # --- options -------------------------------------------------------------------
     #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
     #: special rules' switches and their impossible combinations
-    rule_settings: list[Callable[[Any, int, Any, Any], Any]] = field(default_factory=list)
+    rule_settings: list[Callable[[Any, int, dict, str | None], tuple[dict, list[str]] | None]] = field(default_factory=list)
     #: (scenario, seat_count) -> settings | None: a scenario's switches
-    scenario_settings: list[Callable[[Any, int], Any]] = field(default_factory=list)
+    scenario_settings: list[Callable[[str, int], dict | None]] = field(default_factory=list)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
-    option_conflicts: list[Callable[[Any, Any, Any, int], Any]] = field(default_factory=list)
+    option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
     #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
-    placement_cells: list[Callable[[KontorState, dict, int, int], Any]] = field(default_factory=list)
+    placement_cells: list[Callable[[KontorState, Cells, Card, Seat], list[Pos] | None]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
-    placement_error: list[Callable[[KontorState, dict, int, int, Any], Any]] = field(default_factory=list)
+    placement_error: list[Callable[[KontorState, Cells, Card, Seat, Pos], RuleViolation | None]] = field(default_factory=list)
     #: (state, cells, card, seat, cells_found) -> [Pos]: cells a rule takes away (filter)
-    cell_filters: list[Callable[[KontorState, dict, int, int, Any], Any]] = field(default_factory=list)
+    cell_filters: list[Callable[[KontorState, Cells, Card, Seat, list[Pos]], list[Pos]]] = field(default_factory=list)
     #: (state, cells, card, pos) -> RuleViolation | None: that rule's reason
-    placement_violation: list[Callable[[KontorState, dict, int, Any], Any]] = field(default_factory=list)
+    placement_violation: list[Callable[[KontorState, Cells, Card, Pos], RuleViolation | None]] = field(default_factory=list)
     # --- the ship (ship.py) --------------------------------------------------------
     #: (state, cells) -> frozenset[Pos]: more cells the ship may not touch
-    ship_closed_cells: list[Callable[[KontorState, dict], Any]] = field(default_factory=list)
+    ship_closed_cells: list[Callable[[KontorState, Cells], frozenset[Pos]]] = field(default_factory=list)
     #: (state, cells, pos) -> bool: the ship may not remove the dock at pos
-    ship_protected: list[Callable[[KontorState, dict, Any], bool]] = field(default_factory=list)
+    ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
-    #: (cells, sector) -> bool: a closed sector that waits for the end to be scored
-    sector_held: list[Callable[[dict, Any], bool]] = field(default_factory=list)
+    #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
+    sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
     #: (context, first_new) -> None: after closed sectors were scored (first new index)
     after_scoring: list[Callable[[DecideContext, int], None]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
-    sector_worth: list[Callable[[Options, Any, Any, Any], Any]] = field(default_factory=list)
+    sector_worth: list[Callable[[Options, frozenset[Pos], int, Any], int | None]] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
-    final_selection: list[Callable[[KontorState, Any, Any], Any]] = field(default_factory=list)
+    final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
     #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
-    returned_warehouses: list[Callable[[KontorState, Any, Any], Any]] = field(default_factory=list)
+    returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (state) -> adjust function | None: warehouse counts adjusted (export warehouse)
-    count_adjust: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    count_adjust: list[Callable[[KontorState], Callable | None]] = field(default_factory=list)
     #: (state) -> {good: beaten good} | None: another order of the goods
-    goods_beats: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    goods_beats: list[Callable[[KontorState], dict[str, str] | None]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
-    #: (state, out, cells, viewer) -> None: public keys a rule adds to the view
-    view: list[Callable[[KontorState, dict, dict, int | None], None]] = field(default_factory=list)
-    #: (state, out) -> None: the sides' keys (the team game's teams), before a form's
-    team_view: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
+    #: the parts rules add to the view (core/view.py: VIEW_PARTS, the core's parts), each
+    #: ("before" | "after", the part it goes next to, its name, part(state, out, cells,
+    #: viewer) -> None), in registration order (``add_view``)
+    view_parts: list[tuple[str, str, str, ViewPart]] = field(default_factory=list)
     #: (state, detail) -> None: keys a form adds to the result's detail
     result: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
-    #: (state, out, cells, viewer) -> None: a form's keys, before the seat's own ("you")
-    form_view: list[Callable[[KontorState, dict, dict, int | None], None]] = field(default_factory=list)
-    #: (state, out, viewer) -> None: keys a rule adds after the others (expansions)
-    view_last: list[Callable[[KontorState, dict, int | None], None]] = field(default_factory=list)
-    #: (state, out) -> None: keys of the variants' part of the view (scenarios)
-    variant_view: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (state, hidden) -> None: what the end reveals of a rule's hidden things
     view_hidden: list[Callable[[KontorState, dict], None]] = field(default_factory=list)
     #: (event, viewer, data) -> data: an event as that viewer may see it (filter)
-    redact: list[Callable[[Any, int | None, dict], Any]] = field(default_factory=list)
+    redact: list[Callable[[Any, Viewer, dict], dict]] = field(default_factory=list)
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
     slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
     #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
-    hidden_kept: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
+    hidden_kept: list[Callable[[KontorState, Viewer], tuple[frozenset, frozenset] | None]] = field(default_factory=list)
     #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
     #: (Premier choix: the picking seat its own); their order is kept (union of all)
-    piles_seen: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
+    piles_seen: list[Callable[[KontorState, Viewer], Iterable[Seat]]] = field(default_factory=list)
     #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
     #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
     #: with the other hidden cards of their kind, after the core's (in order), then
     #: ``put_back(state, dealt)`` puts the dealt cards in their place
-    hidden_stock: list[Callable[[KontorState, int | None], Any]] = field(default_factory=list)
+    hidden_stock: list[Callable[[KontorState, Viewer], tuple[tuple[Card, ...], Callable] | None]] = field(default_factory=list)
     #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
     #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
-    reshuffled: list[Callable[[int | None, Any, KontorState], Any]] = field(default_factory=list)
+    reshuffled: list[Callable[[Viewer, Rng, KontorState], KontorState]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
-    redetermine: list[Callable[[KontorState, int | None, Any, Any, KontorState], Any]] = field(default_factory=list)
+    redetermine: list[Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]] = field(default_factory=list)
     # --- what an extension records in its own sub-state and the core asks of it --------
     #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
     #: (free for all; sides.owner_side)
-    dock_owner: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
     #: (state) -> (dock card, ...) | None: docks counted with one warehouse more each, once
     #: per listing (Corruption's bribe warehouses; scoring.extra_warehouses)
-    extra_warehouses: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    extra_warehouses: list[Callable[[KontorState], tuple[Card, ...] | None]] = field(default_factory=list)
     #: (state) -> ((dock card, goods), ...) | None: docks whose warehouses hold fewer goods
     #: than printed, as a rule records them (Choix de la marchandise; scoring.goods_of)
-    dock_goods: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    dock_goods: list[Callable[[KontorState], tuple[tuple[Card, Goods], ...] | None]] = field(default_factory=list)
     #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
-    bonus_points: list[Callable[[KontorState], Any]] = field(default_factory=list)
+    bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
     #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
     #: in place by the rules' own redetermine (Lutte d'influence; view.shown_in_hand)
-    hand_shown: list[Callable[[KontorState, int], Any]] = field(default_factory=list)
+    hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule before anything else (the
     #: special rules A's pending step; decide.step_waits)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
@@ -307,7 +317,11 @@ class Hooks:
 HOOKS = Hooks()
 
 
-def answer(point: list[Callable[..., Any]], *args) -> Any:
+R = TypeVar("R")
+V = TypeVar("V")
+
+
+def answer(point: Sequence[Callable[..., R | None]], *args: Any) -> R | None:
     """The first answer that is not None (None when no function answers)."""
     for hook in point:
         found = hook(*args)
@@ -316,8 +330,31 @@ def answer(point: list[Callable[..., Any]], *args) -> Any:
     return None
 
 
-def filtered(point: list[Callable[..., Any]], value, *args) -> Any:
-    """``value`` passed through every function of the point, in order."""
+def filtered(point: Sequence[Callable[..., V]], value: V, *args: Any) -> V:
+    """``value`` passed through every function of the point, in order (each gets the
+    point's arguments, then the value: the filtered value is always the last argument)."""
     for hook in point:
         value = hook(*args, value)
     return value
+
+
+def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, str, str, Any]]) -> tuple[tuple[str, Any], ...]:
+    """A core list of (name, step) with the rules' (("before" | "after", the name it goes
+    next to, its name, step)), each right next to the one it names (the core's or another
+    rule's): those before it, then it, then those after it, each group in registration
+    order. Rule parts anchored to a name not in the list are left out."""
+    next_to: dict[tuple[str, str], list] = {}
+    for at, to, name, fn in rule_parts:
+        next_to.setdefault((at, to), []).append((name, fn))
+    out: list = []
+
+    def put(name: str, fn) -> None:
+        for own in next_to.get(("before", name), ()):
+            put(*own)
+        out.append((name, fn))
+        for own in next_to.get(("after", name), ()):
+            put(*own)
+
+    for name, fn in core:
+        put(name, fn)
+    return tuple(out)

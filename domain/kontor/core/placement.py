@@ -153,3 +153,13 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
             "un secteur en plaçant une douane »).",
         )
     return RuleViolation("kontor.illegal_cell", "This card may not be placed there.")
+
+
+def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
+    """The warehouses a goods dock placed now would bring: its printed goods, unless a
+    rule limits them (``HOOKS.placed_goods``, e.g. a scenario's short supply; read by decide's
+    "warehouses" step, Euphrate's step and the policy)."""
+    own = answer(HOOKS.placed_goods, state, seat, card)
+    return CARDS[card].goods if own is None else own
+
+

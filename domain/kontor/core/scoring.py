@@ -80,7 +80,7 @@ def score_closed_sectors(log) -> None:
     for sector in sectors(cells):
         if sector in done or not is_closed(cells, sector, size, box):
             continue
-        if any(held(cells, sector) for held in HOOKS.sector_held):
+        if any(held(st, cells, sector) for held in HOOKS.sector_held):
             continue
         st = log.state
         counts = warehouse_counts(

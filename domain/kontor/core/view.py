@@ -17,7 +17,7 @@ from domain.kontor.core.board import (
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
-from domain.kontor.core.hooks import HOOKS, answer, filtered
+from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import (
@@ -209,35 +209,12 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "end_reason": state.end_reason,
         "winners": list(state.winners) if finished else None,
     }
-    _variant_keys(state, out, cells, viewer)
-    for add_keys in HOOKS.form_view:  # a form's keys (free wheel)
-        add_keys(state, out, cells, viewer)
-    if viewer is not None:
-        out["you"] = {
-            "seat": viewer,
-            "color": SEAT_COLORS[side_of(opts, viewer)],
-            "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
-            "chosen": state.chosen[viewer],
-        }
-    for add_keys in HOOKS.view:
-        add_keys(state, out, cells, viewer)
-    for add_keys in HOOKS.view_last:  # e.g. the expansions (they rewrite warehouses' goods)
-        add_keys(state, out, viewer)
-    if finished:
-        out["hidden"] = {
-            "hands": [list(h) for h in state.hands],
-            "dock_piles": [list(p) for p in state.dock_piles],
-            "water_pile": list(state.water_pile),
-            "seed": state.seed,
-        }
-        if state.specials_aside:
-            out["hidden"]["specials_aside"] = list(state.specials_aside)
-        for add_hidden in HOOKS.view_hidden:
-            add_hidden(state, out["hidden"])
+    for _, part in view_parts():  # the core's parts and the rules', in order
+        part(state, out, cells, viewer)
     return out
 
 
-def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
+def _part_variant(state: KontorState, out: dict, cells, viewer) -> None:
     """Keys only the advanced and team games have (the basic game's view is unchanged)."""
     opts = state.options
     if opts.ship:
@@ -253,8 +230,10 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
         out["board"]["covered"] = covered
     if opts.specials_dealt:
         out["specials_aside"] = len(state.specials_aside)
-    for add_keys in HOOKS.team_view:  # e.g. the team game's teams
-        add_keys(state, out)
+
+
+def _part_final_scoring(state: KontorState, out: dict, cells, viewer) -> None:
+    opts = state.options
     if opts.final_selection != "all":
         out["final_scoring"] = {
             "rule": opts.final_selection,
@@ -266,13 +245,61 @@ def _variant_keys(state: KontorState, out: dict, cells, viewer) -> None:
                 [{"x": x, "y": y} for x, y in state.scored[i].cells] for i in state.eliminated
             ],
         }
-    for add_keys in HOOKS.variant_view:  # e.g. the scenarios' public facts
-        add_keys(state, out)
+
+
+def _part_known_piles(state: KontorState, out: dict, cells, viewer) -> None:
     if any(state.pile_known):
         for seat, p in enumerate(out["players"]):
             p["dock_pile"]["known_bottom"] = list(
                 state.dock_piles[seat][len(state.dock_piles[seat]) - state.pile_known[seat] :]
             )
+
+
+def _part_you(state: KontorState, out: dict, cells, viewer) -> None:
+    if viewer is not None:
+        out["you"] = {
+            "seat": viewer,
+            "color": SEAT_COLORS[side_of(state.options, viewer)],
+            "hand": [_cell_card(state, c) for c in sorted(state.hands[viewer])],
+            "chosen": state.chosen[viewer],
+        }
+
+
+def _part_hidden(state: KontorState, out: dict, cells, viewer) -> None:
+    if is_finished(state):
+        out["hidden"] = {
+            "hands": [list(h) for h in state.hands],
+            "dock_piles": [list(p) for p in state.dock_piles],
+            "water_pile": list(state.water_pile),
+            "seed": state.seed,
+        }
+        if state.specials_aside:
+            out["hidden"]["specials_aside"] = list(state.specials_aside)
+        for add_hidden in HOOKS.view_hidden:
+            add_hidden(state, out["hidden"])
+
+
+#: the view after its board, players and round (``view``), in order (name, part(state,
+#: out, cells, viewer)): the rules add theirs (``hooks.add_view``): the team game's teams
+#: after "variant", the scenarios' public facts after "final_scoring", a form's keys
+#: before "you", the special rules' and the expansions' keys after "you"
+VIEW_PARTS: tuple[tuple[str, object], ...] = (
+    ("variant", _part_variant),
+    ("final_scoring", _part_final_scoring),
+    ("known_piles", _part_known_piles),
+    ("you", _part_you),
+    ("hidden", _part_hidden),
+)
+
+#: [the HOOKS.generation it was built for, the parts]
+_PARTS: list = [-1, ()]
+
+
+def view_parts() -> tuple[tuple[str, object], ...]:
+    """The view's parts with the rules', in order."""
+    if _PARTS[0] != HOOKS.generation:
+        _PARTS[:] = [HOOKS.generation, in_order(VIEW_PARTS, HOOKS.view_parts)]
+    return _PARTS[1]
 
 
 def redact_event(event, viewer: int | None) -> dict:

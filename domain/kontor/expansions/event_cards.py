@@ -14,7 +14,7 @@ warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final
 
 Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
 ``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``goods_beats``,
-``card_placed``, ``dock_removed``, ``evolve_unknown``, ``view_last``, ``redact``,
+``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
 ``hidden_kept``, ``reshuffled``.
 """
 
@@ -632,7 +632,7 @@ def register(hooks: Hooks) -> None:
         when=lambda options: options.event_cards,
     )
     hooks.on_events(OWN_EVENTS, evolve_event)
-    hooks.view_last.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")
     hooks.redact.append(redact)
     hooks.hidden_kept.append(hidden_kept)
     hooks.piles_seen.append(pile_seen)

@@ -23,8 +23,9 @@ of that good fewer in its sector; ``WarehouseGoodsState.exports`` counts each se
 Shared with the event cards: the warehouses a dock holds now (warehouse_goods.py) and the
 final count (final_bonuses.py: the majorities).
 
-Hook points: ``place_commands`` and ``command`` (``ExportWarehouse``), ``export_warehouses``,
-``before_dock_removed``, ``evolve_unknown``, ``view_last``.
+Hook points: ``place_commands`` and ``command`` (``ExportWarehouse``), its step "export" (right
+after "place": the exported good and the others), its step "export_kept" of the ship's
+move (before "dock_removed"), its events (``on_events``), its part of the view.
 """
 
 from __future__ import annotations
@@ -84,8 +85,28 @@ def warehouse_events(seat: int, card: int, good: str) -> list:
     return out
 
 
+def export_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py: TURN_STEPS, right after "place",
+    before the other rules' warehouses): the exported good and the others."""
+    c = CARDS[turn.card]
+    if turn.export is None or not (c.is_dock and c.goods):
+        return False
+    for event in warehouse_events(turn.seat, turn.card, turn.export):
+        log.emit(event)
+    turn.warehoused = True
+    return False
+
+
 # ---------------------------------------------------------------------------------------
 # removal by the ship
+
+
+def removal_step(log, move) -> bool:
+    """A step of the ship's move (core/decide.py: SHIP_MOVE, before "dock_removed")."""
+    if move.removal is not None:
+        for event in before_dock_removed(log.state, move.card):
+            log.emit(event)
+    return False
 
 
 def before_dock_removed(state: KontorState, card: int) -> list:
@@ -189,7 +210,7 @@ def decide_export(log, seat: int, command) -> bool:
 def register(hooks: Hooks) -> None:
     hooks.on_commands((ExportWarehouse,), decide_export)
     hooks.place_commands.append(export_commands)
-    hooks.before_dock_removed.append(before_dock_removed)
-    hooks.export_warehouses.append(warehouse_events)
+    hooks.add_step("export_kept", removal_step, before="dock_removed")
+    hooks.add_step("export", export_step, after="place")
     hooks.on_events((ev.WarehouseExported, ev.ExportWarehouseKept, ev.ExportWarehouseReturned), evolve_export)
-    hooks.view_last.append(lambda state, out, viewer: view_keys(state, out))
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="you")

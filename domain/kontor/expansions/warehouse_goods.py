@@ -6,7 +6,7 @@ event_cards.py).
 
 Both are kept as deltas to the printed goods (``WarehouseGoodsState``: ``export_missing``,
 ``swapped``).
-Hook points: ``count_adjust`` (the counts of a sector's supremacy), ``view_last`` (the
+Hook points: ``count_adjust`` (the counts of a sector's supremacy), its part of the view (the
 board's warehouses as they are, after both expansions' own keys).
 """
 
@@ -82,4 +82,4 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.count_adjust.append(adjust)
-    hooks.view_last.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")

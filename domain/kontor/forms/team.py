@@ -83,6 +83,6 @@ def _result(state: KontorState, detail: dict) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.team_view.append(_teams_view)
-    hooks.view.append(_partners_view)
+    hooks.add_view(lambda state, out, cells, viewer: _teams_view(state, out), name="teams", after="variant")
+    hooks.add_view(_partners_view, name="team_partners", after="you")
     hooks.result.append(_result)

@@ -374,7 +374,7 @@ def _after(cells: dict, warehouses: frozenset[int], card: int, pos):
 
 def _supplied(state: KontorState, seat: int, card: int) -> KontorState:
     """Embargo: the state whose goods map gives ``card`` only the warehouses its owner's
-    supply still holds (core/decide.py:placed_goods); other games: ``state`` itself."""
+    supply still holds (core/placement.py:placed_goods); other games: ``state`` itself."""
     if not state.options.warehouse_supply or not CARDS[card].goods:
         return state
 

@@ -7,8 +7,9 @@ partie se termine prématurément. »
 
 Hook points: the cells next to the ship are taken away (cell_filters, placement_error); a
 card that has no cell only because of the ship goes back to the hand « for the blockade »
-(no_cell_reason), and moving the ship may free a cell (ship_may_unblock); a round in which
-nobody placed and the ship stopped someone ends the game (game_ends); the view shows the
+(its step "blockade_reason" for a card without a cell), and moving the ship may free a
+cell (its step "blockade_ship"); a round in which nobody placed and the ship stopped
+someone ends the game (its step "blockade_end" of the round's end); the view shows the
 blockaded cells.
 """
 
@@ -21,6 +22,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core.board import Pos, occupancy
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells
+from domain.kontor.core.ship import ship_commands
 from domain.kontor.core.state import KontorState
 
 
@@ -70,6 +72,18 @@ def no_cell_reason(state: KontorState, seat: int, card: int) -> str | None:
     return None
 
 
+def ship_step(log, turn) -> bool:
+    """With the blockade, moving the ship may free the cells next to it: the placer plays."""
+    return ship_may_unblock(log.state) and bool(ship_commands(log.state, turn.seat))
+
+
+def reason_step(log, turn) -> bool:
+    reason = no_cell_reason(log.state, turn.seat, turn.card)
+    if reason is not None:
+        turn.reason = reason
+    return False
+
+
 def blockade_ends(state: KontorState) -> str | None:
     """The round is over, nobody placed a card, and the ship stopped someone: « la partie
     se termine prématurément »."""
@@ -93,10 +107,23 @@ def view_keys(state: KontorState, out: dict, cells: Mapping[Pos, int], viewer) -
         ]
 
 
+def blockade_end_step(log, turn: None) -> bool:
+    """A step of the round's end (core/decide.py: ROUND_END): the game ends here."""
+    reason = blockade_ends(log.state)
+    if reason is None:
+        return False
+    log.end_game(reason)
+    return True
+
+
 def register(hooks: Hooks) -> None:
     hooks.cell_filters.append(filter_cells)
     hooks.placement_error.append(placement_error)
-    hooks.ship_may_unblock.append(ship_may_unblock)
-    hooks.no_cell_reason.append(no_cell_reason)
-    hooks.game_ends.append(blockade_ends)
-    hooks.view.append(view_keys)
+    # a card without a cell (core/decide.py: NO_CELL): moving the ship may free one (the
+    # placer plays), else it goes back « for the blockade » if the ship alone stopped it
+    hooks.add_step("blockade_ship", ship_step, after="ship_may_free")
+    hooks.add_step("blockade_reason", reason_step, before="card_returned")
+    # the blockade ends the game at the round's end, after the event card's turn (an
+    # expansion's step) and before the core's own ends (idle rounds, stalled)
+    hooks.add_step("blockade_end", blockade_end_step, after="event_card")
+    hooks.add_view(view_keys, after="you")

@@ -302,5 +302,5 @@ def register(hooks: Hooks) -> None:
     hooks.add_step("bribe", bribe_step, before="board_full")
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.extra_warehouses.append(extra_warehouses)

@@ -4,7 +4,7 @@
 « Lorsqu'on pose un dock qui montre 2 ou 3 marchandises, il faut décider laquelle de ces 2
 ou 3 marchandises on choisit. Seul l'entrepôt correspondant sera posé sur la carte. »
 
-Hook points: good_step (a dock with 2 or 3 goods waits for the placer's ChooseGood, step
+Its step "choose_good" (before the core's "warehouses"; a dock with 2 or 3 goods waits for the placer's ChooseGood, step
 ``good`` of rules/pending_step.py; two identical goods: their one warehouse at once);
 command (ChooseGood); warehouses_added (a dock holding fewer goods than printed:
 ``GoodsChoiceState.warehouse_goods``, the core's ``dock_goods``); the view (the goods to choose from, each warehouse's goods).
@@ -55,6 +55,18 @@ def open_good_step(log, seat: int, card: int) -> str | None:
         return "added"
     log.emit(ev.StepOpened(seat, "good", card))
     return "step"
+
+
+def good_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py: TURN_STEPS, before "warehouses"): the
+    turn waits for ChooseGood (True), or the one warehouse was laid."""
+    c = CARDS[turn.card]
+    if turn.warehoused or not (c.is_dock and c.goods):
+        return False
+    done = open_good_step(log, turn.seat, turn.card)
+    if done is not None:
+        turn.warehoused = True
+    return done == "step"
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -112,11 +124,11 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((ChooseGood,), decide)
-    hooks.good_step.append(open_good_step)
+    hooks.add_step("choose_good", good_step, before="warehouses")
     hooks.before_event(
         ev.WarehousesAdded,
         lambda state, event: record_goods(event, state),
         when=lambda options: options.choose_good,
     )
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.dock_goods.append(chosen_goods)

@@ -93,4 +93,4 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((DrawCard,), decide)
     hooks.add_step("draw_step", turn_step, before="draw")
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

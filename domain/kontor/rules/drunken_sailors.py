@@ -11,7 +11,7 @@ taverne on peut utiliser une des cartes spéciales. »
 Reading (docs/rules/kontor.md, Special rules A): the "I pass" card is not a card of the
 game; a pass is a secret choice (CardChosen ``passing``, ``state.chosen`` holds
 ``PASS_CHOICE``). Hook points: pass_turn (the pass is chosen in secret), revealed_cards
-(it shows no card), after_reveal (then the seat passes and takes the florin), the view
+(it shows no card), its step "secret_passes" right after the reveal (then the seat passes and takes the florin), the view
 (the hand counts the "I pass" card), the redaction (another seat's pass is secret),
 redetermine (another seat's choice may be a pass). Tests:
 tests/domain/kontor/test_kontor_special_a.py (drunken sailors).
@@ -103,7 +103,7 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
 def register(hooks: Hooks) -> None:
     hooks.pass_turn.append(secret_pass)
     hooks.revealed_cards.append(revealed_cards)
-    hooks.after_reveal.append(after_reveal)
-    hooks.view.append(view_keys)
+    hooks.add_step("secret_passes", lambda log, chosen: after_reveal(log, chosen) or False, after="reveal")
+    hooks.add_view(view_keys, after="you")
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)

@@ -83,4 +83,4 @@ def register(hooks: Hooks) -> None:
     hooks.after_scoring.append(after_scoring)
     hooks.before_end.append(award)
     hooks.on_events((evb.LastSectorsClosed, evb.FinalPointAwarded), evolve_own)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

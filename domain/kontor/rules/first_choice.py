@@ -106,6 +106,6 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((DrawCard, TakeFromPile), decide)  # before draw_step's DrawCard
     hooks.on_events((ev.PilePickPaid,), evolve_event)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.piles_seen.append(pile_seen)
     hooks.redetermine.append(keep_seen_pile)

@@ -8,7 +8,7 @@ d'eau. Après quoi, elle est défaussée et le joueur tire deux nouvelles cartes
 Hook points: the placer of a revealed flood holding two canals may play them instead
 (after_ship_commands, command: PlaceWater; the second canal waits in step
 ``flood_water`` of rules/pending_step.py); such a flood without a cell may still be played
-(alternative_play); the flood is then discarded (FloodDiscarded), two canals drawn, each
+(its step "flood_as_water" for a card without a cell); the flood is then discarded (FloodDiscarded), two canals drawn, each
 canal's subsidy paid. Tests: tests/domain/kontor/test_kontor_special_a.py (flood choice).
 """
 
@@ -175,6 +175,7 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((PlaceWater,), decide)
     hooks.after_ship_commands.append(place_commands)
-    hooks.alternative_play.append(alternative_play)
+    # a flood without a cell (core/decide.py: NO_CELL), after the blockade's ship
+    hooks.add_step("flood_as_water", lambda log, turn: alternative_play(log.state, turn.seat), after="ship_may_free")
     hooks.on_events((ev.WaterPlacedForFlood, ev.FloodDiscarded), evolve_event)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

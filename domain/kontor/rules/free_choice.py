@@ -52,4 +52,4 @@ def draw_the_one(log, seat: int, card: int) -> bool:
 
 def register(hooks: Hooks) -> None:
     hooks.draw_choices.append(open_piles)
-    hooks.add_step("free_choice", turn_step, before="draw")  # before draw_step's
+    hooks.add_step("free_choice", turn_step, before="draw_step")

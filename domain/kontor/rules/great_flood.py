@@ -49,5 +49,5 @@ def after_card_placed(log, seat: int, card: int, x: int, y: int) -> None:
 def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.slot.append(slot)
-    hooks.add_step("great_flood", flood_step, before="warehouses")
+    hooks.add_step("great_flood", flood_step, after="place")
     hooks.on_events((ev.WaterFilled,), record)  # shared with final_sprint

@@ -217,7 +217,7 @@ def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
     hooks.on_events((ev.StartingDockChosen, ev.DockPilesFormed), evolve_event)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.view_hidden.append(view_hidden)
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)

@@ -199,4 +199,4 @@ def register(hooks: Hooks) -> None:
     hooks.before_end.append(ask)
     hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
     hooks.final_selection.append(final_selection)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

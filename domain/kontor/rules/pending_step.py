@@ -65,5 +65,5 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
     hooks.on_events((ev.StepOpened, ev.StepClosed), evolve_event)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.step_waits.append(lambda state: bool(waiting_step(state)))

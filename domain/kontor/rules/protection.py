@@ -50,4 +50,4 @@ def view_keys(state: KontorState, out: dict, cells: Mapping[Pos, int], viewer) -
 
 def register(hooks: Hooks) -> None:
     hooks.ship_protected.append(ship_protected)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

@@ -338,7 +338,7 @@ def register(hooks: Hooks) -> None:
     hooks.order_key.append(order_key)
     hooks.before_end.append(reveal_face_down)
     hooks.draw_pile.append(draw_pile)
-    hooks.sector_held.append(held)
+    hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     # a smuggled card may be one seen going into a hand: redetermine keeps none
     hooks.hands_unseen.append(lambda state: state.options.smuggling)
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
@@ -347,6 +347,6 @@ def register(hooks: Hooks) -> None:
         evolved,
         when=lambda options: options.smuggling,
     )
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")
     hooks.redact.append(redact)
     hooks.redetermine.append(redetermine)

@@ -183,7 +183,7 @@ def register(hooks: Hooks) -> None:
     hooks.start_fields.append(water_aside)
     hooks.choose_commands.append(bribe_commands)
     hooks.on_commands((Bribe,), decide_bribe)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")
     aside_or_bribes = lambda options: options.water_aside or options.bribes  # noqa: E731
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=aside_or_bribes)
     hooks.after_event((ev.RoundStarted,), new_round, when=aside_or_bribes)  # bribed: only then

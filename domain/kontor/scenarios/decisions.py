@@ -5,7 +5,7 @@ decides, that nobody else acts and nothing else is sent meanwhile, and the view'
 ``pending`` key. Each scenario lists and decides its own command.
 
 Hook points: ``to_act``, ``decision_pending``, ``command`` (registered before the two
-scenarios' own), ``variant_view``.
+scenarios' own), its part of the view.
 """
 
 from __future__ import annotations
@@ -75,4 +75,4 @@ def register(hooks: Hooks) -> None:
     hooks.to_act.append(pending_to_act)
     hooks.guard(refuse_other_commands)
     hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

@@ -15,7 +15,7 @@ dans ses réserves. »
 
 Tables (scenarios/data.py): ``SCENARIO_SETTINGS["embargo"]``. Here: each colour's supply
 (what is not on the board), the warehouses a dock brings from it (``placed_goods``, also
-read by the policy through core/decide.py:placed_goods), the winner's warehouses staying
+read by the policy through core/placement.py:placed_goods), the winner's warehouses staying
 on a scored sector (``returned_warehouses``), the early end (``early_end``), the supplies
 in the view. A dock the ship removes takes its warehouses off the board: they are back in
 the supply.
@@ -106,4 +106,4 @@ def register(hooks: Hooks) -> None:
     )
     hooks.returned_warehouses.append(kept_warehouses)
     hooks.early_end.append(early_end)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

@@ -16,7 +16,8 @@ no bridge over one (reading, ``cell_filters``), a surrounded canal's warehouse r
 after a placement (``after_turn``; events ``SunkenWarehouseRaised``,
 ``SunkenWarehousePlaced``), the choice of a distribution centre (command
 ``PlaceSunkenWarehouse``: ``legal_commands``, ``command``; who decides: decisions.py),
-the reserve's shortage (``take_goods``, event ``SunkenWarehouseUsed``), what the events
+the reserve's shortage (its step "euphrates_sunken_warehouses", after Choix des
+marchandises' "choose_good" and before the core's "warehouses"; event ``SunkenWarehouseUsed``), what the events
 record (evolve), the view.
 """
 
@@ -32,10 +33,9 @@ from domain.kontor.core.board import Pos, neighbours, occupancy, possible, secto
 from domain.kontor.core.changes import goods_recorded
 from domain.kontor.core.commands import PlaceSunkenWarehouse
 from domain.kontor.core.data import CARDS, GOODS
-from domain.kontor.core.decide import placed_goods
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.options import Options
-from domain.kontor.core.placement import box_of
+from domain.kontor.core.placement import box_of, placed_goods
 from domain.kontor.core.scoring import distribution_centre
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState, change_part, part
@@ -116,6 +116,21 @@ def take_goods(log, seat: int, card: int) -> tuple[str, ...] | None:
             log.emit(ev.SunkenWarehouseUsed(spot[0], spot[1], g))
             out.append(g)
     return tuple(out)
+
+
+def take_goods_step(log, turn) -> bool:
+    """A step of the placer's turn (core/decide.py: TURN_STEPS, before "warehouses"): the
+    dock's warehouses, from the reserve or a canal."""
+    c = CARDS[turn.card]
+    if turn.warehoused or not (c.is_dock and c.goods):
+        return False
+    goods = take_goods(log, turn.seat, turn.card)
+    if goods is None:
+        return False
+    if goods:
+        log.emit(ev.WarehousesAdded(turn.seat, turn.card, goods))
+    turn.warehoused = True
+    return False
 
 
 # --- « entouré de tous côtés ... reçoit en plus l'entrepôt qui était noyé » -----------------
@@ -266,10 +281,11 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.cell_filters.append(filter_cells)
     hooks.on_commands((PlaceSunkenWarehouse,), decide_command)
-    hooks.take_goods.append(take_goods)
+    # after Choix des marchandises' step: a chosen good is not taken from a canal
+    hooks.add_step("euphrates_sunken_warehouses", take_goods_step, after="choose_good")
     hooks.add_step("euphrates_surrounded_canals", after_turn_step, before="next")
     hooks.start_fields.append(sunken_at_start)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")
     sunken = lambda options: options.sunken_warehouses  # noqa: E731
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=sunken)
     hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state), when=sunken)

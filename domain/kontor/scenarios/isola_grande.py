@@ -100,4 +100,4 @@ def register(hooks: Hooks) -> None:
     hooks.placement_violation.append(placement_violation)
     hooks.sector_worth.append(sector_worth)
     hooks.option_conflicts.append(option_conflicts)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

@@ -59,4 +59,4 @@ def view_keys(state: KontorState, out: dict) -> None:
 def register(hooks: Hooks) -> None:
     hooks.layout.append(layout_cells)
     hooks.dock_deck.append(deck_filter)
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

@@ -149,5 +149,5 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((SecondCanal,), decide_command)
     hooks.add_step("spring_tide_second_canal", offer_step, before="next")
-    hooks.variant_view.append(view_keys)
+    hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")
     hooks.on_events((ev.SecondCanalOffered, ev.SecondCanalDeclined, ev.SecondCanalPlaced), evolve_second_canal)

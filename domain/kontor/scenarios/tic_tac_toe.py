@@ -12,7 +12,7 @@ Tables (scenarios/data.py): ``SCENARIO_SETTINGS["tic_tac_toe"]`` (8x8, no cranes
 sector counts, the switch ``Options.tic_tac_toe``), the reconstructed layout and its
 cases (``TIC_TAC_TOE_COLUMNS``, ``TIC_TAC_TOE_ROWS``, ``LAYOUTS``). Hook points:
 ``cell_filters`` and ``placement_violation`` (no canal that splits a case), ``early_end``
-(three cases in a line), ``view`` (the cases and their owners under
+(three cases in a line), its part of the view (the cases and their owners under
 ``scenario.cases``). Tests: tests/domain/kontor/test_kontor_scenarios*.py (Tic Tac Toe),
 tests/conformance/test_kontor_scenarios.py.
 """
@@ -165,4 +165,4 @@ def register(hooks: Hooks) -> None:
     hooks.cell_filters.append(filter_cells)
     hooks.placement_violation.append(placement_violation)
     hooks.early_end.append(early_end)
-    hooks.view.append(view_keys)
+    hooks.add_view(view_keys, after="you")

@@ -11,7 +11,10 @@ from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.hooks import HOOKS
 
 CORE_COMMANDS = {ChooseCard, Pass, PlaceCard, MoveShip}
-#: decided by the free wheel form's own turns (hook point ``decide``), not by the table
+#: the free wheel form decides every command of its games (its rule comes first in every
+#: chain, and answers False in the other games)
+FREE_WHEEL = "domain.kontor.forms.free_wheel.turns"
+#: the commands only the free wheel's games know
 FREE_WHEEL_COMMANDS = {
     "AcceptAlliance",
     "DeclineAlliance",
@@ -29,11 +32,19 @@ def test_every_event_type_has_one_applier_the_core_or_one_extension():
 
 
 def test_every_command_type_reaches_a_rule_or_the_core():
-    ruled = {t for types, _ in HOOKS.commands if types is not None for t in types}
+    ruled = {
+        t
+        for types, fn in HOOKS.commands
+        if types is not None and fn.__module__ != FREE_WHEEL
+        for t in types
+    }
     free_wheel = {t for t in GAME.command_types if t.__name__ in FREE_WHEEL_COMMANDS}
     assert len(free_wheel) == len(FREE_WHEEL_COMMANDS)
     assert ruled | CORE_COMMANDS | free_wheel == set(GAME.command_types)
     assert not ruled & CORE_COMMANDS
+    # the free wheel's rule is the first of every command's chain
+    for t in GAME.command_types:
+        assert HOOKS.command_chain(t)[0][1].__module__ == FREE_WHEEL
 
 
 def test_a_guard_refuses_only_the_commands_registered_after_it():
@@ -44,7 +55,7 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
     def guards_first(command_type):
         """The guards a command of this type meets before its first rule."""
         out = []
-        for is_guard, fn in HOOKS.command_chain(command_type):
+        for is_guard, fn in HOOKS.command_chain(command_type)[1:]:  # the free wheel's first
             if not is_guard:
                 break
             out.append(fn)
@@ -58,18 +69,30 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
     assert guards_first(PlaceCard) == guards
     # two rules decide DrawCard, Premier choix's « dock_pick » first
     rules = [fn.__module__ for is_guard, fn in HOOKS.command_chain(DrawCard) if not is_guard]
-    assert rules == ["domain.kontor.rules.first_choice", "domain.kontor.rules.draw_step"]
+    assert rules == [FREE_WHEEL, "domain.kontor.rules.first_choice", "domain.kontor.rules.draw_step"]
 
 
 def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     assert core_decide.round_order() == (
         "choose",
         "reveal",
+        "secret_passes",  # Marins ivres morts: the secret passes take their florin
         "taxes",
         "order",
         "first placer",
+        "no cell: ship_may_free",  # a placer whose card has no cell: the ship may free one
+        "no cell: blockade_ship",  # Blocus: moving the ship frees the cells next to it
+        "no cell: flood_as_water",  # « Choix de l'inondation »: two canals instead
+        "no cell: blockade_reason",  # Blocus: returned « for the blockade »
+        "no cell: card_returned",
+        "ship: ship_moved",  # a ship's move (MoveShip, or before a placement)
+        "ship: export_kept",  # the export warehouse: a removed dock's exported goods
+        "ship: dock_removed",
         "turn: place",
         "turn: great_flood",  # « Crue exceptionnelle »: right after the flood is placed
+        "turn: export",  # the export warehouse: the exported good and the others
+        "turn: choose_good",  # « Choix des marchandises »: the turn waits for ChooseGood
+        "turn: euphrates_sunken_warehouses",  # Euphrate: a missing good from a canal
         "turn: warehouses",
         "turn: score",
         "turn: draw_pile",
@@ -84,6 +107,7 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "turn: next",
         "end: final_sprint",  # « Sprint final »: the round's end taken over
         "end: event_card",  # the event cards' turn before the next round
+        "end: blockade_end",  # Blocus: a round where the ship stopped everyone
         "end: game_end",
         "end: new_round",
         "end: buying",  # the special cards bought before the new round's choice
@@ -91,3 +115,31 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     )
     core = [name for name, _ in core_decide.TURN_STEPS]
     assert [name for name, _ in core_decide.turn_steps() if name in core] == core
+    # every rule's step is placed once, in one of the lists
+    placed = [name for name in core_decide.round_order()]
+    names = [name for _, _, name, _ in HOOKS.steps]
+    assert len(set(names)) == len(names)
+    for name in names:
+        assert sum(p.split(": ")[-1] == name for p in placed) == 1, name
+
+
+def test_the_view_reads_as_one_list_the_rules_parts_in_their_place():
+    from domain.kontor.core import view as core_view
+
+    names = [name for name, _ in core_view.view_parts()]
+    core = [name for name, _ in core_view.VIEW_PARTS]
+    assert [n for n in names if n in core] == core
+    # the team game's teams before the final scoring, the scenarios' facts after it, a
+    # form's keys before the seat's own, the rules' after it, then the expansions'
+    assert names.index("teams") == names.index("variant") + 1
+    assert names.index("final_scoring") < names.index("baksheesh") < names.index("known_piles")
+    assert names.index("known_piles") < names.index("free_wheel") < names.index("you")
+    after_you = names[names.index("you") + 1 : names.index("hidden")]
+    assert after_you[-3:] == ["export_warehouse", "event_cards", "warehouse_goods"]
+    assert len(after_you) == 20
+    # every rule's part is placed (a part naming no part would be left out)
+    from domain.kontor.core.hooks import HOOKS as hooks
+
+    placed = [fn for _, fn in core_view.view_parts()]
+    assert all(part in placed for _, _, _, part in hooks.view_parts)
+    assert len(placed) == len(core) + len(hooks.view_parts)

@@ -23,6 +23,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, is_closed, occupancy, sector_of, sectors
 from domain.kontor.core.commands import (
+    COMMAND_TYPES,
     AcceptAlliance,
     ChooseCard,
     DeclineAlliance,
@@ -499,5 +500,5 @@ def register(hooks) -> None:
     hooks.start.append(_own_start)
     hooks.to_act.append(_own_to_act)
     hooks.legal_commands.append(_own_legal)
-    hooks.decide.append(_own_decide)
+    hooks.on_commands(COMMAND_TYPES, _own_decide)  # first in every command's chain
     hooks.ship_closed_cells.append(_ship_closed_cells)

@@ -235,8 +235,8 @@ def hidden_common_docks(state: KontorState, observer):
 
 
 def register(hooks) -> None:
-    hooks.form_view.append(_keys)
-    hooks.view.append(you_keys)
+    hooks.add_view(_keys, name="free_wheel", before="you")
+    hooks.add_view(you_keys, name="free_wheel_you", after="you")
     hooks.slot.append(_slot)
     hooks.result.append(result_keys)
     hooks.redact.append(redact)

@@ -1,0 +1,60 @@
+"""Count Kontor's hook points and who uses them (issue 32): each extension of
+``registry.EXTENSIONS`` registers into a fresh ``Hooks`` of its own, and a point's users
+are the modules that put at least one function there. The tables (commands, events,
+steps) are counted apart: they are dispatch by type and the round's step lists, not
+points asked in turn.
+
+Run from the worktree: ``PYTHONPATH=$PWD python -m tests.domain.kontor.hook_points``."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from domain.kontor import registry
+from domain.kontor.core.hooks import Hooks
+
+#: the fields of Hooks that are tables (by type, or the step lists), not points
+TABLES = ("commands", "events", "instead", "before", "after", "steps", "view_parts", "generation")
+
+
+def points() -> tuple[str, ...]:
+    """The hook points: the list fields of Hooks that are not tables."""
+    return tuple(f.name for f in dataclasses.fields(Hooks) if f.name not in TABLES)
+
+
+def users() -> dict[str, list[str]]:
+    """{point: [module names that register a function there]} for every point."""
+    found: dict[str, list[str]] = {p: [] for p in points()}
+    for extension in registry.EXTENSIONS:
+        hooks = Hooks()
+        extension.register(hooks)
+        for p in found:
+            if getattr(hooks, p):
+                found[p].append(extension.__name__.removeprefix("domain.kontor."))
+    return found
+
+
+def functions() -> int:
+    """Functions registered at the points, in all (a registry's order)."""
+    total = 0
+    for extension in registry.EXTENSIONS:
+        hooks = Hooks()
+        extension.register(hooks)
+        total += sum(len(getattr(hooks, p)) for p in points())
+    return total
+
+
+def summary() -> dict[str, int]:
+    used = users()
+    return {
+        "points": len(used),
+        "functions": functions(),
+        "one_user": sum(1 for u in used.values() if len(u) == 1),
+        "unused": sum(1 for u in used.values() if not u),
+    }
+
+
+if __name__ == "__main__":
+    for point, modules in sorted(users().items(), key=lambda kv: (len(kv[1]), kv[0])):
+        print(f"{len(modules):2} {point:22} {', '.join(modules)}")
+    print(summary())

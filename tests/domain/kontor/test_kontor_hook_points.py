@@ -1,0 +1,53 @@
+"""Issue 32: the hook points that remain are few and used. Counted by
+tests/domain/kontor/hook_points.py (each extension registered into a fresh Hooks)."""
+
+from __future__ import annotations
+
+from tests.domain.kontor.hook_points import points, summary, users
+
+#: the counts when this test was written (before issue 32's second part: 64 points, 39
+#: with one user); lower them when a point goes, never raise them
+MAX_POINTS = 49
+MAX_ONE_USER = 27
+
+
+def test_every_hook_point_has_a_user():
+    assert [p for p, modules in users().items() if not modules] == []
+
+
+def test_the_hook_points_do_not_grow_back():
+    counted = summary()
+    assert counted["points"] == len(points()) <= MAX_POINTS
+    assert counted["one_user"] <= MAX_ONE_USER
+
+
+def test_the_points_turned_into_steps_or_parts_are_gone():
+    gone = {
+        "decide", "after_reveal", "game_ends", "good_step", "take_goods", "export_warehouses",
+        "alternative_play", "ship_may_unblock", "no_cell_reason", "before_dock_removed",
+        "view_last", "variant_view", "form_view", "team_view", "view",
+    }
+    assert not gone & set(points())
+
+
+def test_the_orders_at_a_point_that_the_rules_rely_on():
+    """What registry.EXTENSIONS' order decides (the round's order is the step lists):
+    the order of the functions at one point, where it matters."""
+    used = users()
+
+    def order(point: str, *modules: str) -> list[str]:
+        return [m for m in used[point] if m in modules]
+
+    # special rules B: Contrebande reveals before Point final awards, before Vieilles
+    # rancunes asks (the end waits for it)
+    assert order("before_end", "rules.smuggling", "rules.final_point", "rules.old_grudges") == [
+        "rules.smuggling",
+        "rules.final_point",
+        "rules.old_grudges",
+    ]
+    # Corruption's reason for refusing a cell comes after the Blocus's
+    assert order("placement_error", "rules.blockade", "rules.bribery") == ["rules.blockade", "rules.bribery"]
+    # redetermine's draws: Justice's pools, then the special cards', then a secret pass
+    assert used["redetermine"][:3] == ["rules.justice", "rules.buy_special_cards", "rules.drunken_sailors"]
+    # Libre choix's free piles, then Premier choix's « dock_pick » joins them
+    assert used["draw_choices"] == ["rules.free_choice", "rules.first_choice"]
