@@ -12,7 +12,7 @@ from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
 from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
-from domain.kontor.core.placement import placed_goods, placement_cells, placement_error
+from domain.kontor.core.placement import placed_goods, placement_cells, placement_error, step_waits
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
 from domain.kontor.core.setup import cross_positions, start
@@ -56,12 +56,6 @@ def placing_card(state: KontorState) -> int | None:
     if state.phase == "place" and state.order:
         return state.revealed[state.order[0]]
     return None
-
-
-def step_waits(state: KontorState) -> bool:
-    """A rule's step waits for the placer (``HOOKS.step_waits``): the core's commands,
-    and the commands that play a card, wait for it."""
-    return any(waits(state) for waits in HOOKS.step_waits)
 
 
 def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int, int]]:

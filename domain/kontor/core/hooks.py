@@ -307,7 +307,7 @@ class Hooks:
     #: in place by the rules' own redetermine (Lutte d'influence; view.shown_in_hand)
     hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule before anything else (the
-    #: special rules A's pending step; decide.step_waits)
+    #: special rules A's pending step; placement.step_waits)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
     #: no card seen going into a hand (Contrebande; view._seen_in_hands)

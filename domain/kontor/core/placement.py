@@ -163,3 +163,7 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     return CARDS[card].goods if own is None else own
 
 
+def step_waits(state: KontorState) -> bool:
+    """A rule's step waits for the placer (here, not in decide.py: the expansions ask it too) (``HOOKS.step_waits``): the core's commands,
+    and the commands that play a card, wait for it."""
+    return any(waits(state) for waits in HOOKS.step_waits)

@@ -29,9 +29,8 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
-from domain.kontor.core.decide import step_waits
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.placement import scored_cells
+from domain.kontor.core.placement import scored_cells, step_waits
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved

@@ -35,8 +35,8 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.commands import ExportWarehouse, PlaceCard
 from domain.kontor.core.data import CARDS, GOODS, SEAT_COLORS
-from domain.kontor.core.decide import step_waits
 from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.placement import step_waits
 from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.expansions.final_bonuses import export_majorities, exports_of
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
