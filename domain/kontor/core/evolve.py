@@ -40,9 +40,12 @@ def evolve(state: KontorState | None, event) -> KontorState:
     if t is _CardDrawn or t is _CardReturned:  # public: the card goes to a hand
         return replace(new, seen_in_hand=new.seen_in_hand | {(event.seat, event.card)})
     if new.seen_in_hand and state is not None and new.hands is not state.hands:
-        # a card that leaves its hand is forgotten: it may come back unseen
-        held = frozenset((s, c) for s, hand in enumerate(new.hands) for c in hand)
-        return replace(new, seen_in_hand=new.seen_in_hand & held)
+        # a card that leaves its hand is forgotten: it may come back unseen (the seen cards
+        # still held; a copy only where one was forgotten: replay, issue 24)
+        hands = new.hands
+        held = frozenset(seen for seen in new.seen_in_hand if seen[1] in hands[seen[0]])
+        if len(held) != len(new.seen_in_hand):
+            return replace(new, seen_in_hand=held)
     return new
 
 
@@ -237,15 +240,15 @@ def _sector_scored(state: KontorState, event: ev.SectorScored) -> KontorState:
 
 def _card_drawn(state: KontorState, event: ev.CardDrawn) -> KontorState:
     seat = event.seat
-    if event.pile == "dock":
-        # the top card, or (Premier choix) the card taken from within the pile
-        piles = set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card))
-        state = replace(state, dock_piles=piles)
-        if state.pile_known and state.pile_known[seat] > len(piles[seat]):
-            state = replace(state, pile_known=set_at(state.pile_known, seat, len(piles[seat])))
-    else:
-        state = replace(state, water_pile=state.water_pile[1:])
-    return replace(state, hands=set_at(state.hands, seat, state.hands[seat] + (event.card,)))
+    hands = set_at(state.hands, seat, state.hands[seat] + (event.card,))
+    if event.pile != "dock":
+        return replace(state, water_pile=state.water_pile[1:], hands=hands)
+    # the top card, or (Premier choix) the card taken from within the pile
+    piles = set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card))
+    if state.pile_known and state.pile_known[seat] > len(piles[seat]):
+        known = set_at(state.pile_known, seat, len(piles[seat]))
+        return replace(state, dock_piles=piles, pile_known=known, hands=hands)
+    return replace(state, dock_piles=piles, hands=hands)
 
 
 def _income_paid(state: KontorState, event: ev.IncomePaid) -> KontorState:
