@@ -27,10 +27,12 @@ _CardDrawn, _CardReturned = ev.CardDrawn, ev.CardReturned
 def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     options = event.options if state is None else state.options
-    table = _TABLES.get(id(options))
-    if table is None or table[0] is not options or table[1] != HOOKS.generation:
-        table = _build(options)
-    found = table[2].get(t)
+    last = _last  # one read (threads)
+    if last[0] is options and last[1] == HOOKS.generation:
+        table = last[2]
+    else:
+        table = _table(options)
+    found = table.get(t)
     if found is None:
         raise TypeError(f"unknown event {event!r}")
     apply, after = found
@@ -49,16 +51,40 @@ def evolve(state: KontorState | None, event) -> KontorState:
     return new
 
 
-#: id(options) -> (options, the HOOKS.generation it was built for, {event type: (apply,
-#: after rules)}): a game's table, with only the rules its options make act
-_TABLES: dict[int, tuple] = {}
+#: options -> (the HOOKS.generation it was built for, {event type: (apply, after rules)}):
+#: a game's table, with only the rules its options make act; by the options' value, one
+#: table for the games with equal options (kept per game, by id, they were built again
+#: for every game replayed, and each made objects that lived on: the garbage collector's
+#: full passes, a tenth of a replay's time)
+_TABLES: dict = {}
+#: the options of the game evolved last, its HOOKS.generation and table: a replay folds a
+#: game's events in a row
+_last: tuple = (None, None, None)
+
+
+def _table(options) -> dict:
+    global _last
+    try:
+        known = _TABLES.get(options)
+    except TypeError:  # options that cannot be hashed: built for the game
+        known = None
+    if known is None or known[0] != HOOKS.generation:
+        known = (HOOKS.generation, _build(options))
+        if len(_TABLES) > 256:  # options seen by this process: a bounded cache
+            _TABLES.clear()
+        try:
+            _TABLES[options] = known
+        except TypeError:
+            pass
+    _last = (options, *known)
+    return known[1]
 
 
 def _active(rules, options) -> tuple:
     return tuple(rule for rule, when in rules if when is None or when(options))
 
 
-def _build(options) -> tuple:
+def _build(options) -> dict:
     table = {}
     for t, core in CORE_EVENTS.items():
         if t in HOOKS.events:
@@ -71,10 +97,7 @@ def _build(options) -> tuple:
     for t, after in HOOKS.after.items():
         if t in table:
             table[t] = (table[t][0], _active(after, options))
-    if len(_TABLES) > 256:  # games' options seen by this process: a bounded cache
-        _TABLES.clear()
-    built = _TABLES[id(options)] = (options, HOOKS.generation, table)
-    return built
+    return table
 
 
 def _with_rules(core, instead, before):
