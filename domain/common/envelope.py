@@ -30,11 +30,11 @@ def encode_event(event: Any) -> tuple[str, int, dict]:
 
 
 def decode_event(game: GameDefinition, type_name: str, version: int, data: dict) -> Any:
-    entry = _EVENT_TABLES.get(id(game))  # _event_table's lookup, inline: called per event
-    table = entry[1] if entry is not None and entry[0] is game else _event_table(game)
+    last = _last  # one read (threads): the title of the last table asked and its table
+    table = last[1] if last[0] is game else _event_table(game)
     found = table.get(type_name)
     if found is None:
-        raise ValueError(f"unknown event type {type_name!r} for {game.id}")
+        found = _event_entry(game, table, type_name)
     cls, current, decoder = found
     if version == current:  # the common case, kept short: a replay decodes every event
         try:
@@ -52,16 +52,30 @@ def decode_event(game: GameDefinition, type_name: str, version: int, data: dict)
     return from_data(cls, data)
 
 
-#: per title (by identity): type name -> (class, current schema version, decoder)
+#: per title (by identity): type name -> (class, current schema version, decoder), an
+#: entry made at the type's first decoding (its decoder compiled then: a title has up to
+#: 80 event types, a process replaying a game meets a fifth to a half of them)
 _EVENT_TABLES: dict[int, tuple[GameDefinition, dict[str, tuple[type, int, Any]]]] = {}
+#: the title and table of the last _event_table call: a replay decodes a game's events in a row
+_last: tuple = (None, None)
 
 
 def _event_table(game: GameDefinition) -> dict[str, tuple[type, int, Any]]:
+    global _last
     entry = _EVENT_TABLES.get(id(game))
     if entry is None or entry[0] is not game:
-        table = {name: (cls, schema_version(cls), decoder_of(cls)) for name, cls in _registry(game.event_types).items()}
-        entry = _EVENT_TABLES[id(game)] = (game, table)
+        _registry(game.event_types)  # a duplicate type name fails here, before any decoding
+        entry = _EVENT_TABLES[id(game)] = (game, {})
+    _last = entry
     return entry[1]
+
+
+def _event_entry(game: GameDefinition, table: dict, type_name: str) -> tuple[type, int, Any]:
+    cls = _registry(game.event_types).get(type_name)
+    if cls is None:
+        raise ValueError(f"unknown event type {type_name!r} for {game.id}")
+    found = table[type_name] = (cls, schema_version(cls), decoder_of(cls))
+    return found
 
 
 def encode_command(command: Any) -> dict:

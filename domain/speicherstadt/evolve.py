@@ -4,7 +4,8 @@ Replay folds every event of a game (issue 24: 100k events a second per core), so
 event type finds its function in one dict (domain/common/event_table.py), and states are
 copied as their instance dictionaries (domain/common/frozen.py's ``replace``, and
 ``_column_of`` below, which builds a revealed card's column without ``__init__``: the same
-object, its fields in order).
+object, its fields in order; ``_seat`` and ``_column``, replace() written out for a seat's
+and a column's copy, one call less per event).
 tests/domain/speicherstadt/test_evolve.py checks every state of many games has exactly its
 dataclass's fields.
 """
@@ -35,15 +36,21 @@ _SET = object.__setattr__  # a frozen dataclass's own __setattr__ refuses
 
 
 def _seat(state: State, i: int, **changes) -> tuple[SeatState, ...]:
-    seats = list(state.seats)
-    seats[i] = replace(seats[i], **changes)
-    return tuple(seats)
+    seats = state.seats
+    fields = seats[i].__dict__.copy()  # replace(), written out: one call less per event
+    fields.update(changes)
+    seat = _NEW(SeatState)
+    _SET(seat, "__dict__", fields)
+    return seats[:i] + (seat,) + seats[i + 1:]
 
 
 def _column(state: State, i: int, **changes) -> tuple[Column, ...]:
-    offer = list(state.offer)
-    offer[i] = replace(offer[i], **changes)
-    return tuple(offer)
+    offer = state.offer
+    fields = offer[i].__dict__.copy()  # as _seat
+    fields.update(changes)
+    column = _NEW(Column)
+    _SET(column, "__dict__", fields)
+    return offer[:i] + (column,) + offer[i + 1:]
 
 
 def _column_of(card: str, cubes: tuple[str, ...]) -> Column:

@@ -27,10 +27,12 @@ _CardDrawn, _CardReturned = ev.CardDrawn, ev.CardReturned
 def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     options = event.options if state is None else state.options
-    table = _TABLES.get(id(options))
-    if table is None or table[0] is not options or table[1] != HOOKS.generation:
-        table = _build(options)
-    found = table[2].get(t)
+    last = _last  # one read (threads)
+    if last[0] is options and last[1] == HOOKS.generation:
+        table = last[2]
+    else:
+        table = _table(options)
+    found = table.get(t)
     if found is None:
         raise TypeError(f"unknown event {event!r}")
     apply, after = found
@@ -40,22 +42,49 @@ def evolve(state: KontorState | None, event) -> KontorState:
     if t is _CardDrawn or t is _CardReturned:  # public: the card goes to a hand
         return replace(new, seen_in_hand=new.seen_in_hand | {(event.seat, event.card)})
     if new.seen_in_hand and state is not None and new.hands is not state.hands:
-        # a card that leaves its hand is forgotten: it may come back unseen
-        held = frozenset((s, c) for s, hand in enumerate(new.hands) for c in hand)
-        return replace(new, seen_in_hand=new.seen_in_hand & held)
+        # a card that leaves its hand is forgotten: it may come back unseen (the seen cards
+        # still held; a copy only where one was forgotten: replay, issue 24)
+        hands = new.hands
+        held = frozenset(seen for seen in new.seen_in_hand if seen[1] in hands[seen[0]])
+        if len(held) != len(new.seen_in_hand):
+            return replace(new, seen_in_hand=held)
     return new
 
 
-#: id(options) -> (options, the HOOKS.generation it was built for, {event type: (apply,
-#: after rules)}): a game's table, with only the rules its options make act
-_TABLES: dict[int, tuple] = {}
+#: options -> (the HOOKS.generation it was built for, {event type: (apply, after rules)}):
+#: a game's table, with only the rules its options make act; by the options' value, one
+#: table for the games with equal options (kept per game, by id, they were built again
+#: for every game replayed, and each made objects that lived on: the garbage collector's
+#: full passes, a tenth of a replay's time)
+_TABLES: dict = {}
+#: the options of the game evolved last, its HOOKS.generation and table: a replay folds a
+#: game's events in a row
+_last: tuple = (None, None, None)
+
+
+def _table(options) -> dict:
+    global _last
+    try:
+        known = _TABLES.get(options)
+    except TypeError:  # options that cannot be hashed: built for the game
+        known = None
+    if known is None or known[0] != HOOKS.generation:
+        known = (HOOKS.generation, _build(options))
+        if len(_TABLES) > 256:  # options seen by this process: a bounded cache
+            _TABLES.clear()
+        try:
+            _TABLES[options] = known
+        except TypeError:
+            pass
+    _last = (options, *known)
+    return known[1]
 
 
 def _active(rules, options) -> tuple:
     return tuple(rule for rule, when in rules if when is None or when(options))
 
 
-def _build(options) -> tuple:
+def _build(options) -> dict:
     table = {}
     for t, core in CORE_EVENTS.items():
         if t in HOOKS.events:
@@ -68,10 +97,7 @@ def _build(options) -> tuple:
     for t, after in HOOKS.after.items():
         if t in table:
             table[t] = (table[t][0], _active(after, options))
-    if len(_TABLES) > 256:  # games' options seen by this process: a bounded cache
-        _TABLES.clear()
-    built = _TABLES[id(options)] = (options, HOOKS.generation, table)
-    return built
+    return table
 
 
 def _with_rules(core, instead, before):
@@ -236,15 +262,15 @@ def _sector_scored(state: KontorState, event: ev.SectorScored) -> KontorState:
 
 def _card_drawn(state: KontorState, event: ev.CardDrawn) -> KontorState:
     seat = event.seat
-    if event.pile == "dock":
-        # the top card, or (Premier choix) the card taken from within the pile
-        piles = set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card))
-        state = replace(state, dock_piles=piles)
-        if state.pile_known and state.pile_known[seat] > len(piles[seat]):
-            state = replace(state, pile_known=set_at(state.pile_known, seat, len(piles[seat])))
-    else:
-        state = replace(state, water_pile=state.water_pile[1:])
-    return replace(state, hands=set_at(state.hands, seat, state.hands[seat] + (event.card,)))
+    hands = set_at(state.hands, seat, state.hands[seat] + (event.card,))
+    if event.pile != "dock":
+        return replace(state, water_pile=state.water_pile[1:], hands=hands)
+    # the top card, or (Premier choix) the card taken from within the pile
+    piles = set_at(state.dock_piles, seat, without_one(state.dock_piles[seat], event.card))
+    if state.pile_known and state.pile_known[seat] > len(piles[seat]):
+        known = set_at(state.pile_known, seat, len(piles[seat]))
+        return replace(state, dock_piles=piles, pile_known=known, hands=hands)
+    return replace(state, dock_piles=piles, hands=hands)
 
 
 def _income_paid(state: KontorState, event: ev.IncomePaid) -> KontorState:
