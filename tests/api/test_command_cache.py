@@ -1,0 +1,132 @@
+"""A command that names the version its API process holds the folded state of is decided
+on that state without reading the game first (service/games/service.py, _execute_once):
+the append is the check. Two apps stand for two API processes (each its own services, so
+its own caches) sharing PostgreSQL and Redis: what one appends, the other's cache does not
+know, and its answers must be the ones a read would have given."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from api import create_app
+from service.games import store as store_module
+from service.runtime.container import build
+from tests.api.seating import accept_invitations
+from tests.openapi_check import ValidatingClient
+from tests.refusals import problem
+
+
+@pytest.fixture
+def processes(settings):
+    first, second = build(settings), build(settings)
+    clients = []
+    for services in (first, second):
+        app = create_app(services)
+        app.testing = True
+        clients.append(ValidatingClient(app.test_client()))
+    yield clients[0], clients[1]
+    first.close()
+    second.close()
+
+
+@pytest.fixture
+def heads(monkeypatch):
+    """How many times a command's path read the game's head (version, status, tail)."""
+    read = []
+    head = store_module.Tx.head
+
+    def counted(self, game_id, after):
+        read.append(game_id)
+        return head(self, game_id, after)
+
+    monkeypatch.setattr(store_module.Tx, "head", counted)
+    return read
+
+
+def new_game(client):
+    red, black = (client.post("/v1/players", json={"name": n}).json for n in ("Red", "Black"))
+    created = client.post("/v1/games", token=red["token"], json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}]}).json
+    game = accept_invitations(client, created, [black], red)
+    return game["id"], {0: red["token"], 1: black["token"]}
+
+
+def turn(client, game_id, tokens):
+    """(seat, token, a legal command, the version it is legal at), as ``client`` sees them."""
+    seat = client.get(f"/v1/games/{game_id}").json["to_act"][0]
+    legal = client.get(f"/v1/games/{game_id}/legal-commands", token=tokens[seat], query_string={"seat": seat}).json
+    return seat, tokens[seat], legal["commands"][0], legal["version"]
+
+
+def post(client, game_id, token, seat, command, version, headers=None):
+    return client.post(f"/v1/games/{game_id}/commands", token=token, headers=headers or {},
+                       json={"seat": seat, "command": command, "expected_version": version})
+
+
+def test_a_warm_process_decides_without_reading_and_its_state_is_the_stored_one(processes, heads):
+    first, second = processes
+    game_id, tokens = new_game(first)
+    for _ in range(6):
+        seat, token, command, version = turn(first, game_id, tokens)
+        heads.clear()
+        response = post(first, game_id, token, seat, command, version)
+        assert response.status_code == 201, response.json
+        assert heads == [], "the command was decided on the state the process held"
+    # the other process folds what is stored: the same state, seat by seat
+    for token in tokens.values():
+        mine = first.get(f"/v1/games/{game_id}/state", token=token)
+        theirs = second.get(f"/v1/games/{game_id}/state", token=token)
+        assert mine.status_code == theirs.status_code == 200
+        assert mine.json == theirs.json
+
+
+def test_a_process_whose_cache_is_behind_answers_the_true_version(processes, heads):
+    first, second = processes
+    game_id, tokens = new_game(first)
+    seat, token, command, version = turn(second, game_id, tokens)  # the second holds the state at version
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    now = first.get(f"/v1/games/{game_id}").json["version"]
+    assert now > version
+    heads.clear()
+    body = problem(post(second, game_id, token, seat, command, version), 409, "version_conflict")
+    assert body["current_version"] == now
+    assert heads == [game_id], "the cache was doubted and the game read"
+    assert first.get(f"/v1/games/{game_id}").json["version"] == now, "nothing was appended"
+
+
+def test_a_refusal_on_a_stale_cache_is_the_conflict_a_read_finds(processes):
+    """Decided on the cache, a command that is not one (or not this seat's) would be a 422 or
+    a 403 about an old version: the game moved on, so the answer is the 409, as before."""
+    first, second = processes
+    game_id, tokens = new_game(first)
+    seat, token, command, version = turn(second, game_id, tokens)
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    now = first.get(f"/v1/games/{game_id}").json["version"]
+    body = problem(post(second, game_id, token, seat, {"type": "no such command"}, version), 409, "version_conflict")
+    assert body["current_version"] == now
+    other = 1 - seat
+    body = problem(post(second, game_id, tokens[other], other, command, version), 409, "version_conflict")
+    assert body["current_version"] == now
+
+
+def test_a_doubted_cache_seals_the_answer_a_read_gives_under_the_key(processes):
+    first, second = processes
+    game_id, tokens = new_game(first)
+    seat, token, command, version = turn(second, game_id, tokens)
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    now = first.get(f"/v1/games/{game_id}").json["version"]
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    refused = post(second, game_id, token, seat, {"type": "no such command"}, version, key)
+    assert problem(refused, 409, "version_conflict")["current_version"] == now
+    again = post(second, game_id, token, seat, {"type": "no such command"}, version, key)
+    assert (again.status_code, again.json) == (refused.status_code, refused.json)
+    # and a key on a warm process: its answer sealed once, the command appended once
+    seat, token, command, version = turn(second, game_id, tokens)
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    done = post(second, game_id, token, seat, command, version, key)
+    assert done.status_code == 201, done.json
+    assert post(second, game_id, token, seat, command, version, key).json == done.json
+    assert first.get(f"/v1/games/{game_id}").json["version"] == done.json["version"]
