@@ -334,8 +334,8 @@ class GameService:
         events += title.decide(title.fold(events), Issued(None, chain.format_time(now), opening))
         # the table's opening is the setup's command: the audit record re-derives it too
         setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), table_command_json(opening))
-        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
-                                setup)
+        _, after, _, _ = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
+                                      setup)
         mark_started(tx, game_id, after.version)
         return after
 
@@ -421,14 +421,13 @@ class GameService:
                 raise IllegalCommand(err.message, err.code) from None
             sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
             received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
-            stored, after = self._append(tx, title, game_id, folded, seat, events, received)
+            stored, after, status, to_act = self._append(tx, title, game_id, folded, seat, events, received)
             appended = True
-            status = title.status(after.state)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
                 status,
-                tuple(title.to_act(after.state)) if status == "active" else (),
+                to_act,
                 [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
                 self._receipt(game, stored[-1]),
             )
@@ -444,7 +443,7 @@ class GameService:
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events,
                 command: NewCommand | None = None):
         """Append decided events, the command they answer and the read model they imply;
-        returns (stored, folded after)."""
+        returns (stored, folded after, its status, the seats to act)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
@@ -452,18 +451,19 @@ class GameService:
         state = title.fold(events, folded.state)
         status = title.status(state)
         clocks = title.running_clocks(state)
+        to_act = tuple(title.to_act(state)) if status == "active" else ()
         chain_key, chain_name = self._chain_key(tx, game_id)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
-            title.to_act(state) if status == "active" else (),
+            to_act,
             result_json(title.result(state) if status in ("finished", "aborted") else None),
             chain_key,
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
             chain_name=chain_name,
         )
-        return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+        return stored, Folded(state, stored[-1].seq, stored[-1].hash), status, to_act
 
     def _receipt(self, game: Game, last: StoredEvent) -> dict | None:
         if self.signer is None or game.chain == chain.CHAIN_V1:

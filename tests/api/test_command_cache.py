@@ -11,7 +11,9 @@ import uuid
 import pytest
 
 from api import create_app
+from api.routes.games import COMMAND_OUTCOME_OUT, _render_outcome
 from service.games import store as store_module
+from service.games.service import CommandOutcome
 from service.runtime.container import build
 from tests.api.seating import accept_invitations
 from tests.openapi_check import ValidatingClient
@@ -26,7 +28,7 @@ def processes(settings):
         app = create_app(services)
         app.testing = True
         clients.append(ValidatingClient(app.test_client()))
-    yield clients[0], clients[1]
+    yield clients[0], clients[1], first
     first.close()
     second.close()
 
@@ -67,7 +69,7 @@ def post(client, game_id, token, seat, command, version, headers=None):
 
 
 def test_a_warm_process_decides_without_reading_and_its_state_is_the_stored_one(processes, heads):
-    first, second = processes
+    first, second, _ = processes
     game_id, tokens = new_game(first)
     for _ in range(6):
         seat, token, command, version = turn(first, game_id, tokens)
@@ -84,7 +86,7 @@ def test_a_warm_process_decides_without_reading_and_its_state_is_the_stored_one(
 
 
 def test_a_process_whose_cache_is_behind_answers_the_true_version(processes, heads):
-    first, second = processes
+    first, second, _ = processes
     game_id, tokens = new_game(first)
     seat, token, command, version = turn(second, game_id, tokens)  # the second holds the state at version
     assert post(first, game_id, token, seat, command, version).status_code == 201
@@ -100,7 +102,7 @@ def test_a_process_whose_cache_is_behind_answers_the_true_version(processes, hea
 def test_a_refusal_on_a_stale_cache_is_the_conflict_a_read_finds(processes):
     """Decided on the cache, a command that is not one (or not this seat's) would be a 422 or
     a 403 about an old version: the game moved on, so the answer is the 409, as before."""
-    first, second = processes
+    first, second, _ = processes
     game_id, tokens = new_game(first)
     seat, token, command, version = turn(second, game_id, tokens)
     assert post(first, game_id, token, seat, command, version).status_code == 201
@@ -113,7 +115,7 @@ def test_a_refusal_on_a_stale_cache_is_the_conflict_a_read_finds(processes):
 
 
 def test_a_doubted_cache_seals_the_answer_a_read_gives_under_the_key(processes):
-    first, second = processes
+    first, second, _ = processes
     game_id, tokens = new_game(first)
     seat, token, command, version = turn(second, game_id, tokens)
     assert post(first, game_id, token, seat, command, version).status_code == 201
@@ -130,3 +132,30 @@ def test_a_doubted_cache_seals_the_answer_a_read_gives_under_the_key(processes):
     assert done.status_code == 201, done.json
     assert post(second, game_id, token, seat, command, version, key).json == done.json
     assert first.get(f"/v1/games/{game_id}").json["version"] == done.json["version"]
+
+
+def test_a_command_answer_is_the_schemas_dump(processes):
+    """api/routes/games.py writes the answer out by hand: the same as CommandOutcomeOut's
+    dump, for every command of a whole game (redacted events, the finished game's, receipts)."""
+    first, _, services = processes
+    game_id, tokens = new_game(first)
+    outcomes = []
+    execute = services.games.execute
+
+    def kept(*args, **kwargs):
+        outcomes.append(execute(*args, **kwargs))
+        return outcomes[-1]
+
+    services.games.execute = kept
+    status = "active"
+    while status == "active" and len(outcomes) < 400:
+        seat, token, command, version = turn(first, game_id, tokens)
+        response = post(first, game_id, token, seat, command, version)
+        assert response.status_code == 201, response.json
+        status = response.json["status"]
+    assert status == "finished" and outcomes[-1].events and outcomes[-1].receipt
+    outcomes.append(CommandOutcome(game_id, 9, "active", (1,), [
+        {"seq": 9, "type": "table.clock_set", "schema_version": 1, "seat": None, "at": "2026-11-27T19:00:00Z",
+         "data": {"a": [1, {"b": None}]}}], None))  # an event of no seat, a game with no receipt
+    for outcome in outcomes:
+        assert _render_outcome(outcome) == (201, COMMAND_OUTCOME_OUT.dump(outcome))
