@@ -9,9 +9,10 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from marshmallow import ValidationError
 
 from api import create_app
-from api.routes.games import COMMAND_OUTCOME_OUT, _render_outcome
+from api.routes.games import COMMAND_OUTCOME_OUT, COMMAND_REQUEST, _render_outcome, command_fields
 from service.games import store as store_module
 from service.games.service import CommandOutcome
 from service.runtime.container import build
@@ -159,3 +160,33 @@ def test_a_command_answer_is_the_schemas_dump(processes):
          "data": {"a": [1, {"b": None}]}}], None))  # an event of no seat, a game with no receipt
     for outcome in outcomes:
         assert _render_outcome(outcome) == (201, COMMAND_OUTCOME_OUT.dump(outcome))
+
+
+@pytest.mark.parametrize("body", [
+    {"command": {"type": "pass"}},
+    {"command": {}, "seat": 0, "expected_version": 0},
+    {"command": {"type": "x", "n": [1, {"a": None}]}, "seat": 3, "expected_version": 12},
+    {"command": {"type": "x"}, "seat": None, "expected_version": None},
+    {"command": {"type": "x"}, "seat": -1},
+    {"command": {"type": "x"}, "expected_version": -5},
+    {"command": {"type": "x"}, "seat": True},
+    {"command": {"type": "x"}, "expected_version": False},
+    {"command": {"type": "x"}, "seat": 1.0},
+    {"command": {"type": "x"}, "seat": "1"},
+    {"command": {"type": "x"}, "other": 1},
+    {"command": ["type", "x"]},
+    {"command": None},
+    {"command": "pass"},
+    {"seat": 0},
+    {},
+    [{"command": {}}],
+    "command",
+])
+def test_a_command_body_is_loaded_as_the_schema_loads_it(body):
+    """api/routes/games.py loads a well-formed command body itself: what the schema loads
+    (CommandRequest), and any other body goes to the schema, which refuses it."""
+    try:
+        loaded = COMMAND_REQUEST.load(body) if isinstance(body, dict) else None
+    except ValidationError:
+        loaded = None
+    assert command_fields(body) == loaded
