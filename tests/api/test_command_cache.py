@@ -190,3 +190,25 @@ def test_a_command_body_is_loaded_as_the_schema_loads_it(body):
     except ValidationError:
         loaded = None
     assert command_fields(body) == loaded
+
+
+def test_an_append_refused_on_a_stale_cache_under_a_key_seals_the_true_conflict(processes, heads, monkeypatch):
+    """Decided on the cached state, allowed by it, refused by the append's key: the key's
+    whole transaction is rolled back (the refused statement left it unusable) and the
+    command read and answered again: 409 with the true version, sealed and replayed."""
+    first, second, _ = processes
+    game_id, tokens = new_game(first)
+    seat, token, command, version = turn(second, game_id, tokens)
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    now = first.get(f"/v1/games/{game_id}").json["version"]
+    appends = []
+    append = store_module.Tx.append
+    monkeypatch.setattr(store_module.Tx, "append", lambda self, *a, **k: appends.append(a[1]) or append(self, *a, **k))
+    heads.clear()
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    lost = post(second, game_id, token, seat, command, version, key)
+    assert problem(lost, 409, "version_conflict")["current_version"] == now
+    assert appends == [version] and heads == [game_id], "decided on the cache, refused, then read"
+    again = post(second, game_id, token, seat, command, version, key)
+    assert (again.status_code, again.json) == (lost.status_code, lost.json)
+    assert first.get(f"/v1/games/{game_id}").json["version"] == now
