@@ -50,8 +50,10 @@ STEPS = [
     ("the request in all (Flask test client)", [("flask/testing.py", "open")]),
     ("rate limits (one Redis round trip)", [("api/limits.py", "rate_limit"), ("api/limits.py", "rate_limit_headers")]),
     ("auth (token -> player: from memory under the credential epoch)", [("api/auth.py", "required_player")]),
-    ("body: JSON, checks, marshmallow load", [("api/io.py", "load_body")]),
-    ("load and fold (cached state + tail, 1 round trip)", [("service/games/service.py", "live")]),
+    ("body: JSON, checks, load (marshmallow, or the command's own check)",
+     [("api/io.py", "load_body"), ("api/io.py", "json_body"), ("api/routes/games.py", "command_fields")]),
+    ("load and fold (cached state + tail, 1 round trip; or the cached state alone)",
+     [("service/games/service.py", "live"), ("service/games/service.py", "seen")]),
     ("decode the command", [("domain/common/envelope.py", "decode_command")]),
     ("decide (the title's rules)", [("domain/decider.py", "decide"), ("domain/common/table.py", "decide")]),
     ("append: encode, fold, read model, SQL write", [("service/games/service.py", "_append")]),
@@ -62,7 +64,7 @@ STEPS = [
     ("idempotency (without a key: the unit of work)", [("service/games/idempotency.py", "once")]),
     ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games/service.py", "_after_commit")]),
     ("  of which the enqueue of the fan-out (RQ's, replayed)", [("service/notifications/service.py", "appended")]),
-    ("response: marshmallow dump + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
+    ("response: render (written out) + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
 ]
 
 

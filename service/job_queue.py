@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from redis import Redis
-from redis.exceptions import WatchError
+from redis.exceptions import ResponseError, WatchError
 from rq import Queue
 from rq.job import Job
 from rq.registry import ScheduledJobRegistry, StartedJobRegistry
@@ -132,6 +132,32 @@ class RecordedEnqueue:
             ids = [i for i, a in enumerate(args) if isinstance(a, str) and _SAMPLE_ID in a]
             fields = {i + 1: a for i, a in enumerate(args[:-1]) if i >= 2 and i % 2 == 0 and a in self.PER_JOB}
             self.slots.append((ids, fields))
+        self._encoder = redis.connection_pool.get_encoder()
+        self._packed = self._packing(self._encoder)
+
+    def _packing(self, encoder) -> list[bytes | tuple[str, str | None]]:
+        """MULTI, the recorded commands and EXEC in Redis's protocol (RESP), as redis-py's
+        pipeline packs them (each argument by the pool's own encoder): runs of bytes that
+        are the same for every job, and between them the slots of what is not, a job id
+        (with the text around it in its argument) or a per-job field's value."""
+        parts: list[bytes | tuple[str, str | None]] = []
+        run: list[bytes] = []
+
+        def arg(value: bytes) -> None:
+            run.append(b"$%d\r\n%s\r\n" % (len(value), value))
+
+        for args, (ids, fields) in zip([["MULTI"], *self.commands, ["EXEC"]],
+                                       [([], {}), *self.slots, ([], {})]):
+            run.append(b"*%d\r\n" % len(args))
+            for i, value in enumerate(args):
+                if i in ids or i in fields:
+                    parts.append(b"".join(run))
+                    run = []
+                    parts.append(("id", value) if i in ids else (fields[i], None))
+                else:
+                    arg(encoder.encode(value))
+        parts.append(b"".join(run))
+        return parts
 
     def enqueue(self, job_id: str, args: tuple) -> None:
         """Queue the job ``job_id`` (``func(*args)``) now, in one round trip."""
@@ -139,15 +165,46 @@ class RecordedEnqueue:
         values = {"created_at": at, "enqueued_at": at,
                   "data": zlib.compress(self.serializer.dumps((self.func, None, args, {}))),
                   "description": get_call_string(self.func, args, {}, max_length=75)}
-        with self.redis.pipeline() as pipe:
-            for command, (ids, fields) in zip(self.commands, self.slots):
-                args_out = command.copy()
-                for i in ids:
-                    args_out[i] = args_out[i].replace(_SAMPLE_ID, job_id)
-                for i, field in fields.items():
-                    args_out[i] = values[field]
-                pipe.execute_command(*args_out)
-            pipe.execute()
+        self._send(self.packed(job_id, values))
+
+    def packed(self, job_id: str, values: dict) -> bytes:
+        """The transaction that queues ``job_id`` with the per-job fields' ``values``, packed."""
+        out = []
+        for part in self._packed:
+            if type(part) is bytes:
+                out.append(part)
+                continue
+            name, around = part
+            value = around.replace(_SAMPLE_ID, job_id) if name == "id" else values[name]
+            value = self._encoder.encode(value)
+            out.append(b"$%d\r\n%s\r\n" % (len(value), value))
+        return b"".join(out)
+
+    def _send(self, packed: bytes) -> None:
+        """One round trip, as redis-py's pipeline sends a transaction (retried as it would
+        be on a lost connection), without its per-command bookkeeping: MULTI's answer, one
+        per command, then EXEC's; any error is raised (a connection left with answers
+        unread is closed, never reused)."""
+        pool = self.redis.connection_pool
+        conn = pool.get_connection()
+        try:
+            conn.retry.call_with_retry(lambda: self._exchange(conn, packed), lambda _error: conn.disconnect())
+        except BaseException:
+            conn.disconnect()
+            raise
+        finally:
+            pool.release(conn)
+
+    def _exchange(self, conn, packed: bytes) -> None:
+        conn.send_packed_command([packed])
+        for _ in range(len(self.commands) + 1):  # MULTI's OK, then QUEUED per command
+            conn.read_response()
+        answers = conn.read_response()  # EXEC's
+        if answers is None or len(answers) != len(self.commands):
+            raise ResponseError(f"the job's transaction answered {answers!r}")
+        for answer in answers:
+            if isinstance(answer, Exception):
+                raise answer
 
 
 class RQJobQueue:

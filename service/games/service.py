@@ -40,6 +40,7 @@ from service.errors import (
     NotYourSeat,
     NotYourTurn,
     SeatTaken,
+    ServiceError,
     VersionConflict,
 )
 from service.games.checkpoints import Checkpoints
@@ -59,6 +60,11 @@ log = logging.getLogger(__name__)
 #: Attempts of a write that lost a race and may be decided again (machines, or people
 #: who sent no expected_version).
 WRITE_ATTEMPTS = 5
+
+
+class _CacheDoubted(Exception):
+    """A command decided on the cached state was refused or lost its race: not an answer
+    (not a ServiceError: nothing is sealed under its key); decide it again after reading."""
 
 
 @dataclass(frozen=True)
@@ -328,8 +334,8 @@ class GameService:
         events += title.decide(title.fold(events), Issued(None, chain.format_time(now), opening))
         # the table's opening is the setup's command: the audit record re-derives it too
         setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), table_command_json(opening))
-        _, after = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
-                                setup)
+        _, after, _, _ = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
+                                      setup)
         mark_started(tx, game_id, after.version)
         return after
 
@@ -356,14 +362,39 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
+        # A command that names the version this process holds the folded state of is
+        # decided on that state without reading the game first: the append itself is the
+        # check (its events' keys are refused unless the game is still at that version).
+        # Anything but a success (a conflict, any refusal) is only a doubt about the cache:
+        # the unit of work is rolled back whole (nothing sealed under a key) and done again
+        # the ordinary way, which reads the game and answers as before.
+        cached = self.seen(game_id, expected_version) if expected_version is not None else None
+        if cached is not None:
+            try:
+                return self._execute_unit(actor, game_id, seat, raw_command, expected_version, idem, final, cached)
+            except _CacheDoubted:
+                pass
+        return self._execute_unit(actor, game_id, seat, raw_command, expected_version, idem, final, None)
+
+    def _execute_unit(self, actor, game_id, seat, raw_command, expected_version, idem, final, cached):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
         committed = None
+        appended = False
 
         def work(tx: Tx) -> CommandOutcome:
-            nonlocal committed, seat
-            game, folded = self.live(tx, game_id)
+            if cached is None:
+                return decided(tx, *self.live(tx, game_id))
+            try:
+                return decided(tx, *cached)
+            except ServiceError as err:
+                if appended:  # after the write: an answer like any other
+                    raise
+                raise _CacheDoubted() from err
+
+        def decided(tx: Tx, game: Game, folded: Folded) -> CommandOutcome:
+            nonlocal committed, seat, appended
             if game.status != "active":  # first: a waiting game has no state to ask (was a 500)
                 raise GameNotActive(f"this game is {game.status}")
             title = title_of(game.title)
@@ -390,13 +421,13 @@ class GameService:
                 raise IllegalCommand(err.message, err.code) from None
             sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
             received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
-            stored, after = self._append(tx, title, game_id, folded, seat, events, received)
-            status = title.status(after.state)
+            stored, after, status, to_act = self._append(tx, title, game_id, folded, seat, events, received)
+            appended = True
             outcome = CommandOutcome(
                 game_id,
                 after.version,
                 status,
-                tuple(title.to_act(after.state)) if status == "active" else (),
+                to_act,
                 [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
                 self._receipt(game, stored[-1]),
             )
@@ -412,7 +443,7 @@ class GameService:
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events,
                 command: NewCommand | None = None):
         """Append decided events, the command they answer and the read model they imply;
-        returns (stored, folded after)."""
+        returns (stored, folded after, its status, the seats to act)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
@@ -420,18 +451,19 @@ class GameService:
         state = title.fold(events, folded.state)
         status = title.status(state)
         clocks = title.running_clocks(state)
+        to_act = tuple(title.to_act(state)) if status == "active" else ()
         chain_key, chain_name = self._chain_key(tx, game_id)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
-            title.to_act(state) if status == "active" else (),
+            to_act,
             result_json(title.result(state) if status in ("finished", "aborted") else None),
             chain_key,
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
             chain_name=chain_name,
         )
-        return stored, Folded(state, stored[-1].seq, stored[-1].hash)
+        return stored, Folded(state, stored[-1].seq, stored[-1].hash), status, to_act
 
     def _receipt(self, game: Game, last: StoredEvent) -> dict | None:
         if self.signer is None or game.chain == chain.CHAIN_V1:

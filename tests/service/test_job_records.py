@@ -68,3 +68,40 @@ def test_a_worker_runs_a_replayed_job(redis, queue_name):
     SimpleWorker([Queue(queue_name, connection=redis)], connection=redis).work(burst=True)
     assert RAN == [("g", 3), ("h", 4)]
     assert Job.fetch("records-run-2", connection=redis).return_value() == 2
+
+
+def test_a_replayed_job_is_sent_as_redis_pys_pipeline_packs_it(redis, queue_name):
+    """The replay packs the transaction itself (service/job_queue.py's RecordedEnqueue.packed):
+    byte for byte what redis-py's pipeline packs for the same commands, job id and fields."""
+    ours = RQJobQueue(redis, queue_name)
+    assert ours.enqueue_job(FANOUT, ("a-game", 7), "fanout-records-packed")
+    (recorded,) = ours._recorded.values()
+    values = {"created_at": "2026-11-27T19:00:00.000001Z", "enqueued_at": "2026-11-27T19:00:00.000002Z",
+              "data": b"\x00\xff zlib \r\n bytes", "description": "fan_out_game('é', 3)"}
+    commands = []
+    for command, (ids, fields) in zip(recorded.commands, recorded.slots):
+        args = command.copy()
+        for i in ids:
+            args[i] = args[i].replace("entrepot-sample-job-never-sent", "a-job-é")
+        for i, field in fields.items():
+            args[i] = values[field]
+        commands.append(args)
+    assert any(ids for ids, _ in recorded.slots) and any(fields for _, fields in recorded.slots)
+    connection = redis.connection_pool.get_connection()
+    try:
+        expected = b"".join(connection.pack_commands([["MULTI"], *commands, ["EXEC"]]))
+    finally:
+        redis.connection_pool.release(connection)
+    assert recorded.packed("a-job-é", values) == expected
+
+
+def test_a_refused_replay_is_an_error_and_the_next_one_is_answered(redis, queue_name):
+    ours = RQJobQueue(redis, queue_name)
+    assert ours.enqueue_job(FANOUT, ("a-game", 1), "fanout-records-before")
+    redis.delete(f"rq:queue:{queue_name}")
+    redis.set(f"rq:queue:{queue_name}", "not a list")  # the push (RPUSH) is refused inside EXEC
+    assert not ours.enqueue_job(FANOUT, ("a-game", 2), "fanout-records-refused")
+    redis.delete(f"rq:queue:{queue_name}")
+    assert ours.enqueue_job(FANOUT, ("a-game", 3), "fanout-records-after")  # its answers are its own
+    assert redis.lrange(f"rq:queue:{queue_name}", 0, -1) == [b"fanout-records-after"]
+    assert redis.hget("rq:job:fanout-records-after", "status") == b"queued"
