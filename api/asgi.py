@@ -46,7 +46,6 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     player_streams = PlayerStreams(services.players, reader, fanout)
     lobby_streams = LobbyStreams(services.lobby, fanout)
     edge = Edge(services.settings, redis)  # the edge policy of every route (api/edge.py)
-    bridge = FlaskBridge(create_app(services), threads, services.settings.max_body_bytes)
 
     @asynccontextmanager
     async def lifespan(_app):
@@ -55,7 +54,6 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
         try:
             yield
         finally:
-            bridge.pool.close(timeout=30)  # the Flask calls still running end first
             await fanout.stop()
             await redis.aclose()
             await reader.close()
@@ -80,7 +78,7 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
     # Mount's pattern does not match a path holding a newline (%0A), which then got
     # Starlette's plain-text 404 instead of Flask's problem; and no redirect of a path
     # that only differs from a stream's by a slash (Flask answers those as before)
-    router.router.default = bridge
+    router.router.default = FlaskBridge(create_app(services), threads, services.settings.max_body_bytes)
     router.router.redirect_slashes = False
     # request ids (outermost: api/observe.py), the security headers, then either router
     return ObserveMiddleware(edge.around(router))

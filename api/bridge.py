@@ -24,8 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import io
-import queue
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from a2wsgi.wsgi import build_environ
 
@@ -36,7 +35,7 @@ class FlaskBridge:
     def __init__(self, app, threads: int, max_body_bytes: int):
         self.app = app
         self.max_body_bytes = max_body_bytes
-        self.pool = Pool(threads, "WSGI")
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="WSGI")
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":  # none here: closed, as a2wsgi did
@@ -46,7 +45,9 @@ class FlaskBridge:
             return
         body = await self._body(scope, receive)
         environ = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type]
-        status, headers, chunks = await self.pool.run(self._run, environ)
+        context = contextvars.copy_context()  # the request's id and log fields (api/observe.py)
+        status, headers, chunks = await asyncio.get_running_loop().run_in_executor(
+            self.executor, context.run, self._run, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
 
@@ -87,79 +88,6 @@ class FlaskBridge:
                 [(name.strip().encode("latin-1").lower(), value.strip().encode("latin-1"))
                  for name, value in response_headers],
                 chunks)
-
-
-class Pool:
-    """``threads`` threads running calls for the event loop, started on the first call.
-
-    What ``loop.run_in_executor`` with a ThreadPoolExecutor did, with less in between:
-    there each call made a concurrent Future (and its Condition), an asyncio Future chained
-    to it by callbacks on both sides, and the executor's idle-thread semaphore; here a
-    call is one tuple on a queue, and its result is set on the loop's future by one
-    ``call_soon_threadsafe``. The caller's context (the request's id and log fields,
-    api/observe.py) is copied and the call runs in it, as before.
-
-    The threads are daemons: ``close`` (the lifespan's end) lets each finish the call it
-    holds and stop, as the executor's shutdown did.
-    """
-
-    def __init__(self, threads: int, name: str):
-        self.size = threads
-        self.name = name
-        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
-        self.threads: list[threading.Thread] = []
-        self.lock = threading.Lock()
-
-    def run(self, fn, arg) -> asyncio.Future:
-        """``fn(arg)`` in a thread of the pool, in a copy of the caller's context."""
-        if not self.threads:
-            self._start()
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self.jobs.put((contextvars.copy_context(), fn, arg, loop, future))
-        return future
-
-    def close(self, timeout: float | None = None) -> None:
-        """Stop the threads once the calls queued before are done; wait for them."""
-        with self.lock:
-            threads, self.threads = self.threads, []
-        for _ in threads:
-            self.jobs.put(None)
-        for thread in threads:
-            thread.join(timeout)
-
-    def _start(self) -> None:
-        with self.lock:
-            if self.threads:
-                return
-            self.threads = [threading.Thread(target=self._work, name=f"{self.name}_{n}", daemon=True)
-                            for n in range(self.size)]
-            for thread in self.threads:
-                thread.start()
-
-    def _work(self) -> None:
-        get = self.jobs.get
-        while (job := get()) is not None:
-            context, fn, arg, loop, future = job
-            try:
-                result, settle = context.run(fn, arg), _set_result
-            except BaseException as err:  # handed to the awaiting task, as the executor did
-                result, settle = err, _set_exception
-            try:
-                loop.call_soon_threadsafe(settle, future, result)
-            except RuntimeError:  # the loop is closed: nobody awaits it any more
-                pass
-            del job, context, fn, arg, loop, future, result
-
-
-def _set_result(future: asyncio.Future, result) -> None:
-    if not future.cancelled():
-        future.set_result(result)
-
-
-def _set_exception(future: asyncio.Future, err: BaseException) -> None:
-    if not future.cancelled():
-        future.set_exception(err)
 
 
 def _content_length(scope) -> int | None:
