@@ -25,6 +25,7 @@ import sys
 import tempfile
 import threading
 import time
+from importlib.util import find_spec
 from pathlib import Path
 
 import psycopg
@@ -267,6 +268,10 @@ def main() -> int:
     print(f"machine: {os.cpu_count()} cores; {load_before} before, {load()} after")
     print(f"{workers} API processes x {args.threads} threads; {args.clients} concurrent keep-alive clients; "
           f"PostgreSQL {database_url.split('@')[-1]}")
+    print(f"uvicorn's HTTP parser {'httptools' if find_spec('httptools') else 'h11'}, event loop "
+          f"{'uvloop' if find_spec('uvloop') else 'asyncio'}; redis-py's parser "
+          f"{'hiredis' if find_spec('hiredis') else 'pure Python'} (what this environment has: "
+          f"serve and the floor alike)")
     print(f"floor: bare ASGI app under the same uvicorn command: {floor_before:.0f} req/s before the games, "
           f"{floor_after:.0f} after (mean {floor:.0f})")
     print(f"trivial GET /v1/health: {trivial:.0f} req/s ({trivial / floor:.2f} of the floor)")
