@@ -40,7 +40,6 @@ from service.errors import (
     NotYourSeat,
     NotYourTurn,
     SeatTaken,
-    ServiceError,
     VersionConflict,
 )
 from service.games.checkpoints import Checkpoints
@@ -60,11 +59,6 @@ log = logging.getLogger(__name__)
 #: Attempts of a write that lost a race and may be decided again (machines, or people
 #: who sent no expected_version).
 WRITE_ATTEMPTS = 5
-
-
-class _CacheDoubted(Exception):
-    """A command decided on the cached state was refused or lost its race: not an answer
-    (not a ServiceError: nothing is sealed under its key); decide it again after reading."""
 
 
 @dataclass(frozen=True)
@@ -362,39 +356,14 @@ class GameService:
         raise AssertionError("unreachable")
 
     def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
-        # A command that names the version this process holds the folded state of is
-        # decided on that state without reading the game first: the append itself is the
-        # check (its events' keys are refused unless the game is still at that version).
-        # Anything but a success (a conflict, any refusal) is only a doubt about the cache:
-        # the unit of work is rolled back whole (nothing sealed under a key) and done again
-        # the ordinary way, which reads the game and answers as before.
-        cached = self.seen(game_id, expected_version) if expected_version is not None else None
-        if cached is not None:
-            try:
-                return self._execute_unit(actor, game_id, seat, raw_command, expected_version, idem, final, cached)
-            except _CacheDoubted:
-                pass
-        return self._execute_unit(actor, game_id, seat, raw_command, expected_version, idem, final, None)
-
-    def _execute_unit(self, actor, game_id, seat, raw_command, expected_version, idem, final, cached):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
         # together with the events.
         committed = None
-        appended = False
 
         def work(tx: Tx) -> CommandOutcome:
-            if cached is None:
-                return decided(tx, *self.live(tx, game_id))
-            try:
-                return decided(tx, *cached)
-            except ServiceError as err:
-                if appended:  # after the write: an answer like any other
-                    raise
-                raise _CacheDoubted() from err
-
-        def decided(tx: Tx, game: Game, folded: Folded) -> CommandOutcome:
-            nonlocal committed, seat, appended
+            nonlocal committed, seat
+            game, folded = self.live(tx, game_id)
             if game.status != "active":  # first: a waiting game has no state to ask (was a 500)
                 raise GameNotActive(f"this game is {game.status}")
             title = title_of(game.title)
@@ -422,7 +391,6 @@ class GameService:
             sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
             received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
             stored, after, status, to_act = self._append(tx, title, game_id, folded, seat, events, received)
-            appended = True
             outcome = CommandOutcome(
                 game_id,
                 after.version,

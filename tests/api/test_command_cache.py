@@ -1,13 +1,18 @@
-"""A command that names the version its API process holds the folded state of is decided
-on that state without reading the game first (service/games/service.py, _execute_once):
-the append is the check. Two apps stand for two API processes (each its own services, so
-its own caches) sharing PostgreSQL and Redis: what one appends, the other's cache does not
-know, and its answers must be the ones a read would have given."""
+"""Two apps stand for two API processes (each its own services, so its own caches)
+sharing PostgreSQL and Redis: what one appends, the other's cache does not know, and its
+answers must be the ones a read gives; a process whose cache is ahead of the database (a
+failover that lost a commit) writes nothing onto the older game. Also: the command's
+answer and body, written out and checked by hand (api/routes/games.py), are the schemas'.
+
+(A command decided on the process's cached state without reading the game first was
+tried and taken out: the multi-host failover test found no move accepted after the
+promotion with it.)"""
 
 from __future__ import annotations
 
 import uuid
 
+import psycopg
 import pytest
 from marshmallow import ValidationError
 
@@ -67,23 +72,6 @@ def turn(client, game_id, tokens):
 def post(client, game_id, token, seat, command, version, headers=None):
     return client.post(f"/v1/games/{game_id}/commands", token=token, headers=headers or {},
                        json={"seat": seat, "command": command, "expected_version": version})
-
-
-def test_a_warm_process_decides_without_reading_and_its_state_is_the_stored_one(processes, heads):
-    first, second, _ = processes
-    game_id, tokens = new_game(first)
-    for _ in range(6):
-        seat, token, command, version = turn(first, game_id, tokens)
-        heads.clear()
-        response = post(first, game_id, token, seat, command, version)
-        assert response.status_code == 201, response.json
-        assert heads == [], "the command was decided on the state the process held"
-    # the other process folds what is stored: the same state, seat by seat
-    for token in tokens.values():
-        mine = first.get(f"/v1/games/{game_id}/state", token=token)
-        theirs = second.get(f"/v1/games/{game_id}/state", token=token)
-        assert mine.status_code == theirs.status_code == 200
-        assert mine.json == theirs.json
 
 
 def test_a_process_whose_cache_is_behind_answers_the_true_version(processes, heads):
@@ -192,23 +180,37 @@ def test_a_command_body_is_loaded_as_the_schema_loads_it(body):
     assert command_fields(body) == loaded
 
 
-def test_an_append_refused_on_a_stale_cache_under_a_key_seals_the_true_conflict(processes, heads, monkeypatch):
-    """Decided on the cached state, allowed by it, refused by the append's key: the key's
-    whole transaction is rolled back (the refused statement left it unusable) and the
-    command read and answered again: 409 with the true version, sealed and replayed."""
-    first, second, _ = processes
+def test_a_process_whose_cache_is_ahead_of_the_database_writes_no_gap(processes, owner_database_url):
+    """The database went back one command (failed over to a replica that had not seen the
+    last commit, or restored) while a process still holds the state it folded after it:
+    a command at the process's version must not be appended onto the older game (a gap in
+    the events and a chain linked to an event that is not there). It is the conflict a
+    read finds, and the game goes on from what the database holds."""
+    first, _, _ = processes
     game_id, tokens = new_game(first)
-    seat, token, command, version = turn(second, game_id, tokens)
+    owner = psycopg.connect(owner_database_url, autocommit=True)
+    owner.execute("SET session_replication_role = replica")  # past the append-only trigger
+    for _ in range(2):
+        seat, token, command, version = turn(first, game_id, tokens)
+        assert post(first, game_id, token, seat, command, version).status_code == 201
+    row = owner.execute("SELECT version, status, to_act FROM games WHERE id = %s", (game_id,)).fetchone()
+    seat, token, command, version = turn(first, game_id, tokens)
     assert post(first, game_id, token, seat, command, version).status_code == 201
-    now = first.get(f"/v1/games/{game_id}").json["version"]
-    appends = []
-    append = store_module.Tx.append
-    monkeypatch.setattr(store_module.Tx, "append", lambda self, *a, **k: appends.append(a[1]) or append(self, *a, **k))
-    heads.clear()
-    key = {"Idempotency-Key": str(uuid.uuid4())}
-    lost = post(second, game_id, token, seat, command, version, key)
-    assert problem(lost, 409, "version_conflict")["current_version"] == now
-    assert appends == [version] and heads == [game_id], "decided on the cache, refused, then read"
-    again = post(second, game_id, token, seat, command, version, key)
-    assert (again.status_code, again.json) == (lost.status_code, lost.json)
-    assert first.get(f"/v1/games/{game_id}").json["version"] == now
+    # the next command, as the process offers it (read before the database goes back: any
+    # read after it would fold the process's state again from what the database holds)
+    seat, token, command, held = turn(first, game_id, tokens)
+    before = row[0]
+    owner.execute("DELETE FROM events WHERE game_id = %s AND seq > %s", (game_id, before))
+    owner.execute("DELETE FROM commands WHERE game_id = %s AND version >= %s", (game_id, before))
+    owner.execute("UPDATE games SET version = %s, status = %s, to_act = %s WHERE id = %s", (*row, game_id))
+    assert before < held
+    response = post(first, game_id, token, seat, command, held)
+    problem(response, 409, "version_conflict")
+    seqs = [r[0] for r in owner.execute("SELECT seq FROM events WHERE game_id = %s ORDER BY seq", (game_id,))]
+    assert seqs == list(range(1, before + 1)), "nothing was written past the database's version"
+    owner.close()
+    seat, token, command, version = turn(first, game_id, tokens)
+    assert version == before
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    audit = first.get(f"/v1/games/{game_id}/events").json
+    assert [e["seq"] for e in audit["events"]] == list(range(1, len(audit["events"]) + 1))
