@@ -18,8 +18,10 @@ from marshmallow import ValidationError
 
 from api import create_app
 from api.routes.games import COMMAND_OUTCOME_OUT, COMMAND_REQUEST, _render_outcome, command_fields
+from service.errors import VersionConflict
 from service.games import store as store_module
 from service.games.service import CommandOutcome
+from service.games.store import NewEvent
 from service.runtime.container import build
 from tests.api.seating import accept_invitations
 from tests.openapi_check import ValidatingClient
@@ -214,3 +216,20 @@ def test_a_process_whose_cache_is_ahead_of_the_database_writes_no_gap(processes,
     assert post(first, game_id, token, seat, command, version).status_code == 201
     audit = first.get(f"/v1/games/{game_id}/events").json
     assert [e["seq"] for e in audit["events"]] == list(range(1, len(audit["events"]) + 1))
+
+
+def test_an_append_onto_a_version_the_game_is_not_at_writes_nothing(processes, owner_database_url):
+    """The store's own guard, below any cache: events decided at a version the game's row
+    is not at (it went back, or never got there) are refused whole, with no gap written,
+    even where the events' keys are free."""
+    first, _, services = processes
+    game_id, _ = new_game(first)
+    version = first.get(f"/v1/games/{game_id}").json["version"]
+    event = NewEvent("kontor.RoundStarted", 1, None, {"round": 9, "idle_rounds": 0})
+    with pytest.raises(VersionConflict):
+        with services.games.store.tx() as tx:
+            tx.append(game_id, version + 2, "0" * 64, services.games.clock.now(), [event], "active", [0], None)
+    with psycopg.connect(owner_database_url) as conn:
+        last = conn.execute("SELECT max(seq) FROM events WHERE game_id = %s", (game_id,)).fetchone()[0]
+    assert last == version
+    assert first.get(f"/v1/games/{game_id}").json["version"] == version
