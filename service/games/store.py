@@ -52,10 +52,11 @@ set_json_loads(json_loads)  # json and jsonb columns, on every connection of thi
 
 
 #: the append writes only onto the version it was decided at: the events' primary key
-#: refuses a second append at that version, and this refuses one onto a game that is not
-#: there (behind it: a database restored or failed over to a replica that had not seen
-#: the last commits, while a process still holds the state it folded)
-_AT_EXPECTED = "EXISTS (SELECT 1 FROM games WHERE id = %(game_id)s AND version = %(expected_version)s)"
+#: refuses a second append at that version, and this row (none: the events and the
+#: command join nothing) refuses one onto a game that is not there (behind it: a database
+#: restored or failed over to a replica that had not seen the last commits, while a
+#: process still holds the state it folded); read once for both inserts
+_AT_EXPECTED = "at_expected AS (SELECT 1 FROM games WHERE id = %(game_id)s AND version = %(expected_version)s)"
 
 
 @dataclass(frozen=True)
@@ -557,16 +558,16 @@ class Tx:
         if command is not None:  # the command goes in with its events, in the same statement
             recorded = (", recorded AS (INSERT INTO commands (game_id, version, last_seq, seat, sender, at, command)"
                         " SELECT %(game_id)s, %(expected_version)s, %(version)s, %(seat)s, %(sender)s,"
-                        f" %(command_at)s, %(command)s WHERE {_AT_EXPECTED} RETURNING 1)")
+                        " %(command_at)s, %(command)s FROM at_expected RETURNING 1)")
             params.update(seat=command.seat, sender=Jsonb(command.sender), command_at=command.at,
                           command=Jsonb(command.command) if command.command is not None else None)
         try:
             updated = self.conn.execute(
-                "WITH appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
+                f"WITH {_AT_EXPECTED}, appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 " data, prev_hash, hash) SELECT %(game_id)s::uuid, e.seq, e.type, e.schema_version, e.seat,"
                 " %(at)s, e.data, e.prev_hash, e.hash FROM jsonb_to_recordset(%(events)s) AS e (seq integer,"
                 " type text, schema_version integer, seat integer, data jsonb, prev_hash text, hash text)"
-                f" WHERE {_AT_EXPECTED} RETURNING 1){recorded}"
+                f" CROSS JOIN at_expected RETURNING 1){recorded}"
                 " UPDATE games SET version = %(version)s, status = %(status)s, to_act = %(to_act)s,"
                 " result = %(result)s, deadline = %(deadline)s, timer_at = %(timer_at)s,"
                 " table_state = coalesce(%(table_state)s, table_state), updated_at = %(at)s"
