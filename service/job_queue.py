@@ -142,10 +142,6 @@ class RecordedEnqueue:
         (with the text around it in its argument) or a per-job field's value."""
         parts: list[bytes | tuple[str, str | None]] = []
         run: list[bytes] = []
-
-        def arg(value: bytes) -> None:
-            run.append(b"$%d\r\n%s\r\n" % (len(value), value))
-
         for args, (ids, fields) in zip([["MULTI"], *self.commands, ["EXEC"]],
                                        [([], {}), *self.slots, ([], {})]):
             run.append(b"*%d\r\n" % len(args))
@@ -155,7 +151,7 @@ class RecordedEnqueue:
                     run = []
                     parts.append(("id", value) if i in ids else (fields[i], None))
                 else:
-                    arg(encoder.encode(value))
+                    run.append(_bulk(encoder.encode(value)))
         parts.append(b"".join(run))
         return parts
 
@@ -176,8 +172,7 @@ class RecordedEnqueue:
                 continue
             name, around = part
             value = around.replace(_SAMPLE_ID, job_id) if name == "id" else values[name]
-            value = self._encoder.encode(value)
-            out.append(b"$%d\r\n%s\r\n" % (len(value), value))
+            out.append(_bulk(self._encoder.encode(value)))
         return b"".join(out)
 
     def _send(self, packed: bytes) -> None:
@@ -205,6 +200,11 @@ class RecordedEnqueue:
         for answer in answers:
             if isinstance(answer, Exception):
                 raise answer
+
+
+def _bulk(value: bytes) -> bytes:
+    """One argument of a command in Redis's protocol (a RESP bulk string)."""
+    return b"$%d\r\n%s\r\n" % (len(value), value)
 
 
 class RQJobQueue:

@@ -164,6 +164,7 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
 
 
 def step_waits(state: KontorState) -> bool:
-    """A rule's step waits for the placer (here, not in decide.py: the expansions ask it too) (``HOOKS.step_waits``): the core's commands,
-    and the commands that play a card, wait for it."""
+    """A rule's step waits for the placer (``HOOKS.step_waits``): the core's commands, and
+    the commands that play a card, wait for it. Here, not in decide.py: the expansions
+    ask it too, and they may not import decide."""
     return any(waits(state) for waits in HOOKS.step_waits)
