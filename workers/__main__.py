@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import threading
 import time
+import traceback
 from datetime import datetime
 
 from rq.worker import SimpleWorker
@@ -90,43 +92,86 @@ class Alarm:
             self.pubsub = None
 
 
-def _timers_forever(stop: threading.Event, longest: float, jobs: JobQueue, timers: bool) -> None:
-    """The timer loop: the table's timers due (ClockService.run_due_timers, in every
-    worker that takes the main queues; they share the due timers through PostgreSQL's row
-    locks), and the RQ jobs scheduled for later whose time has come. A turn that ran
-    timers is followed at once by the next (a backlog drains without waiting); otherwise
-    the loop sleeps until the next timer, at most ``longest``, woken sooner by an earlier
-    one (Alarm)."""
-    svc = services()
-    clocks = svc.clocks
-    alarm = Alarm(svc.redis, timer_channel(svc.settings.queue_name), svc.clock)
-    try:
-        while not stop.is_set():
-            wait = longest
-            try:
-                jobs.move_due_jobs()
-                if timers:
-                    if clocks.run_due_timers():
-                        continue
-                    upcoming = clocks.seconds_to_next_timer()
-                    if upcoming is not None:
-                        wait = min(longest, upcoming)
-            except Exception:  # the database may be restarting; try again next time
-                log.exception("timer loop failed")
-            alarm.sleep(wait, stop)
-    finally:
-        alarm.close()
+#: outcomes of a timer turn that changed no game: no reason to look again at once (a game
+#: refused or found early keeps its due time, and would be offered again in a tight loop)
+IDLE_OUTCOMES = frozenset({"stale", "nothing", "early", "failed"})
+#: a timer loop that has not ended a turn for this long is reported stuck, with its stack
+STUCK_AFTER_SECONDS = 15.0
 
 
-def _watch(stop: threading.Event, presence, jobs: JobQueue) -> None:
+class TimerLoop:
+    """The timer loop's thread: the table's timers due (ClockService.run_due_timers, in
+    every worker that takes the main queues; they share the due timers through
+    PostgreSQL's row locks), and the RQ jobs scheduled for later whose time has come. A
+    turn that ran a timer is followed at once by the next (a backlog drains without
+    waiting); otherwise the loop sleeps until the next timer, at most ``longest``, woken
+    sooner by an earlier one (Alarm).
+
+    Watched (``check``, from the worker's watch): a loop that died is started again, and one
+    that has not ended a turn for STUCK_AFTER_SECONDS is logged with where it waits, since
+    a silent loop leaves the timers to the sweeper's slower pace."""
+
+    def __init__(self, stop: threading.Event, longest: float, jobs: JobQueue, timers: bool):
+        self.stop, self.longest, self.jobs, self.timers = stop, longest, jobs, timers
+        self.turn_ended = time.monotonic()
+        self.reported_at = 0.0
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.turn_ended = time.monotonic()
+        self.thread = threading.Thread(target=self._forever, name="timer-loop", daemon=True)
+        self.thread.start()
+
+    def check(self) -> None:
+        if self.thread is None or self.stop.is_set():
+            return
+        if not self.thread.is_alive():
+            log.error("the timer loop had stopped: started again")
+            self.start()
+            return
+        silent = time.monotonic() - self.turn_ended
+        if silent > STUCK_AFTER_SECONDS and time.monotonic() - self.reported_at > STUCK_AFTER_SECONDS:
+            self.reported_at = time.monotonic()
+            frame = sys._current_frames().get(self.thread.ident)
+            where = "".join(traceback.format_stack(frame)) if frame is not None else "(no frame)"
+            log.error("the timer loop has not ended a turn for %.0f s; it is at:\n%s", silent, where)
+
+    def _forever(self) -> None:
+        svc = services()
+        clocks = svc.clocks
+        alarm = Alarm(svc.redis, timer_channel(svc.settings.queue_name), svc.clock)
+        try:
+            while not self.stop.is_set():
+                wait = self.longest
+                try:
+                    self.jobs.move_due_jobs()
+                    if self.timers:
+                        outcomes = clocks.run_due_timers()
+                        if any(outcome not in IDLE_OUTCOMES for outcome in outcomes):
+                            self.turn_ended = time.monotonic()
+                            continue
+                        upcoming = clocks.seconds_to_next_timer()
+                        if upcoming is not None:
+                            wait = min(self.longest, upcoming)
+                except Exception:  # the database may be restarting; try again next time
+                    log.exception("timer loop failed")
+                alarm.sleep(wait, self.stop)
+                self.turn_ended = time.monotonic()
+        finally:
+            alarm.close()
+
+
+def _watch(stop: threading.Event, presence, jobs: JobQueue, timer_loop: TimerLoop | None) -> None:
     """Every WATCH_SECONDS: queue again the clock job a dead worker was running, keep this
-    worker's presence."""
+    worker's presence, and look after the timer loop."""
     while not stop.wait(WATCH_SECONDS):
         try:
             orphans = jobs.requeue_orphaned_clock_jobs()
             if orphans:
                 log.info("queued again %s clock jobs a dead worker was running", orphans)
             keep(presence)
+            if timer_loop is not None:
+                timer_loop.check()
         except Exception:  # Redis may be restarting; try again next time
             log.exception("worker watch failed")
 
@@ -223,10 +268,10 @@ def main() -> int:
     # is still running (service/observability/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
     threading.Thread(target=_sweep_forever, args=(stop, args.sweep_every), daemon=True).start()
-    threading.Thread(target=_watch, args=(stop, presence, svc.jobs), daemon=True).start()
-    if not args.burst:
-        threading.Thread(target=_timers_forever, args=(stop, args.timer_longest_sleep, svc.jobs, "main" in kinds),
-                         daemon=True).start()
+    timer_loop = None if args.burst else TimerLoop(stop, args.timer_longest_sleep, svc.jobs, "main" in kinds)
+    if timer_loop is not None:
+        timer_loop.start()
+    threading.Thread(target=_watch, args=(stop, presence, svc.jobs, timer_loop), daemon=True).start()
     try:
         # no RQ scheduler: the timer loop above moves the jobs queued for later
         worker.work(burst=args.burst, logging_level="INFO")

@@ -49,6 +49,8 @@ from service.observability import metrics
 log = logging.getLogger(__name__)
 
 ROLLING_YEAR = timedelta(days=365)
+#: a timer run later than this after its time is logged (the timer loop runs them within a second)
+LATE_TIMER_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,11 @@ class ClockService:
         if command is not None:
             due_at = title.next_timer(folded.state)
             if due_at is not None:
-                metrics.TIMER_LATENESS.observe(max(0.0, (now - due_at).total_seconds()))
+                late = max(0.0, (now - due_at).total_seconds())
+                metrics.TIMER_LATENESS.observe(late)
+                if late > LATE_TIMER_SECONDS:  # the operator's clue: timers should run within a second
+                    log.warning("timer of %s at v%s (%s) runs %.1f s late", game_id, version,
+                                type(command).__name__, late)
         if command is None:
             later = title.next_timer(folded.state)
             if later is not None and later > now:  # woken early (another worker's clock)

@@ -42,8 +42,9 @@ def run_jobs():
 
 
 @pytest.fixture(scope="module")
-def worker(mail_services):
-    """Both kinds of queue in one process; the computer thinks 50 ms a move."""
+def worker(mail_services, tmp_path_factory):
+    """Both kinds of queue in one process; the computer thinks 50 ms a move. Its log is
+    kept in a file (``process.log_path``) that a failing test can quote, and shown at the end."""
     settings = mail_services.settings
     env = {**os.environ, "DATABASE_URL": settings.database_url, "REDIS_URL": settings.redis_url,
            "ENTREPOT_QUEUE": settings.queue_name, "ENTREPOT_SMTP_URL": settings.smtp_url,
@@ -51,9 +52,12 @@ def worker(mail_services):
            "ENTREPOT_PUBLIC_URL": settings.public_url, "ENTREPOT_MAIL_WINDOW": "300",
            "ENTREPOT_AI_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
     other_tests_timers_off(mail_services)
-    process = subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main,ai", "--sweep-every", "5"],
-                               cwd=ROOT, env=env, start_new_session=True,
-                               preexec_fn=die_with_parent)  # gone with pytest, however it ends
+    log_path = tmp_path_factory.mktemp("worker") / "worker.log"
+    with open(log_path, "wb") as log_file:
+        process = subprocess.Popen([sys.executable, "-m", "workers", "--queues", "main,ai", "--sweep-every", "5"],
+                                   cwd=ROOT, env=env, start_new_session=True, stdout=log_file, stderr=log_file,
+                                   preexec_fn=die_with_parent)  # gone with pytest, however it ends
+    process.log_path = log_path
     redis = Redis.from_url(settings.redis_url)
     deadline = time.monotonic() + 60
     while not Worker.count(connection=redis, queue=Queue(f"{settings.queue_name}", connection=redis)) and process.poll() is None:
@@ -66,6 +70,7 @@ def worker(mail_services):
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=20)
+    sys.stderr.write(log_path.read_text(errors="replace"))
 
 
 def _against_the_computer(client, player: dict, time_control: dict | None = None, seed: str = SEED) -> dict:
@@ -196,7 +201,19 @@ def test_on_a_12_second_clock_the_reminder_comes_before_the_deadline_and_the_sta
     reminder = mails.wait(lambda m: ada["email"] in str(m["To"]) and "Reminder" in str(m["Subject"]), 20)
     arrived = reminder.received_at  # set by the sink when the SMTP server took it
     print(f"reminder {(deadline - arrived).total_seconds():.2f} s before the deadline")
-    assert arrived < deadline, (arrived, deadline)
+    assert arrived < deadline, _why_late(client, ada, game["id"], worker, arrived, deadline)
     assert reminder["Reply-To"] and "Your moves:" in text_of(reminder)  # a reminder can be answered
     told = mails.wait(lambda m: ada["email"] in str(m["To"]) and "computer played for you" in str(m["Subject"]), 30)
     assert "Your time ran out" in text_of(told) and "choose card" in text_of(told)
+
+
+def _why_late(client, player: dict, game_id: str, worker, arrived, deadline) -> str:
+    """A late reminder's message: the game's timed events and what the worker said of its
+    timers, so a failure on a machine nobody can watch says where the time went."""
+    events = client.get(f"/v1/games/{game_id}/events", token=player["token"]).json["events"]
+    timed = [f"  v{e['seq']} {e['type']} at {e.get('at')}" for e in events
+             if e["type"] in ("ClockStarted", "ReminderSent", "TimedOut", "StoodIn")]
+    said = [line for line in worker.log_path.read_text(errors="replace").splitlines()
+            if any(word in line for word in ("timer", "sweep", "late", "Error", "error"))]
+    return (f"the reminder arrived at {arrived}, after the deadline {deadline}\nthe game's timers:\n"
+            + "\n".join(timed) + "\nthe worker on its timers:\n" + "\n".join(said[-40:]))

@@ -15,6 +15,11 @@ def sh(*cmd: str) -> None:
     assert done.returncode == 0, f"{' '.join(cmd)}: {done.stderr}"
 
 
+def _run(cmd: list[str]) -> str:
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    return done.stdout + done.stderr
+
+
 @dataclass
 class Host:
     name: str
@@ -80,6 +85,20 @@ class Network:
         host = Host(name, ns, f"{self.subnet}.{last}", outer)
         self.hosts.append(host)
         return host
+
+    def diagnosis(self) -> str:
+        """What the hosts' network holds now (neighbour caches, sockets, links): for a
+        failure's message, as a machine's operator would look."""
+        parts = []
+        for title, cmd in [("bridge links", ["ip", "-br", "link", "show", "master", self.bridge]),
+                           ("bridge fdb", ["bridge", "fdb", "show", "br", self.bridge]),
+                           ("gateway neighbours", ["ip", "neigh", "show", "dev", self.bridge]),
+                           ("routes to the subnet", ["ip", "route", "get", f"{self.subnet}.30"])]:
+            parts.append(f"== {title}\n" + _run(cmd))
+        for host in self.hosts:
+            parts.append(f"== {host.name}: neighbours\n" + _run([*host.prefix, "ip", "neigh"]))
+            parts.append(f"== {host.name}: sockets\n" + _run([*host.prefix, "ss", "-tanoi"]))
+        return "\n".join(parts)
 
     def close(self) -> None:
         for host in self.hosts:
