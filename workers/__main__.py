@@ -107,19 +107,24 @@ class TimerLoop:
     waiting); otherwise the loop sleeps until the next timer, at most ``longest``, woken
     sooner by an earlier one (Alarm).
 
-    Watched (``check``, from the worker's watch): a loop that died is started again, and one
-    that has not ended a turn for STUCK_AFTER_SECONDS is logged with where it waits, since
-    a silent loop leaves the timers to the sweeper's slower pace."""
+    Watched (``check``, from the worker's watch), since a silent loop leaves the timers to
+    the sweeper's slower pace: a loop that died is started again; one that has not ended a
+    turn for STUCK_AFTER_SECONDS is logged with where it waits, and after twice that is
+    replaced by a new one (the old one ends at its next turn: the timers' claims keep two
+    from running one game's timer)."""
 
     def __init__(self, stop: threading.Event, longest: float, jobs: JobQueue, timers: bool):
         self.stop, self.longest, self.jobs, self.timers = stop, longest, jobs, timers
         self.turn_ended = time.monotonic()
         self.reported_at = 0.0
         self.thread: threading.Thread | None = None
+        self.generation = 0  # the current loop's; an older one stops at its next turn
 
     def start(self) -> None:
         self.turn_ended = time.monotonic()
-        self.thread = threading.Thread(target=self._forever, name="timer-loop", daemon=True)
+        self.generation += 1
+        self.thread = threading.Thread(target=self._forever, args=(self.generation,), name="timer-loop",
+                                       daemon=True)
         self.thread.start()
 
     def check(self) -> None:
@@ -135,13 +140,16 @@ class TimerLoop:
             frame = sys._current_frames().get(self.thread.ident)
             where = "".join(traceback.format_stack(frame)) if frame is not None else "(no frame)"
             log.error("the timer loop has not ended a turn for %.0f s; it is at:\n%s", silent, where)
+        if silent > 2 * STUCK_AFTER_SECONDS:
+            log.error("the timer loop has not ended a turn for %.0f s: a new one takes over", silent)
+            self.start()
 
-    def _forever(self) -> None:
+    def _forever(self, generation: int) -> None:
         svc = services()
         clocks = svc.clocks
         alarm = Alarm(svc.redis, timer_channel(svc.settings.queue_name), svc.clock)
         try:
-            while not self.stop.is_set():
+            while not self.stop.is_set() and generation == self.generation:
                 wait = self.longest
                 try:
                     self.jobs.move_due_jobs()
