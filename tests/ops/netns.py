@@ -97,7 +97,8 @@ class Network:
             parts.append(f"== {title}\n" + _run(cmd))
         for host in self.hosts:
             parts.append(f"== {host.name}: neighbours\n" + _run([*host.prefix, "ip", "neigh"]))
-            parts.append(f"== {host.name}: sockets\n" + _run([*host.prefix, "ss", "-tanoi"]))
+            sockets = _run([*host.prefix, "ss", "-tano"]).splitlines()
+            parts.append(f"== {host.name}: sockets ({len(sockets) - 1})\n" + "\n".join(sockets[:25]))
         return "\n".join(parts)
 
     def close(self) -> None:

@@ -259,9 +259,10 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
         try:
             wait_until(lambda: any(t > crashed and s == 201 for t, s in api.statuses), 60, "a move after the promotion")
         except AssertionError:
-            (folder / "diagnosis.txt").write_text(net.diagnosis())
-            raise AssertionError(f"no move after the promotion; what the network held: {folder}/diagnosis.txt\n"
-                                 + net.diagnosis()[-6000:] + f"\nstatuses since: {[s for t, s in api.statuses if t > crashed]}")
+            # the flake this test is marked for: say what the network held (issue 32's note)
+            since = [s for t, s in api.statuses if t > crashed]
+            raise AssertionError(f"no move after the promotion; answers since the crash: {since}\n"
+                                 + net.diagnosis()) from None
         failover = min(t for t, s in api.statuses if t > crashed and s == 201) - crashed
         after_promotion = failover - (promoted - crashed)
         time.sleep(2)
