@@ -339,6 +339,7 @@ class RQJobQueue:
         at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
         second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
+        trace("enqueue", job=job_id, queue=self._queue_of(func).name)
         return self._schedule(at or self.clock.now(), func, args, job_id, self._queue_of(func), result_ttl=60)
 
     def _queue_of(self, func: str) -> Queue:

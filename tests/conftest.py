@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import secrets
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -45,11 +46,10 @@ def engine_urls(tmp_path_factory):
         embedded.stop()
 
 
-@pytest.fixture(scope="session")
-def databases(engine_urls):
+@contextmanager
+def fresh_database(admin_url: str):
     """A fresh database migrated by its owner, and a restricted role for the application:
-    the whole suite runs as that role (SELECT/INSERT on events only), as production does."""
-    admin_url = engine_urls[0]
+    (owner url, application url), dropped afterwards."""
     suffix = uuid.uuid4().hex[:12]
     name, role, password = f"entrepot_test_{suffix}", f"entrepot_test_app_{suffix}", secrets.token_hex(16)
     with psycopg.connect(admin_url, autocommit=True) as admin:
@@ -57,11 +57,21 @@ def databases(engine_urls):
         admin.execute(f"CREATE ROLE \"{role}\" LOGIN PASSWORD '{password}'")
     owner_url = make_conninfo(admin_url, dbname=name)
     app_url = make_conninfo(owner_url, user=role, password=password)
-    migrate(owner_url, app_url)
-    yield owner_url, app_url
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+    try:
+        migrate(owner_url, app_url)
+        yield owner_url, app_url
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+@pytest.fixture(scope="session")
+def databases(engine_urls):
+    """The session's database: the whole suite runs as the application's role (SELECT/INSERT
+    on events only), as production does."""
+    with fresh_database(engine_urls[0]) as urls:
+        yield urls
 
 
 @pytest.fixture(scope="session")

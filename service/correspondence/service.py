@@ -30,6 +30,7 @@ from service.correspondence.records import (
     vacations_to_apply,
 )
 from service.correspondence.time_control import with_banks_now
+from service.correspondence.timer_trace import trace
 from service.entropy import new_id
 from service.errors import (
     GameNotActive,
@@ -142,6 +143,7 @@ class ClockService:
                 except Exception:  # one game's failure keeps none of the others waiting
                     log.exception("timer of %s at v%s failed", game_id, version)
                     outcome = "failed"
+                trace("timer", game=game_id, version=version, outcome=outcome)
                 outcomes[outcome] = outcomes.get(outcome, 0) + 1
             # a timer that failed (or found nothing due yet) is still due: the next turn offers it again
             release_timer_claims(claim, [game_id for game_id, _ in games])

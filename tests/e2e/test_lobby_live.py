@@ -75,7 +75,7 @@ def test_the_lobby_stream_follows_seeks_live(server):
         assert response.headers["Content-Type"] == "application/problem+json"
 
 
-def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
+def test_a_spectator_watches_live_and_sees_nothing_hidden(server, server_settings):
     """The re-deal attack: whatever a spectator is served of a live game (the game, its
     state, its stream) is the same for every re-deal of what no spectator may see."""
     red, black = Client(server), Client(server)
@@ -96,7 +96,7 @@ def test_a_spectator_watches_live_and_sees_nothing_hidden(server, settings):
     served_stream = parse(stream(server, game["id"], timeout=1).text)
     assert [int(m["id"]) for m in served_stream] == list(range(1, watched["version"] + 1))
 
-    services = build(settings)
+    services = build(server_settings)
     try:
         with services.store.read() as tx:
             stored = tx.events(game["id"], upto=watched["version"])

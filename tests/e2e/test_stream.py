@@ -146,10 +146,10 @@ def test_plain_requests_answer_while_twenty_streams_stay_open(server):
         s.close()
 
 
-def test_a_move_whose_wake_up_was_lost_still_reaches_the_stream(server, settings):
+def test_a_move_whose_wake_up_was_lost_still_reaches_the_stream(server, server_settings):
     """A move committed with no publish (as when Redis is down at that moment): the
     per-process resync finds it, though keep-alives never read."""
-    silent = build(settings)  # the same database, a write path that publishes nothing
+    silent = build(server_settings)  # the server's database, a write path that publishes nothing
     silent.games.notifier = SilentNotifier()
     try:
         game, red, black = two_player_game(server)

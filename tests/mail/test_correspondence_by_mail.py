@@ -183,12 +183,11 @@ def test_a_reply_the_opponents_move_made_illegal_is_refused_with_the_position_no
     assert _status(mail_services, game["id"])[1] > version
 
 
-# flaky(reruns=2): in three whole-suite runs (2026-11-27, CI's twice in a row) the first
-# turns' reminders never came and a later one came 5 s after its deadline, at the
-# sweeper's pace, as if the worker's timer loop were silent; not reproduced since. The
-# loop is now watched (workers/__main__.py, TimerLoop), and a failure's message quotes
-# the game's timer events and what the worker logged of its timers (_why_late)
-@pytest.mark.flaky(reruns=2)
+# In whole-suite runs (CI, 2026-11-27) this test failed: another deployment's workers (the
+# e2e session server's, on the same database) ran this game's reminders and fan-outs and
+# sent their mails to their own sink. That server now has a database of its own
+# (tests/e2e/conftest.py, server_settings); a failure's message still quotes the game's
+# timer events and what this module's worker logged of its timers (_why_late).
 def test_on_a_12_second_clock_the_reminder_comes_before_the_deadline_and_the_stand_in_is_told(
         client, sink, worker, mail_services, verified_player):
     mails, _ = sink
