@@ -11,7 +11,7 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
+from domain.kontor.core.hooks import CATALOGUE, Hooks, answer, filtered, in_game_order, rules_for
 from domain.kontor.core.placement import placed_goods, placement_cells, placement_error, step_waits
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
@@ -40,7 +40,7 @@ __all__ = [
 def to_act(state: KontorState) -> tuple[int, ...]:
     # a form's turns, a scenario's pending decision, the special rules' phases and steps,
     # the expansions' event cards
-    own = answer(HOOKS.to_act, state)
+    own = answer(rules_for(state.options).to_act, state)
     if own is not None:
         return own
     if state.phase == "choose":
@@ -65,23 +65,24 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
-    own = answer(HOOKS.legal_commands, state, seat)  # the phases and steps of to_act's hooks
+    rules = rules_for(state.options)
+    own = answer(rules.legal_commands, state, seat)  # the phases and steps of to_act's hooks
     if own is not None:
         return own
     if state.phase == "choose":
         return (
             [ChooseCard(c) for c in sorted(state.hands[seat])]
             + [Pass()]
-            + [c for more in HOOKS.choose_commands for c in more(state, seat)]
+            + [c for more in rules.choose_commands for c in more(state, seat)]
         )
     card = placing_card(state)
     cells = legal_cells_now(state, seat, card)
     places = [PlaceCard(x, y) for x, y in cells]
     return (
         places
-        + [c for more in HOOKS.place_commands for c in more(state, seat, places)]
+        + [c for more in rules.place_commands for c in more(state, seat, places)]
         + ship_commands(state, seat)
-        + [c for more in HOOKS.after_ship_commands for c in more(state, seat)]
+        + [c for more in rules.after_ship_commands for c in more(state, seat)]
     )
 
 
@@ -98,6 +99,8 @@ class DecideContext:
     def __init__(self, state: KontorState):
         self.state = state
         self.events: list = []
+        #: the game's rule set (core/hooks.py)
+        self.rules: Hooks = rules_for(state.options)
 
     def emit(self, event) -> None:
         self.events.append(event)
@@ -140,17 +143,17 @@ class DecideContext:
 
     def setup_done(self) -> None:
         """A rule's own set-up phase is over (hook point ``setup_done``)."""
-        for done in HOOKS.setup_done:
+        for done in self.rules.setup_done:
             done(self)
 
     def after_command(self) -> None:
         """The checks after every command (a rule's early end between two moves)."""
-        for check in HOOKS.after_command:
+        for check in self.rules.after_command:
             check(self)
 
     def ends_early(self) -> bool:
         """Does a rule end the game now (scenarios' early ends)? True if it ended."""
-        return any(end(self) for end in HOOKS.early_end)
+        return any(end(self) for end in self.rules.early_end)
 
     def can_place_any(self, seat: int) -> bool:
         """Does the seat hold a card it could place now (or a ship card to free a cell)?"""
@@ -166,7 +169,7 @@ def decide(state: KontorState, issued: Issued) -> list:
     command = issued.command
     log = DecideContext(state)
     # the guards, a rule's commands (the free wheel's own turns: every command)
-    for is_guard, rule in _command_chain(type(command)):
+    for is_guard, rule in _command_chain(log.rules, type(command)):
         if is_guard:
             rule(state, command)
         elif rule(log, seat, command):
@@ -191,7 +194,7 @@ def decide(state: KontorState, issued: Issued) -> list:
                 "kontor.pass_too_late",
                 "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
             )
-        if not any(passes(log, seat) for passes in HOOKS.pass_turn):
+        if not any(passes(log, seat) for passes in log.rules.pass_turn):
             florins = min(SETUP["pass_income"], state.treasury)
             log.emit(ev.Passed(seat, florins))
         _after_choice(log)
@@ -208,16 +211,14 @@ def decide(state: KontorState, issued: Issued) -> list:
     return log.events
 
 
-#: [the HOOKS.generation it was built for, {command type: HOOKS.command_chain(type)}]
-_CHAINS: list = [-1, {}]
-
-
-def _command_chain(t: type) -> tuple:
-    if _CHAINS[0] != HOOKS.generation:
-        _CHAINS[:] = [HOOKS.generation, {}]
-    chain = _CHAINS[1].get(t)
+def _command_chain(rules: Hooks, t: type) -> tuple:
+    """{command type: rules.command_chain(type)}, kept in the rule set."""
+    chains = rules.derived.get("chains")
+    if chains is None:
+        chains = rules.derived["chains"] = {}
+    chain = chains.get(t)
     if chain is None:
-        chain = _CHAINS[1][t] = HOOKS.command_chain(t)
+        chain = chains[t] = rules.command_chain(t)
     return chain
 
 
@@ -233,7 +234,7 @@ def _after_choice(log: DecideContext) -> None:
 def _step_reveal(log: DecideContext, chosen: tuple) -> bool:
     """The cards shown (what a rule shows of a choice: revealed_cards)."""
     st = log.state
-    log.emit(ev.CardsRevealed(filtered(HOOKS.revealed_cards, st.chosen, st)))
+    log.emit(ev.CardsRevealed(filtered(log.rules.revealed_cards, st.chosen, st)))
     return False
 
 
@@ -270,7 +271,7 @@ AFTER_CHOICE: tuple[tuple[str, object], ...] = (
 
 def _order_key(st: KontorState, seat: int):
     """« Le joueur qui a joué la carte avec le plus grand nombre commence »."""
-    own = answer(HOOKS.order_key, st, seat)
+    own = answer(rules_for(st.options).order_key, st, seat)
     return own if own is not None else (0, -st.revealed[seat])
 
 
@@ -283,7 +284,7 @@ def _advance(log: DecideContext) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over" or any(pending(st) for pending in HOOKS.decision_pending):
+        if st.phase == "over" or any(pending(st) for pending in log.rules.decision_pending):
             return
         if st.order:
             seat = st.order[0]
@@ -389,7 +390,7 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
 
 
 def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
-    if any(waits(log, reason) for waits in HOOKS.before_end):
+    if any(waits(log, reason) for waits in log.rules.before_end):
         return
     st = log.state
     points = st.points
@@ -398,7 +399,7 @@ def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None =
         points = final_points(st, counted)
         log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
         st = log.state
-    points = filtered(HOOKS.final_points, points, log)
+    points = filtered(log.rules.final_points, points, log)
     st = log.state
     if winners is None:  # special rules A: Misère names the winners
         winners = _winners(st, points, st.money)
@@ -606,38 +607,37 @@ CORE_STEPS = {
     "end": ROUND_END,
 }
 
-#: {"choice" | "no_cell" | "ship" | "turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
-_STEPS: dict[str, list] = {which: [-1, (), {}] for which in CORE_STEPS}
-
-
-def _steps(which: str) -> list:
-    built = _STEPS[which]
-    if built[0] != HOOKS.generation:
-        steps = in_order(CORE_STEPS[which], HOOKS.steps)
-        built[:] = [HOOKS.generation, steps, {n: i for i, (n, _) in enumerate(steps)}]
+def _steps(rules: Hooks, which: str) -> tuple:
+    """(the steps of list ``which`` ("choice" | "no_cell" | "ship" | "turn" | "end") in a
+    game with these rules, {name: index}), kept in the rule set. Each rule's step is
+    placed as among every rule's (CATALOGUE): a step anchored to a rule the game does
+    not play keeps its place."""
+    built = rules.derived.get(which)
+    if built is None:
+        steps = in_game_order(CORE_STEPS[which], CATALOGUE.steps, rules.steps)
+        built = rules.derived[which] = (steps, {n: i for i, (n, _) in enumerate(steps)})
     return built
 
 
-def choice_steps() -> tuple[tuple[str, object], ...]:
-    """After the choice, with the rules' steps, in order."""
-    return _steps("choice")[1]
+def choice_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """After the choice, with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "choice")[0]
 
 
-def turn_steps() -> tuple[tuple[str, object], ...]:
-    """A placer's turn with the rules' steps, in order (each rule's step acts only when
-    its options say so)."""
-    return _steps("turn")[1]
+def turn_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """A placer's turn with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "turn")[0]
 
 
-def round_end_steps() -> tuple[tuple[str, object], ...]:
-    """The round's end with the rules' steps, in order."""
-    return _steps("end")[1]
+def round_end_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """The round's end with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "end")[0]
 
 
 def _run(log: DecideContext, turn, which: str, start: str | None) -> None:
     """Carry out the steps from ``start`` (None: the first, a rule's own) on, until a
     step stops."""
-    _, steps, index = _steps(which)
+    steps, index = _steps(log.rules, which)
     for _, step in steps[index[start] if start is not None else 0 :]:
         if step(log, turn):
             return
@@ -654,15 +654,16 @@ def _turn(log: DecideContext, turn: Turn, start: str) -> None:
 #: end (ROUND_END and the rules' steps). A rule's own phase (Justice's starting docks,
 #: the special cards' buying, a tavern decision) comes first while it lasts: to_act and
 #: legal_commands ask the rules, decide sends their commands through the command chain.
-def round_order() -> tuple[str, ...]:
-    """The round, in order, the rules' steps included."""
+def round_order(rules: Hooks = CATALOGUE) -> tuple[str, ...]:
+    """The round, in order, the rules' steps included (by default every rule's; a game's:
+    ``round_order(rules_for(options))``)."""
     return (
         "choose",
-        *(name for name, _ in choice_steps()),
-        *(f"no cell: {name}" for name, _ in _steps("no_cell")[1]),
-        *(f"ship: {name}" for name, _ in _steps("ship")[1]),
-        *(f"turn: {name}" for name, _ in turn_steps()),
-        *(f"end: {name}" for name, _ in round_end_steps()),
+        *(name for name, _ in choice_steps(rules)),
+        *(f"no cell: {name}" for name, _ in _steps(rules, "no_cell")[0]),
+        *(f"ship: {name}" for name, _ in _steps(rules, "ship")[0]),
+        *(f"turn: {name}" for name, _ in turn_steps(rules)),
+        *(f"end: {name}" for name, _ in round_end_steps(rules)),
     )
 
 
@@ -675,7 +676,7 @@ def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
     (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
     c = CARDS[card]
     draw = None if c.is_special else ("dock" if c.is_dock else "water")
-    return filtered(HOOKS.draw_pile, draw, st, seat, card)
+    return filtered(rules_for(st.options).draw_pile, draw, st, seat, card)
 
 
 def _after_warehouses(

@@ -1,10 +1,15 @@
 """The named hook points where a form, a scenario, a special rule or an expansion extends
 the core game (basic and advanced), and the tables the core dispatches through.
 
-Plain data. Each extension module has a ``register(hooks)`` that adds what it needs;
-``registry.py`` calls them, in a fixed order, when the package is imported. The core
-reads ``HOOKS`` and never imports an extension. Every function receives the state (or
-the decide context) and decides for itself whether its rule is active (by the options).
+Plain data. Each extension module has a ``register(hooks)`` that adds what it needs, and
+``registry.py`` says, for each, in which games it acts (``ACTIVE``: a predicate on the
+options). A game reads its rule set, ``rules_for(options)``: a Hooks holding only the
+extensions active under those options, built once per options value. The core never
+imports an extension. ``CATALOGUE`` holds every extension: the commands' and the own
+events' tables (dispatched by type: a command of a rule the game does not play is refused
+by that rule, with its own reason), the order in which every step and view part is placed,
+and the points asked before a game has options (the options' settings) or without a game
+(an event's redaction).
 
 - The round's steps (``add_step``) and the view's parts (``add_view``): each placed next
   to the step or part it names, in the core's lists (core/decide.py, core/view.py;
@@ -154,8 +159,9 @@ class Hooks:
     #: an event type -> what it also does under a rule, after it was applied, in order
     #: (GameStarted's: the rules' state at the start)
     after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
-    #: bumped by every registration: evolve rebuilds its dispatch table when it changes
-    generation: int = 0
+    #: what the core derives from the tables above (the step lists, the view's parts, the
+    #: command chains, evolve's table), cached here; emptied by every registration
+    derived: dict = field(default_factory=dict)
 
     def add_step(
         self, name: str, step: Step, *, before: str = "", after: str = ""
@@ -163,26 +169,26 @@ class Hooks:
         """A rule's step, just before or after the step of that name (the core's, or
         another rule's: Euphrate's sunken warehouses after Choix des marchandises' step)."""
         self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
-        self.generation += 1
+        self.derived.clear()
 
     def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
         """A rule's part of the view, just before or after the part of that name (the
         core's, or another rule's); ``name``: by default the module's."""
         name = name or part.__module__.rpartition(".")[2]
         self.view_parts.append(("before", before, name, part) if before else ("after", after, name, part))
-        self.generation += 1
+        self.derived.clear()
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
         """``rule`` decides these command types (True: decided; False: not its case)."""
         self.commands.append((tuple(types), rule))
-        self.generation += 1
+        self.derived.clear()
 
     def guard(self, guard: CommandGuard) -> None:
         """``guard`` may refuse any command whose rule is registered after it, and the
         core's (registering the same guard again adds nothing)."""
         if (None, guard) not in self.commands:
             self.commands.append((None, guard))
-            self.generation += 1
+            self.derived.clear()
 
     def refuse_while_waiting(self, state, command) -> None:
         """The guard of the rules whose own decision waits (``command_guard``)."""
@@ -202,23 +208,23 @@ class Hooks:
             if self.events.get(t, rule) is not rule:
                 raise ValueError(f"event {t.__name__} already has an owner")
             self.events[t] = rule
-        self.generation += 1
+        self.derived.clear()
 
     # ``when(options) -> bool``: the games the rule acts in (None: every game). A game's
     # evolve table holds only the rules of its options; the rule must leave the state
     # unchanged (``instead``: answer None) in every game where ``when`` is False.
     def instead_of(self, t: type, rule: EventOverride, when: Active | None = None) -> None:
         self.instead.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     def before_event(self, t: type, rule: EventRule, when: Active | None = None) -> None:
         self.before.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     def after_event(self, types: Iterable[type], rule: EventAfter, when: Active | None = None) -> None:
         for t in types:
             self.after.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     # --- options -------------------------------------------------------------------
     #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
@@ -314,7 +320,48 @@ class Hooks:
     hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 
-HOOKS = Hooks()
+#: every extension, registered once (registry.py): see the module's docstring
+CATALOGUE = Hooks()
+
+#: options -> that game's rule set (registry.rule_set, installed by ``use_rule_sets``)
+_build_rule_set: Callable[[Options], Hooks] | None = None
+#: id(options) -> (options, rule set): the options objects seen last (one per game, its
+#: states share it), found without hashing the options' many fields
+_BY_ID: dict[int, tuple[Options, Hooks]] = {}
+#: options value -> rule set: one per distinct options (games replay many times)
+_BY_VALUE: dict[Options, Hooks] = {}
+
+
+def use_rule_sets(build: Callable[[Options], Hooks]) -> None:
+    """``build(options)``: the Hooks of the extensions active under these options."""
+    global _build_rule_set
+    _build_rule_set = build
+    _BY_ID.clear()
+    _BY_VALUE.clear()
+
+
+def rules_for(options: Options) -> Hooks:
+    """The rule set of a game with these options (built once per options value)."""
+    known = _BY_ID.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    try:
+        rules = _BY_VALUE.get(options)
+    except TypeError:  # options that cannot be hashed: built for the game
+        rules = None
+    if rules is None:
+        assert _build_rule_set is not None, "domain.kontor.registry installs the rule sets"
+        rules = _build_rule_set(options)
+        if len(_BY_VALUE) > 256:  # options seen by this process: a bounded cache
+            _BY_VALUE.clear()
+        try:
+            _BY_VALUE[options] = rules
+        except TypeError:
+            pass
+    if len(_BY_ID) > 1024:
+        _BY_ID.clear()
+    _BY_ID[id(options)] = (options, rules)  # the options kept: their id is not reused
+    return rules
 
 
 R = TypeVar("R")
@@ -357,4 +404,28 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
 
     for name, fn in core:
         put(name, fn)
+    return tuple(out)
+
+
+def in_game_order(
+    core: Iterable[tuple[str, Any]],
+    every_part: Iterable[tuple[str, str, str, Any]],
+    game_parts: Iterable[tuple[str, str, str, Any]],
+) -> tuple[tuple[str, Any], ...]:
+    """``in_order(core, every_part)`` keeping the core's and the game's parts, each with the
+    game's function: a rule's part keeps the place it has among every rule's (next to a
+    part of a rule the game does not play, too). Parts are known by name."""
+    own: dict[str, list] = {}
+    for _, _, name, fn in game_parts:
+        own.setdefault(name, []).append(fn)
+    taken = {name: 0 for name in own}
+    core = tuple(core)
+    core_names = {name for name, _ in core}
+    out: list = []
+    for name, fn in in_order(core, every_part):
+        if name in core_names:
+            out.append((name, fn))
+        elif name in own:
+            out.append((name, own[name][taken[name]]))
+            taken[name] += 1
     return tuple(out)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from domain.kontor.core.board import Pos, neighbours, occupancy
 from domain.kontor.core.commands import MoveShip
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import rules_for
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import owner_side, seats_of
 from domain.kontor.core.state import KontorState
@@ -46,7 +46,7 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
     bateau sont inamovibles, ainsi que tous les canaux et tous les docks d'un secteur
     terminé »)."""
     closed = scored_cells(state)
-    for more in HOOKS.ship_closed_cells:  # free wheel: finished though not scored yet
+    for more in rules_for(state.options).ship_closed_cells:  # free wheel: finished though not scored yet
         closed = closed | more(state, cells)
     out = []
     for n in neighbours(pos):
@@ -55,7 +55,7 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
             continue
         c = CARDS[card]
         if c.kind == "dock" and c.ship:
-            if any(protects(state, cells, n) for protects in HOOKS.ship_protected):
+            if any(protects(state, cells, n) for protects in rules_for(state.options).ship_protected):
                 continue
             out.append(n)
     return sorted(out, key=lambda p: (p[1], p[0]))

@@ -8,7 +8,7 @@ from domain.kontor import GAME
 from domain.kontor.core import decide as core_decide
 from domain.kontor.core import evolve as core_evolve
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import CATALOGUE
 
 CORE_COMMANDS = {ChooseCard, Pass, PlaceCard, MoveShip}
 #: the free wheel form decides every command of its games (its rule comes first in every
@@ -26,7 +26,7 @@ FREE_WHEEL_COMMANDS = {
 
 def test_every_event_type_has_one_applier_the_core_or_one_extension():
     core = set(core_evolve.CORE_EVENTS)
-    own = set(HOOKS.events)
+    own = set(CATALOGUE.events)
     assert not core & own
     assert core | own == set(GAME.event_types)
 
@@ -34,7 +34,7 @@ def test_every_event_type_has_one_applier_the_core_or_one_extension():
 def test_every_command_type_reaches_a_rule_or_the_core():
     ruled = {
         t
-        for types, fn in HOOKS.commands
+        for types, fn in CATALOGUE.commands
         if types is not None and fn.__module__ != FREE_WHEEL
         for t in types
     }
@@ -44,7 +44,7 @@ def test_every_command_type_reaches_a_rule_or_the_core():
     assert not ruled & CORE_COMMANDS
     # the free wheel's rule is the first of every command's chain
     for t in GAME.command_types:
-        assert HOOKS.command_chain(t)[0][1].__module__ == FREE_WHEEL
+        assert CATALOGUE.command_chain(t)[0][1].__module__ == FREE_WHEEL
 
 
 def test_a_guard_refuses_only_the_commands_registered_after_it():
@@ -55,20 +55,20 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
     def guards_first(command_type):
         """The guards a command of this type meets before its first rule."""
         out = []
-        for is_guard, fn in HOOKS.command_chain(command_type)[1:]:  # the free wheel's first
+        for is_guard, fn in CATALOGUE.command_chain(command_type)[1:]:  # the free wheel's first
             if not is_guard:
                 break
             out.append(fn)
         return out
 
-    guards = [fn for types, fn in HOOKS.commands if types is None]
+    guards = [fn for types, fn in CATALOGUE.commands if types is None]
     assert len(guards) == 2
     assert guards_first(Bribe) == []
     assert guards_first(DrawCard) == guards[:1]
     assert guards_first(PlaceBribeWarehouse) == guards
     assert guards_first(PlaceCard) == guards
     # two rules decide DrawCard, Premier choix's « dock_pick » first
-    rules = [fn.__module__ for is_guard, fn in HOOKS.command_chain(DrawCard) if not is_guard]
+    rules = [fn.__module__ for is_guard, fn in CATALOGUE.command_chain(DrawCard) if not is_guard]
     assert rules == [FREE_WHEEL, "domain.kontor.rules.first_choice", "domain.kontor.rules.draw_step"]
 
 
@@ -117,7 +117,7 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     assert [name for name, _ in core_decide.turn_steps() if name in core] == core
     # every rule's step is placed once, in one of the lists
     placed = [name for name in core_decide.round_order()]
-    names = [name for _, _, name, _ in HOOKS.steps]
+    names = [name for _, _, name, _ in CATALOGUE.steps]
     assert len(set(names)) == len(names)
     for name in names:
         assert sum(p.split(": ")[-1] == name for p in placed) == 1, name
@@ -138,7 +138,7 @@ def test_the_view_reads_as_one_list_the_rules_parts_in_their_place():
     assert after_you[-3:] == ["export_warehouse", "event_cards", "warehouse_goods"]
     assert len(after_you) == 20
     # every rule's part is placed (a part naming no part would be left out)
-    from domain.kontor.core.hooks import HOOKS as hooks
+    from domain.kontor.core.hooks import CATALOGUE as hooks
 
     placed = [fn for _, fn in core_view.view_parts()]
     assert all(part in placed for _, _, _, part in hooks.view_parts)
