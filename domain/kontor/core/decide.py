@@ -142,14 +142,18 @@ class DecideContext:
         _end_game(self, reason, winners)
 
     def setup_done(self) -> None:
-        """A rule's own set-up phase is over (hook point ``setup_done``)."""
-        for done in self.rules.setup_done:
-            done(self)
+        """A rule's own set-up phase is over: the steps of SETUP_DONE."""
+        _run(self, None, "setup", None)
 
     def after_command(self) -> None:
-        """The checks after every command (a rule's early end between two moves)."""
-        for check in self.rules.after_command:
-            check(self)
+        """The checks after every command: the steps of AFTER_COMMAND (a rule's early end
+        between two moves)."""
+        _run(self, None, "command", None)
+
+    def sectors_scored(self, first_new: int) -> None:
+        """Closed sectors were scored (``first_new``: the index of the first new one in
+        ``state.scored``): the steps of SECTORS_SCORED."""
+        _run(self, first_new, "scored", None)
 
     def ends_early(self) -> bool:
         """Does a rule end the game now (scenarios' early ends)? True if it ended."""
@@ -194,9 +198,7 @@ def decide(state: KontorState, issued: Issued) -> list:
                 "kontor.pass_too_late",
                 "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
             )
-        if not any(passes(log, seat) for passes in log.rules.pass_turn):
-            florins = min(SETUP["pass_income"], state.treasury)
-            log.emit(ev.Passed(seat, florins))
+        _run(log, seat, "pass", None)
         _after_choice(log)
     elif isinstance(command, PlaceCard):
         if state.phase != "place":
@@ -598,8 +600,39 @@ TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("next", _step_next),
 )
 
-#: the core's step lists: after the choice, a placer's turn, the round's end
+def _step_pass_income(log: DecideContext, seat: int) -> bool:
+    """« le joueur passe, prend le florin »."""
+    log.emit(ev.Passed(seat, min(SETUP["pass_income"], log.state.treasury)))
+    return False
+
+
+#: a seat's Pass, in order (name, step(context, seat) -> bool): a rule records the pass
+#: its own way before "pass_income" and stops the list (Marins ivres morts' secret pass)
+PASS_STEPS: tuple[tuple[str, object], ...] = (("pass_income", _step_pass_income),)
+
+
+def _nothing_more(log: DecideContext, turn) -> bool:
+    return False
+
+
+# The three lists below have nothing of the core's to do: their one step is where the
+# rules' steps are placed (after it), so that each reads like the other lists.
+#: after a rule's own set-up phase (Justice's starting docks), before the first round's
+#: choice (step(context, None)): e.g. the special cards' first buying
+SETUP_DONE: tuple[tuple[str, object], ...] = (("setup_over", _nothing_more),)
+#: after closed sectors were scored (step(context, index of the first new sector in
+#: state.scored)), wherever they were scored (a turn's "score", a rule's own placement)
+SECTORS_SCORED: tuple[tuple[str, object], ...] = (("sectors_scored", _nothing_more),)
+#: after every command (step(context, None)): a rule's early end between two moves
+AFTER_COMMAND: tuple[tuple[str, object], ...] = (("command_over", _nothing_more),)
+
+#: the core's step lists: a Pass, after the choice, a placer's turn, the round's end, and
+#: the moments the rules' steps follow (the set-up's end, sectors scored, any command)
 CORE_STEPS = {
+    "pass": PASS_STEPS,
+    "setup": SETUP_DONE,
+    "scored": SECTORS_SCORED,
+    "command": AFTER_COMMAND,
     "choice": AFTER_CHOICE,
     "no_cell": NO_CELL,
     "ship": SHIP_MOVE,
@@ -658,12 +691,16 @@ def round_order(rules: Hooks = CATALOGUE) -> tuple[str, ...]:
     """The round, in order, the rules' steps included (by default every rule's; a game's:
     ``round_order(rules_for(options))``)."""
     return (
+        *(f"setup: {name}" for name, _ in _steps(rules, "setup")[0]),
         "choose",
+        *(f"pass: {name}" for name, _ in _steps(rules, "pass")[0]),
         *(name for name, _ in choice_steps(rules)),
         *(f"no cell: {name}" for name, _ in _steps(rules, "no_cell")[0]),
         *(f"ship: {name}" for name, _ in _steps(rules, "ship")[0]),
         *(f"turn: {name}" for name, _ in turn_steps(rules)),
         *(f"end: {name}" for name, _ in round_end_steps(rules)),
+        *(f"scored: {name}" for name, _ in _steps(rules, "scored")[0]),
+        *(f"command: {name}" for name, _ in _steps(rules, "command")[0]),
     )
 
 

@@ -100,13 +100,9 @@ class Hooks:
     place_commands: list[Callable[[KontorState, Seat, Commands], Commands]] = field(default_factory=list)
     #: (state, seat) -> [Command]: more commands while placing, after the ship's
     after_ship_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
-    #: (context) -> None: after every command of the round (early ends between moves)
-    after_command: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
     decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
-    #: (context, seat) -> bool: a rule recorded the seat's pass its own way
-    pass_turn: list[Callable[[DecideContext, Seat], bool]] = field(default_factory=list)
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
     #: (state, seat) -> sort key | None: the order of placement (default: highest first)
@@ -120,9 +116,6 @@ class Hooks:
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
     draw_choices: list[Callable[[KontorState, Seat, Card, list[str]], list[str]]] = field(default_factory=list)
-    #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
-    #: before the first round's choice (``context.setup_done()``)
-    setup_done: list[Callable[[DecideContext], None]] = field(default_factory=list)
     #: (context, reason) -> bool: the game's end waits for a rule's step
     before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
     #: (context, points) -> points: the final points (filter)
@@ -251,8 +244,6 @@ class Hooks:
     # --- scoring (scoring.py) ------------------------------------------------------
     #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
     sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
-    #: (context, first_new) -> None: after closed sectors were scored (first new index)
-    after_scoring: list[Callable[[DecideContext, int], None]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth

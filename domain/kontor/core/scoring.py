@@ -105,8 +105,7 @@ def score_closed_sectors(log) -> None:
                 warehouses_returned=returned,
             )
         )
-    for after in log.rules.after_scoring:
-        after(log, first)
+    log.sectors_scored(first)  # the steps of decide.SECTORS_SCORED
 
 
 def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:

@@ -74,7 +74,11 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
 
 def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     assert core_decide.round_order() == (
+        "setup: setup_over",
+        "setup: first_buying",  # the special cards bought once Justice's set-up is over
         "choose",
+        "pass: secret_pass",  # Marins ivres morts: a pass chosen in secret, no florin yet
+        "pass: pass_income",
         "reveal",
         "secret_passes",  # Marins ivres morts: the secret passes take their florin
         "taxes",
@@ -112,6 +116,10 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "end: new_round",
         "end: buying",  # the special cards bought before the new round's choice
         "end: event_cards_new_round",
+        "scored: sectors_scored",
+        "scored: final_point_last_closed",  # Point final: the sectors scored last remembered
+        "command: command_over",
+        "command: poverty",  # Misère: a seat broke and an empty treasury end the game
     )
     core = [name for name, _ in core_decide.TURN_STEPS]
     assert [name for name, _ in core_decide.turn_steps() if name in core] == core
