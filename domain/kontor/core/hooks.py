@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from domain.decider import RuleViolation
 from domain.rng import Rng
@@ -73,6 +73,24 @@ EventAfter = Callable[[KontorState, Any, KontorState], KontorState]
 ViewPart = Callable[[KontorState, dict, Cells, Viewer], None]
 #: (options) -> bool: the rule acts in games with these options
 Active = Callable[[Options], bool]
+
+
+class Counting(NamedTuple):
+    """What a rule changes in how a sector's warehouses are counted (None: nothing):
+    the answer at the point ``counting`` (read by core/scoring.py's accessors)."""
+
+    #: ((dock card, goods), ...): docks whose warehouses hold fewer goods than printed, as
+    #: the rule records them (Choix de la marchandise; scoring.goods_of, joined)
+    goods: tuple[tuple[Card, Goods], ...] | None = None
+    #: (dock card, ...): docks counted with one warehouse more each, once per listing
+    #: (Corruption's bribe warehouses; scoring.extra_warehouses, the first answer)
+    extra: tuple[Card, ...] | None = None
+    #: counts -> counts: a sector's counts adjusted (the warehouses' goods moved or
+    #: exported; scoring.count_adjust, the first answer)
+    adjust: Callable | None = None
+    #: {good: beaten good}: another order of the goods (the event cards;
+    #: scoring.goods_beats, the first answer)
+    beats: dict[str, str] | None = None
 
 
 @dataclass
@@ -252,10 +270,9 @@ class Hooks:
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
     #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
     returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
-    #: (state) -> adjust function | None: warehouse counts adjusted (export warehouse)
-    count_adjust: list[Callable[[KontorState], Callable | None]] = field(default_factory=list)
-    #: (state) -> {good: beaten good} | None: another order of the goods
-    goods_beats: list[Callable[[KontorState], dict[str, str] | None]] = field(default_factory=list)
+    #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
+    #: (its goods, extra warehouses, adjusted counts, the goods' order)
+    counting: list[Callable[[KontorState], Counting | None]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
     #: the parts rules add to the view (core/view.py: VIEW_PARTS, the core's parts), each
@@ -291,12 +308,6 @@ class Hooks:
     #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
     #: (free for all; sides.owner_side)
     dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
-    #: (state) -> (dock card, ...) | None: docks counted with one warehouse more each, once
-    #: per listing (Corruption's bribe warehouses; scoring.extra_warehouses)
-    extra_warehouses: list[Callable[[KontorState], tuple[Card, ...] | None]] = field(default_factory=list)
-    #: (state) -> ((dock card, goods), ...) | None: docks whose warehouses hold fewer goods
-    #: than printed, as a rule records them (Choix de la marchandise; scoring.goods_of)
-    dock_goods: list[Callable[[KontorState], tuple[tuple[Card, Goods], ...] | None]] = field(default_factory=list)
     #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
     bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)

@@ -29,26 +29,42 @@ from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
 
 
+def _counted(state: KontorState, part: str):
+    """The first rule's answer for that part of Counting (hook point ``counting``)."""
+    for counting in rules_for(state.options).counting:
+        found = counting(state)
+        if found is not None and getattr(found, part) is not None:
+            return getattr(found, part)
+    return None
+
+
 def goods_beats(state: KontorState) -> dict[str, str] | None:
-    """Which good beats which now, when a rule changed the printed order
-    (hook point ``goods_beats``); None: the printed order."""
-    return answer(rules_for(state.options).goods_beats, state)
+    """Which good beats which now, when a rule changed the printed order; None: the
+    printed order."""
+    return _counted(state, "beats")
+
+
+def count_adjust(state: KontorState):
+    """counts -> counts: a sector's counts as a rule adjusts them (None: as counted)."""
+    return _counted(state, "adjust")
 
 
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
     """The goods that got warehouses, per dock, where they are not the printed ones: as
-    the rules record them (hook point ``dock_goods``), then ``state.goods_override``. None when
-    every dock holds its printed goods."""
+    the rules record them (Counting.goods), then ``state.goods_override``. None when every
+    dock holds its printed goods."""
     found = {}
-    for recorded in rules_for(state.options).dock_goods:
-        found.update(recorded(state) or ())
+    for counting in rules_for(state.options).counting:
+        recorded = counting(state)
+        if recorded is not None:
+            found.update(recorded.goods or ())
     found.update(state.goods_override)
     return found or None
 
 
 def extra_warehouses(state: KontorState) -> tuple[int, ...]:
-    """Docks that count one warehouse more each, once per listing (hook point ``extra_warehouses``)."""
-    return answer(rules_for(state.options).extra_warehouses, state) or ()
+    """Docks that count one warehouse more each, once per listing (Counting.extra)."""
+    return _counted(state, "extra") or ()
 
 
 def bonus_points(state: KontorState) -> tuple[int, ...] | None:
@@ -85,9 +101,9 @@ def score_closed_sectors(log) -> None:
         st = log.state
         counts = warehouse_counts(
             cells, sector, st.warehouses, sides, goods_of(st), extra=extra_warehouses(st),
-            adjust=answer(log.rules.count_adjust, st),
+            adjust=count_adjust(st),
         )
-        winner, rule = supremacy(counts, answer(log.rules.goods_beats, st))
+        winner, rule = supremacy(counts, goods_beats(st))
         guardian = None
         if winner is not None:
             guardian = distribution_centre(st, sector, winner)

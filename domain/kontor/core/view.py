@@ -22,8 +22,10 @@ from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import (
     anchor_distance,
+    count_adjust,
     current_points,
     extra_warehouses,
+    goods_beats,
     goods_of,
     select_final,
 )
@@ -94,7 +96,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         s = scored.get(sector)
         counts = warehouse_counts(
             cells, sector, state.warehouses, sides, goods_of(state), extra=extra_warehouses(state),
-            adjust=answer(rules_for(state.options).count_adjust, state),
+            adjust=count_adjust(state),
         )
         centres = {}
         for seat in range(sides):
@@ -110,7 +112,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        beats = answer(rules_for(state.options).goods_beats, state)
+        beats = goods_beats(state)
         leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:

@@ -13,7 +13,7 @@ warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final
 (final_bonuses.py, « Jours dorés »).
 
 Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
-``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``goods_beats``,
+``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``counting`` (``Counting.beats``),
 ``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
 ``hidden_kept``, ``reshuffled``.
 """
@@ -29,7 +29,7 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.placement import scored_cells, step_waits
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
@@ -614,7 +614,7 @@ def reshuffled(observer, rng, state: KontorState) -> KontorState:
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(_event_to_act)
     hooks.legal_commands.append(_event_legal)
-    hooks.goods_beats.append(goods_beats)
+    hooks.counting.append(lambda state: Counting(beats=goods_beats(state)))
     hooks.on_commands(EVENT_COMMANDS, _decide)
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
