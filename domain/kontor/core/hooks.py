@@ -255,9 +255,8 @@ class Hooks:
     #: (state, cells, card, pos) -> RuleViolation | None: that rule's reason
     placement_violation: list[Callable[[KontorState, Cells, Card, Pos], RuleViolation | None]] = field(default_factory=list)
     # --- the ship (ship.py) --------------------------------------------------------
-    #: (state, cells) -> frozenset[Pos]: more cells the ship may not touch
-    ship_closed_cells: list[Callable[[KontorState, Cells], frozenset[Pos]]] = field(default_factory=list)
-    #: (state, cells, pos) -> bool: the ship may not remove the dock at pos
+    #: (state, cells, pos) -> bool: the ship may not remove the dock at pos (Protection's
+    #: taverns; the free wheel's finished sectors, not scored before the end)
     ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
     #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored

@@ -10,10 +10,11 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: core state: the core asks the owning sub-state through them, core/hooks.py's last
 #: block; then 56 and 33 less the four moments turned into step lists: a Pass, the
 #: set-up's end, sectors scored, any command; 49 and 25 when the four ways a rule changes
-#: a sector's count became one point, ``counting``); lower them when a point goes, never
-#: raise them
-MAX_POINTS = 49
-MAX_ONE_USER = 25
+#: a sector's count became one point, ``counting``; 48 and 23 with the free wheel's
+#: finished sectors among the docks the ship may not remove, ``ship_protected``); lower
+#: them when a point goes, never raise them
+MAX_POINTS = 48
+MAX_ONE_USER = 23
 
 
 def test_every_hook_point_has_a_user():
@@ -32,7 +33,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "alternative_play", "ship_may_unblock", "no_cell_reason", "before_dock_removed",
         "view_last", "variant_view", "form_view", "team_view", "view",
         "pass_turn", "setup_done", "after_scoring", "after_command",
-        "dock_goods", "extra_warehouses", "count_adjust", "goods_beats",
+        "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
     }
     assert not gone & set(points())
 
