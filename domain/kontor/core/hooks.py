@@ -287,8 +287,6 @@ class Hooks:
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
     slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
-    #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
-    hidden_kept: list[Callable[[KontorState, Viewer], tuple[frozenset, frozenset] | None]] = field(default_factory=list)
     #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
     #: (Premier choix: the picking seat its own); their order is kept (union of all)
     piles_seen: list[Callable[[KontorState, Viewer], Iterable[Seat]]] = field(default_factory=list)
@@ -311,7 +309,8 @@ class Hooks:
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
     bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
     #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
-    #: in place by the rules' own redetermine (Lutte d'influence; view.shown_in_hand)
+    #: in place by redetermine while held, the core's and the rules' (Lutte d'influence;
+    #: view.shown_in_hand)
     hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule before anything else (the
     #: special rules A's pending step; placement.step_waits)

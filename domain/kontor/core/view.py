@@ -357,6 +357,22 @@ def shown_in_hand(state: KontorState, seat: int) -> frozenset[int]:
     return answer(rules_for(state.options).hand_shown, state, seat) or frozenset()
 
 
+def _still_shown(state: KontorState, observer: int | None) -> frozenset[int]:
+    """Cards of other seats' hands every seat was shown (``shown_in_hand``) and still held
+    there, or chosen from there this round (which of them was chosen stays secret)."""
+    out: set[int] = set()
+    for s in range(state.seat_count):
+        if s == observer:
+            continue
+        shown = shown_in_hand(state, s)
+        if shown:
+            held = set(state.hands[s])
+            if state.chosen and state.chosen[s] is not None:
+                held.add(state.chosen[s])
+            out |= shown & held
+    return frozenset(out)
+
+
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     """Re-deal what ``observer`` cannot see: other seats' hands (special cards included;
     cards all saw go into them stay) and unrevealed choices, the special cards set aside,
@@ -380,9 +396,9 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     def put(card: int) -> None:
         pools.setdefault(slot_kind(card), []).append(card)
 
-    # cards all saw, piles open to all (e.g. the expansions' event cards)
-    shown, open_piles = answer(rules.hidden_kept, state, observer) or (frozenset(), frozenset())
-    shown = shown | _seen_in_hands(state, observer)
+    # cards all saw: shown from a hand (the event cards' « Lutte d'influence ») and still
+    # held, or seen going into a hand
+    shown = _still_shown(state, observer) | _seen_in_hands(state, observer)
     for s in range(n):
         if s == observer:
             continue
@@ -393,9 +409,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hidden_piles = []
     for s in range(n):
         pile = state.dock_piles[s]
-        cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
-        if s in seen:
-            cut = 1
+        cut = 1 if s in seen else max(1, len(pile) - known[s])
         hidden_piles.append(cut)
         for c in pile[1:cut]:
             put(c)

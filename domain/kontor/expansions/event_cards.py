@@ -15,7 +15,7 @@ warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final
 Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
 ``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``counting`` (``Counting.beats``),
 ``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
-``hidden_kept``, ``reshuffled``.
+``hand_shown`` and ``piles_seen`` (what redetermine keeps), ``reshuffled``.
 """
 
 from __future__ import annotations
@@ -588,21 +588,6 @@ def forget_dock(state: KontorState, card: int) -> KontorState:
     return change_part(state, WarehouseGoodsState, swapped=swapped)
 
 
-def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]] | None:
-    """What redetermine keeps in place: cards shown by « Lutte d'influence » (still held)
-    and the seats whose whole dock pile the observer has seen (his own, after « Mariage »)."""
-    if not state.options.event_cards:
-        return None
-    cards: set[int] = set()
-    for seat in range(state.seat_count):
-        if seat != observer:
-            cards.update(known_hand(state, seat))
-    piles = set()
-    if observer is not None and _sees_whole_pile(state, observer):
-        piles.add(observer)
-    return frozenset(cards), frozenset(piles)
-
-
 def reshuffled(observer, rng, state: KontorState) -> KontorState:
     """« une pile cachée »: the deck's order is secret, redetermine draws it again."""
     if not _own(state).event_deck:
@@ -633,7 +618,6 @@ def register(hooks: Hooks) -> None:
     hooks.on_events(OWN_EVENTS, evolve_event)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")
     hooks.redact.append(redact)
-    hooks.hidden_kept.append(hidden_kept)
     hooks.piles_seen.append(pile_seen)
     hooks.hand_shown.append(hand_shown)
     hooks.bonus_points.append(bonus_points)
