@@ -29,9 +29,7 @@ from domain.kontor.core.state import PASS_CHOICE, KontorState
 def secret_pass(log, seat: int) -> bool:
     """« Pour passer, on ne le dit plus. A la place, on prépare en secret la taverne qui
     signifie "je passe" »."""
-    if not log.state.options.secret_pass:
-        return False
-    log.emit(ev.CardChosen(seat, None, passing=True))
+    log.emit(ev.CardChosen(seat, None, passing=True))  # registered under this rule only
     return True
 
 

@@ -340,7 +340,7 @@ def register(hooks: Hooks) -> None:
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     # a smuggled card may be one seen going into a hand: redetermine keeps none
-    hooks.hands_unseen.append(lambda state: state.options.smuggling)
+    hooks.hands_unseen.append(lambda state: True)  # registered under Contrebande only
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),
