@@ -391,21 +391,45 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
     return st.options.ship and st.ship is not None and ship_card and any_removal(st)
 
 
+class GameEnd:
+    """The game's end being carried out: why, the winners a rule named (None: by the
+    points; special rules A: Misère names them), the final points as the steps count them."""
+
+    __slots__ = ("reason", "winners", "points")
+
+    def __init__(self, reason: str, winners: tuple[int, ...] | None):
+        self.reason, self.winners, self.points = reason, winners, ()
+
+
 def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
-    if any(waits(log, reason) for waits in log.rules.before_end):
-        return
+    _run(log, GameEnd(reason, winners), "game_end", None)  # the steps of GAME_END
+
+
+def _step_final_selection(log: DecideContext, end: GameEnd) -> bool:
+    """The points: every sector's, or those of the sectors the final count selects."""
     st = log.state
-    points = st.points
+    end.points = st.points
     if st.options.final_selection != "all":
         counted, eliminated, sizes, dists = select_final(st, occupancy(st))
-        points = final_points(st, counted)
-        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
-        st = log.state
-    points = filtered(log.rules.final_points, points, log)
+        end.points = final_points(st, counted)
+        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, end.points))
+    return False
+
+
+def _step_game_ended(log: DecideContext, end: GameEnd) -> bool:
     st = log.state
-    if winners is None:  # special rules A: Misère names the winners
-        winners = _winners(st, points, st.money)
-    log.emit(ev.GameEnded(reason, points, st.money, winners))
+    winners = end.winners if end.winners is not None else _winners(st, end.points, st.money)
+    log.emit(ev.GameEnded(end.reason, end.points, st.money, winners))
+    return False
+
+
+#: the game's end, in order (name, step(context, GameEnd) -> bool): the rules' steps
+#: before "final_selection" may make the end wait for them (True: a decision pending,
+#: Vieilles rancunes); those after it add to ``end.points`` (the expansions' bonuses)
+GAME_END: tuple[tuple[str, object], ...] = (
+    ("final_selection", _step_final_selection),
+    ("game_ended", _step_game_ended),
+)
 
 
 def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
@@ -633,6 +657,7 @@ CORE_STEPS = {
     "setup": SETUP_DONE,
     "scored": SECTORS_SCORED,
     "command": AFTER_COMMAND,
+    "game_end": GAME_END,
     "choice": AFTER_CHOICE,
     "no_cell": NO_CELL,
     "ship": SHIP_MOVE,
@@ -699,6 +724,7 @@ def round_order(rules: Hooks = CATALOGUE) -> tuple[str, ...]:
         *(f"ship: {name}" for name, _ in _steps(rules, "ship")[0]),
         *(f"turn: {name}" for name, _ in turn_steps(rules)),
         *(f"end: {name}" for name, _ in round_end_steps(rules)),
+        *(f"game end: {name}" for name, _ in _steps(rules, "game_end")[0]),
         *(f"scored: {name}" for name, _ in _steps(rules, "scored")[0]),
         *(f"command: {name}" for name, _ in _steps(rules, "command")[0]),
     )

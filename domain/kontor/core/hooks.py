@@ -134,10 +134,6 @@ class Hooks:
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
     draw_choices: list[Callable[[KontorState, Seat, Card, list[str]], list[str]]] = field(default_factory=list)
-    #: (context, reason) -> bool: the game's end waits for a rule's step
-    before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
-    #: (context, points) -> points: the final points (filter)
-    final_points: list[Callable[[DecideContext, Points], Points]] = field(default_factory=list)
     #: the steps rules insert into the round's step lists (core/decide.py: AFTER_CHOICE,
     #: after every seat chose; TURN_STEPS, a placer's turn; ROUND_END, the round's end):
     #: each ("before" | "after", the step it goes next to (the core's or another rule's),

@@ -5,7 +5,7 @@
 trouve est comptabilisé ou non. Si les deux tavernes sont dans un même secteur, il est
 obligatoirement comptabilisé. »
 
-Hook points: before the end (before_end, after Contrebande's reveal and Point final's
+Before the end (its step "tavern_sectors_asked" of GAME_END, after Contrebande's reveal and Point final's
 bonus: smuggling.py and final_point.py are listed before this module) the game asks the
 owner of each scored sector holding one tavern (TavernSectorsAsked, phase ``grudges``);
 that seat alone acts (to_act, legal_commands: DecideTavernSector; no other command
@@ -196,7 +196,7 @@ def register(hooks: Hooks) -> None:
     hooks.command_guard.append(refuse_while_deciding)
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((DecideTavernSector,), decide)
-    hooks.before_end.append(ask)
+    hooks.add_step("tavern_sectors_asked", lambda log, end: ask(log, end.reason), before="final_selection")
     hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
     hooks.final_selection.append(final_selection)
     hooks.add_view(view_keys, after="you")

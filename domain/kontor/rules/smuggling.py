@@ -10,7 +10,7 @@ Hook points: the choice may be face down (choose_commands; command: ChooseFaceDo
 the pile of the replacement draw); the reveal shows only the card's back, its colour's
 pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
 (order_key), its draw from the chosen pile (draw_pile); a sector holding it waits
-(sector_held) until the end reveals it (before_end: FaceDownRevealed, its warehouses,
+(sector_held) until the end reveals it (its step "face_down_revealed" of the game's end: FaceDownRevealed, its warehouses,
 the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
@@ -336,7 +336,7 @@ def register(hooks: Hooks) -> None:
     hooks.choose_commands.append(choose_commands)
     hooks.revealed_cards.append(shown_cards)
     hooks.order_key.append(order_key)
-    hooks.before_end.append(reveal_face_down)
+    hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     # a smuggled card may be one seen going into a hand: redetermine keeps none

@@ -13,10 +13,11 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: a sector's count became one point, ``counting``; 48 and 23 with the free wheel's
 #: finished sectors among the docks the ship may not remove, ``ship_protected``; 47 and
 #: 22 when redetermine kept the cards shown from a hand through ``hand_shown`` and the
-#: piles seen through ``piles_seen``, not ``hidden_kept``); lower them when a point goes,
-#: never raise them
-MAX_POINTS = 47
-MAX_ONE_USER = 22
+#: piles seen through ``piles_seen``, not ``hidden_kept``; 45 and 21 when before_end and
+#: final_points became the steps of the game's end, GAME_END); lower them when a point
+#: goes, never raise them
+MAX_POINTS = 45
+MAX_ONE_USER = 21
 
 
 def test_every_hook_point_has_a_user():
@@ -36,7 +37,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "view_last", "variant_view", "form_view", "team_view", "view",
         "pass_turn", "setup_done", "after_scoring", "after_command",
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
-        "hidden_kept",
+        "hidden_kept", "before_end", "final_points",
     }
     assert not gone & set(points())
 
@@ -49,13 +50,6 @@ def test_the_orders_at_a_point_that_the_rules_rely_on():
     def order(point: str, *modules: str) -> list[str]:
         return [m for m in used[point] if m in modules]
 
-    # special rules B: Contrebande reveals before Point final awards, before Vieilles
-    # rancunes asks (the end waits for it)
-    assert order("before_end", "rules.smuggling", "rules.final_point", "rules.old_grudges") == [
-        "rules.smuggling",
-        "rules.final_point",
-        "rules.old_grudges",
-    ]
     # Corruption's reason for refusing a cell comes after the Blocus's
     assert order("placement_error", "rules.blockade", "rules.bribery") == ["rules.blockade", "rules.bribery"]
     # redetermine's draws: Justice's pools, then the special cards', then a secret pass

@@ -116,6 +116,14 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "end: new_round",
         "end: buying",  # the special cards bought before the new round's choice
         "end: event_cards_new_round",
+        # special rules B: Contrebande reveals before Point final awards, before Vieilles
+        # rancunes asks (the end waits for its decisions)
+        "game end: face_down_revealed",
+        "game end: final_point_award",
+        "game end: tavern_sectors_asked",
+        "game end: final_selection",
+        "game end: final_bonuses",  # the expansions' export majorities and bonus points
+        "game end: game_ended",
         "scored: sectors_scored",
         "scored: final_point_last_closed",  # Point final: the sectors scored last remembered
         "command: command_over",
