@@ -70,20 +70,36 @@ def legal_commands(state: KontorState, seat: int) -> list:
     if own is not None:
         return own
     if state.phase == "choose":
-        return (
-            [ChooseCard(c) for c in sorted(state.hands[seat])]
-            + [Pass()]
-            + [c for more in rules.choose_commands for c in more(state, seat)]
-        )
+        return [c for _, part in command_parts(rules, "choose") for c in part(state, seat, None)]
     card = placing_card(state)
-    cells = legal_cells_now(state, seat, card)
-    places = [PlaceCard(x, y) for x, y in cells]
-    return (
-        places
-        + [c for more in rules.place_commands for c in more(state, seat, places)]
-        + ship_commands(state, seat)
-        + [c for more in rules.after_ship_commands for c in more(state, seat)]
-    )
+    places = [PlaceCard(x, y) for x, y in legal_cells_now(state, seat, card)]
+    return [c for _, part in command_parts(rules, "place") for c in part(state, seat, places)]
+
+
+#: a choosing seat's commands, in order (name, part(state, seat, None) -> [Command]); the
+#: rules add theirs after "pass" (Bakchich's bribes, Contrebande's face-down choices)
+CHOOSE_COMMANDS: tuple[tuple[str, object], ...] = (
+    ("cards", lambda state, seat, places: [ChooseCard(c) for c in sorted(state.hands[seat])]),
+    ("pass", lambda state, seat, places: [Pass()]),
+)
+#: a placing seat's commands, in order (name, part(state, seat, places) -> [Command]): the
+#: cells, the ship's moves; the rules add theirs next to them (the export warehouse's
+#: after "cells", Inondation au choix's canals after "ship")
+PLACE_COMMANDS: tuple[tuple[str, object], ...] = (
+    ("cells", lambda state, seat, places: places),
+    ("ship", lambda state, seat, places: ship_commands(state, seat)),
+)
+
+
+def command_parts(rules: Hooks, phase: str) -> tuple[tuple[str, object], ...]:
+    """The parts of a seat's legal commands while choosing ("choose") or placing ("place")
+    in a game with these rules (by default every rule's), in order; kept in the rule set."""
+    key = f"{phase}_commands"
+    parts = rules.derived.get(key)
+    if parts is None:
+        core = CHOOSE_COMMANDS if phase == "choose" else PLACE_COMMANDS
+        parts = rules.derived[key] = in_game_order(core, CATALOGUE.command_parts, rules.command_parts)
+    return parts
 
 
 # ---------------------------------------------------------------------------------------

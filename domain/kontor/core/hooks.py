@@ -69,6 +69,8 @@ EventRule = Callable[[KontorState, Any], KontorState]
 EventOverride = Callable[[KontorState, Any], KontorState | None]
 #: (state before, event, state after) -> state after
 EventAfter = Callable[[KontorState, Any, KontorState], KontorState]
+#: (state, seat, places) -> [Command]: a part of a seat's legal commands
+CommandPart = Callable[[KontorState, Seat, Commands | None], Commands]
 #: (state, out, cells, viewer) -> None: keys a part of the view adds to ``out``
 ViewPart = Callable[[KontorState, dict, Cells, Viewer], None]
 #: (options) -> bool: the rule acts in games with these options
@@ -111,13 +113,11 @@ class Hooks:
     #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own;
     #: asked together (``refuse_while_waiting``) by the guard those rules register
     command_guard: list[CommandGuard] = field(default_factory=list)
-    #: (state, seat) -> [Command]: more commands while choosing (joined in order)
-    choose_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
-    #: (state, seat, places) -> [Command]: more commands while placing, listed before the
-    #: ship's (joined in order)
-    place_commands: list[Callable[[KontorState, Seat, Commands], Commands]] = field(default_factory=list)
-    #: (state, seat) -> [Command]: more commands while placing, after the ship's
-    after_ship_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
+    #: the parts rules add to a seat's legal commands (core/decide.py: CHOOSE_COMMANDS and
+    #: PLACE_COMMANDS, the core's parts), each ("before" | "after", the part it goes next
+    #: to, its name, part(state, seat, places) -> [Command]; ``places``: the PlaceCard
+    #: commands while placing, None while choosing), in registration order (``add_commands``)
+    command_parts: list[tuple[str, str, str, CommandPart]] = field(default_factory=list)
     #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
     decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
@@ -183,6 +183,12 @@ class Hooks:
         core's, or another rule's); ``name``: by default the module's."""
         name = name or part.__module__.rpartition(".")[2]
         self.view_parts.append(("before", before, name, part) if before else ("after", after, name, part))
+        self.derived.clear()
+
+    def add_commands(self, name: str, part: CommandPart, *, before: str = "", after: str = "") -> None:
+        """A rule's part of the legal commands, just before or after the part of that name
+        (the core's, or another rule's)."""
+        self.command_parts.append(("before", before, name, part) if before else ("after", after, name, part))
         self.derived.clear()
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:

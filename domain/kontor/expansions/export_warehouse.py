@@ -209,7 +209,7 @@ def decide_export(log, seat: int, command) -> bool:
 
 def register(hooks: Hooks) -> None:
     hooks.on_commands((ExportWarehouse,), decide_export)
-    hooks.place_commands.append(export_commands)
+    hooks.add_commands("export", export_commands, after="cells")
     hooks.add_step("export_kept", removal_step, before="dock_removed")
     hooks.add_step("export", export_step, after="place")
     hooks.on_events((ev.WarehouseExported, ev.ExportWarehouseKept, ev.ExportWarehouseReturned), evolve_export)

@@ -333,7 +333,7 @@ def redetermine(
 def register(hooks: Hooks) -> None:
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((ChooseFaceDown,), decide)
-    hooks.choose_commands.append(choose_commands)
+    hooks.add_commands("face_down", lambda state, seat, _: choose_commands(state, seat), after="pass")
     hooks.revealed_cards.append(shown_cards)
     hooks.order_key.append(order_key)
     hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")

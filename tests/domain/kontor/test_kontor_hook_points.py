@@ -14,10 +14,11 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: finished sectors among the docks the ship may not remove, ``ship_protected``; 47 and
 #: 22 when redetermine kept the cards shown from a hand through ``hand_shown`` and the
 #: piles seen through ``piles_seen``, not ``hidden_kept``; 45 and 21 when before_end and
-#: final_points became the steps of the game's end, GAME_END); lower them when a point
-#: goes, never raise them
-MAX_POINTS = 45
-MAX_ONE_USER = 21
+#: final_points became the steps of the game's end, GAME_END; 42 and 19 when the commands
+#: rules add to a choosing or placing seat's became parts of CHOOSE_COMMANDS and
+#: PLACE_COMMANDS); lower them when a point goes, never raise them
+MAX_POINTS = 42
+MAX_ONE_USER = 19
 
 
 def test_every_hook_point_has_a_user():
@@ -37,7 +38,8 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "view_last", "variant_view", "form_view", "team_view", "view",
         "pass_turn", "setup_done", "after_scoring", "after_command",
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
-        "hidden_kept", "before_end", "final_points",
+        "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
+        "after_ship_commands",
     }
     assert not gone & set(points())
 

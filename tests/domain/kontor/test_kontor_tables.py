@@ -159,3 +159,17 @@ def test_the_view_reads_as_one_list_the_rules_parts_in_their_place():
     placed = [fn for _, fn in core_view.view_parts()]
     assert all(part in placed for _, _, _, part in hooks.view_parts)
     assert len(placed) == len(core) + len(hooks.view_parts)
+
+
+def test_the_legal_commands_read_as_lists_the_rules_parts_in_their_place():
+    choose = [name for name, _ in core_decide.command_parts(CATALOGUE, "choose")]
+    place = [name for name, _ in core_decide.command_parts(CATALOGUE, "place")]
+    # Bakchich's bribes, then Contrebande's face-down choices, after the cards and Pass
+    assert choose == ["cards", "pass", "bribes", "face_down"]
+    # the exports next to the placements they copy; Inondation au choix's canals last
+    assert place == ["cells", "export", "ship", "flood_as_water"]
+    # a game without those rules has the core's parts only
+    from domain.kontor.core.hooks import rules_for
+
+    basic = rules_for(GAME.parse_options({"variant": "basic"}, 2))
+    assert [name for name, _ in core_decide.command_parts(basic, "place")] == ["cells", "ship"]
