@@ -11,13 +11,15 @@ by that rule, with its own reason), the order in which every step and view part 
 and the points asked before a game has options (the options' settings) or without a game
 (an event's redaction).
 
-- The round's steps (``add_step``) and the view's parts (``add_view``): each placed next
-  to the step or part it names, in the core's lists (core/decide.py, core/view.py;
-  ``in_order`` builds them). A reader finds the round in ``decide.round_order()``.
+- The round's steps (``add_step``), the parts of a seat's legal commands
+  (``add_commands``) and the view's parts (``add_view``): each placed next to the step or
+  part it names, in the core's lists (core/decide.py, core/view.py; ``in_order`` places
+  them among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
+  ``decide.round_order()`` (a game's: ``round_order(rules_for(options))``).
 - Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
-- What remains are hook points, lists of functions, each typed below. Their arguments
-  come in one order: the subject (the state, the decide context, the options before a
+- What remains are hook points, lists of functions, each typed below; a point with a
+  single user says why (« one user: »). Their arguments come in one order: the subject (the state, the decide context, the options before a
   game has a state, the event for the redaction), then the seat, the card, the cells, the
   position, and a filter's value last. Combination rules, per point:
   ``answer``: the first function returning something other than None wins;
@@ -99,6 +101,7 @@ class Counting(NamedTuple):
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
     #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
+    #: one user: a form's whole set-up instead of the core's (the free wheel): a swap, not a filter
     start: list[Callable[[Options, int, str], Events | None]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
     to_act: list[Callable[[KontorState], Seats | None]] = field(default_factory=list)
@@ -119,16 +122,20 @@ class Hooks:
     #: commands while placing, None while choosing), in registration order (``add_commands``)
     command_parts: list[tuple[str, str, str, CommandPart]] = field(default_factory=list)
     #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
+    #: one user: Décisions' wait (shared by Euphrate and Grande marée) stops _advance's loop; as step_waits it would refuse other commands first
     decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
     #: (state, seat) -> sort key | None: the order of placement (default: highest first)
+    #: one user: Contrebande sorts its face-down card among the revealed: the "order" step would have to be swapped, which step lists do not do
     order_key: list[Callable[[KontorState, Seat], tuple | None]] = field(default_factory=list)
     #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
     #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
+    #: one user: Embargo's short supply, read by decide and by the policy (placement.placed_goods)
     placed_goods: list[Callable[[KontorState, Seat, Card], Goods | None]] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
+    #: one user: Contrebande's draw from the pile chosen with the face-down card, for every card (draw_choices serves the special rules A's draw step only)
     draw_pile: list[Callable[[KontorState, Seat, Card, str | None], str | None]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
@@ -145,8 +152,10 @@ class Hooks:
     )
     # --- setup (setup.py) -------------------------------------------------------------
     #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
+    #: one user: the drawn layouts of the scenarios (scenarios/port_and_deck.py, shared by several scenarios)
     layout: list[Callable[[Options], list[Pos] | None]] = field(default_factory=list)
     #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
+    #: one user: the cards the scenarios remove (scenarios/port_and_deck.py, shared by several scenarios)
     dock_deck: list[Callable[[Options, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
@@ -154,6 +163,7 @@ class Hooks:
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
     start_fields: list[Callable[[Options, Rng, Any, Any], dict]] = field(default_factory=list)
     #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
+    #: one user: the event deck shuffled last, from the final RNG counter: in deal or start_fields it would draw other cards
     start_events: list[Callable[[Options, int, str, int], Events]] = field(default_factory=list)
     # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
     #: an extension's own event type -> how it applies (one owner per type)
@@ -242,13 +252,16 @@ class Hooks:
     # --- options -------------------------------------------------------------------
     #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
     #: special rules' switches and their impossible combinations
+    #: one user: asked while options are built, before any game: the special rules' shared settings module
     rule_settings: list[Callable[[Any, int, dict, str | None], tuple[dict, list[str]] | None]] = field(default_factory=list)
     #: (scenario, seat_count) -> settings | None: a scenario's switches
+    #: one user: asked while options are built, before any game: the scenarios' shared settings module
     scenario_settings: list[Callable[[str, int], dict | None]] = field(default_factory=list)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
     #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
+    #: one user: a form's own legal cells instead of the core's (the free wheel): a swap, not a filter
     placement_cells: list[Callable[[KontorState, Cells, Card, Seat], list[Pos] | None]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
     placement_error: list[Callable[[KontorState, Cells, Card, Seat, Pos], RuleViolation | None]] = field(default_factory=list)
@@ -262,6 +275,7 @@ class Hooks:
     ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
     #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
+    #: one user: a filter of the scoring: a closed sector holding Contrebande's face-down card waits for the end
     sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
@@ -270,6 +284,7 @@ class Hooks:
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
     #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
+    #: one user: a filter of the scoring: Embargo keeps a scored sector's warehouses in its supply
     returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
     #: (its goods, extra warehouses, adjusted counts, the goods' order)
@@ -299,6 +314,7 @@ class Hooks:
     hidden_stock: list[Callable[[KontorState, Viewer], tuple[tuple[Card, ...], Callable] | None]] = field(default_factory=list)
     #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
     #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
+    #: one user: the event deck's order drawn before the rules' redetermine: as one of them its draws would come after theirs
     reshuffled: list[Callable[[Viewer, Rng, KontorState], KontorState]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
@@ -306,19 +322,24 @@ class Hooks:
     # --- what an extension records in its own sub-state and the core asks of it --------
     #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
     #: (free for all; sides.owner_side)
+    #: one user: free for all's owner of an uncoloured dock, kept in FreeWheelState (sides.owner_side)
     dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
     #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
+    #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses
     bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
     #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
     #: in place by redetermine while held, the core's and the rules' (Lutte d'influence;
     #: view.shown_in_hand)
+    #: one user: Lutte d'influence's shown cards, kept in EventCardsState, read by redetermine (the core's and two rules')
     hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule before anything else (the
     #: special rules A's pending step; placement.step_waits)
+    #: one user: the special rules A's shared pending step (rules/pending_step.py), read by decide, placement and several rules
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
     #: no card seen going into a hand (Contrebande; view._seen_in_hands)
+    #: one user: Contrebande may change a hand unseen, so redetermine keeps no card seen going into one
     hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 

@@ -3,6 +3,9 @@ tests/domain/kontor/hook_points.py (each extension registered into a fresh Hooks
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from domain.kontor.core import hooks as hooks_module
 from tests.domain.kontor.hook_points import points, summary, users
 
 #: the counts today (before issue 32's second part: 64 points, 39 with one user; 49 and 27
@@ -23,6 +26,18 @@ MAX_ONE_USER = 19
 
 def test_every_hook_point_has_a_user():
     assert [p for p, modules in users().items() if not modules] == []
+
+
+def test_every_point_of_one_user_says_why():
+    """core/hooks.py: the line above such a point's field reads « #: one user: <why> »."""
+    source = Path(hooks_module.__file__).read_text(encoding="utf-8").splitlines()
+    above = {
+        line.split(":")[0].strip(): source[i - 1].strip()
+        for i, line in enumerate(source)
+        if line.startswith("    ") and ": list[" in line and not line.startswith("     ")
+    }
+    lonely = [p for p, modules in users().items() if len(modules) == 1]
+    assert [p for p in lonely if not above[p].startswith("#: one user: ")] == []
 
 
 def test_the_hook_points_do_not_grow_back():
