@@ -526,8 +526,6 @@ def known_hand(state: KontorState, seat: int) -> tuple[int, ...]:
 
 
 def view_keys(state: KontorState, out: dict, viewer) -> None:
-    if not state.options.event_cards:
-        return
     out["events"] = {
         "deck_size": len(_own(state).event_deck),
         "turned": list(_own(state).events_turned),

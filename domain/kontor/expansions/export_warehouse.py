@@ -47,7 +47,7 @@ from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual
 
 def export_commands(state: KontorState, seat: int, places: list[PlaceCard]) -> list:
     """Every PlaceCard of a goods dock also exists as ExportWarehouse, one per good."""
-    if not state.options.export_warehouse or not places:
+    if not places:
         return []
     card = state.revealed[seat]
     c = CARDS[card]
@@ -185,8 +185,6 @@ def evolve_export(state: KontorState, event) -> KontorState | None:
 
 
 def view_keys(state: KontorState, out: dict) -> None:
-    if not state.options.export_warehouse:
-        return
     ex = exports_of(state)
     for seat, p in enumerate(out["players"]):
         p["export_warehouse"] = dict(zip(GOODS, ex[seat]))

@@ -170,8 +170,6 @@ def _xy(pos) -> dict:
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the decision pending, how many wait, the decisions made."""
-    if not state.options.old_grudges:
-        return
     pending = None
     if state.phase == "grudges" and _own(state).grudge_pending:
         i = _own(state).grudge_pending[0]

@@ -123,8 +123,6 @@ def decide(log, seat: int, command) -> bool:
 def shown_cards(state: KontorState, shown: tuple) -> tuple:
     """What the reveal shows: a face-down card shows only its back (its colour's pseudo
     card)."""
-    if not state.options.smuggling:
-        return shown
     fd = _face_down(state)
     return tuple(
         FACE_DOWN_IDS[side_of(state.options, s)] if fd[s] is not None else shown[s]
@@ -226,8 +224,6 @@ def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the face-down cards' colours, who used the rule; the owner's own cards."""
-    if not state.options.smuggling:
-        return
     out["board"]["face_down"] = [
         {"x": p[0], "y": p[1], "color": SEAT_COLORS[CARDS[c].owner]}
         for p, c in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))
