@@ -302,7 +302,7 @@ def _advance(log: DecideContext) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over" or any(pending(st) for pending in log.rules.decision_pending):
+        if st.phase == "over" or step_waits(st):  # e.g. Décisions' second canal
             return
         if st.order:
             seat = st.order[0]

@@ -121,9 +121,6 @@ class Hooks:
     #: to, its name, part(state, seat, places) -> [Command]; ``places``: the PlaceCard
     #: commands while placing, None while choosing), in registration order (``add_commands``)
     command_parts: list[tuple[str, str, str, CommandPart]] = field(default_factory=list)
-    #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
-    #: one user: Décisions' wait (shared by Euphrate and Grande marée) stops _advance's loop; as step_waits it would refuse other commands first
-    decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
@@ -333,9 +330,10 @@ class Hooks:
     #: view.shown_in_hand)
     #: one user: Lutte d'influence's shown cards, kept in EventCardsState, read by redetermine (the core's and two rules')
     hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
-    #: (state) -> bool: the placer must finish a step of a rule before anything else (the
-    #: special rules A's pending step; placement.step_waits)
-    #: one user: the special rules A's shared pending step (rules/pending_step.py), read by decide, placement and several rules
+    #: (state) -> bool: the placer must finish a step of a rule, or a seat a scenario's
+    #: decision, before anything else (the special rules A's pending step, Décisions' second
+    #: canal or raised warehouse; placement.step_waits: decide refuses the core's commands,
+    #: the round does not advance)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
     #: no card seen going into a hand (Contrebande; view._seen_in_hands)

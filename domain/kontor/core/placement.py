@@ -164,7 +164,8 @@ def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
 
 
 def step_waits(state: KontorState) -> bool:
-    """A rule's step waits for the placer (hook point ``step_waits``): the core's commands, and
-    the commands that play a card, wait for it. Here, not in decide.py: the expansions
+    """A rule's step waits for the placer, or a scenario's decision for its seat (hook point
+    ``step_waits``): the core's commands, the commands that play a card and the round's
+    next placer wait for it. Here, not in decide.py: the expansions
     ask it too, and they may not import decide."""
     return any(waits(state) for waits in rules_for(state.options).step_waits)
