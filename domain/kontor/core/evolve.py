@@ -87,7 +87,15 @@ def _build(rules, options) -> dict:
     for t, after in rules.after.items():
         if t in table:
             table[t] = (table[t][0], _active(after, options))
+    # GameStarted's first phase, set once the rules' parts of the starting state are (a
+    # form's own first phase, the free wheel's "turn", comes with its next event)
+    apply, after = table[ev.GameStarted]
+    table[ev.GameStarted] = (apply, (*after, _first_phase))
     return table
+
+
+def _first_phase(old: None, event: ev.GameStarted, new: KontorState) -> KontorState:
+    return new if new.phase == event.phase else replace(new, phase=event.phase)
 
 
 def _with_rules(core, instead, before):

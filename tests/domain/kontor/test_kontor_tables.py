@@ -173,3 +173,15 @@ def test_the_legal_commands_read_as_lists_the_rules_parts_in_their_place():
 
     basic = rules_for(GAME.parse_options({"variant": "basic"}, 2))
     assert [name for name, _ in core_decide.command_parts(basic, "place")] == ["cells", "ship"]
+
+
+def test_game_started_sets_its_first_phase_once_the_rules_parts_are_set():
+    """The core applies GameStarted's phase after every rule's part of the starting state
+    (Justice used to, in every game): the free wheel's own "turn" comes with its next event."""
+    options = GAME.parse_options({"variant": "free_wheel"}, 2)
+    events = GAME.start(options, 2, "ab" * 32)
+    assert core_evolve.evolve(None, events[0]).phase == events[0].phase == "choose"
+    assert GAME.fold(events).phase == "turn"
+    justice = GAME.parse_options({"variant": "advanced", "special_rules": ["justice"]}, 2)
+    started = GAME.start(justice, 2, "ab" * 32)[0]
+    assert core_evolve.evolve(None, started).phase == started.phase == "starting_docks"
