@@ -1,6 +1,12 @@
-"""Which extensions hook into the core. The only module that imports the extensions' hook
-modules; each extension decides from the options whether it acts in a given game, so the
-options select which are active.
+"""Which extensions hook into the core, and in which games each acts. The only module that
+imports the extensions' hook modules.
+
+``EXTENSIONS`` lists them in their order; ``ACTIVE`` says, for each, under which options
+it acts (the others act in every game: they read only their own sub-state, or serve
+several rules). A game's rule set (``rule_set``, read by the core as
+``core.hooks.rules_for(options)``, built once per options value) holds only the active
+extensions' steps, view parts, evolve rules and functions; ``CATALOGUE`` holds every one
+(core/hooks.py says what it is read for).
 
 The round's order is not decided here: it is the step lists of core/decide.py, each rule's
 step placed next to the step it names (``round_order()``), and the view's parts likewise
@@ -11,11 +17,13 @@ and tests/domain/kontor/test_kontor_tables.py.
 
 To add a special rule, a scenario or an expansion: write its module with a
 ``register(hooks)`` that adds its steps, commands, events and functions (core/hooks.py),
-and list it here."""
+list it in ``EXTENSIONS`` and, if it acts only under some options, in ``ACTIVE``."""
 
 from __future__ import annotations
 
-from domain.kontor.core.hooks import HOOKS
+from collections.abc import Callable
+
+from domain.kontor.core.hooks import CATALOGUE, Hooks, use_rule_sets
 from domain.kontor.expansions import event_cards, export_warehouse, final_bonuses, warehouse_goods
 from domain.kontor.forms import team
 from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
@@ -110,14 +118,71 @@ EXTENSIONS = (
 team_of = team.team_name
 may_confer = team.may_confer
 
+#: extension -> the options under which it acts (every flag its functions read to decide
+#: whether they act: where it is absent, they do nothing); not listed: every game
+ACTIVE: dict[object, Callable[[object], bool]] = {
+    team: lambda o: bool(o.teams),
+    blockade: lambda o: o.blockade,
+    free_wheel_placement: lambda o: o.diagonal_cranes or o.shared_dock_pile,
+    free_wheel: lambda o: o.sequential_turns or o.score_at_end,
+    free_wheel_evolve: lambda o: o.sequential_turns,
+    free_wheel_view: lambda o: o.sequential_turns or o.score_at_end,
+    protection: lambda o: o.protection,
+    tic_tac_toe: lambda o: o.tic_tac_toe,
+    baksheesh: lambda o: o.water_aside or o.bribes,
+    final_count: final_count.own_selection,
+    watergames: lambda o: o.docks_touch_water,
+    ever_smaller: lambda o: o.size_points,
+    isola_grande: lambda o: o.island_points,
+    speed: lambda o: o.end_at_first_sector,
+    embargo: lambda o: o.warehouse_supply,
+    euphrates: lambda o: o.sunken_warehouses,
+    spring_tide: lambda o: o.second_canal_cost,
+    justice: lambda o: o.starting_dock_choice or o.docks_set_aside,
+    buy_special_cards: lambda o: o.special_price,
+    drunken_sailors: lambda o: o.secret_pass,
+    bridge_and_flood: bridge_and_flood.acts,
+    choice_of_goods: lambda o: o.choose_good,
+    free_choice: lambda o: o.free_draw,
+    first_choice: lambda o: o.pile_pick_cost,
+    flood_choice: lambda o: o.flood_as_water,
+    poverty: lambda o: o.poverty_end,
+    great_flood: lambda o: o.flood_fills,
+    final_sprint: lambda o: o.sprint_end,
+    bribery: lambda o: o.bribery,
+    smuggling: lambda o: o.smuggling,
+    final_point: lambda o: o.final_point,
+    old_grudges: lambda o: o.old_grudges,
+    export_warehouse: lambda o: o.export_warehouse,
+    event_cards: lambda o: o.event_cards,
+    final_bonuses: lambda o: o.export_warehouse or o.event_cards,
+}
+
 _registered = False
 
 
 def register_all() -> None:
-    """Fill ``HOOKS`` once."""
+    """Fill ``CATALOGUE`` once, and have the core build its rule sets here."""
     global _registered
     if _registered:
         return
     _registered = True
     for extension in EXTENSIONS:
-        extension.register(HOOKS)
+        extension.register(CATALOGUE)
+    use_rule_sets(rule_set)
+
+
+def rule_set(options) -> Hooks:
+    """A game's rule set: the extensions active under ``options``, in their order. The
+    commands and own events stay the catalogue's tables, dispatched by type (a command
+    of a rule this game does not play is refused by that rule, with its reason, as
+    always; an event is applied by its owner)."""
+    rules = Hooks()
+    for extension in EXTENSIONS:
+        active = ACTIVE.get(extension)
+        if active is None or active(options):
+            extension.register(rules)
+    rules.commands = CATALOGUE.commands
+    rules.command_guard = CATALOGUE.command_guard
+    rules.events = CATALOGUE.events
+    return rules

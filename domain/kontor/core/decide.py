@@ -11,7 +11,7 @@ from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
+from domain.kontor.core.hooks import CATALOGUE, Hooks, answer, filtered, in_game_order, rules_for
 from domain.kontor.core.placement import placed_goods, placement_cells, placement_error, step_waits
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
@@ -40,7 +40,7 @@ __all__ = [
 def to_act(state: KontorState) -> tuple[int, ...]:
     # a form's turns, a scenario's pending decision, the special rules' phases and steps,
     # the expansions' event cards
-    own = answer(HOOKS.to_act, state)
+    own = answer(rules_for(state.options).to_act, state)
     if own is not None:
         return own
     if state.phase == "choose":
@@ -65,24 +65,41 @@ def legal_cells_now(state: KontorState, seat: int, card: int) -> list[tuple[int,
 def legal_commands(state: KontorState, seat: int) -> list:
     if seat not in to_act(state):
         return []
-    own = answer(HOOKS.legal_commands, state, seat)  # the phases and steps of to_act's hooks
+    rules = rules_for(state.options)
+    own = answer(rules.legal_commands, state, seat)  # the phases and steps of to_act's hooks
     if own is not None:
         return own
     if state.phase == "choose":
-        return (
-            [ChooseCard(c) for c in sorted(state.hands[seat])]
-            + [Pass()]
-            + [c for more in HOOKS.choose_commands for c in more(state, seat)]
-        )
+        return [c for _, part in command_parts(rules, "choose") for c in part(state, seat, None)]
     card = placing_card(state)
-    cells = legal_cells_now(state, seat, card)
-    places = [PlaceCard(x, y) for x, y in cells]
-    return (
-        places
-        + [c for more in HOOKS.place_commands for c in more(state, seat, places)]
-        + ship_commands(state, seat)
-        + [c for more in HOOKS.after_ship_commands for c in more(state, seat)]
-    )
+    places = [PlaceCard(x, y) for x, y in legal_cells_now(state, seat, card)]
+    return [c for _, part in command_parts(rules, "place") for c in part(state, seat, places)]
+
+
+#: a choosing seat's commands, in order (name, part(state, seat, None) -> [Command]); the
+#: rules add theirs after "pass" (Bakchich's bribes, Contrebande's face-down choices)
+CHOOSE_COMMANDS: tuple[tuple[str, object], ...] = (
+    ("cards", lambda state, seat, places: [ChooseCard(c) for c in sorted(state.hands[seat])]),
+    ("pass", lambda state, seat, places: [Pass()]),
+)
+#: a placing seat's commands, in order (name, part(state, seat, places) -> [Command]): the
+#: cells, the ship's moves; the rules add theirs next to them (the export warehouse's
+#: after "cells", Inondation au choix's canals after "ship")
+PLACE_COMMANDS: tuple[tuple[str, object], ...] = (
+    ("cells", lambda state, seat, places: places),
+    ("ship", lambda state, seat, places: ship_commands(state, seat)),
+)
+
+
+def command_parts(rules: Hooks, phase: str) -> tuple[tuple[str, object], ...]:
+    """The parts of a seat's legal commands while choosing ("choose") or placing ("place")
+    in a game with these rules (by default every rule's), in order; kept in the rule set."""
+    key = f"{phase}_commands"
+    parts = rules.derived.get(key)
+    if parts is None:
+        core = CHOOSE_COMMANDS if phase == "choose" else PLACE_COMMANDS
+        parts = rules.derived[key] = in_game_order(core, CATALOGUE.command_parts, rules.command_parts)
+    return parts
 
 
 # ---------------------------------------------------------------------------------------
@@ -98,6 +115,8 @@ class DecideContext:
     def __init__(self, state: KontorState):
         self.state = state
         self.events: list = []
+        #: the game's rule set (core/hooks.py)
+        self.rules: Hooks = rules_for(state.options)
 
     def emit(self, event) -> None:
         self.events.append(event)
@@ -139,18 +158,22 @@ class DecideContext:
         _end_game(self, reason, winners)
 
     def setup_done(self) -> None:
-        """A rule's own set-up phase is over (hook point ``setup_done``)."""
-        for done in HOOKS.setup_done:
-            done(self)
+        """A rule's own set-up phase is over: the steps of SETUP_DONE."""
+        _run(self, None, "setup", None)
 
     def after_command(self) -> None:
-        """The checks after every command (a rule's early end between two moves)."""
-        for check in HOOKS.after_command:
-            check(self)
+        """The checks after every command: the steps of AFTER_COMMAND (a rule's early end
+        between two moves)."""
+        _run(self, None, "command", None)
+
+    def sectors_scored(self, first_new: int) -> None:
+        """Closed sectors were scored (``first_new``: the index of the first new one in
+        ``state.scored``): the steps of SECTORS_SCORED."""
+        _run(self, first_new, "scored", None)
 
     def ends_early(self) -> bool:
         """Does a rule end the game now (scenarios' early ends)? True if it ended."""
-        return any(end(self) for end in HOOKS.early_end)
+        return any(end(self) for end in self.rules.early_end)
 
     def can_place_any(self, seat: int) -> bool:
         """Does the seat hold a card it could place now (or a ship card to free a cell)?"""
@@ -166,7 +189,7 @@ def decide(state: KontorState, issued: Issued) -> list:
     command = issued.command
     log = DecideContext(state)
     # the guards, a rule's commands (the free wheel's own turns: every command)
-    for is_guard, rule in _command_chain(type(command)):
+    for is_guard, rule in _command_chain(log.rules, type(command)):
         if is_guard:
             rule(state, command)
         elif rule(log, seat, command):
@@ -191,9 +214,7 @@ def decide(state: KontorState, issued: Issued) -> list:
                 "kontor.pass_too_late",
                 "A seat may pass only before it has chosen its card ('avant que les cartes ne soient jouées').",
             )
-        if not any(passes(log, seat) for passes in HOOKS.pass_turn):
-            florins = min(SETUP["pass_income"], state.treasury)
-            log.emit(ev.Passed(seat, florins))
+        _run(log, seat, "pass", None)
         _after_choice(log)
     elif isinstance(command, PlaceCard):
         if state.phase != "place":
@@ -208,16 +229,14 @@ def decide(state: KontorState, issued: Issued) -> list:
     return log.events
 
 
-#: [the HOOKS.generation it was built for, {command type: HOOKS.command_chain(type)}]
-_CHAINS: list = [-1, {}]
-
-
-def _command_chain(t: type) -> tuple:
-    if _CHAINS[0] != HOOKS.generation:
-        _CHAINS[:] = [HOOKS.generation, {}]
-    chain = _CHAINS[1].get(t)
+def _command_chain(rules: Hooks, t: type) -> tuple:
+    """{command type: rules.command_chain(type)}, kept in the rule set."""
+    chains = rules.derived.get("chains")
+    if chains is None:
+        chains = rules.derived["chains"] = {}
+    chain = chains.get(t)
     if chain is None:
-        chain = _CHAINS[1][t] = HOOKS.command_chain(t)
+        chain = chains[t] = rules.command_chain(t)
     return chain
 
 
@@ -233,7 +252,7 @@ def _after_choice(log: DecideContext) -> None:
 def _step_reveal(log: DecideContext, chosen: tuple) -> bool:
     """The cards shown (what a rule shows of a choice: revealed_cards)."""
     st = log.state
-    log.emit(ev.CardsRevealed(filtered(HOOKS.revealed_cards, st.chosen, st)))
+    log.emit(ev.CardsRevealed(filtered(log.rules.revealed_cards, st.chosen, st)))
     return False
 
 
@@ -270,7 +289,7 @@ AFTER_CHOICE: tuple[tuple[str, object], ...] = (
 
 def _order_key(st: KontorState, seat: int):
     """« Le joueur qui a joué la carte avec le plus grand nombre commence »."""
-    own = answer(HOOKS.order_key, st, seat)
+    own = answer(rules_for(st.options).order_key, st, seat)
     return own if own is not None else (0, -st.revealed[seat])
 
 
@@ -283,7 +302,7 @@ def _advance(log: DecideContext) -> None:
     the round when nobody is left."""
     while True:
         st = log.state
-        if st.phase == "over" or any(pending(st) for pending in HOOKS.decision_pending):
+        if st.phase == "over" or step_waits(st):  # e.g. Décisions' second canal
             return
         if st.order:
             seat = st.order[0]
@@ -388,21 +407,45 @@ def _can_place_any(st: KontorState, seat: int) -> bool:
     return st.options.ship and st.ship is not None and ship_card and any_removal(st)
 
 
+class GameEnd:
+    """The game's end being carried out: why, the winners a rule named (None: by the
+    points; special rules A: Misère names them), the final points as the steps count them."""
+
+    __slots__ = ("reason", "winners", "points")
+
+    def __init__(self, reason: str, winners: tuple[int, ...] | None):
+        self.reason, self.winners, self.points = reason, winners, ()
+
+
 def _end_game(log: DecideContext, reason: str, winners: tuple[int, ...] | None = None) -> None:
-    if any(waits(log, reason) for waits in HOOKS.before_end):
-        return
+    _run(log, GameEnd(reason, winners), "game_end", None)  # the steps of GAME_END
+
+
+def _step_final_selection(log: DecideContext, end: GameEnd) -> bool:
+    """The points: every sector's, or those of the sectors the final count selects."""
     st = log.state
-    points = st.points
+    end.points = st.points
     if st.options.final_selection != "all":
         counted, eliminated, sizes, dists = select_final(st, occupancy(st))
-        points = final_points(st, counted)
-        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, points))
-        st = log.state
-    points = filtered(HOOKS.final_points, points, log)
+        end.points = final_points(st, counted)
+        log.emit(ev.FinalSectorsCounted(counted, eliminated, sizes, dists, end.points))
+    return False
+
+
+def _step_game_ended(log: DecideContext, end: GameEnd) -> bool:
     st = log.state
-    if winners is None:  # special rules A: Misère names the winners
-        winners = _winners(st, points, st.money)
-    log.emit(ev.GameEnded(reason, points, st.money, winners))
+    winners = end.winners if end.winners is not None else _winners(st, end.points, st.money)
+    log.emit(ev.GameEnded(end.reason, end.points, st.money, winners))
+    return False
+
+
+#: the game's end, in order (name, step(context, GameEnd) -> bool): the rules' steps
+#: before "final_selection" may make the end wait for them (True: a decision pending,
+#: Vieilles rancunes); those after it add to ``end.points`` (the expansions' bonuses)
+GAME_END: tuple[tuple[str, object], ...] = (
+    ("final_selection", _step_final_selection),
+    ("game_ended", _step_game_ended),
+)
 
 
 def winners(points: tuple[int, ...], money: tuple[int, ...]) -> tuple[int, ...]:
@@ -597,8 +640,40 @@ TURN_STEPS: tuple[tuple[str, object], ...] = (
     ("next", _step_next),
 )
 
-#: the core's step lists: after the choice, a placer's turn, the round's end
+def _step_pass_income(log: DecideContext, seat: int) -> bool:
+    """« le joueur passe, prend le florin »."""
+    log.emit(ev.Passed(seat, min(SETUP["pass_income"], log.state.treasury)))
+    return False
+
+
+#: a seat's Pass, in order (name, step(context, seat) -> bool): a rule records the pass
+#: its own way before "pass_income" and stops the list (Marins ivres morts' secret pass)
+PASS_STEPS: tuple[tuple[str, object], ...] = (("pass_income", _step_pass_income),)
+
+
+def _nothing_more(log: DecideContext, turn) -> bool:
+    return False
+
+
+# The three lists below have nothing of the core's to do: their one step is where the
+# rules' steps are placed (after it), so that each reads like the other lists.
+#: after a rule's own set-up phase (Justice's starting docks), before the first round's
+#: choice (step(context, None)): e.g. the special cards' first buying
+SETUP_DONE: tuple[tuple[str, object], ...] = (("setup_over", _nothing_more),)
+#: after closed sectors were scored (step(context, index of the first new sector in
+#: state.scored)), wherever they were scored (a turn's "score", a rule's own placement)
+SECTORS_SCORED: tuple[tuple[str, object], ...] = (("sectors_scored", _nothing_more),)
+#: after every command (step(context, None)): a rule's early end between two moves
+AFTER_COMMAND: tuple[tuple[str, object], ...] = (("command_over", _nothing_more),)
+
+#: the core's step lists: a Pass, after the choice, a placer's turn, the round's end, and
+#: the moments the rules' steps follow (the set-up's end, sectors scored, any command)
 CORE_STEPS = {
+    "pass": PASS_STEPS,
+    "setup": SETUP_DONE,
+    "scored": SECTORS_SCORED,
+    "command": AFTER_COMMAND,
+    "game_end": GAME_END,
     "choice": AFTER_CHOICE,
     "no_cell": NO_CELL,
     "ship": SHIP_MOVE,
@@ -606,38 +681,37 @@ CORE_STEPS = {
     "end": ROUND_END,
 }
 
-#: {"choice" | "no_cell" | "ship" | "turn" | "end": [the HOOKS.generation it was built for, the steps, {name: index}]}
-_STEPS: dict[str, list] = {which: [-1, (), {}] for which in CORE_STEPS}
-
-
-def _steps(which: str) -> list:
-    built = _STEPS[which]
-    if built[0] != HOOKS.generation:
-        steps = in_order(CORE_STEPS[which], HOOKS.steps)
-        built[:] = [HOOKS.generation, steps, {n: i for i, (n, _) in enumerate(steps)}]
+def _steps(rules: Hooks, which: str) -> tuple:
+    """(the steps of list ``which`` ("choice" | "no_cell" | "ship" | "turn" | "end") in a
+    game with these rules, {name: index}), kept in the rule set. Each rule's step is
+    placed as among every rule's (CATALOGUE): a step anchored to a rule the game does
+    not play keeps its place."""
+    built = rules.derived.get(which)
+    if built is None:
+        steps = in_game_order(CORE_STEPS[which], CATALOGUE.steps, rules.steps)
+        built = rules.derived[which] = (steps, {n: i for i, (n, _) in enumerate(steps)})
     return built
 
 
-def choice_steps() -> tuple[tuple[str, object], ...]:
-    """After the choice, with the rules' steps, in order."""
-    return _steps("choice")[1]
+def choice_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """After the choice, with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "choice")[0]
 
 
-def turn_steps() -> tuple[tuple[str, object], ...]:
-    """A placer's turn with the rules' steps, in order (each rule's step acts only when
-    its options say so)."""
-    return _steps("turn")[1]
+def turn_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """A placer's turn with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "turn")[0]
 
 
-def round_end_steps() -> tuple[tuple[str, object], ...]:
-    """The round's end with the rules' steps, in order."""
-    return _steps("end")[1]
+def round_end_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """The round's end with the rules' steps (by default every rule's), in order."""
+    return _steps(rules, "end")[0]
 
 
 def _run(log: DecideContext, turn, which: str, start: str | None) -> None:
     """Carry out the steps from ``start`` (None: the first, a rule's own) on, until a
     step stops."""
-    _, steps, index = _steps(which)
+    steps, index = _steps(log.rules, which)
     for _, step in steps[index[start] if start is not None else 0 :]:
         if step(log, turn):
             return
@@ -654,15 +728,21 @@ def _turn(log: DecideContext, turn: Turn, start: str) -> None:
 #: end (ROUND_END and the rules' steps). A rule's own phase (Justice's starting docks,
 #: the special cards' buying, a tavern decision) comes first while it lasts: to_act and
 #: legal_commands ask the rules, decide sends their commands through the command chain.
-def round_order() -> tuple[str, ...]:
-    """The round, in order, the rules' steps included."""
+def round_order(rules: Hooks = CATALOGUE) -> tuple[str, ...]:
+    """The round, in order, the rules' steps included (by default every rule's; a game's:
+    ``round_order(rules_for(options))``)."""
     return (
+        *(f"setup: {name}" for name, _ in _steps(rules, "setup")[0]),
         "choose",
-        *(name for name, _ in choice_steps()),
-        *(f"no cell: {name}" for name, _ in _steps("no_cell")[1]),
-        *(f"ship: {name}" for name, _ in _steps("ship")[1]),
-        *(f"turn: {name}" for name, _ in turn_steps()),
-        *(f"end: {name}" for name, _ in round_end_steps()),
+        *(f"pass: {name}" for name, _ in _steps(rules, "pass")[0]),
+        *(name for name, _ in choice_steps(rules)),
+        *(f"no cell: {name}" for name, _ in _steps(rules, "no_cell")[0]),
+        *(f"ship: {name}" for name, _ in _steps(rules, "ship")[0]),
+        *(f"turn: {name}" for name, _ in turn_steps(rules)),
+        *(f"end: {name}" for name, _ in round_end_steps(rules)),
+        *(f"game end: {name}" for name, _ in _steps(rules, "game_end")[0]),
+        *(f"scored: {name}" for name, _ in _steps(rules, "scored")[0]),
+        *(f"command: {name}" for name, _ in _steps(rules, "command")[0]),
     )
 
 
@@ -675,7 +755,7 @@ def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
     (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
     c = CARDS[card]
     draw = None if c.is_special else ("dock" if c.is_dock else "water")
-    return filtered(HOOKS.draw_pile, draw, st, seat, card)
+    return filtered(rules_for(st.options).draw_pile, draw, st, seat, card)
 
 
 def _after_warehouses(

@@ -1,10 +1,11 @@
 """evolve(state, event) -> state: applies a fact, decides nothing.
 
 Dispatch by the event's type through one table: the core's events (``CORE_EVENTS``, below)
-and the extensions' own events (``HOOKS.events``, one owner per type). A core event may be
-applied another way by a form while it is active (``HOOKS.instead``), be preceded by what
-a rule records (``HOOKS.before``), and every event may be followed by what it also does
-under a rule (``HOOKS.after``; GameStarted's: the rules' part of the state at the start)."""
+and the extensions' own events (``rules.events``, one owner per type). A core event may be
+applied another way by a form while it is active (``rules.instead``), be preceded by what
+a rule records (``rules.before``), and every event may be followed by what it also does
+under a rule (``rules.after``; GameStarted's: the rules' part of the state at the start).
+``rules``: the game's rule set (core/hooks.py, ``rules_for``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from domain.kontor.core.changes import (
     set_at,
     without_one,
 )
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import rules_for
 from domain.kontor.core.sides import seats_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, ScoredSector
 
@@ -28,8 +29,8 @@ def evolve(state: KontorState | None, event) -> KontorState:
     t = type(event)
     options = event.options if state is None else state.options
     last = _last  # one read (threads)
-    if last[0] is options and last[1] == HOOKS.generation:
-        table = last[2]
+    if last[0] is options:
+        table = last[1]
     else:
         table = _table(options)
     found = table.get(t)
@@ -51,53 +52,50 @@ def evolve(state: KontorState | None, event) -> KontorState:
     return new
 
 
-#: options -> (the HOOKS.generation it was built for, {event type: (apply, after rules)}):
-#: a game's table, with only the rules its options make act; by the options' value, one
-#: table for the games with equal options (kept per game, by id, they were built again
-#: for every game replayed, and each made objects that lived on: the garbage collector's
-#: full passes, a tenth of a replay's time)
-_TABLES: dict = {}
-#: the options of the game evolved last, its HOOKS.generation and table: a replay folds a
-#: game's events in a row
-_last: tuple = (None, None, None)
+#: the options of the game evolved last and its table ({event type: (apply, after
+#: rules)}): a replay folds a game's events in a row
+_last: tuple = (None, None)
 
 
 def _table(options) -> dict:
+    """The game's table, with only the rules its options make act, kept in its rule set
+    (one per options value: built again for every game replayed, the tables made objects
+    that lived on, and the garbage collector's full passes took a tenth of a replay)."""
     global _last
-    try:
-        known = _TABLES.get(options)
-    except TypeError:  # options that cannot be hashed: built for the game
-        known = None
-    if known is None or known[0] != HOOKS.generation:
-        known = (HOOKS.generation, _build(options))
-        if len(_TABLES) > 256:  # options seen by this process: a bounded cache
-            _TABLES.clear()
-        try:
-            _TABLES[options] = known
-        except TypeError:
-            pass
-    _last = (options, *known)
-    return known[1]
+    rules = rules_for(options)
+    table = rules.derived.get("evolve")
+    if table is None:
+        table = rules.derived["evolve"] = _build(rules, options)
+    _last = (options, table)
+    return table
 
 
 def _active(rules, options) -> tuple:
     return tuple(rule for rule, when in rules if when is None or when(options))
 
 
-def _build(options) -> dict:
+def _build(rules, options) -> dict:
     table = {}
     for t, core in CORE_EVENTS.items():
-        if t in HOOKS.events:
+        if t in rules.events:
             raise ValueError(f"event {t.__name__} is the core's")
-        instead = _active(HOOKS.instead.get(t, ()), options)
-        before = _active(HOOKS.before.get(t, ()), options)
+        instead = _active(rules.instead.get(t, ()), options)
+        before = _active(rules.before.get(t, ()), options)
         table[t] = (_with_rules(core, instead, before), ())
-    for t, own in HOOKS.events.items():
+    for t, own in rules.events.items():
         table[t] = (own, ())
-    for t, after in HOOKS.after.items():
+    for t, after in rules.after.items():
         if t in table:
             table[t] = (table[t][0], _active(after, options))
+    # GameStarted's first phase, set once the rules' parts of the starting state are (a
+    # form's own first phase, the free wheel's "turn", comes with its next event)
+    apply, after = table[ev.GameStarted]
+    table[ev.GameStarted] = (apply, (*after, _first_phase))
     return table
+
+
+def _first_phase(old: None, event: ev.GameStarted, new: KontorState) -> KontorState:
+    return new if new.phase == event.phase else replace(new, phase=event.phase)
 
 
 def _with_rules(core, instead, before):
@@ -309,7 +307,7 @@ def _game_ended(state: KontorState, event: ev.GameEnded) -> KontorState:
     )
 
 
-#: the core's events (the extensions' own: HOOKS.events)
+#: the core's events (the extensions' own: rules.events)
 CORE_EVENTS: dict[type, object] = {
     ev.GameStarted: _game_started,
     ev.CardChosen: _card_chosen,

@@ -1,18 +1,25 @@
 """The named hook points where a form, a scenario, a special rule or an expansion extends
 the core game (basic and advanced), and the tables the core dispatches through.
 
-Plain data. Each extension module has a ``register(hooks)`` that adds what it needs;
-``registry.py`` calls them, in a fixed order, when the package is imported. The core
-reads ``HOOKS`` and never imports an extension. Every function receives the state (or
-the decide context) and decides for itself whether its rule is active (by the options).
+Plain data. Each extension module has a ``register(hooks)`` that adds what it needs, and
+``registry.py`` says, for each, in which games it acts (``ACTIVE``: a predicate on the
+options). A game reads its rule set, ``rules_for(options)``: a Hooks holding only the
+extensions active under those options, built once per options value. The core never
+imports an extension. ``CATALOGUE`` holds every extension: the commands' and the own
+events' tables (dispatched by type: a command of a rule the game does not play is refused
+by that rule, with its own reason), the order in which every step and view part is placed,
+and the points asked before a game has options (the options' settings) or without a game
+(an event's redaction).
 
-- The round's steps (``add_step``) and the view's parts (``add_view``): each placed next
-  to the step or part it names, in the core's lists (core/decide.py, core/view.py;
-  ``in_order`` builds them). A reader finds the round in ``decide.round_order()``.
+- The round's steps (``add_step``), the parts of a seat's legal commands
+  (``add_commands``) and the view's parts (``add_view``): each placed next to the step or
+  part it names, in the core's lists (core/decide.py, core/view.py; ``in_order`` places
+  them among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
+  ``decide.round_order()`` (a game's: ``round_order(rules_for(options))``).
 - Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
-- What remains are hook points, lists of functions, each typed below. Their arguments
-  come in one order: the subject (the state, the decide context, the options before a
+- What remains are hook points, lists of functions, each typed below; a point with a
+  single user says why (« one user: »). Their arguments come in one order: the subject (the state, the decide context, the options before a
   game has a state, the event for the redaction), then the seat, the card, the cells, the
   position, and a filter's value last. Combination rules, per point:
   ``answer``: the first function returning something other than None wins;
@@ -25,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from domain.decider import RuleViolation
 from domain.rng import Rng
@@ -64,16 +71,37 @@ EventRule = Callable[[KontorState, Any], KontorState]
 EventOverride = Callable[[KontorState, Any], KontorState | None]
 #: (state before, event, state after) -> state after
 EventAfter = Callable[[KontorState, Any, KontorState], KontorState]
+#: (state, seat, places) -> [Command]: a part of a seat's legal commands
+CommandPart = Callable[[KontorState, Seat, Commands | None], Commands]
 #: (state, out, cells, viewer) -> None: keys a part of the view adds to ``out``
 ViewPart = Callable[[KontorState, dict, Cells, Viewer], None]
 #: (options) -> bool: the rule acts in games with these options
 Active = Callable[[Options], bool]
 
 
+class Counting(NamedTuple):
+    """What a rule changes in how a sector's warehouses are counted (None: nothing):
+    the answer at the point ``counting`` (read by core/scoring.py's accessors)."""
+
+    #: ((dock card, goods), ...): docks whose warehouses hold fewer goods than printed, as
+    #: the rule records them (Choix de la marchandise; scoring.goods_of, joined)
+    goods: tuple[tuple[Card, Goods], ...] | None = None
+    #: (dock card, ...): docks counted with one warehouse more each, once per listing
+    #: (Corruption's bribe warehouses; scoring.extra_warehouses, the first answer)
+    extra: tuple[Card, ...] | None = None
+    #: counts -> counts: a sector's counts adjusted (the warehouses' goods moved or
+    #: exported; scoring.count_adjust, the first answer)
+    adjust: Callable | None = None
+    #: {good: beaten good}: another order of the goods (the event cards;
+    #: scoring.goods_beats, the first answer)
+    beats: dict[str, str] | None = None
+
+
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
     #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
+    #: one user: a form's whole set-up instead of the core's (the free wheel): a swap, not a filter
     start: list[Callable[[Options, int, str], Events | None]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
     to_act: list[Callable[[KontorState], Seats | None]] = field(default_factory=list)
@@ -88,40 +116,28 @@ class Hooks:
     #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own;
     #: asked together (``refuse_while_waiting``) by the guard those rules register
     command_guard: list[CommandGuard] = field(default_factory=list)
-    #: (state, seat) -> [Command]: more commands while choosing (joined in order)
-    choose_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
-    #: (state, seat, places) -> [Command]: more commands while placing, listed before the
-    #: ship's (joined in order)
-    place_commands: list[Callable[[KontorState, Seat, Commands], Commands]] = field(default_factory=list)
-    #: (state, seat) -> [Command]: more commands while placing, after the ship's
-    after_ship_commands: list[Callable[[KontorState, Seat], Commands]] = field(default_factory=list)
-    #: (context) -> None: after every command of the round (early ends between moves)
-    after_command: list[Callable[[DecideContext], None]] = field(default_factory=list)
-    #: (state) -> bool: a seat must finish a rule's pending decision before anyone places
-    decision_pending: list[Callable[[KontorState], bool]] = field(default_factory=list)
+    #: the parts rules add to a seat's legal commands (core/decide.py: CHOOSE_COMMANDS and
+    #: PLACE_COMMANDS, the core's parts), each ("before" | "after", the part it goes next
+    #: to, its name, part(state, seat, places) -> [Command]; ``places``: the PlaceCard
+    #: commands while placing, None while choosing), in registration order (``add_commands``)
+    command_parts: list[tuple[str, str, str, CommandPart]] = field(default_factory=list)
     # --- the round's steps (decide.py), in their order ------------------------------------
-    #: (context, seat) -> bool: a rule recorded the seat's pass its own way
-    pass_turn: list[Callable[[DecideContext, Seat], bool]] = field(default_factory=list)
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
     #: (state, seat) -> sort key | None: the order of placement (default: highest first)
+    #: one user: Contrebande sorts its face-down card among the revealed: the "order" step would have to be swapped, which step lists do not do
     order_key: list[Callable[[KontorState, Seat], tuple | None]] = field(default_factory=list)
     #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
     #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
+    #: one user: Embargo's short supply, read by decide and by the policy (placement.placed_goods)
     placed_goods: list[Callable[[KontorState, Seat, Card], Goods | None]] = field(default_factory=list)
     #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
+    #: one user: Contrebande's draw from the pile chosen with the face-down card, for every card (draw_choices serves the special rules A's draw step only)
     draw_pile: list[Callable[[KontorState, Seat, Card, str | None], str | None]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
     draw_choices: list[Callable[[KontorState, Seat, Card, list[str]], list[str]]] = field(default_factory=list)
-    #: (context) -> None: a rule's own set-up phase is over (Justice's starting docks),
-    #: before the first round's choice (``context.setup_done()``)
-    setup_done: list[Callable[[DecideContext], None]] = field(default_factory=list)
-    #: (context, reason) -> bool: the game's end waits for a rule's step
-    before_end: list[Callable[[DecideContext, str], bool]] = field(default_factory=list)
-    #: (context, points) -> points: the final points (filter)
-    final_points: list[Callable[[DecideContext, Points], Points]] = field(default_factory=list)
     #: the steps rules insert into the round's step lists (core/decide.py: AFTER_CHOICE,
     #: after every seat chose; TURN_STEPS, a placer's turn; ROUND_END, the round's end):
     #: each ("before" | "after", the step it goes next to (the core's or another rule's),
@@ -133,8 +149,10 @@ class Hooks:
     )
     # --- setup (setup.py) -------------------------------------------------------------
     #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
+    #: one user: the drawn layouts of the scenarios (scenarios/port_and_deck.py, shared by several scenarios)
     layout: list[Callable[[Options], list[Pos] | None]] = field(default_factory=list)
     #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
+    #: one user: the cards the scenarios remove (scenarios/port_and_deck.py, shared by several scenarios)
     dock_deck: list[Callable[[Options, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
@@ -142,6 +160,7 @@ class Hooks:
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
     start_fields: list[Callable[[Options, Rng, Any, Any], dict]] = field(default_factory=list)
     #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
+    #: one user: the event deck shuffled last, from the final RNG counter: in deal or start_fields it would draw other cards
     start_events: list[Callable[[Options, int, str, int], Events]] = field(default_factory=list)
     # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
     #: an extension's own event type -> how it applies (one owner per type)
@@ -154,8 +173,9 @@ class Hooks:
     #: an event type -> what it also does under a rule, after it was applied, in order
     #: (GameStarted's: the rules' state at the start)
     after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
-    #: bumped by every registration: evolve rebuilds its dispatch table when it changes
-    generation: int = 0
+    #: what the core derives from the tables above (the step lists, the view's parts, the
+    #: command chains, evolve's table), cached here; emptied by every registration
+    derived: dict = field(default_factory=dict)
 
     def add_step(
         self, name: str, step: Step, *, before: str = "", after: str = ""
@@ -163,26 +183,32 @@ class Hooks:
         """A rule's step, just before or after the step of that name (the core's, or
         another rule's: Euphrate's sunken warehouses after Choix des marchandises' step)."""
         self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
-        self.generation += 1
+        self.derived.clear()
 
     def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
         """A rule's part of the view, just before or after the part of that name (the
         core's, or another rule's); ``name``: by default the module's."""
         name = name or part.__module__.rpartition(".")[2]
         self.view_parts.append(("before", before, name, part) if before else ("after", after, name, part))
-        self.generation += 1
+        self.derived.clear()
+
+    def add_commands(self, name: str, part: CommandPart, *, before: str = "", after: str = "") -> None:
+        """A rule's part of the legal commands, just before or after the part of that name
+        (the core's, or another rule's)."""
+        self.command_parts.append(("before", before, name, part) if before else ("after", after, name, part))
+        self.derived.clear()
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
         """``rule`` decides these command types (True: decided; False: not its case)."""
         self.commands.append((tuple(types), rule))
-        self.generation += 1
+        self.derived.clear()
 
     def guard(self, guard: CommandGuard) -> None:
         """``guard`` may refuse any command whose rule is registered after it, and the
         core's (registering the same guard again adds nothing)."""
         if (None, guard) not in self.commands:
             self.commands.append((None, guard))
-            self.generation += 1
+            self.derived.clear()
 
     def refuse_while_waiting(self, state, command) -> None:
         """The guard of the rules whose own decision waits (``command_guard``)."""
@@ -202,34 +228,37 @@ class Hooks:
             if self.events.get(t, rule) is not rule:
                 raise ValueError(f"event {t.__name__} already has an owner")
             self.events[t] = rule
-        self.generation += 1
+        self.derived.clear()
 
     # ``when(options) -> bool``: the games the rule acts in (None: every game). A game's
     # evolve table holds only the rules of its options; the rule must leave the state
     # unchanged (``instead``: answer None) in every game where ``when`` is False.
     def instead_of(self, t: type, rule: EventOverride, when: Active | None = None) -> None:
         self.instead.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     def before_event(self, t: type, rule: EventRule, when: Active | None = None) -> None:
         self.before.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     def after_event(self, types: Iterable[type], rule: EventAfter, when: Active | None = None) -> None:
         for t in types:
             self.after.setdefault(t, []).append((rule, when))
-        self.generation += 1
+        self.derived.clear()
 
     # --- options -------------------------------------------------------------------
     #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
     #: special rules' switches and their impossible combinations
+    #: one user: asked while options are built, before any game: the special rules' shared settings module
     rule_settings: list[Callable[[Any, int, dict, str | None], tuple[dict, list[str]] | None]] = field(default_factory=list)
     #: (scenario, seat_count) -> settings | None: a scenario's switches
+    #: one user: asked while options are built, before any game: the scenarios' shared settings module
     scenario_settings: list[Callable[[str, int], dict | None]] = field(default_factory=list)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
     #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
+    #: one user: a form's own legal cells instead of the core's (the free wheel): a swap, not a filter
     placement_cells: list[Callable[[KontorState, Cells, Card, Seat], list[Pos] | None]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
     placement_error: list[Callable[[KontorState, Cells, Card, Seat, Pos], RuleViolation | None]] = field(default_factory=list)
@@ -238,15 +267,13 @@ class Hooks:
     #: (state, cells, card, pos) -> RuleViolation | None: that rule's reason
     placement_violation: list[Callable[[KontorState, Cells, Card, Pos], RuleViolation | None]] = field(default_factory=list)
     # --- the ship (ship.py) --------------------------------------------------------
-    #: (state, cells) -> frozenset[Pos]: more cells the ship may not touch
-    ship_closed_cells: list[Callable[[KontorState, Cells], frozenset[Pos]]] = field(default_factory=list)
-    #: (state, cells, pos) -> bool: the ship may not remove the dock at pos
+    #: (state, cells, pos) -> bool: the ship may not remove the dock at pos (Protection's
+    #: taverns; the free wheel's finished sectors, not scored before the end)
     ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
     #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
+    #: one user: a filter of the scoring: a closed sector holding Contrebande's face-down card waits for the end
     sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
-    #: (context, first_new) -> None: after closed sectors were scored (first new index)
-    after_scoring: list[Callable[[DecideContext, int], None]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
@@ -254,11 +281,11 @@ class Hooks:
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
     #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
+    #: one user: a filter of the scoring: Embargo keeps a scored sector's warehouses in its supply
     returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
-    #: (state) -> adjust function | None: warehouse counts adjusted (export warehouse)
-    count_adjust: list[Callable[[KontorState], Callable | None]] = field(default_factory=list)
-    #: (state) -> {good: beaten good} | None: another order of the goods
-    goods_beats: list[Callable[[KontorState], dict[str, str] | None]] = field(default_factory=list)
+    #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
+    #: (its goods, extra warehouses, adjusted counts, the goods' order)
+    counting: list[Callable[[KontorState], Counting | None]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
     #: the parts rules add to the view (core/view.py: VIEW_PARTS, the core's parts), each
@@ -274,8 +301,6 @@ class Hooks:
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
     slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
-    #: (state, observer) -> (cards, piles) | None: cards all saw and piles open to all
-    hidden_kept: list[Callable[[KontorState, Viewer], tuple[frozenset, frozenset] | None]] = field(default_factory=list)
     #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
     #: (Premier choix: the picking seat its own); their order is kept (union of all)
     piles_seen: list[Callable[[KontorState, Viewer], Iterable[Seat]]] = field(default_factory=list)
@@ -286,6 +311,7 @@ class Hooks:
     hidden_stock: list[Callable[[KontorState, Viewer], tuple[tuple[Card, ...], Callable] | None]] = field(default_factory=list)
     #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
     #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
+    #: one user: the event deck's order drawn before the rules' redetermine: as one of them its draws would come after theirs
     reshuffled: list[Callable[[Viewer, Rng, KontorState], KontorState]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
     #: (filter)
@@ -293,28 +319,70 @@ class Hooks:
     # --- what an extension records in its own sub-state and the core asks of it --------
     #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
     #: (free for all; sides.owner_side)
+    #: one user: free for all's owner of an uncoloured dock, kept in FreeWheelState (sides.owner_side)
     dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
-    #: (state) -> (dock card, ...) | None: docks counted with one warehouse more each, once
-    #: per listing (Corruption's bribe warehouses; scoring.extra_warehouses)
-    extra_warehouses: list[Callable[[KontorState], tuple[Card, ...] | None]] = field(default_factory=list)
-    #: (state) -> ((dock card, goods), ...) | None: docks whose warehouses hold fewer goods
-    #: than printed, as a rule records them (Choix de la marchandise; scoring.goods_of)
-    dock_goods: list[Callable[[KontorState], tuple[tuple[Card, Goods], ...] | None]] = field(default_factory=list)
     #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
+    #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses
     bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
     #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
-    #: in place by the rules' own redetermine (Lutte d'influence; view.shown_in_hand)
+    #: in place by redetermine while held, the core's and the rules' (Lutte d'influence;
+    #: view.shown_in_hand)
+    #: one user: Lutte d'influence's shown cards, kept in EventCardsState, read by redetermine (the core's and two rules')
     hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
-    #: (state) -> bool: the placer must finish a step of a rule before anything else (the
-    #: special rules A's pending step; placement.step_waits)
+    #: (state) -> bool: the placer must finish a step of a rule, or a seat a scenario's
+    #: decision, before anything else (the special rules A's pending step, Décisions' second
+    #: canal or raised warehouse; placement.step_waits: decide refuses the core's commands,
+    #: the round does not advance)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
     #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
     #: no card seen going into a hand (Contrebande; view._seen_in_hands)
+    #: one user: Contrebande may change a hand unseen, so redetermine keeps no card seen going into one
     hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 
-HOOKS = Hooks()
+#: every extension, registered once (registry.py): see the module's docstring
+CATALOGUE = Hooks()
+
+#: options -> that game's rule set (registry.rule_set, installed by ``use_rule_sets``)
+_build_rule_set: Callable[[Options], Hooks] | None = None
+#: id(options) -> (options, rule set): the options objects seen last (one per game, its
+#: states share it), found without hashing the options' many fields
+_BY_ID: dict[int, tuple[Options, Hooks]] = {}
+#: options value -> rule set: one per distinct options (games replay many times)
+_BY_VALUE: dict[Options, Hooks] = {}
+
+
+def use_rule_sets(build: Callable[[Options], Hooks]) -> None:
+    """``build(options)``: the Hooks of the extensions active under these options."""
+    global _build_rule_set
+    _build_rule_set = build
+    _BY_ID.clear()
+    _BY_VALUE.clear()
+
+
+def rules_for(options: Options) -> Hooks:
+    """The rule set of a game with these options (built once per options value)."""
+    known = _BY_ID.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    try:
+        rules = _BY_VALUE.get(options)
+    except TypeError:  # options that cannot be hashed: built for the game
+        rules = None
+    if rules is None:
+        assert _build_rule_set is not None, "domain.kontor.registry installs the rule sets"
+        rules = _build_rule_set(options)
+        if len(_BY_VALUE) > 256:  # options seen by this process: a bounded cache
+            _BY_VALUE.clear()
+        try:
+            _BY_VALUE[options] = rules
+        except TypeError:
+            pass
+    if len(_BY_ID) > 1024:
+        _BY_ID.clear()
+    _BY_ID[id(options)] = (options, rules)  # the options kept: their id is not reused
+    return rules
 
 
 R = TypeVar("R")
@@ -357,4 +425,28 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
 
     for name, fn in core:
         put(name, fn)
+    return tuple(out)
+
+
+def in_game_order(
+    core: Iterable[tuple[str, Any]],
+    every_part: Iterable[tuple[str, str, str, Any]],
+    game_parts: Iterable[tuple[str, str, str, Any]],
+) -> tuple[tuple[str, Any], ...]:
+    """``in_order(core, every_part)`` keeping the core's and the game's parts, each with the
+    game's function: a rule's part keeps the place it has among every rule's (next to a
+    part of a rule the game does not play, too). Parts are known by name."""
+    own: dict[str, list] = {}
+    for _, _, name, fn in game_parts:
+        own.setdefault(name, []).append(fn)
+    taken = {name: 0 for name in own}
+    core = tuple(core)
+    core_names = {name for name, _ in core}
+    out: list = []
+    for name, fn in in_order(core, every_part):
+        if name in core_names:
+            out.append((name, fn))
+        elif name in own:
+            out.append((name, own[name][taken[name]]))
+            taken[name] += 1
     return tuple(out)

@@ -34,7 +34,7 @@ from domain.kontor.core.data import (
     VARIANT_SETTINGS,
     VARIANTS_AVAILABLE,
 )
-from domain.kontor.core.hooks import HOOKS, answer
+from domain.kontor.core.hooks import CATALOGUE, answer  # no options yet: every extension
 
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
 #: kept for callers of the first version
@@ -265,7 +265,7 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
             err("special_rules", f"{a} and {b} cannot be combined: {why}")
     settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
     # the special rules' switches and impossible combinations (rules/settings.py)
-    found = answer(HOOKS.rule_settings, rules, seat_count, settings, variant)
+    found = answer(CATALOGUE.rule_settings, rules, seat_count, settings, variant)
     if found is not None:
         more, messages = found
         settings.update(more)
@@ -315,10 +315,10 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if no_ship:
             err("special_rules", f"{rule} acts through the ship, and this game has no ship")
     # --- scenarios: their settings after the variant's (scenarios/data.py) ---
-    scenario_settings = None if scenario is None else answer(HOOKS.scenario_settings, scenario, seat_count)
+    scenario_settings = None if scenario is None else answer(CATALOGUE.scenario_settings, scenario, seat_count)
     if scenario_settings is not None:
         settings.update(scenario_settings)
-        for conflicts in HOOKS.option_conflicts:
+        for conflicts in CATALOGUE.option_conflicts:
             for message in conflicts(settings, scenario, rules, seat_count):
                 err("scenario", message)
     # --- end scenarios ---

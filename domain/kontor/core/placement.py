@@ -25,7 +25,7 @@ from domain.kontor.core.board import (
     sector_of,
 )
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.hooks import HOOKS, answer, filtered
+from domain.kontor.core.hooks import answer, filtered, rules_for
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState
 
@@ -81,7 +81,7 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
-    own = answer(HOOKS.placement_cells, state, cells, card, seat)  # a form's own placement
+    own = answer(rules_for(state.options).placement_cells, state, cells, card, seat)  # a form's own placement
     if own is not None:
         return own
     size = options.board_dims
@@ -91,7 +91,7 @@ def placement_cells(
     if kind in ("flood", "bridge"):
         out = cover_cells(state, cells, kind, lambda pos: crane_blocks(cells, pos, side))
         out = sorted(out, key=lambda p: (p[1], p[0]))
-        return filtered(HOOKS.cell_filters, out, state, cells, card, seat)
+        return filtered(rules_for(state.options).cell_filters, out, state, cells, card, seat)
     found = legal_cells(cells, card, side, size, box)
     if kind == "customs":
         # « Il est toutefois interdit de terminer un secteur en plaçant une douane. »
@@ -102,14 +102,14 @@ def placement_cells(
             if not is_closed(after, sector_of(after, pos), size, box):
                 ok.append(pos)
         found = ok
-    return filtered(HOOKS.cell_filters, found, state, cells, card, seat)
+    return filtered(rules_for(state.options).cell_filters, found, state, cells, card, seat)
 
 
 def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -> RuleViolation:
     size = state.options.board_dims
     kind = CARDS[card].kind
     side = side_of(state.options, seat)
-    found = answer(HOOKS.placement_error, state, cells, card, seat, pos)  # a rule's reason
+    found = answer(rules_for(state.options).placement_error, state, cells, card, seat, pos)  # a rule's reason
     if found is not None:
         return found
     if kind == "flood":
@@ -138,7 +138,7 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
             f"{size[1]} high it may not "
             "grow that way.",
         )
-    violation = answer(HOOKS.placement_violation, state, cells, card, pos)  # scenarios
+    violation = answer(rules_for(state.options).placement_violation, state, cells, card, pos)  # scenarios
     if violation is not None and pos not in cells:
         return violation
     if CARDS[card].is_dock and crane_blocks(cells, pos, side):
@@ -157,14 +157,15 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
 
 def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     """The warehouses a goods dock placed now would bring: its printed goods, unless a
-    rule limits them (``HOOKS.placed_goods``, e.g. a scenario's short supply; read by decide's
+    rule limits them (hook point ``placed_goods``, e.g. a scenario's short supply; read by decide's
     "warehouses" step, Euphrate's step and the policy)."""
-    own = answer(HOOKS.placed_goods, state, seat, card)
+    own = answer(rules_for(state.options).placed_goods, state, seat, card)
     return CARDS[card].goods if own is None else own
 
 
 def step_waits(state: KontorState) -> bool:
-    """A rule's step waits for the placer (``HOOKS.step_waits``): the core's commands, and
-    the commands that play a card, wait for it. Here, not in decide.py: the expansions
+    """A rule's step waits for the placer, or a scenario's decision for its seat (hook point
+    ``step_waits``): the core's commands, the commands that play a card and the round's
+    next placer wait for it. Here, not in decide.py: the expansions
     ask it too, and they may not import decide."""
-    return any(waits(state) for waits in HOOKS.step_waits)
+    return any(waits(state) for waits in rules_for(state.options).step_waits)

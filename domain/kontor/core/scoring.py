@@ -23,37 +23,53 @@ from domain.kontor.core.board import (
     warehouse_counts,
 )
 from domain.kontor.core.data import ANCHOR_ID, CARDS, SETUP
-from domain.kontor.core.hooks import HOOKS, answer, filtered
+from domain.kontor.core.hooks import answer, filtered, rules_for
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
 
 
+def _counted(state: KontorState, part: str):
+    """The first rule's answer for that part of Counting (hook point ``counting``)."""
+    for counting in rules_for(state.options).counting:
+        found = counting(state)
+        if found is not None and getattr(found, part) is not None:
+            return getattr(found, part)
+    return None
+
+
 def goods_beats(state: KontorState) -> dict[str, str] | None:
-    """Which good beats which now, when a rule changed the printed order
-    (``HOOKS.goods_beats``); None: the printed order."""
-    return answer(HOOKS.goods_beats, state)
+    """Which good beats which now, when a rule changed the printed order; None: the
+    printed order."""
+    return _counted(state, "beats")
+
+
+def count_adjust(state: KontorState):
+    """counts -> counts: a sector's counts as a rule adjusts them (None: as counted)."""
+    return _counted(state, "adjust")
 
 
 def goods_of(state: KontorState) -> dict[int, tuple[str, ...]] | None:
     """The goods that got warehouses, per dock, where they are not the printed ones: as
-    the rules record them (``HOOKS.dock_goods``), then ``state.goods_override``. None when
-    every dock holds its printed goods."""
+    the rules record them (Counting.goods), then ``state.goods_override``. None when every
+    dock holds its printed goods."""
     found = {}
-    for recorded in HOOKS.dock_goods:
-        found.update(recorded(state) or ())
+    for counting in rules_for(state.options).counting:
+        recorded = counting(state)
+        if recorded is not None:
+            found.update(recorded.goods or ())
     found.update(state.goods_override)
     return found or None
 
 
 def extra_warehouses(state: KontorState) -> tuple[int, ...]:
-    """Docks that count one warehouse more each, once per listing (``HOOKS.extra_warehouses``)."""
-    return answer(HOOKS.extra_warehouses, state) or ()
+    """Docks that count one warehouse more each, once per listing (Counting.extra)."""
+    return _counted(state, "extra") or ()
 
 
 def bonus_points(state: KontorState) -> tuple[int, ...] | None:
-    """Victory points per seat besides the sectors (``HOOKS.bonus_points``; None: none)."""
-    return answer(HOOKS.bonus_points, state)
+    """Victory points per seat besides the sectors (hook point ``bonus_points``; None: none)."""
+    return answer(rules_for(state.options).bonus_points, state)
 
 
 def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:
@@ -61,7 +77,7 @@ def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None)
     rapporte ainsi trois points de victoire »; RULES-NOTES)."""
     customs = sum(1 for p in sector if CARDS[cells[p]].kind == "customs")
     if options is not None:  # scenarios: the island, sizes worth their size
-        worth = answer(HOOKS.sector_worth, options, sector, SETUP["guardian_points"], customs)
+        worth = answer(rules_for(options).sector_worth, options, sector, SETUP["guardian_points"], customs)
         if worth is not None:
             return worth
     return SETUP["guardian_points"] + customs
@@ -80,20 +96,20 @@ def score_closed_sectors(log) -> None:
     for sector in sectors(cells):
         if sector in done or not is_closed(cells, sector, size, box):
             continue
-        if any(held(st, cells, sector) for held in HOOKS.sector_held):
+        if any(held(st, cells, sector) for held in log.rules.sector_held):
             continue
         st = log.state
         counts = warehouse_counts(
             cells, sector, st.warehouses, sides, goods_of(st), extra=extra_warehouses(st),
-            adjust=answer(HOOKS.count_adjust, st),
+            adjust=count_adjust(st),
         )
-        winner, rule = supremacy(counts, answer(HOOKS.goods_beats, st))
+        winner, rule = supremacy(counts, goods_beats(st))
         guardian = None
         if winner is not None:
             guardian = distribution_centre(st, sector, winner)
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
         returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
-        returned = filtered(HOOKS.returned_warehouses, returned, st, winner)  # scenarios: Embargo
+        returned = filtered(log.rules.returned_warehouses, returned, st, winner)  # scenarios: Embargo
         log.emit(
             ev.SectorScored(
                 cells=ordered,
@@ -105,8 +121,7 @@ def score_closed_sectors(log) -> None:
                 warehouses_returned=returned,
             )
         )
-    for after in HOOKS.after_scoring:
-        after(log, first)
+    log.sectors_scored(first)  # the steps of decide.SECTORS_SCORED
 
 
 def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] | None:
@@ -182,7 +197,7 @@ def select_final(
     sizes = tuple(len(s.cells) for s in state.scored)
     dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
     # scenarios: smallest, every eligible, straight lines, at most N docks
-    own = answer(HOOKS.final_selection, state, sizes, dists)
+    own = answer(rules_for(state.options).final_selection, state, sizes, dists)
     if own is not None:
         counted, eliminated = own
         return counted, eliminated, sizes, dists

@@ -9,7 +9,7 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
-from domain.kontor.core.hooks import HOOKS, answer, filtered
+from domain.kontor.core.hooks import answer, filtered, rules_for
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
@@ -31,7 +31,7 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
         return cross_positions(SETUP["cross_arm"])
     if options.layout == "anchor":
         return []
-    scenario_cells = answer(HOOKS.layout, options)  # e.g. a scenario's « selon le dessin »
+    scenario_cells = answer(rules_for(options).layout, options)  # e.g. a scenario's « selon le dessin »
     if scenario_cells is not None:
         return scenario_cells
     raise ValueError(f"unknown layout {options.layout!r}")
@@ -45,7 +45,7 @@ def start_version(options: Options, seat_count: int, seed_hex: str, rules_versio
 
 
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
-    own = answer(HOOKS.start, options, seat_count, seed_hex)  # a form's own set-up
+    own = answer(rules_for(options).start, options, seat_count, seed_hex)  # a form's own set-up
     if own is not None:
         return own
     rng = Rng(seed_hex, 0)
@@ -61,7 +61,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     for side in range(side_count(options, seat_count)):
         # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
-        deck = rng.shuffle(filtered(HOOKS.dock_deck, dock_deck(side), options))
+        deck = rng.shuffle(filtered(rules_for(options).dock_deck, dock_deck(side), options))
         members = seats_of(options, side, seat_count)
         share = len(deck) // len(members)
         for i, seat in enumerate(members):
@@ -83,14 +83,14 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     # the rules' own deal (e.g. Justice's decks, specials in hand, the special-card pile)
     extra: dict = {}
     follow: list = []
-    for deal in HOOKS.deal:
+    for deal in rules_for(options).deal:
         fields, more = deal(options, seat_count, rng, dock_hands, piles, specials)
         extra |= fields
         follow += more
     for seat in range(seat_count):
         hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
     money = options.starting_money
-    for start_fields in HOOKS.start_fields:  # e.g. a scenario's canals aside, sunken goods
+    for start_fields in rules_for(options).start_fields:  # e.g. a scenario's canals aside, sunken goods
         extra |= start_fields(options, rng, cross, water)
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
     started = [
@@ -113,6 +113,6 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
         *follow,
     ]
     # e.g. the expansions' event deck, shuffled after everything else
-    for more in HOOKS.start_events:
+    for more in rules_for(options).start_events:
         started += more(options, seat_count, seed_hex, rng.counter)
     return started

@@ -6,8 +6,8 @@ plateau sauf celui sur lequel il se trouve actuellement. » ; « un ou plusieurs
 adjacents à ce canal comportent un bateau et n'appartiennent pas à un secteur terminé,
 l'un de ces docks peut être enlevé. Il est replacé sous la pile de son propriétaire. »
 
-Hook points: ``ship_protected`` (docks the ship may not remove, special rule Protection)
-and ``ship_closed_cells`` (free wheel); the scenarios without ship set ``Options.ship`` to
+Hook point: ``ship_protected`` (docks the ship may not remove: special rule Protection,
+the free wheel's finished sectors); the scenarios without ship set ``Options.ship`` to
 False.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from domain.kontor.core.board import Pos, neighbours, occupancy
 from domain.kontor.core.commands import MoveShip
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import rules_for
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import owner_side, seats_of
 from domain.kontor.core.state import KontorState
@@ -46,8 +46,7 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
     bateau sont inamovibles, ainsi que tous les canaux et tous les docks d'un secteur
     terminé »)."""
     closed = scored_cells(state)
-    for more in HOOKS.ship_closed_cells:  # free wheel: finished though not scored yet
-        closed = closed | more(state, cells)
+    protected = rules_for(state.options).ship_protected
     out = []
     for n in neighbours(pos):
         card = cells.get(n)
@@ -55,7 +54,7 @@ def removable(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> list[Po
             continue
         c = CARDS[card]
         if c.kind == "dock" and c.ship:
-            if any(protects(state, cells, n) for protects in HOOKS.ship_protected):
+            if any(protects(state, cells, n) for protects in protected):
                 continue
             out.append(n)
     return sorted(out, key=lambda p: (p[1], p[0]))

@@ -17,13 +17,15 @@ from domain.kontor.core.board import (
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
-from domain.kontor.core.hooks import HOOKS, answer, filtered, in_order
+from domain.kontor.core.hooks import CATALOGUE, Hooks, answer, filtered, in_game_order, rules_for
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import (
     anchor_distance,
+    count_adjust,
     current_points,
     extra_warehouses,
+    goods_beats,
     goods_of,
     select_final,
 )
@@ -45,7 +47,7 @@ def result(state: KontorState) -> Result | None:
         "money": list(state.money),
         "tie_break": "money",
     }
-    for add_keys in HOOKS.result:  # e.g. the team game's teams and tie-break
+    for add_keys in rules_for(state.options).result:  # e.g. the team game's teams and tie-break
         add_keys(state, detail)
     if state.options.final_selection != "all":
         detail["counted_sectors"] = list(state.counted)
@@ -94,7 +96,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         s = scored.get(sector)
         counts = warehouse_counts(
             cells, sector, state.warehouses, sides, goods_of(state), extra=extra_warehouses(state),
-            adjust=answer(HOOKS.count_adjust, state),
+            adjust=count_adjust(state),
         )
         centres = {}
         for seat in range(sides):
@@ -110,7 +112,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        beats = answer(HOOKS.goods_beats, state)
+        beats = goods_beats(state)
         leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
@@ -209,7 +211,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "end_reason": state.end_reason,
         "winners": list(state.winners) if finished else None,
     }
-    for _, part in view_parts():  # the core's parts and the rules', in order
+    for _, part in view_parts(rules_for(state.options)):  # the core's parts and the rules', in order
         part(state, out, cells, viewer)
     return out
 
@@ -275,7 +277,7 @@ def _part_hidden(state: KontorState, out: dict, cells, viewer) -> None:
         }
         if state.specials_aside:
             out["hidden"]["specials_aside"] = list(state.specials_aside)
-        for add_hidden in HOOKS.view_hidden:
+        for add_hidden in rules_for(state.options).view_hidden:
             add_hidden(state, out["hidden"])
 
 
@@ -291,15 +293,13 @@ VIEW_PARTS: tuple[tuple[str, object], ...] = (
     ("hidden", _part_hidden),
 )
 
-#: [the HOOKS.generation it was built for, the parts]
-_PARTS: list = [-1, ()]
-
-
-def view_parts() -> tuple[tuple[str, object], ...]:
-    """The view's parts with the rules', in order."""
-    if _PARTS[0] != HOOKS.generation:
-        _PARTS[:] = [HOOKS.generation, in_order(VIEW_PARTS, HOOKS.view_parts)]
-    return _PARTS[1]
+def view_parts(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
+    """The view's parts with the rules' (by default every rule's), in order; kept in the
+    rule set. A rule's part is placed as among every rule's (CATALOGUE)."""
+    parts = rules.derived.get("view")
+    if parts is None:
+        parts = rules.derived["view"] = in_game_order(VIEW_PARTS, CATALOGUE.view_parts, rules.view_parts)
+    return parts
 
 
 def redact_event(event, viewer: int | None) -> dict:
@@ -320,7 +320,7 @@ def redact_event(event, viewer: int | None) -> dict:
         data["specials_aside"] = {"size": len(event.specials_aside)}
     elif t is ev.CardChosen and event.seat != viewer:
         data["card"] = None
-    return filtered(HOOKS.redact, data, event, viewer)
+    return filtered(CATALOGUE.redact, data, event, viewer)  # no game: every rule's
 
 
 def hidden_slot(card: int) -> tuple:
@@ -336,8 +336,8 @@ def hidden_slot(card: int) -> tuple:
 def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
     """Cards every seat saw go into another seat's hand and still held there. None while
     that seat's secret choice is pending (it may be one of them), nor when a rule may
-    change hands unseen (``HOOKS.hands_unseen``)."""
-    if any(unseen(state) for unseen in HOOKS.hands_unseen):
+    change hands unseen (hook point ``hands_unseen``)."""
+    if any(unseen(state) for unseen in rules_for(state.options).hands_unseen):
         return frozenset()
     out: set[int] = set()
     for s in range(state.seat_count):
@@ -349,12 +349,28 @@ def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
 
 def seen_piles(state: KontorState, observer: int | None) -> frozenset[int]:
     """The seats whose whole dock pile ``observer`` has seen, as the rules tell it."""
-    return frozenset(seat for f in HOOKS.piles_seen for seat in f(state, observer))
+    return frozenset(seat for f in rules_for(state.options).piles_seen for seat in f(state, observer))
 
 
 def shown_in_hand(state: KontorState, seat: int) -> frozenset[int]:
     """Cards of the seat's hand every seat was shown, as the rules tell it."""
-    return answer(HOOKS.hand_shown, state, seat) or frozenset()
+    return answer(rules_for(state.options).hand_shown, state, seat) or frozenset()
+
+
+def _still_shown(state: KontorState, observer: int | None) -> frozenset[int]:
+    """Cards of other seats' hands every seat was shown (``shown_in_hand``) and still held
+    there, or chosen from there this round (which of them was chosen stays secret)."""
+    out: set[int] = set()
+    for s in range(state.seat_count):
+        if s == observer:
+            continue
+        shown = shown_in_hand(state, s)
+        if shown:
+            held = set(state.hands[s])
+            if state.chosen and state.chosen[s] is not None:
+                held.add(state.chosen[s])
+            out |= shown & held
+    return frozenset(out)
 
 
 def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
@@ -371,7 +387,8 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     pools: dict[tuple, list[int]] = {}
     # the kind of each hidden slot, as the forms and rules tell it (free wheel: specials
     # hide among the canals; specials dealt by colour keep their identity)
-    slot_kind = filtered(HOOKS.slot, hidden_slot, state)
+    rules = rules_for(state.options)
+    slot_kind = filtered(rules.slot, hidden_slot, state)
     # a secret pass is no card; some rules show a seat a whole pile
     chosen = [None if c == PASS_CHOICE else c for c in chosen]
     seen = seen_piles(state, observer)
@@ -379,9 +396,9 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     def put(card: int) -> None:
         pools.setdefault(slot_kind(card), []).append(card)
 
-    # cards all saw, piles open to all (e.g. the expansions' event cards)
-    shown, open_piles = answer(HOOKS.hidden_kept, state, observer) or (frozenset(), frozenset())
-    shown = shown | _seen_in_hands(state, observer)
+    # cards all saw: shown from a hand (the event cards' « Lutte d'influence ») and still
+    # held, or seen going into a hand
+    shown = _still_shown(state, observer) | _seen_in_hands(state, observer)
     for s in range(n):
         if s == observer:
             continue
@@ -392,9 +409,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     hidden_piles = []
     for s in range(n):
         pile = state.dock_piles[s]
-        cut = max(1, len(pile) - known[s]) if s not in open_piles else 1
-        if s in seen:
-            cut = 1
+        cut = 1 if s in seen else max(1, len(pile) - known[s])
         hidden_piles.append(cut)
         for c in pile[1:cut]:
             put(c)
@@ -403,7 +418,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     for c in state.specials_aside:
         put(c)
     # a form's or a rule's own hidden stock (free for all's dock pile, canals set aside)
-    stocks = [s for s in (f(state, observer) for f in HOOKS.hidden_stock) if s is not None]
+    stocks = [s for s in (f(state, observer) for f in rules.hidden_stock) if s is not None]
     for cards, _put_back in stocks:
         for c in cards:
             put(c)
@@ -431,7 +446,7 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     ]
     dealt = [(tuple(take(c) for c in cards), put_back) for cards, put_back in stocks]
     # a rule's secret order drawn again (the expansions' event deck), before the filters
-    state = filtered(HOOKS.reshuffled, state, observer, rng)
+    state = filtered(rules.reshuffled, state, observer, rng)
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),
@@ -443,4 +458,4 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
     )
     for cards, put_back in dealt:
         out = put_back(out, cards)
-    return filtered(HOOKS.redetermine, out, state, observer, rng, slot_kind)
+    return filtered(rules.redetermine, out, state, observer, rng, slot_kind)

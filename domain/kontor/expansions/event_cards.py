@@ -13,9 +13,9 @@ warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final
 (final_bonuses.py, « Jours dorés »).
 
 Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
-``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``goods_beats``,
+``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``counting`` (``Counting.beats``),
 ``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
-``hidden_kept``, ``reshuffled``.
+``hand_shown`` and ``piles_seen`` (what redetermine keeps), ``reshuffled``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.placement import scored_cells, step_waits
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
@@ -526,8 +526,6 @@ def known_hand(state: KontorState, seat: int) -> tuple[int, ...]:
 
 
 def view_keys(state: KontorState, out: dict, viewer) -> None:
-    if not state.options.event_cards:
-        return
     out["events"] = {
         "deck_size": len(_own(state).event_deck),
         "turned": list(_own(state).events_turned),
@@ -588,21 +586,6 @@ def forget_dock(state: KontorState, card: int) -> KontorState:
     return change_part(state, WarehouseGoodsState, swapped=swapped)
 
 
-def hidden_kept(state: KontorState, observer) -> tuple[frozenset[int], frozenset[int]] | None:
-    """What redetermine keeps in place: cards shown by « Lutte d'influence » (still held)
-    and the seats whose whole dock pile the observer has seen (his own, after « Mariage »)."""
-    if not state.options.event_cards:
-        return None
-    cards: set[int] = set()
-    for seat in range(state.seat_count):
-        if seat != observer:
-            cards.update(known_hand(state, seat))
-    piles = set()
-    if observer is not None and _sees_whole_pile(state, observer):
-        piles.add(observer)
-    return frozenset(cards), frozenset(piles)
-
-
 def reshuffled(observer, rng, state: KontorState) -> KontorState:
     """« une pile cachée »: the deck's order is secret, redetermine draws it again."""
     if not _own(state).event_deck:
@@ -614,7 +597,7 @@ def reshuffled(observer, rng, state: KontorState) -> KontorState:
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(_event_to_act)
     hooks.legal_commands.append(_event_legal)
-    hooks.goods_beats.append(goods_beats)
+    hooks.counting.append(lambda state: Counting(beats=goods_beats(state)))
     hooks.on_commands(EVENT_COMMANDS, _decide)
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
@@ -633,7 +616,6 @@ def register(hooks: Hooks) -> None:
     hooks.on_events(OWN_EVENTS, evolve_event)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")
     hooks.redact.append(redact)
-    hooks.hidden_kept.append(hidden_kept)
     hooks.piles_seen.append(pile_seen)
     hooks.hand_shown.append(hand_shown)
     hooks.bonus_points.append(bonus_points)

@@ -47,7 +47,7 @@ from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual
 
 def export_commands(state: KontorState, seat: int, places: list[PlaceCard]) -> list:
     """Every PlaceCard of a goods dock also exists as ExportWarehouse, one per good."""
-    if not state.options.export_warehouse or not places:
+    if not places:
         return []
     card = state.revealed[seat]
     c = CARDS[card]
@@ -185,8 +185,6 @@ def evolve_export(state: KontorState, event) -> KontorState | None:
 
 
 def view_keys(state: KontorState, out: dict) -> None:
-    if not state.options.export_warehouse:
-        return
     ex = exports_of(state)
     for seat, p in enumerate(out["players"]):
         p["export_warehouse"] = dict(zip(GOODS, ex[seat]))
@@ -209,7 +207,7 @@ def decide_export(log, seat: int, command) -> bool:
 
 def register(hooks: Hooks) -> None:
     hooks.on_commands((ExportWarehouse,), decide_export)
-    hooks.place_commands.append(export_commands)
+    hooks.add_commands("export", export_commands, after="cells")
     hooks.add_step("export_kept", removal_step, before="dock_removed")
     hooks.add_step("export", export_step, after="place")
     hooks.on_events((ev.WarehouseExported, ev.ExportWarehouseKept, ev.ExportWarehouseReturned), evolve_export)

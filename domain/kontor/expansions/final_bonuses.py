@@ -6,7 +6,8 @@ pour la marchandise concernée. » (export_warehouse.py) and « Jours dorés : L
 plus riche actuellement reçoit un point de victoire supplémentaire. » (event_cards.py):
 both are added to the final points in one event, ``FinalBonusesCounted``.
 
-Hook points: ``final_points``, ``evolve_unknown`` (``FinalBonusesCounted``).
+Its step "final_bonuses" of the game's end (core/decide.py GAME_END, after the final
+selection) adds them; its own event ``FinalBonusesCounted``.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ def final_points(log, points: tuple[int, ...]) -> tuple[int, ...]:
     return total
 
 
+def _add_bonuses(log, end) -> bool:
+    end.points = final_points(log, end.points)
+    return False
+
+
 def evolve_final(state: KontorState, event) -> KontorState | None:
     if type(event) is ev.FinalBonusesCounted:
         return replace(state, points=event.points)
@@ -67,5 +73,5 @@ def evolve_final(state: KontorState, event) -> KontorState | None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.final_points.append(final_points)
+    hooks.add_step("final_bonuses", _add_bonuses, after="final_selection")
     hooks.on_events((ev.FinalBonusesCounted,), evolve_final)

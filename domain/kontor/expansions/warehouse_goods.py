@@ -6,7 +6,7 @@ event_cards.py).
 
 Both are kept as deltas to the printed goods (``WarehouseGoodsState``: ``export_missing``,
 ``swapped``).
-Hook points: ``count_adjust`` (the counts of a sector's supremacy), its part of the view (the
+Hook points: ``counting`` (``Counting.adjust``: the counts of a sector's supremacy), its part of the view (the
 board's warehouses as they are, after both expansions' own keys).
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.kontor.core.data import CARDS, GOODS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.state import KontorState, part
 
 
@@ -81,5 +81,5 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.count_adjust.append(adjust)
+    hooks.counting.append(lambda state: Counting(adjust=adjust(state)))
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")

@@ -59,9 +59,8 @@ def teams(state: KontorState) -> list[dict]:
     return out
 
 
+# the view's parts and the result's keys: registered in team games only (registry.ACTIVE)
 def _teams_view(state: KontorState, out: dict) -> None:
-    if not state.options.teams:
-        return
     out["teams"] = teams(state)
     for t in out["teams"]:
         t["points"] = out["players"][t["seats"][0]]["points"]
@@ -69,7 +68,7 @@ def _teams_view(state: KontorState, out: dict) -> None:
 
 def _partners_view(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     opts = state.options
-    if not opts.teams or viewer is None:
+    if viewer is None:
         return
     side = side_of(opts, viewer)
     out["you"]["team"] = SEAT_COLORS[side]
@@ -77,9 +76,8 @@ def _partners_view(state: KontorState, out: dict, cells, viewer: int | None) -> 
 
 
 def _result(state: KontorState, detail: dict) -> None:
-    if state.options.teams:
-        detail["teams"] = teams(state)
-        detail["tie_break"] = "team money"
+    detail["teams"] = teams(state)
+    detail["tie_break"] = "team money"
 
 
 def register(hooks: Hooks) -> None:

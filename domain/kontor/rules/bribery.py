@@ -16,7 +16,7 @@ placement_error); after a tavern's warehouses the turn waits for the bribe
 (after_warehouses: BribeOffered), the placer alone acts (to_act, legal_commands) and
 adds its warehouses or ends the bribe (command: PlaceBribeWarehouse, EndBribe; while it
 waits no other command: command_guard); the bribe warehouses count in their sector
-(``BriberyState.bribes``, the core's ``extra_warehouses``); the view shows the bribe.
+(``BriberyState.bribes``, the hook point ``counting``: ``Counting.extra``); the view shows the bribe.
 Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
 docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_b.py.
 """
@@ -40,7 +40,7 @@ from domain.kontor.core.board import (
 )
 from domain.kontor.core.commands_b import EndBribe, PlaceBribeWarehouse
 from domain.kontor.core.data import CARDS, SEAT_COLORS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState, change_part, part
@@ -303,4 +303,4 @@ def register(hooks: Hooks) -> None:
     hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
     hooks.add_view(view_keys, after="you")
-    hooks.extra_warehouses.append(extra_warehouses)
+    hooks.counting.append(lambda state: Counting(extra=extra_warehouses(state)))

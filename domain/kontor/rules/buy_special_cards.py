@@ -10,7 +10,7 @@ Reading R-A8 (docs/rules/kontor.md): before each round (and before the first, on
 Justice's set-up is over) the seats that can pay say in secret whether they buy
 (phase ``buy``: BuySpecialCard); then each buyer takes one card, the one whose dock pile
 shows the higher number first. Hook points: deal (the pile shuffled), started,
-round_started and setup_done (the buying opens), to_act, legal_commands, command; the
+the steps "buying" (the round's end) and "first_buying" (the set-up's end: the buying opens), to_act, legal_commands, command; the
 view, the redaction and redetermine keep the pile, the wishes and the cards bought
 secret. Tests: tests/domain/kontor/test_kontor_special_a.py (buy special cards).
 """
@@ -246,7 +246,7 @@ def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((BuySpecialCard,), decide)
     hooks.add_step("buying", lambda log, turn: open_round(log) or False, after="new_round")
-    hooks.setup_done.append(open_round)
+    hooks.add_step("first_buying", lambda log, _: open_round(log) or False, after="setup_over")
     hooks.deal.append(deal)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
     hooks.on_events((ev.BuyingOpened, ev.BuyDeclared, ev.SpecialCardBought, ev.BuyingClosed), evolve_event)

@@ -7,7 +7,7 @@ ou 3 marchandises on choisit. Seul l'entrepôt correspondant sera posé sur la c
 Its step "choose_good" (before the core's "warehouses"; a dock with 2 or 3 goods waits for the placer's ChooseGood, step
 ``good`` of rules/pending_step.py; two identical goods: their one warehouse at once);
 command (ChooseGood); warehouses_added (a dock holding fewer goods than printed:
-``GoodsChoiceState.warehouse_goods``, the core's ``dock_goods``); the view (the goods to choose from, each warehouse's goods).
+``GoodsChoiceState.warehouse_goods``, the hook point ``counting``: ``Counting.goods``); the view (the goods to choose from, each warehouse's goods).
 Tests: tests/domain/kontor/test_kontor_special_a.py (choice of goods).
 """
 
@@ -19,7 +19,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.commands import ChooseGood
 from domain.kontor.core.data import CARDS, GOODS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.rules.pending_step import step_card, waiting_step
 
@@ -131,4 +131,4 @@ def register(hooks: Hooks) -> None:
         when=lambda options: options.choose_good,
     )
     hooks.add_view(view_keys, after="you")
-    hooks.dock_goods.append(chosen_goods)
+    hooks.counting.append(lambda state: Counting(goods=chosen_goods(state)))

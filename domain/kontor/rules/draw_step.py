@@ -11,7 +11,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.hooks import HOOKS, Hooks, filtered
+from domain.kontor.core.hooks import Hooks, filtered, rules_for
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
 
@@ -24,7 +24,7 @@ def draw_choices(state: KontorState, seat: int, card: int) -> list[str]:
     the pile of the card's kind (if not empty), as the rules change it."""
     pile = "dock" if CARDS[card].is_dock else "water"
     has = state.dock_piles[seat] if pile == "dock" else state.water_pile
-    return list(filtered(HOOKS.draw_choices, [pile] if has else [], state, seat, card))
+    return list(filtered(rules_for(state.options).draw_choices, [pile] if has else [], state, seat, card))
 
 
 def draw(log, seat: int, pile: str) -> None:

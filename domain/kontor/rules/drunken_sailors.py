@@ -10,7 +10,7 @@ taverne on peut utiliser une des cartes spéciales. »
 
 Reading (docs/rules/kontor.md, Special rules A): the "I pass" card is not a card of the
 game; a pass is a secret choice (CardChosen ``passing``, ``state.chosen`` holds
-``PASS_CHOICE``). Hook points: pass_turn (the pass is chosen in secret), revealed_cards
+``PASS_CHOICE``). Its step "secret_pass" in a Pass's steps (the pass is chosen in secret, before the core's pass income), hook point revealed_cards
 (it shows no card), its step "secret_passes" right after the reveal (then the seat passes and takes the florin), the view
 (the hand counts the "I pass" card), the redaction (another seat's pass is secret),
 redetermine (another seat's choice may be a pass). Tests:
@@ -29,9 +29,7 @@ from domain.kontor.core.state import PASS_CHOICE, KontorState
 def secret_pass(log, seat: int) -> bool:
     """« Pour passer, on ne le dit plus. A la place, on prépare en secret la taverne qui
     signifie "je passe" »."""
-    if not log.state.options.secret_pass:
-        return False
-    log.emit(ev.CardChosen(seat, None, passing=True))
+    log.emit(ev.CardChosen(seat, None, passing=True))  # registered under this rule only
     return True
 
 
@@ -101,7 +99,7 @@ def redetermine(original: KontorState, observer, rng, slot, state: KontorState) 
 
 
 def register(hooks: Hooks) -> None:
-    hooks.pass_turn.append(secret_pass)
+    hooks.add_step("secret_pass", secret_pass, before="pass_income")
     hooks.revealed_cards.append(revealed_cards)
     hooks.add_step("secret_passes", lambda log, chosen: after_reveal(log, chosen) or False, after="reveal")
     hooks.add_view(view_keys, after="you")

@@ -5,8 +5,8 @@ kontor.fr.txt, « Règles spéciales »):
 
 Reading (docs/rules/kontor.md, Special rules B): the sectors scored by the last placement
 that scored any (several at once: each) earn ``data.FINAL_POINT_BONUS`` more, one point
-more than a guardian's, at the end. Hook points: after_scoring remembers the sectors a
-placement finished (LastSectorsClosed); before_end awards them (FinalPointAwarded), after
+more than a guardian's, at the end. Its step "final_point_last_closed", once sectors are
+scored, remembers the sectors a placement finished (LastSectorsClosed); its step "final_point_award" of the game's end awards them (FinalPointAwarded), after
 Contrebande's reveal (smuggling.py, listed before this module) and before Vieilles
 rancunes' decisions (old_grudges.py, listed after); the view shows them.
 Tests: tests/domain/kontor/test_kontor_special_b.py (final point).
@@ -80,7 +80,7 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.after_scoring.append(after_scoring)
-    hooks.before_end.append(award)
+    hooks.add_step("final_point_last_closed", lambda log, first: after_scoring(log, first) or False, after="sectors_scored")
+    hooks.add_step("final_point_award", lambda log, end: award(log, end.reason), before="final_selection")
     hooks.on_events((evb.LastSectorsClosed, evb.FinalPointAwarded), evolve_own)
     hooks.add_view(view_keys, after="you")

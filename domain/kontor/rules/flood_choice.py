@@ -174,7 +174,7 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((PlaceWater,), decide)
-    hooks.after_ship_commands.append(place_commands)
+    hooks.add_commands("flood_as_water", lambda state, seat, _: place_commands(state, seat), after="ship")
     # a flood without a cell (core/decide.py: NO_CELL), after the blockade's ship
     hooks.add_step("flood_as_water", lambda log, turn: alternative_play(log.state, turn.seat), after="ship_may_free")
     hooks.on_events((ev.WaterPlacedForFlood, ev.FloodDiscarded), evolve_event)

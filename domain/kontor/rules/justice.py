@@ -55,8 +55,8 @@ def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials:
 
 
 def started(event, state: KontorState) -> KontorState:
-    """GameStarted's first phase (« choose », or Justice's « starting_docks »)."""
-    state = replace(state, phase=event.phase)
+    """Justice's own part of the starting state (the core sets GameStarted's first phase,
+    « starting_docks »)."""
     if event.phase != "starting_docks":
         return state
     return change_part(state, JusticeState, starting_choice=((),) * state.seat_count)

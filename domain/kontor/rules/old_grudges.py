@@ -5,7 +5,7 @@
 trouve est comptabilisé ou non. Si les deux tavernes sont dans un même secteur, il est
 obligatoirement comptabilisé. »
 
-Hook points: before the end (before_end, after Contrebande's reveal and Point final's
+Before the end (its step "tavern_sectors_asked" of GAME_END, after Contrebande's reveal and Point final's
 bonus: smuggling.py and final_point.py are listed before this module) the game asks the
 owner of each scored sector holding one tavern (TavernSectorsAsked, phase ``grudges``);
 that seat alone acts (to_act, legal_commands: DecideTavernSector; no other command
@@ -170,8 +170,6 @@ def _xy(pos) -> dict:
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the decision pending, how many wait, the decisions made."""
-    if not state.options.old_grudges:
-        return
     pending = None
     if state.phase == "grudges" and _own(state).grudge_pending:
         i = _own(state).grudge_pending[0]
@@ -196,7 +194,7 @@ def register(hooks: Hooks) -> None:
     hooks.command_guard.append(refuse_while_deciding)
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((DecideTavernSector,), decide)
-    hooks.before_end.append(ask)
+    hooks.add_step("tavern_sectors_asked", lambda log, end: ask(log, end.reason), before="final_selection")
     hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
     hooks.final_selection.append(final_selection)
     hooks.add_view(view_keys, after="you")

@@ -32,4 +32,4 @@ def check_poverty(log) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.after_command.append(check_poverty)
+    hooks.add_step("poverty", lambda log, _: check_poverty(log) or False, after="command_over")

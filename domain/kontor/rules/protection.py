@@ -30,14 +30,13 @@ def _protected_by_a_tavern(cells: Mapping[Pos, int], pos: Pos) -> bool:
 
 
 def ship_protected(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
-    """The ship may not remove the dock at ``pos``."""
-    return state.options.protection and _protected_by_a_tavern(cells, pos)
+    """The ship may not remove the dock at ``pos`` (registered under Protection only:
+    registry.ACTIVE)."""
+    return _protected_by_a_tavern(cells, pos)
 
 
 def view_keys(state: KontorState, out: dict, cells: Mapping[Pos, int], viewer) -> None:
     """Public: every dock showing a ship that a tavern protects."""
-    if not state.options.protection:
-        return
     protected = [
         pos
         for pos, card in cells.items()

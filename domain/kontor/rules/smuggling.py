@@ -10,7 +10,7 @@ Hook points: the choice may be face down (choose_commands; command: ChooseFaceDo
 the pile of the replacement draw); the reveal shows only the card's back, its colour's
 pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
 (order_key), its draw from the chosen pile (draw_pile); a sector holding it waits
-(sector_held) until the end reveals it (before_end: FaceDownRevealed, its warehouses,
+(sector_held) until the end reveals it (its step "face_down_revealed" of the game's end: FaceDownRevealed, its warehouses,
 the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
@@ -123,8 +123,6 @@ def decide(log, seat: int, command) -> bool:
 def shown_cards(state: KontorState, shown: tuple) -> tuple:
     """What the reveal shows: a face-down card shows only its back (its colour's pseudo
     card)."""
-    if not state.options.smuggling:
-        return shown
     fd = _face_down(state)
     return tuple(
         FACE_DOWN_IDS[side_of(state.options, s)] if fd[s] is not None else shown[s]
@@ -226,8 +224,6 @@ def evolved(old: KontorState | None, event, new: KontorState) -> KontorState:
 
 def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
     """Public: the face-down cards' colours, who used the rule; the owner's own cards."""
-    if not state.options.smuggling:
-        return
     out["board"]["face_down"] = [
         {"x": p[0], "y": p[1], "color": SEAT_COLORS[CARDS[c].owner]}
         for p, c in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))
@@ -333,14 +329,14 @@ def redetermine(
 def register(hooks: Hooks) -> None:
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((ChooseFaceDown,), decide)
-    hooks.choose_commands.append(choose_commands)
+    hooks.add_commands("face_down", lambda state, seat, _: choose_commands(state, seat), after="pass")
     hooks.revealed_cards.append(shown_cards)
     hooks.order_key.append(order_key)
-    hooks.before_end.append(reveal_face_down)
+    hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     # a smuggled card may be one seen going into a hand: redetermine keeps none
-    hooks.hands_unseen.append(lambda state: state.options.smuggling)
+    hooks.hands_unseen.append(lambda state: True)  # registered under Contrebande only
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),

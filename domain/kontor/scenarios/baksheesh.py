@@ -181,7 +181,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.start_fields.append(water_aside)
-    hooks.choose_commands.append(bribe_commands)
+    hooks.add_commands("bribes", lambda state, seat, _: bribe_commands(state, seat), after="pass")
     hooks.on_commands((Bribe,), decide_bribe)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")
     aside_or_bribes = lambda options: options.water_aside or options.bribes  # noqa: E731

@@ -4,8 +4,8 @@ Grande marée (« on peut placer immédiatement un deuxième canal »: spring_ti
 decides, that nobody else acts and nothing else is sent meanwhile, and the view's
 ``pending`` key. Each scenario lists and decides its own command.
 
-Hook points: ``to_act``, ``decision_pending``, ``command`` (registered before the two
-scenarios' own), its part of the view.
+Hook points: ``to_act``, ``step_waits`` (the turn waits for the decision), ``command``
+(registered before the two scenarios' own), its part of the view.
 """
 
 from __future__ import annotations
@@ -74,5 +74,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(pending_to_act)
     hooks.guard(refuse_other_commands)
-    hooks.decision_pending.append(lambda state: pending_seat(state) is not None)
+    # the turn waits for the decision (placement.step_waits), as for the special rules A's
+    # pending step; the guard, registered before, refuses every other command first
+    hooks.step_waits.append(lambda state: pending_seat(state) is not None)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

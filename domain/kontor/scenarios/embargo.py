@@ -69,7 +69,7 @@ def kept_warehouses(state: KontorState, winner: int | None, returned: tuple[int,
     """« le gagnant place normalement son gardien. Mais ses entrepôts restent sur le
     secteur ... Le perdant, par contre, reprend ses entrepôts » ; a tie: « les deux
     joueurs récupèrent leurs entrepôts »."""
-    if not state.options.warehouse_supply or winner is None:
+    if winner is None:
         return returned
     return tuple(c for c in returned if CARDS[c].owner != winner)
 
@@ -90,8 +90,6 @@ def early_end(log) -> bool:
 
 def view_keys(state: KontorState, out: dict) -> None:
     """Public: each colour's supply."""
-    if not state.options.warehouse_supply:
-        return
     out.setdefault("scenario", {})["supply"] = {
         ["red", "black"][side]: supply(state, side) for side in range(2)
     }

@@ -59,8 +59,6 @@ def _own(state: KontorState) -> EuphratesState:
 def sunken_at_start(options: Options, rng, cross, water: list[int]) -> dict:
     """GameStarted's ``sunken``: drawn after everything else (the basic game's draws are
     unchanged)."""
-    if not options.sunken_warehouses:
-        return {}
     canals = [c for c in cross if CARDS[c.card].kind == "water"]
     chosen = list(rng.shuffle(canals))[: options.sunken_warehouses]
     goods = list(rng.shuffle(GOODS))
@@ -72,7 +70,7 @@ def filter_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int, found: list[Pos]
 ) -> list[Pos]:
     """Reading: a bridge does not cover a canal that still holds a sunken warehouse."""
-    if not (state.options.sunken_warehouses and CARDS[card].kind == "bridge"):
+    if CARDS[card].kind != "bridge":
         return found
     sunk = {(x, y) for x, y, _ in _own(state).sunken}
     return [p for p in found if p not in sunk]
@@ -267,8 +265,6 @@ def evolve_sunken(state: KontorState, event) -> KontorState | None:
 
 def view_keys(state: KontorState, out: dict) -> None:
     """Public: the warehouses still sunk, and those raised waiting for a centre."""
-    if not state.options.sunken_warehouses:
-        return
     out.setdefault("scenario", {}).update(
         {
             "sunken": [{"x": x, "y": y, "good": g} for x, y, g in _own(state).sunken],

@@ -21,9 +21,7 @@ from domain.kontor.core.options import Options
 
 def sector_worth(options: Options, sector, base: int, customs: int) -> int | None:
     """« Les secteurs de taille 1 rapportent 1 point ... taille 3 rapportent 3 points »
-    (customs houses still add theirs)."""
-    if not options.size_points:
-        return None
+    (customs houses still add theirs; registered under this scenario only: registry.ACTIVE)."""
     return len(tuple(sector)) + customs
 
 

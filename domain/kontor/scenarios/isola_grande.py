@@ -45,7 +45,7 @@ def filter_cells(
     state: KontorState, cells: Mapping[Pos, int], card: int, seat: int, found: list[Pos]
 ) -> list[Pos]:
     """« aucun canal ne peut y être placé »"""
-    if not (state.options.island_points and CARDS[card].is_water):
+    if not CARDS[card].is_water:
         return found
     return [p for p in found if p not in ISLAND_CELLS]
 

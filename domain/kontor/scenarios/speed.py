@@ -19,7 +19,7 @@ from domain.kontor.core.hooks import Hooks
 def early_end(log) -> bool:
     """« La partie est finie dès que le premier secteur est terminé »: True if it ended."""
     st = log.state
-    if st.options.end_at_first_sector and st.scored:
+    if st.scored:  # registered under this scenario only (registry.ACTIVE)
         log.end_game("first_sector")
         return True
     return False

@@ -146,8 +146,6 @@ def early_end(log) -> bool:
 
 def view_keys(state: KontorState, out: dict, cells, viewer) -> None:
     """Public: the nine cases, their cells and who won each."""
-    if not state.options.tic_tac_toe:
-        return
     owners = case_owners(state)
     out.setdefault("scenario", {})["cases"] = [
         {

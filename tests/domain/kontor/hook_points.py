@@ -14,7 +14,7 @@ from domain.kontor import registry
 from domain.kontor.core.hooks import Hooks
 
 #: the fields of Hooks that are tables (by type, or the step lists), not points
-TABLES = ("commands", "events", "instead", "before", "after", "steps", "view_parts", "generation")
+TABLES = ("commands", "events", "instead", "before", "after", "steps", "view_parts", "command_parts", "derived")
 
 
 def points() -> tuple[str, ...]:

@@ -3,18 +3,42 @@ tests/domain/kontor/hook_points.py (each extension registered into a fresh Hooks
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from domain.kontor.core import hooks as hooks_module
 from tests.domain.kontor.hook_points import points, summary, users
 
 #: the counts today (before issue 32's second part: 64 points, 39 with one user; 49 and 27
 #: after the steps, then 7 more, 6 of one user, when the last extensions' fields left the
 #: core state: the core asks the owning sub-state through them, core/hooks.py's last
-#: block); lower them when a point goes, never raise them
-MAX_POINTS = 56
-MAX_ONE_USER = 33
+#: block; then 56 and 33 less the four moments turned into step lists: a Pass, the
+#: set-up's end, sectors scored, any command; 49 and 25 when the four ways a rule changes
+#: a sector's count became one point, ``counting``; 48 and 23 with the free wheel's
+#: finished sectors among the docks the ship may not remove, ``ship_protected``; 47 and
+#: 22 when redetermine kept the cards shown from a hand through ``hand_shown`` and the
+#: piles seen through ``piles_seen``, not ``hidden_kept``; 45 and 21 when before_end and
+#: final_points became the steps of the game's end, GAME_END; 42 and 19 when the commands
+#: rules add to a choosing or placing seat's became parts of CHOOSE_COMMANDS and
+#: PLACE_COMMANDS; 41 and 17 when Décisions' wait joined the special rules A's pending
+#: step at ``step_waits``); lower them when a point goes, never raise them
+MAX_POINTS = 41
+MAX_ONE_USER = 17
 
 
 def test_every_hook_point_has_a_user():
     assert [p for p, modules in users().items() if not modules] == []
+
+
+def test_every_point_of_one_user_says_why():
+    """core/hooks.py: the line above such a point's field reads « #: one user: <why> »."""
+    source = Path(hooks_module.__file__).read_text(encoding="utf-8").splitlines()
+    above = {
+        line.split(":")[0].strip(): source[i - 1].strip()
+        for i, line in enumerate(source)
+        if line.startswith("    ") and ": list[" in line and not line.startswith("     ")
+    }
+    lonely = [p for p, modules in users().items() if len(modules) == 1]
+    assert [p for p in lonely if not above[p].startswith("#: one user: ")] == []
 
 
 def test_the_hook_points_do_not_grow_back():
@@ -28,6 +52,10 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "decide", "after_reveal", "game_ends", "good_step", "take_goods", "export_warehouses",
         "alternative_play", "ship_may_unblock", "no_cell_reason", "before_dock_removed",
         "view_last", "variant_view", "form_view", "team_view", "view",
+        "pass_turn", "setup_done", "after_scoring", "after_command",
+        "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
+        "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
+        "after_ship_commands", "decision_pending",
     }
     assert not gone & set(points())
 
@@ -40,13 +68,6 @@ def test_the_orders_at_a_point_that_the_rules_rely_on():
     def order(point: str, *modules: str) -> list[str]:
         return [m for m in used[point] if m in modules]
 
-    # special rules B: Contrebande reveals before Point final awards, before Vieilles
-    # rancunes asks (the end waits for it)
-    assert order("before_end", "rules.smuggling", "rules.final_point", "rules.old_grudges") == [
-        "rules.smuggling",
-        "rules.final_point",
-        "rules.old_grudges",
-    ]
     # Corruption's reason for refusing a cell comes after the Blocus's
     assert order("placement_error", "rules.blockade", "rules.bribery") == ["rules.blockade", "rules.bribery"]
     # redetermine's draws: Justice's pools, then the special cards', then a secret pass

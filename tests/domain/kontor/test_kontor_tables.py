@@ -8,7 +8,7 @@ from domain.kontor import GAME
 from domain.kontor.core import decide as core_decide
 from domain.kontor.core import evolve as core_evolve
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.hooks import HOOKS
+from domain.kontor.core.hooks import CATALOGUE
 
 CORE_COMMANDS = {ChooseCard, Pass, PlaceCard, MoveShip}
 #: the free wheel form decides every command of its games (its rule comes first in every
@@ -26,7 +26,7 @@ FREE_WHEEL_COMMANDS = {
 
 def test_every_event_type_has_one_applier_the_core_or_one_extension():
     core = set(core_evolve.CORE_EVENTS)
-    own = set(HOOKS.events)
+    own = set(CATALOGUE.events)
     assert not core & own
     assert core | own == set(GAME.event_types)
 
@@ -34,7 +34,7 @@ def test_every_event_type_has_one_applier_the_core_or_one_extension():
 def test_every_command_type_reaches_a_rule_or_the_core():
     ruled = {
         t
-        for types, fn in HOOKS.commands
+        for types, fn in CATALOGUE.commands
         if types is not None and fn.__module__ != FREE_WHEEL
         for t in types
     }
@@ -44,7 +44,7 @@ def test_every_command_type_reaches_a_rule_or_the_core():
     assert not ruled & CORE_COMMANDS
     # the free wheel's rule is the first of every command's chain
     for t in GAME.command_types:
-        assert HOOKS.command_chain(t)[0][1].__module__ == FREE_WHEEL
+        assert CATALOGUE.command_chain(t)[0][1].__module__ == FREE_WHEEL
 
 
 def test_a_guard_refuses_only_the_commands_registered_after_it():
@@ -55,26 +55,30 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
     def guards_first(command_type):
         """The guards a command of this type meets before its first rule."""
         out = []
-        for is_guard, fn in HOOKS.command_chain(command_type)[1:]:  # the free wheel's first
+        for is_guard, fn in CATALOGUE.command_chain(command_type)[1:]:  # the free wheel's first
             if not is_guard:
                 break
             out.append(fn)
         return out
 
-    guards = [fn for types, fn in HOOKS.commands if types is None]
+    guards = [fn for types, fn in CATALOGUE.commands if types is None]
     assert len(guards) == 2
     assert guards_first(Bribe) == []
     assert guards_first(DrawCard) == guards[:1]
     assert guards_first(PlaceBribeWarehouse) == guards
     assert guards_first(PlaceCard) == guards
     # two rules decide DrawCard, Premier choix's « dock_pick » first
-    rules = [fn.__module__ for is_guard, fn in HOOKS.command_chain(DrawCard) if not is_guard]
+    rules = [fn.__module__ for is_guard, fn in CATALOGUE.command_chain(DrawCard) if not is_guard]
     assert rules == [FREE_WHEEL, "domain.kontor.rules.first_choice", "domain.kontor.rules.draw_step"]
 
 
 def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     assert core_decide.round_order() == (
+        "setup: setup_over",
+        "setup: first_buying",  # the special cards bought once Justice's set-up is over
         "choose",
+        "pass: secret_pass",  # Marins ivres morts: a pass chosen in secret, no florin yet
+        "pass: pass_income",
         "reveal",
         "secret_passes",  # Marins ivres morts: the secret passes take their florin
         "taxes",
@@ -112,12 +116,24 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "end: new_round",
         "end: buying",  # the special cards bought before the new round's choice
         "end: event_cards_new_round",
+        # special rules B: Contrebande reveals before Point final awards, before Vieilles
+        # rancunes asks (the end waits for its decisions)
+        "game end: face_down_revealed",
+        "game end: final_point_award",
+        "game end: tavern_sectors_asked",
+        "game end: final_selection",
+        "game end: final_bonuses",  # the expansions' export majorities and bonus points
+        "game end: game_ended",
+        "scored: sectors_scored",
+        "scored: final_point_last_closed",  # Point final: the sectors scored last remembered
+        "command: command_over",
+        "command: poverty",  # Misère: a seat broke and an empty treasury end the game
     )
     core = [name for name, _ in core_decide.TURN_STEPS]
     assert [name for name, _ in core_decide.turn_steps() if name in core] == core
     # every rule's step is placed once, in one of the lists
     placed = [name for name in core_decide.round_order()]
-    names = [name for _, _, name, _ in HOOKS.steps]
+    names = [name for _, _, name, _ in CATALOGUE.steps]
     assert len(set(names)) == len(names)
     for name in names:
         assert sum(p.split(": ")[-1] == name for p in placed) == 1, name
@@ -138,8 +154,34 @@ def test_the_view_reads_as_one_list_the_rules_parts_in_their_place():
     assert after_you[-3:] == ["export_warehouse", "event_cards", "warehouse_goods"]
     assert len(after_you) == 20
     # every rule's part is placed (a part naming no part would be left out)
-    from domain.kontor.core.hooks import HOOKS as hooks
+    from domain.kontor.core.hooks import CATALOGUE as hooks
 
     placed = [fn for _, fn in core_view.view_parts()]
     assert all(part in placed for _, _, _, part in hooks.view_parts)
     assert len(placed) == len(core) + len(hooks.view_parts)
+
+
+def test_the_legal_commands_read_as_lists_the_rules_parts_in_their_place():
+    choose = [name for name, _ in core_decide.command_parts(CATALOGUE, "choose")]
+    place = [name for name, _ in core_decide.command_parts(CATALOGUE, "place")]
+    # Bakchich's bribes, then Contrebande's face-down choices, after the cards and Pass
+    assert choose == ["cards", "pass", "bribes", "face_down"]
+    # the exports next to the placements they copy; Inondation au choix's canals last
+    assert place == ["cells", "export", "ship", "flood_as_water"]
+    # a game without those rules has the core's parts only
+    from domain.kontor.core.hooks import rules_for
+
+    basic = rules_for(GAME.parse_options({"variant": "basic"}, 2))
+    assert [name for name, _ in core_decide.command_parts(basic, "place")] == ["cells", "ship"]
+
+
+def test_game_started_sets_its_first_phase_once_the_rules_parts_are_set():
+    """The core applies GameStarted's phase after every rule's part of the starting state
+    (Justice used to, in every game): the free wheel's own "turn" comes with its next event."""
+    options = GAME.parse_options({"variant": "free_wheel"}, 2)
+    events = GAME.start(options, 2, "ab" * 32)
+    assert core_evolve.evolve(None, events[0]).phase == events[0].phase == "choose"
+    assert GAME.fold(events).phase == "turn"
+    justice = GAME.parse_options({"variant": "advanced", "special_rules": ["justice"]}, 2)
+    started = GAME.start(justice, 2, "ab" * 32)[0]
+    assert core_evolve.evolve(None, started).phase == started.phase == "starting_docks"

@@ -98,18 +98,7 @@ def placement_error(
     return None
 
 
-def _active(state: KontorState) -> bool:
-    return state.options.diagonal_cranes or state.options.shared_dock_pile
-
-
 def register(hooks) -> None:
-    hooks.placement_cells.append(
-        lambda state, cells, card, seat: (
-            placement_cells(state, cells, card, seat) if _active(state) else None
-        )
-    )
-    hooks.placement_error.append(
-        lambda state, cells, card, seat, pos: (
-            placement_error(state, cells, card, seat, pos) if _active(state) else None
-        )
-    )
+    """Registered with diagonal cranes or the shared dock pile only (registry.ACTIVE)."""
+    hooks.placement_cells.append(placement_cells)
+    hooks.placement_error.append(placement_error)

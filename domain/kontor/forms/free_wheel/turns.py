@@ -471,10 +471,10 @@ def _end_game(log, reason: str) -> None:
     log.emit(ev.GameEnded(reason, st.points, st.money, winners(st, st.points, st.money)))
 
 
-def _ship_closed_cells(state: KontorState, cells: Mapping[Pos, int]) -> frozenset[Pos]:
+def _ship_protected(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> bool:
     """Nothing is scored during play, but a finished sector stays untouchable by the ship
     (only « Un pont ou une inondation » may affect it)."""
-    return finished_cells(state, cells) if state.options.score_at_end else frozenset()
+    return state.options.score_at_end and pos in finished_cells(state, cells)
 
 
 def _own_start(options: Options, seat_count: int, seed_hex: str) -> list | None:
@@ -501,4 +501,4 @@ def register(hooks) -> None:
     hooks.to_act.append(_own_to_act)
     hooks.legal_commands.append(_own_legal)
     hooks.on_commands(COMMAND_TYPES, _own_decide)  # first in every command's chain
-    hooks.ship_closed_cells.append(_ship_closed_cells)
+    hooks.ship_protected.append(_ship_protected)
