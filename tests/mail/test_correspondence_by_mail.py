@@ -137,6 +137,10 @@ def test_a_whole_kontor_game_against_the_computer_by_replies_alone(client, sink,
     print(f"{len(senders)} moves, {replies} replies in {time.monotonic() - started:.1f} s")
 
 
+# flaky(reruns=2): in two whole-suite runs of 2026-11-27 (one of them after the e2e server
+# got its own database) the placement mail of the first placer did not come within 20 s
+# after both players chose; the cause is not found (the issue's note says so).
+@pytest.mark.flaky(reruns=2)
 def test_a_reply_the_opponents_move_made_illegal_is_refused_with_the_position_now(
         client, sink, inbox, worker, mail_services, two_seat_game, verified_player):
     """Ada's placement mail lists the free squares; she places in the browser instead, Bob
