@@ -338,9 +338,10 @@ class RQJobQueue:
         """A short job on the main queue (a webhook delivery on its own: OWN_QUEUE), now or
         at ``at``, keyed by ``job_id`` (what it does): the job re-checks its premise, so a
         second copy does nothing. False when Redis refused it (the sweeper queues it again)."""
+        queue = self._queue_of(func)
+        trace("enqueue", job=job_id, queue=queue.name)
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
-        trace("enqueue", job=job_id, queue=self._queue_of(func).name)
-        return self._schedule(at or self.clock.now(), func, args, job_id, self._queue_of(func), result_ttl=60)
+        return self._schedule(at or self.clock.now(), func, args, job_id, queue, result_ttl=60)
 
     def _queue_of(self, func: str) -> Queue:
         """The queue of enqueue_job's jobs: their own (OWN_QUEUE) or the main queue."""
