@@ -40,6 +40,7 @@ from service.errors import (
     NotYourSeat,
     NotYourTurn,
     SeatTaken,
+    ServiceError,
     VersionConflict,
 )
 from service.games.checkpoints import Checkpoints
@@ -59,6 +60,11 @@ log = logging.getLogger(__name__)
 #: Attempts of a write that lost a race and may be decided again (machines, or people
 #: who sent no expected_version).
 WRITE_ATTEMPTS = 5
+
+
+class _CacheBehind(Exception):
+    """A command decided on this process's cached state was refused: decide it again on
+    the game as read (GameService.execute)."""
 
 
 @dataclass(frozen=True)
@@ -344,6 +350,15 @@ class GameService:
         idem: IdempotencyKey | None = None,
     ):
         """Decide and append one command. The only way a running game changes."""
+        if expected_version is not None:
+            try:
+                # the version the caller names is the one this process last saw: decide on
+                # it without reading the game (the append's primary key still refuses a
+                # stale one); on a conflict, read it and answer with its real version
+                return self._execute_once(actor, game_id, seat, raw_command, expected_version, idem, True,
+                                          from_cache=True)
+            except _CacheBehind:
+                pass
         for attempt in range(WRITE_ATTEMPTS):
             # a lost race that will be decided again is no answer to keep under the key
             final = expected_version is not None or attempt == WRITE_ATTEMPTS - 1
@@ -355,15 +370,21 @@ class GameService:
                     raise
         raise AssertionError("unreachable")
 
-    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True):
+    def _execute_once(self, actor, game_id, seat, raw_command, expected_version, idem, final=True,
+                      from_cache=False):
         # Without an Idempotency-Key the unit of work is one read and one atomic write
         # statement, so it needs no transaction; with one, the saved answer must commit
-        # together with the events.
+        # together with the events. ``from_cache``: decide on this process's state at
+        # ``expected_version`` if it has it (no read at all); _CacheBehind for any refusal
+        # then (nothing written, nothing kept under the key: the caller reads and decides
+        # again).
         committed = None
+        cached = None
 
         def work(tx: Tx) -> CommandOutcome:
-            nonlocal committed, seat
-            game, folded = self.live(tx, game_id)
+            nonlocal committed, seat, cached
+            cached = self.seen(game_id, expected_version) if from_cache else None
+            game, folded = cached or self.live(tx, game_id)
             if game.status != "active":  # first: a waiting game has no state to ask (was a 500)
                 raise GameNotActive(f"this game is {game.status}")
             title = title_of(game.title)
@@ -402,8 +423,15 @@ class GameService:
             committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
             return outcome
 
-        outcome = once(self.store, idem, work, transaction_without_key=False,
-                       keep_error=lambda err: final or not isinstance(err, VersionConflict))
+        try:
+            outcome = once(self.store, idem, work, transaction_without_key=False,
+                           keep_error=lambda err: cached is None and (final or not isinstance(err, VersionConflict)))
+        except ServiceError:
+            # a refusal on the cached state is answered as on a read one: the game may
+            # have moved on, and then the version conflict is the answer, not the rules'
+            if cached is not None:
+                raise _CacheBehind() from None
+            raise
         if committed is not None:
             self._after_commit(*committed)
         return outcome
@@ -464,8 +492,10 @@ class GameService:
         head = tx.head(game_id, cached.version)
         if head is None:
             raise NotFound(f"no game {game_id}")
-        version, status, to_act, tail = head
-        if cached.version > version:  # never in practice: only a cache ahead of the database
+        version, status, to_act, tail, cached_hash = head
+        if cached.version > version or (cached.version and cached_hash != cached.last_hash):
+            # only after the database went back (a failover that lost a commit, a restore):
+            # the cache is ahead of it, or folded events it no longer holds
             cached, tail = Folded(None, 0, chain.genesis(game_id)), tx.events(game_id, upto=version)
         folded = fold_stored(title, tail, cached)
         if tail:

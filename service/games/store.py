@@ -56,7 +56,12 @@ set_json_loads(json_loads)  # json and jsonb columns, on every connection of thi
 #: command join nothing) refuses one onto a game that is not there (behind it: a database
 #: restored or failed over to a replica that had not seen the last commits, while a
 #: process still holds the state it folded); read once for both inserts
-_AT_EXPECTED = "at_expected AS (SELECT 1 FROM games WHERE id = %(game_id)s AND version = %(expected_version)s)"
+#: the game is at the expected version, and its last event is the one the new events link
+#: to (a process whose cached state diverged from the database, as after a failover that
+#: lost a commit and then took another, must not chain onto an event that is not there)
+_AT_EXPECTED = ("at_expected AS (SELECT 1 FROM games g WHERE g.id = %(game_id)s AND g.version = %(expected_version)s"
+                " AND (g.version = 0 OR EXISTS (SELECT 1 FROM events l WHERE l.game_id = g.id AND l.seq = g.version"
+                " AND l.hash = %(prev_hash)s)))")
 
 
 @dataclass(frozen=True)
@@ -487,24 +492,28 @@ class Tx:
             found[row[0]].append(_stored_event(row[1:]))
         return found
 
-    def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent]] | None:
-        """(version, status, to_act, events after ``after``) in one round trip.
+    def head(self, game_id: str, after: int) -> tuple[int, str, tuple[int, ...], list[StoredEvent], str | None] | None:
+        """(version, status, to_act, events after ``after``, the hash of event ``after``)
+        in one round trip: the hash tells a caller whether the state it folded up to
+        ``after`` is still the database's (None: no such event, or ``after`` is 0).
 
         One statement sees one snapshot, and an append commits its events and the read
         model together, so the tail always ends exactly at ``version``.
         """
         rows = self.conn.execute(
-            "SELECT g.version, g.status, g.to_act, e.seq, e.type, e.schema_version, e.seat, e.at,"
+            "SELECT g.version, g.status, g.to_act,"
+            " (SELECT a.hash FROM events a WHERE a.game_id = g.id AND a.seq = %s),"
+            " e.seq, e.type, e.schema_version, e.seat, e.at,"
             " e.data, e.prev_hash, e.hash FROM games g LEFT JOIN events e"
             " ON e.game_id = g.id AND e.seq > %s AND e.seq <= g.version"
             " WHERE g.id = %s ORDER BY e.seq",
-            (after, game_id),
+            (after, after, game_id),
         ).fetchall()
         if not rows:
             return None
-        version, status, to_act = rows[0][0], rows[0][1], tuple(rows[0][2])
-        tail = [_stored_event(row[3:]) for row in rows if row[3] is not None]
-        return version, status, to_act, tail
+        version, status, to_act, after_hash = rows[0][0], rows[0][1], tuple(rows[0][2]), rows[0][3]
+        tail = [_stored_event(row[4:]) for row in rows if row[4] is not None]
+        return version, status, to_act, tail, after_hash
 
     def append(
         self,
@@ -546,7 +555,7 @@ class Tx:
         # cost psycopg more than the parse it saved
         table = table or TableRow(None, None, None)
         params: dict[str, Any] = {
-            "game_id": game_id, "at": at, "expected_version": expected_version,
+            "game_id": game_id, "at": at, "expected_version": expected_version, "prev_hash": prev_hash,
             "events": Jsonb([{"seq": e.seq, "type": e.type, "schema_version": e.schema_version, "seat": e.seat,
                               "data": e.data, "prev_hash": e.prev_hash, "hash": e.hash} for e in stored]),
             "version": stored[-1].seq, "status": status, "to_act": list(to_act),
@@ -571,14 +580,14 @@ class Tx:
                 " UPDATE games SET version = %(version)s, status = %(status)s, to_act = %(to_act)s,"
                 " result = %(result)s, deadline = %(deadline)s, timer_at = %(timer_at)s,"
                 " table_state = coalesce(%(table_state)s, table_state), updated_at = %(at)s"
-                " WHERE id = %(game_id)s AND version = %(expected_version)s",
+                " WHERE id = %(game_id)s AND EXISTS (SELECT 1 FROM at_expected)",
                 params,
             )
         except psycopg.errors.UniqueViolation:
             raise VersionConflict(
                 f"the game moved on past version {expected_version}", expected_version + 1
             ) from None
-        if updated.rowcount != 1:  # the game is not at that version: nothing was written
+        if updated.rowcount != 1:  # the game is not at that version (or that event): nothing was written
             raise VersionConflict(f"the game is not at version {expected_version}", expected_version)
         return stored
 

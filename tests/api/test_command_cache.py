@@ -4,9 +4,10 @@ answers must be the ones a read gives; a process whose cache is ahead of the dat
 failover that lost a commit) writes nothing onto the older game. Also: the command's
 answer and body, written out and checked by hand (api/routes/games.py), are the schemas'.
 
-(A command decided on the process's cached state without reading the game first was
-tried and taken out: the multi-host failover test found no move accepted after the
-promotion with it.)"""
+A command that names the version this process holds the folded state of is decided on
+that state without reading the game first; the append then checks both the version and
+the event its new events chain to, and any refusal is only a doubt: the game is read and
+the command decided again (service/games/service.py, ``execute``)."""
 
 from __future__ import annotations
 
@@ -233,3 +234,38 @@ def test_an_append_onto_a_version_the_game_is_not_at_writes_nothing(processes, o
         last = conn.execute("SELECT max(seq) FROM events WHERE game_id = %s", (game_id,)).fetchone()[0]
     assert last == version
     assert first.get(f"/v1/games/{game_id}").json["version"] == version
+
+
+def test_a_process_whose_cache_diverged_from_the_database_chains_onto_what_it_holds(processes, heads,
+                                                                                      owner_database_url):
+    """The database went back one command and another process then made the same move
+    again: the game is at the version the first process folded, but its last event is not
+    the one that process holds (its time differs, so its hash). A command at that version
+    must not be chained onto the event the database no longer holds: the append refuses
+    it, the game is read, and the command is decided on what the database holds."""
+    first, second, _ = processes
+    game_id, tokens = new_game(first)
+    owner = psycopg.connect(owner_database_url, autocommit=True)
+    owner.execute("SET session_replication_role = replica")  # past the append-only trigger
+    row = owner.execute("SELECT version, status, to_act FROM games WHERE id = %s", (game_id,)).fetchone()
+    seat, token, command, version = turn(first, game_id, tokens)
+    assert post(first, game_id, token, seat, command, version).status_code == 201
+    # the first process's next move, read while it still holds the game
+    next_seat, next_token, next_command, held = turn(first, game_id, tokens)
+    held_hash = owner.execute("SELECT hash FROM events WHERE game_id = %s AND seq = %s", (game_id, held)).fetchone()[0]
+    owner.execute("DELETE FROM events WHERE game_id = %s AND seq > %s", (game_id, row[0]))
+    owner.execute("DELETE FROM commands WHERE game_id = %s AND version >= %s", (game_id, row[0]))
+    owner.execute("UPDATE games SET version = %s, status = %s, to_act = %s WHERE id = %s", (*row, game_id))
+    assert post(second, game_id, token, seat, command, version).status_code == 201
+    events = owner.execute("SELECT seq, prev_hash, hash FROM events WHERE game_id = %s ORDER BY seq",
+                           (game_id,)).fetchall()
+    assert events[-1][0] == held and events[-1][2] != held_hash, "the same version, another last event"
+    heads.clear()
+    response = post(first, game_id, next_token, next_seat, next_command, held)
+    assert response.status_code == 201, response.json
+    assert heads == [game_id], "the refused append made the process read the game"
+    events = owner.execute("SELECT seq, prev_hash, hash FROM events WHERE game_id = %s ORDER BY seq",
+                           (game_id,)).fetchall()
+    owner.close()
+    assert [e[0] for e in events] == list(range(1, len(events) + 1))
+    assert all(later[1] == earlier[2] for earlier, later in zip(events, events[1:])), "one unbroken chain"

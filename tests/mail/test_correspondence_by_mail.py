@@ -165,8 +165,11 @@ def test_a_reply_the_opponents_move_made_illegal_is_refused_with_the_position_no
     current = client.get(f"/v1/games/{game['id']}", token=ada["token"]).json
     first = players[current["seats"][current["to_act"][0]]["player_id"]]
     second = bob if first is ada else ada
-    mail = mails.wait(lambda m: first["email"] in str(m["To"]) and m["Reply-To"]
-                      and "of the anchor" in text_of(m), 20)
+    try:
+        mail = mails.wait(lambda m: first["email"] in str(m["To"]) and m["Reply-To"]
+                          and "of the anchor" in text_of(m), 20)
+    except AssertionError as missing:
+        raise AssertionError(f"{missing}\n{_why_no_mail(mail_services, game['id'], worker)}") from None
     listed = legal(first)
     play(first, listed["commands"][0])  # placed in the browser, not by that mail
     theirs = legal(second)
@@ -210,6 +213,24 @@ def test_on_a_12_second_clock_the_reminder_comes_before_the_deadline_and_the_sta
     assert reminder["Reply-To"] and "Your moves:" in text_of(reminder)  # a reminder can be answered
     told = mails.wait(lambda m: ada["email"] in str(m["To"]) and "computer played for you" in str(m["Subject"]), 30)
     assert "Your time ran out" in text_of(told) and "choose card" in text_of(told)
+
+
+def _why_no_mail(mail_services, game_id: str, worker) -> str:
+    """A missing turn mail's message: the game as the database holds it, its notifications,
+    the mails claimed for it, and what the worker said of it, so that a failure on a
+    machine nobody can watch says where the mail stopped."""
+    with mail_services.store.read() as tx:
+        game = tx.conn.execute("SELECT status, version, to_act FROM games WHERE id = %s", (game_id,)).fetchone()
+        notices = tx.conn.execute("SELECT id, player_id, seat, type, version, at, created_at FROM notifications"
+                                  " WHERE game_id = %s ORDER BY id", (game_id,)).fetchall()
+        fanned = tx.conn.execute("SELECT * FROM game_fanouts WHERE game_id = %s", (game_id,)).fetchall()
+        claimed = tx.conn.execute("SELECT key, kind, to_address, claimed_at, sent_at, dropped, attempts"
+                                  " FROM mails_sent WHERE game_id = %s ORDER BY claimed_at", (game_id,)).fetchall()
+    said = [line for line in worker.log_path.read_text(errors="replace").splitlines()
+            if game_id in line or any(word in line for word in ("Error", "error", "Traceback", "mail"))]
+    return (f"the game (status, version, to_act): {game}; its fan-out progress: {fanned}\nits notifications:\n"
+            + "\n".join(f"  {n}" for n in notices) + "\nthe mails claimed for it:\n"
+            + "\n".join(f"  {c}" for c in claimed) + "\nthe worker on it:\n" + "\n".join(said[-40:]))
 
 
 def _why_late(client, player: dict, game_id: str, worker, arrived, deadline) -> str:

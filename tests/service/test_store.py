@@ -76,10 +76,24 @@ def test_the_read_model_moves_with_the_events_atomically(store):
     game_id = new_game(store)
     stored = append(store, game_id, 0, chain.genesis(game_id), n=3)
     with store.read() as tx:
-        version, status, to_act, tail = tx.head(game_id, after=1)
+        version, status, to_act, tail, after_hash = tx.head(game_id, after=1)
         assert (version, status, to_act) == (3, "active", (0,))
         assert [e.seq for e in tail] == [2, 3] and tail[-1].hash == stored[-1].hash
-        assert tx.head(game_id, after=3)[3] == []
+        assert after_hash == stored[0].hash, "the hash of the event the caller folded up to"
+        assert tx.head(game_id, after=3)[3:] == ([], stored[-1].hash)
+        assert tx.head(game_id, after=0)[4] is None and tx.head(game_id, after=4)[4] is None
+
+
+def test_an_append_that_does_not_link_to_the_last_event_writes_nothing(store):
+    """The version alone is not enough: events chained to another event than the game's
+    last (decided on a state the database no longer holds) are refused whole."""
+    game_id = new_game(store)
+    first = append(store, game_id, 0, chain.genesis(game_id), n=2)
+    with pytest.raises(VersionConflict):
+        append(store, game_id, 2, first[0].hash)
+    with store.read() as tx:
+        assert tx.game(game_id).version == 2 and len(tx.events(game_id)) == 2
+    append(store, game_id, 2, first[-1].hash)
 
 
 @pytest.mark.parametrize("sql", [
