@@ -166,14 +166,22 @@ _title: contextvars.ContextVar[str | None] = contextvars.ContextVar("entrepot_co
 
 def metered_commands(games) -> None:
     """Count every command GameService decides, by title and outcome (accepted, or the
-    error's code), without touching its code: the instance's execute and live are wrapped
-    (live tells the title of the game the command reads)."""
-    execute, live = games.execute, games.live
+    error's code), without touching its code: the instance's execute, live and seen are
+    wrapped (live and seen tell the title of the game the command reads: the game as read,
+    or as this process holds it)."""
+    execute, live, seen = games.execute, games.live, games.seen
 
     @wraps(live)
     def live_noting_title(tx, game_id, *args, **kwargs):
         found = live(tx, game_id, *args, **kwargs)
         _title.set(found[0].title)
+        return found
+
+    @wraps(seen)
+    def seen_noting_title(game_id, *args, **kwargs):
+        found = seen(game_id, *args, **kwargs)
+        if found is not None:
+            _title.set(found[0].title)
         return found
 
     @wraps(execute)
@@ -190,7 +198,7 @@ def metered_commands(games) -> None:
         COMMANDS.labels(title or "unknown", "accepted").inc()
         return outcome
 
-    games.live, games.execute = live_noting_title, counted
+    games.live, games.seen, games.execute = live_noting_title, seen_noting_title, counted
 
 
 # the pools --------------------------------------------------------------------------------
