@@ -4,7 +4,7 @@ HTTP server, no sockets: the API's own CPU), real PostgreSQL and Redis, profiled
 Prints the API CPU per POST /commands (process time, the profiler off), then the profile of
 the same commands grouped by the part of the path they belong to, and the top functions.
 
-    python bench/profile_commands.py [--commands 600] [--top 25]
+    python bench/profile_commands.py [--commands 600] [--top 25] [--no-profile] [--steps]
 
 DATABASE_URL / REDIS_URL as bench/http_games.py (ENTREPOT_BENCH_DATABASE names the
 scratch database; this script appends _profile).
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import os
 import pstats
 import random
 import sys
 import time
+import types
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +81,67 @@ def steps(stats: pstats.Stats) -> list[tuple[str, float]]:
     return out
 
 
+class StepClock:
+    """The CPU of a few named steps of POST /commands, without a profiler: each step's
+    function is wrapped to add up the process time it takes (its callees included), only
+    while a counted request runs. cProfile's figures above weigh steps of many small
+    calls (the rules, Werkzeug's headers) up to three times too heavy; these do not. The
+    process time is the whole process's: a thread of its own that runs meanwhile (the
+    streams' publisher, service/notifications/pubsub.py) falls in the step then running."""
+
+    def __init__(self):
+        self.active = False
+        self.seconds: dict[str, float] = {}
+
+    def wrap(self, owner, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        self.seconds.setdefault(label, 0.0)
+
+        def timed(*args, **kwargs):
+            if not self.active:
+                return original(*args, **kwargs)
+            t0 = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds[label] += time.process_time() - t0
+
+        if isinstance(owner, type) or not dataclasses.is_dataclass(owner):
+            setattr(owner, name, timed)
+        else:  # a GameDefinition is frozen: its decide is set as dataclasses set fields
+            object.__setattr__(owner, name, timed)
+
+    def wrap_hooks(self, app) -> None:
+        """Flask's before- and after-request functions (rate limits, headers), each a step."""
+        for hooks, when in ((app.before_request_funcs, "before"), (app.after_request_funcs, "after")):
+            for funcs in hooks.values():
+                for i, func in enumerate(funcs):
+                    box = types.SimpleNamespace(func=func)
+                    self.wrap(box, "func", f"{when} request: {func.__name__}")
+                    funcs[i] = box.func
+
+
+def clock_steps(services, app) -> StepClock:
+    from service.audit.signing import Signer
+    from service.games import service as game_service
+    from service.games import store
+    from service.games.titles import title
+
+    clock = StepClock()
+    clock.wrap(services.games, "execute", "the service's execute (all of what follows but the hooks)")
+    clock.wrap(services.games, "seen", "  the cached state (seen)")
+    clock.wrap(services.games, "live", "  the game read and folded (live: after a doubt only)")
+    clock.wrap(game_service, "decode_command", "  decode the command")
+    clock.wrap(title("kontor"), "decide", "  decide (Kontor's rules)")
+    clock.wrap(game_service.GameService, "_append", "  append: encode, fold, read model, hash chain, SQL")
+    clock.wrap(store.Tx, "append", "    of which the hash chain and the SQL statement")
+    clock.wrap(Signer, "receipt", "  receipt signature (Ed25519)")
+    clock.wrap(game_service.GameService, "_after_commit", "  after the commit: cache, wake streams, fan-out")
+    clock.wrap(services.notifications, "appended", "    of which the fan-out's enqueue (RQ's, replayed)")
+    clock.wrap_hooks(app)
+    return clock
+
+
 class InsideTheApp:
     """The app's own CPU: its WSGI call and its answer's body, as a server runs them,
     without what Werkzeug's test client adds around them (building the request's
@@ -89,10 +152,13 @@ class InsideTheApp:
         self.wsgi_app = wsgi_app
         self.counting = False
         self.cpu = 0.0
+        self.steps: StepClock | None = None
 
     def __call__(self, environ, start_response):
         if not self.counting:
             return self.wsgi_app(environ, start_response)
+        if self.steps:
+            self.steps.active = True
         t0 = time.process_time()
         answer = self.wsgi_app(environ, start_response)
         try:
@@ -100,6 +166,8 @@ class InsideTheApp:
         finally:
             if hasattr(answer, "close"):  # what a server calls last (the request's teardown)
                 answer.close()
+            if self.steps:
+                self.steps.active = False
         self.cpu += time.process_time() - t0
         return body
 
@@ -118,6 +186,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--no-profile", action="store_true",
                         help="only the CPU per command (for a sampling profiler: py-spy record -- python ...)")
+    parser.add_argument("--steps", action="store_true",
+                        help="then the CPU of each step, measured without a profiler (StepClock)")
     args = parser.parse_args()
     name = bench_database() + "_profile"
     admin = admin_url()
@@ -178,8 +248,14 @@ def main() -> int:
         commands(50, None)  # warm: imports, caches, the pool
         cpu = commands(args.commands, None)
         app_cpu = inside.cpu
+        steps = None
+        if args.steps:  # a run of its own: the wrappers' own cost stays out of the figures above
+            steps = inside.steps = clock_steps(services, app)
+            commands(args.commands, None)
+            steps_app_cpu = inside.cpu
         profile = None if args.no_profile else cProfile.Profile(time.process_time)  # CPU, not waits
         if profile:
+            inside.steps = None
             commands(args.commands, profile)
     finally:
         services.close()
@@ -189,6 +265,11 @@ def main() -> int:
     print(f"API CPU per POST /commands (Kontor basic, in-process, profiler off): "
           f"{cpu / args.commands * 1000:.2f} ms over {args.commands} commands, "
           f"of which the app's own (its WSGI call, without the test client): {app_cpu / args.commands * 1000:.2f} ms")
+    if steps is not None:
+        print(f"\nby step, the process time of each (no profiler; the app's own {steps_app_cpu / args.commands * 1000:.2f}"
+              " ms a command in this run, the steps' wrappers included):")
+        for label, seconds in steps.seconds.items():
+            print(f"  {label:62} {seconds / args.commands * 1000:6.3f} ms/command")
     if profile is None:
         return 0
     stats = pstats.Stats(profile)
