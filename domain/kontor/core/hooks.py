@@ -100,9 +100,6 @@ class Counting(NamedTuple):
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
-    #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
-    #: one user: a form's whole set-up instead of the core's (the free wheel): a swap, not a filter
-    start: list[Callable[[Options, int, str], Events | None]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
     to_act: list[Callable[[KontorState], Seats | None]] = field(default_factory=list)
     #: (state, seat) -> [Command] | None: what a seat may send in that phase or step
@@ -124,9 +121,6 @@ class Hooks:
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
-    #: (state, seat) -> sort key | None: the order of placement (default: highest first)
-    #: one user: Contrebande sorts its face-down card among the revealed: the "order" step would have to be swapped, which step lists do not do
-    order_key: list[Callable[[KontorState, Seat], tuple | None]] = field(default_factory=list)
     #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
     #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
     #: one user: Embargo's short supply, read by decide and by the policy (placement.placed_goods)
@@ -159,9 +153,6 @@ class Hooks:
     deal: list[Callable[[Options, int, Rng, list, list, list], tuple[dict, Events]]] = field(default_factory=list)
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
     start_fields: list[Callable[[Options, Rng, Any, Any], dict]] = field(default_factory=list)
-    #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
-    #: one user: the event deck shuffled last, from the final RNG counter: in deal or start_fields it would draw other cards
-    start_events: list[Callable[[Options, int, str, int], Events]] = field(default_factory=list)
     # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
     #: an extension's own event type -> how it applies (one owner per type)
     events: dict[type, EventRule] = field(default_factory=dict)
@@ -183,6 +174,13 @@ class Hooks:
         """A rule's step, just before or after the step of that name (the core's, or
         another rule's: Euphrate's sunken warehouses after Choix des marchandises' step)."""
         self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
+        self.derived.clear()
+
+    def swap_step(self, name: str, step: Step) -> None:
+        """A rule's step instead of the core's step of that name (a form or a rule doing
+        that step its own way: the free wheel's deal, Contrebande's order). The step keeps
+        its name and place; at most one rule swaps a step."""
+        self.steps.append(("instead", name, name, step))
         self.derived.clear()
 
     def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
@@ -410,10 +408,18 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
     """A core list of (name, step) with the rules' (("before" | "after", the name it goes
     next to, its name, step)), each right next to the one it names (the core's or another
     rule's): those before it, then it, then those after it, each group in registration
-    order. Rule parts anchored to a name not in the list are left out."""
+    order; a core step a rule swaps (("instead", its name, its name, step)) keeps its name
+    and place with the rule's function. Rule parts anchored to a name not in the list are
+    left out."""
     next_to: dict[tuple[str, str], list] = {}
+    swaps: dict[str, Any] = {}
     for at, to, name, fn in rule_parts:
-        next_to.setdefault((at, to), []).append((name, fn))
+        if at == "instead":
+            if to in swaps:
+                raise ValueError(f"two rules swap the step {to!r}")
+            swaps[to] = fn
+        else:
+            next_to.setdefault((at, to), []).append((name, fn))
     out: list = []
 
     def put(name: str, fn) -> None:
@@ -424,7 +430,7 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
             put(*own)
 
     for name, fn in core:
-        put(name, fn)
+        put(name, swaps.get(name, fn))
     return tuple(out)
 
 
@@ -435,18 +441,33 @@ def in_game_order(
 ) -> tuple[tuple[str, Any], ...]:
     """``in_order(core, every_part)`` keeping the core's and the game's parts, each with the
     game's function: a rule's part keeps the place it has among every rule's (next to a
-    part of a rule the game does not play, too). Parts are known by name."""
+    part of a rule the game does not play, too), a core step the game's rules swap has
+    their function. Parts are known by name."""
     own: dict[str, list] = {}
-    for _, _, name, fn in game_parts:
-        own.setdefault(name, []).append(fn)
+    swaps: dict[str, Any] = {}
+    for at, _, name, fn in game_parts:
+        if at == "instead":
+            swaps[name] = fn
+        else:
+            own.setdefault(name, []).append(fn)
     taken = {name: 0 for name in own}
-    core = tuple(core)
-    core_names = {name for name, _ in core}
+    core_fns = dict(core)
     out: list = []
-    for name, fn in in_order(core, every_part):
-        if name in core_names:
-            out.append((name, fn))
+    for name, _ in in_order(core_fns.items(), every_part):
+        if name in core_fns:
+            out.append((name, swaps.get(name, core_fns[name])))
         elif name in own:
             out.append((name, own[name][taken[name]]))
             taken[name] += 1
     return tuple(out)
+
+
+def step_list(rules: Hooks, which: str, core: Sequence[tuple[str, Any]]) -> tuple:
+    """(the core's step list ``core`` with the steps of a game with these rules, each
+    placed as among every rule's (CATALOGUE): a step anchored to a rule the game does not
+    play keeps its place; {name: index}), kept in the rule set under ``which``."""
+    built = rules.derived.get(which)
+    if built is None:
+        steps = in_game_order(core, CATALOGUE.steps, rules.steps)
+        built = rules.derived[which] = (steps, {n: i for i, (n, _) in enumerate(steps)})
+    return built

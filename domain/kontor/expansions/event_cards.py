@@ -12,7 +12,7 @@ usual (docs/rules/kontor.md (Expansions)). Shared with the export warehouse: the
 warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final count
 (final_bonuses.py, « Jours dorés »).
 
-Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
+Hook points: the set-up's step "event_deck" (the deck's shuffle, after GameStarted), ``end_of_round``, ``round_started``,
 ``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``counting`` (``Counting.beats``),
 ``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
 ``hand_shown`` and ``piles_seen`` (what redetermine keeps), ``reshuffled``.
@@ -71,6 +71,13 @@ def start_events(options, seat_count: int, seed_hex: str, rng_counter: int) -> l
     rng = Rng(seed_hex, rng_counter)
     deck = rng.shuffle(tuple(EVENT_CARDS))
     return [ev.EventDeckShuffled(tuple(deck), rng.counter)]
+
+
+def step_event_deck(setup, _: None) -> bool:
+    """The set-up's step after GameStarted: the event deck, shuffled last (from the
+    RNG's final counter: earlier, it would draw other cards)."""
+    setup.events += start_events(setup.options, setup.seat_count, setup.seed_hex, setup.rng.counter)
+    return False
 
 
 def _per_seat(values: tuple, n: int, default) -> tuple:
@@ -601,7 +608,7 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands(EVENT_COMMANDS, _decide)
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
-    hooks.start_events.append(start_events)
+    hooks.add_step("event_deck", step_event_deck, after="game_started")
     # known_hand and swapped are filled only by this expansion's events
     hooks.before_event(
         ev.CardPlaced,

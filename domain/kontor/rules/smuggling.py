@@ -9,7 +9,7 @@ avoir retourné la carte. »
 Hook points: the choice may be face down (choose_commands; command: ChooseFaceDown, with
 the pile of the replacement draw); the reveal shows only the card's back, its colour's
 pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
-(order_key), its draw from the chosen pile (draw_pile); a sector holding it waits
+(its own "order" step, swapped for the core's), its draw from the chosen pile (draw_pile); a sector holding it waits
 (sector_held) until the end reveals it (its step "face_down_revealed" of the game's end: FaceDownRevealed, its warehouses,
 the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
@@ -130,15 +130,19 @@ def shown_cards(state: KontorState, shown: tuple) -> tuple:
     )
 
 
-def order_key(state: KontorState, seat: int) -> tuple[int, int] | None:
+def order_key(state: KontorState, seat: int) -> tuple[int, int]:
     """Highest number first; a face-down card shows no number and is placed after the
-    others (several: in seat order)."""
-    if not state.options.smuggling:
-        return None
+    others (several: in seat order). The round's "order" step, swapped."""
     card = state.revealed[seat]
     if is_face_down(card):
         return (1, seat)
     return (0, -card)
+
+
+def step_order(log, chosen) -> bool:
+    """The round's "order" step, Contrebande's way (``order_key``)."""
+    log.set_order(order_key)
+    return False
 
 
 def draw_pile(state: KontorState, seat: int, card: int, draw: str | None) -> str | None:
@@ -331,7 +335,7 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((ChooseFaceDown,), decide)
     hooks.add_commands("face_down", lambda state, seat, _: choose_commands(state, seat), after="pass")
     hooks.revealed_cards.append(shown_cards)
-    hooks.order_key.append(order_key)
+    hooks.swap_step("order", step_order)
     hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))

@@ -20,9 +20,12 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: final_points became the steps of the game's end, GAME_END; 42 and 19 when the commands
 #: rules add to a choosing or placing seat's became parts of CHOOSE_COMMANDS and
 #: PLACE_COMMANDS; 41 and 17 when Décisions' wait joined the special rules A's pending
-#: step at ``step_waits``); lower them when a point goes, never raise them
-MAX_POINTS = 41
-MAX_ONE_USER = 17
+#: step at ``step_waits``; 38 and 14 when the set-up became a step list, START_STEPS,
+#: whose "deal" the free wheel swaps and after which the event deck is shuffled, and
+#: Contrebande swapped the round's "order" step); lower them when a point goes, never
+#: raise them
+MAX_POINTS = 38
+MAX_ONE_USER = 14
 
 
 def test_every_hook_point_has_a_user():
@@ -55,7 +58,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "pass_turn", "setup_done", "after_scoring", "after_command",
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
         "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
-        "after_ship_commands", "decision_pending",
+        "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
     }
     assert not gone & set(points())
 
