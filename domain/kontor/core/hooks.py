@@ -142,12 +142,12 @@ class Hooks:
         default_factory=list
     )
     # --- setup (setup.py) -------------------------------------------------------------
-    #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
-    #: one user: the drawn layouts of the scenarios (scenarios/port_and_deck.py, shared by several scenarios)
-    layout: list[Callable[[Options], list[Pos] | None]] = field(default_factory=list)
-    #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
-    #: one user: the cards the scenarios remove (scenarios/port_and_deck.py, shared by several scenarios)
-    dock_deck: list[Callable[[Options, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
+    #: a layout's name (``Options.layout``) -> its starting canals, in dealing order: the
+    #: layouts the core does not know (the scenarios' « selon le dessin »; a table by name)
+    layouts: dict[str, list[Pos]] = field(default_factory=dict)
+    #: a name of ``Options.removed_cards`` -> (card) -> bool: the cards it takes out of the
+    #: dock decks before shuffling (the scenarios' cranes, taverns; a table by name)
+    removed_cards: dict[str, Callable[[Card], bool]] = field(default_factory=dict)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
     deal: list[Callable[[Options, int, Rng, list, list, list], tuple[dict, Events]]] = field(default_factory=list)
@@ -244,14 +244,13 @@ class Hooks:
             self.after.setdefault(t, []).append((rule, when))
         self.derived.clear()
 
-    # --- options -------------------------------------------------------------------
-    #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
-    #: special rules' switches and their impossible combinations
-    #: one user: asked while options are built, before any game: the special rules' shared settings module
-    rule_settings: list[Callable[[Any, int, dict, str | None], tuple[dict, list[str]] | None]] = field(default_factory=list)
-    #: (scenario, seat_count) -> settings | None: a scenario's switches
-    #: one user: asked while options are built, before any game: the scenarios' shared settings module
-    scenario_settings: list[Callable[[str, int], dict | None]] = field(default_factory=list)
+    # --- options (asked of CATALOGUE while options are built, before any game) ----------
+    #: a special rule's name -> (the game's special rules, seat_count, the settings so
+    #: far, variant) -> (switches, [message]): its switches and why it cannot be played
+    #: so; asked for the game's rules in the table's order (a table by name)
+    rule_settings: dict[str, Callable[[Any, int, dict, str | None], tuple[dict, list[str]]]] = field(default_factory=dict)
+    #: a scenario's name -> (seat_count) -> its switches, after the variant's (a table by name)
+    scenario_settings: dict[str, Callable[[int], dict]] = field(default_factory=dict)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------

@@ -1,7 +1,9 @@
 """Setting up a game: layouts, decks, hands, money. Reads Options, never a variant name.
 
-Extension point: a scenario's starting layout is a new ``Options.layout`` value handled by
-``layout_positions``; removed cards (cranes, taverns) a filter in ``_dock_deck``.
+Extension points: a scenario's starting layout is a new ``Options.layout`` value, its canals
+in the rules' table ``layouts``; removed cards (cranes, taverns) a name of
+``Options.removed_cards``, its cards in the table ``removed_cards``. The set-up itself is
+a step list, START_STEPS.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
-from domain.kontor.core.hooks import answer, filtered, rules_for, step_list
+from domain.kontor.core.hooks import rules_for, step_list
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
@@ -31,10 +33,24 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
         return cross_positions(SETUP["cross_arm"])
     if options.layout == "anchor":
         return []
-    scenario_cells = answer(rules_for(options).layout, options)  # e.g. a scenario's « selon le dessin »
+    scenario_cells = rules_for(options).layouts.get(options.layout)  # a scenario's « selon le dessin »
     if scenario_cells is not None:
-        return scenario_cells
+        return list(scenario_cells)
     raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def dock_deck_of(options: Options, side: int) -> tuple[int, ...]:
+    """A colour's dock deck before shuffling, less the cards the options remove
+    (``Options.removed_cards``: the rules' table ``removed_cards``, e.g. the scenarios')."""
+    deck = dock_deck(side)
+    if not options.removed_cards:
+        return deck
+    table = rules_for(options).removed_cards
+    unknown = [name for name in options.removed_cards if name not in table]
+    if unknown:
+        raise ValueError(f"unknown removed cards {unknown!r}")
+    removed = [table[name] for name in options.removed_cards]
+    return tuple(card for card in deck if not any(out(card) for out in removed))
 
 
 def start_version(options: Options, seat_count: int, seed_hex: str, rules_version: str) -> list:
@@ -87,7 +103,7 @@ def step_deal(setup: SetUp, _: None) -> bool:
     dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     for side in range(side_count(options, seat_count)):
         # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
-        deck = rng.shuffle(filtered(rules_for(options).dock_deck, dock_deck(side), options))
+        deck = rng.shuffle(dock_deck_of(options, side))
         members = seats_of(options, side, seat_count)
         share = len(deck) // len(members)
         for i, seat in enumerate(members):

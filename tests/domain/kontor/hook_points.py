@@ -1,8 +1,8 @@
 """Count Kontor's hook points and who uses them (issue 32): each extension of
 ``registry.EXTENSIONS`` registers into a fresh ``Hooks`` of its own, and a point's users
 are the modules that put at least one function there. The tables (commands, events,
-steps) are counted apart: they are dispatch by type and the round's step lists, not
-points asked in turn.
+steps, and the set-up's and the options' tables by name) are counted apart: they are
+dispatch by type or by name and the round's step lists, not points asked in turn.
 
 Run from the worktree: ``PYTHONPATH=$PWD python -m tests.domain.kontor.hook_points``."""
 
@@ -13,8 +13,11 @@ import dataclasses
 from domain.kontor import registry
 from domain.kontor.core.hooks import Hooks
 
-#: the fields of Hooks that are tables (by type, or the step lists), not points
-TABLES = ("commands", "events", "instead", "before", "after", "steps", "view_parts", "command_parts", "derived")
+#: the fields of Hooks that are tables (by type, by name, or the step lists), not points
+TABLES = (
+    "commands", "events", "instead", "before", "after", "steps", "view_parts", "command_parts", "derived",
+    "layouts", "removed_cards", "rule_settings", "scenario_settings",
+)
 
 
 def points() -> tuple[str, ...]:

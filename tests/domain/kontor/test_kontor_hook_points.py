@@ -22,10 +22,12 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: PLACE_COMMANDS; 41 and 17 when Décisions' wait joined the special rules A's pending
 #: step at ``step_waits``; 38 and 14 when the set-up became a step list, START_STEPS,
 #: whose "deal" the free wheel swaps and after which the event deck is shuffled, and
-#: Contrebande swapped the round's "order" step); lower them when a point goes, never
-#: raise them
-MAX_POINTS = 38
-MAX_ONE_USER = 14
+#: Contrebande swapped the round's "order" step; 34 and 10 when a layout's canals, the
+#: cards removed, a scenario's and a special rule's switches became tables by name:
+#: layouts, removed_cards, scenario_settings, rule_settings); lower them when a point
+#: goes, never raise them
+MAX_POINTS = 34
+MAX_ONE_USER = 10
 
 
 def test_every_hook_point_has_a_user():
@@ -59,6 +61,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
         "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
         "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
+        "layout", "dock_deck",
     }
     assert not gone & set(points())
 
