@@ -97,6 +97,21 @@ class Counting(NamedTuple):
     beats: dict[str, str] | None = None
 
 
+class Seen(NamedTuple):
+    """What a rule says was seen, which redetermination keeps in place (the answer at the
+    point ``seen``; read by core/view.py's accessors)."""
+
+    #: (seat, ...): the seats whose whole dock pile the observer has seen (Premier choix:
+    #: the picking seat its own; « Mariage »: the observer's own; view.seen_piles, joined)
+    piles: tuple[Seat, ...] = ()
+    #: per seat, the cards of its hand shown to every seat, kept while held (« Lutte
+    #: d'influence »; view.shown_in_hand, the first answer), None: none shown
+    hands: tuple[frozenset[Card], ...] | None = None
+    #: True: a rule may change the cards of a hand unseen, so no card seen going into a
+    #: hand is known there any more (Contrebande; view._seen_in_hands, any)
+    hands_unseen: bool = False
+
+
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
@@ -195,6 +210,11 @@ class Hooks:
         (the core's, or another rule's)."""
         self.command_parts.append(("before", before, name, part) if before else ("after", after, name, part))
         self.derived.clear()
+
+    def redraw_first(self, redraw: Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]) -> None:
+        """A rule's secret order drawn again (``redetermine``) before every other rule's
+        hidden things (the event deck: its draws follow the core's re-deal, as always)."""
+        self.redetermine.insert(0, redraw)
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
         """``rule`` decides these command types (True: decided; False: not its case)."""
@@ -298,20 +318,18 @@ class Hooks:
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
     slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
-    #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
-    #: (Premier choix: the picking seat its own); their order is kept (union of all)
-    piles_seen: list[Callable[[KontorState, Viewer], Iterable[Seat]]] = field(default_factory=list)
+    #: (state, observer) -> Seen | None: what every seat, or the observer, has seen, kept
+    #: in place by redetermination (the piles seen whole, the cards shown from a hand) or
+    #: no longer known (the cards seen going into a hand a rule may change unseen)
+    seen: list[Callable[[KontorState, Viewer], Seen | None]] = field(default_factory=list)
     #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
     #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
     #: with the other hidden cards of their kind, after the core's (in order), then
     #: ``put_back(state, dealt)`` puts the dealt cards in their place
     hidden_stock: list[Callable[[KontorState, Viewer], tuple[tuple[Card, ...], Callable] | None]] = field(default_factory=list)
-    #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
-    #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
-    #: one user: the event deck's order drawn before the rules' redetermine: as one of them its draws would come after theirs
-    reshuffled: list[Callable[[Viewer, Rng, KontorState], KontorState]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
-    #: (filter)
+    #: (filter), after the core's hidden cards, in order: a secret order drawn again first
+    #: (the event deck: ``redraw_first``), then the rules' in registration order
     redetermine: list[Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]] = field(default_factory=list)
     # --- what an extension records in its own sub-state and the core asks of it --------
     #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
@@ -322,20 +340,11 @@ class Hooks:
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
     #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses
     bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
-    #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
-    #: in place by redetermine while held, the core's and the rules' (Lutte d'influence;
-    #: view.shown_in_hand)
-    #: one user: Lutte d'influence's shown cards, kept in EventCardsState, read by redetermine (the core's and two rules')
-    hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule, or a seat a scenario's
     #: decision, before anything else (the special rules A's pending step, Décisions' second
     #: canal or raised warehouse; placement.step_waits: decide refuses the core's commands,
     #: the round does not advance)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
-    #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
-    #: no card seen going into a hand (Contrebande; view._seen_in_hands)
-    #: one user: Contrebande may change a hand unseen, so redetermine keeps no card seen going into one
-    hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 
 #: every extension, registered once (registry.py): see the module's docstring

@@ -31,7 +31,7 @@ from domain.kontor.core.board import Pos
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import ChooseFaceDown
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, change_part, part
@@ -137,6 +137,10 @@ def order_key(state: KontorState, seat: int) -> tuple[int, int]:
     if is_face_down(card):
         return (1, seat)
     return (0, -card)
+
+
+#: what Contrebande says of the hands: a card seen going into one may be smuggled unseen
+HANDS_UNSEEN = Seen(hands_unseen=True)
 
 
 def step_order(log, chosen) -> bool:
@@ -340,7 +344,7 @@ def register(hooks: Hooks) -> None:
     hooks.draw_pile.append(draw_pile)
     hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
     # a smuggled card may be one seen going into a hand: redetermine keeps none
-    hooks.hands_unseen.append(lambda state: True)  # registered under Contrebande only
+    hooks.seen.append(lambda state, observer: HANDS_UNSEEN)  # registered under Contrebande only
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from domain.kontor import GAME
 from domain.kontor.core import hooks as hooks_module
 from tests.domain.kontor.hook_points import points, summary, users
 
@@ -24,10 +25,12 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: whose "deal" the free wheel swaps and after which the event deck is shuffled, and
 #: Contrebande swapped the round's "order" step; 34 and 10 when a layout's canals, the
 #: cards removed, a scenario's and a special rule's switches became tables by name:
-#: layouts, removed_cards, scenario_settings, rule_settings); lower them when a point
-#: goes, never raise them
-MAX_POINTS = 34
-MAX_ONE_USER = 10
+#: layouts, removed_cards, scenario_settings, rule_settings; 31 and 7 when what was seen
+#: became one point, ``seen`` (the piles seen whole, the hands shown, the hands a rule
+#: may change unseen), and the event deck's new order the first of ``redetermine``);
+#: lower them when a point goes, never raise them
+MAX_POINTS = 31
+MAX_ONE_USER = 7
 
 
 def test_every_hook_point_has_a_user():
@@ -61,7 +64,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
         "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
         "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
-        "layout", "dock_deck",
+        "layout", "dock_deck", "piles_seen", "hand_shown", "hands_unseen", "reshuffled",
     }
     assert not gone & set(points())
 
@@ -78,5 +81,11 @@ def test_the_orders_at_a_point_that_the_rules_rely_on():
     assert order("placement_error", "rules.blockade", "rules.bribery") == ["rules.blockade", "rules.bribery"]
     # redetermine's draws: Justice's pools, then the special cards', then a secret pass
     assert used["redetermine"][:3] == ["rules.justice", "rules.buy_special_cards", "rules.drunken_sailors"]
+    # ... and before them all, the event deck's new order (``redraw_first``)
+    from domain.kontor.core.hooks import rules_for
+    from domain.kontor.expansions import event_cards
+
+    options = GAME.parse_options({"variant": "advanced", "expansions": ["event_cards"], "special_rules": ["justice"]}, 2)
+    assert rules_for(options).redetermine[0] is event_cards.reshuffled
     # Libre choix's free piles, then Premier choix's « dock_pick » joins them
     assert used["draw_choices"] == ["rules.free_choice", "rules.first_choice"]
