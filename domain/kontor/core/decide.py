@@ -9,7 +9,7 @@ from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.data import CARDS, SETUP
+from domain.kontor.core.data import CARDS, SETUP, replacement_pile
 from domain.kontor.core.evolve import evolve
 from domain.kontor.core.hooks import (
     CATALOGUE,
@@ -754,11 +754,9 @@ def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = N
 
 
 def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
-    """The pile of the replacement draw: as the card's kind; None for a special card
-    (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
-    c = CARDS[card]
-    draw = None if c.is_special else ("dock" if c.is_dock else "water")
-    return filtered(rules_for(st.options).draw_pile, draw, st, seat, card)
+    """The pile of the replacement draw: data.replacement_pile, unless a rule swaps it."""
+    own = rules_for(st.options).swaps.draw_pile  # Contrebande: a face-down card's own pile
+    return replacement_pile(card) if own is None else own(st, seat, card)
 
 
 def _after_warehouses(

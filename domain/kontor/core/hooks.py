@@ -97,6 +97,31 @@ class Counting(NamedTuple):
     beats: dict[str, str] | None = None
 
 
+@dataclass
+class Swaps:
+    """The core's functions a form, a scenario or a rule does its own way, each swapped by
+    one extension at the most (``Hooks.swap``; None: the core's own). The core calls the
+    one function, its own or the swap: nothing is asked in turn."""
+
+    #: (state, cells, card, seat) -> [Pos], sorted (y, x): where a card may go
+    #: (placement.placement_cells; the free wheel's diagonal cranes and open port)
+    legal_cells: Callable[[KontorState, Cells, Card, Seat], list[Pos]] | None = None
+    #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
+    #: (sides.owner_side, under shared_dock_pile; free for all records it in FreeWheelState)
+    dock_owner: Callable[[KontorState, Card], Seat | None] | None = None
+    #: (state, seat, card) -> "dock" | "water" | None: the pile of the replacement draw
+    #: (decide's; the core's: data.replacement_pile; Contrebande: a face-down card's is
+    #: the pile chosen with it)
+    draw_pile: Callable[[KontorState, Seat, Card], str | None] | None = None
+    #: (state, seat, card) -> goods: the warehouses a placed goods dock brings
+    #: (placement.placed_goods, read by decide's "warehouses" step, Euphrate's and the
+    #: policy; the core's: the printed goods; Embargo: those its owner's supply holds)
+    placed_goods: Callable[[KontorState, Seat, Card], Goods] | None = None
+    #: (state, winner, warehouses) -> warehouses: those of a scored sector that go back to
+    #: their owners (scoring.score_closed_sectors; the core's: all; Embargo: the winner's stay)
+    returned_warehouses: Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]] | None = None
+
+
 class Seen(NamedTuple):
     """What a rule says was seen, which redetermination keeps in place (the answer at the
     point ``seen``; read by core/view.py's accessors)."""
@@ -136,13 +161,6 @@ class Hooks:
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
-    #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
-    #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
-    #: one user: Embargo's short supply, read by decide and by the policy (placement.placed_goods)
-    placed_goods: list[Callable[[KontorState, Seat, Card], Goods | None]] = field(default_factory=list)
-    #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
-    #: one user: Contrebande's draw from the pile chosen with the face-down card, for every card (draw_choices serves the special rules A's draw step only)
-    draw_pile: list[Callable[[KontorState, Seat, Card, str | None], str | None]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
@@ -179,6 +197,8 @@ class Hooks:
     #: an event type -> what it also does under a rule, after it was applied, in order
     #: (GameStarted's: the rules' state at the start)
     after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
+    #: the core's functions swapped by an extension (``swap``), typed one by one
+    swaps: Swaps = field(default_factory=Swaps)
     #: what the core derives from the tables above (the step lists, the view's parts, the
     #: command chains, evolve's table), cached here; emptied by every registration
     derived: dict = field(default_factory=dict)
@@ -197,6 +217,12 @@ class Hooks:
         its name and place; at most one rule swaps a step."""
         self.steps.append(("instead", name, name, step))
         self.derived.clear()
+
+    def swap(self, name: str, fn: Callable) -> None:
+        """``fn`` does the core's function ``name`` (a field of Swaps) its own way."""
+        if getattr(self.swaps, name) is not None:
+            raise ValueError(f"{name} is swapped twice")
+        setattr(self.swaps, name, fn)
 
     def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
         """A rule's part of the view, just before or after the part of that name (the
@@ -274,9 +300,6 @@ class Hooks:
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
-    #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
-    #: one user: a form's own legal cells instead of the core's (the free wheel): a swap, not a filter
-    placement_cells: list[Callable[[KontorState, Cells, Card, Seat], list[Pos] | None]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
     placement_error: list[Callable[[KontorState, Cells, Card, Seat, Pos], RuleViolation | None]] = field(default_factory=list)
     #: (state, cells, card, seat, cells_found) -> [Pos]: cells a rule takes away (filter)
@@ -288,18 +311,12 @@ class Hooks:
     #: taverns; the free wheel's finished sectors, not scored before the end)
     ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
-    #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
-    #: one user: a filter of the scoring: a closed sector holding Contrebande's face-down card waits for the end
-    sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
     sector_worth: list[Callable[[Options, frozenset[Pos], int, Any], int | None]] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
-    #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
-    #: one user: a filter of the scoring: Embargo keeps a scored sector's warehouses in its supply
-    returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
     #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
     #: (its goods, extra warehouses, adjusted counts, the goods' order)
     counting: list[Callable[[KontorState], Counting | None]] = field(default_factory=list)
@@ -332,10 +349,6 @@ class Hooks:
     #: (the event deck: ``redraw_first``), then the rules' in registration order
     redetermine: list[Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]] = field(default_factory=list)
     # --- what an extension records in its own sub-state and the core asks of it --------
-    #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
-    #: (free for all; sides.owner_side)
-    #: one user: free for all's owner of an uncoloured dock, kept in FreeWheelState (sides.owner_side)
-    dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
     #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
     #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
     #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses

@@ -8,10 +8,11 @@ avoir retourné la carte. »
 
 Hook points: the choice may be face down (choose_commands; command: ChooseFaceDown, with
 the pile of the replacement draw); the reveal shows only the card's back, its colour's
-pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
-(its own "order" step, swapped for the core's), its draw from the chosen pile (draw_pile); a sector holding it waits
-(sector_held) until the end reveals it (its step "face_down_revealed" of the game's end: FaceDownRevealed, its warehouses,
-the sectors scored). Secrets: the view shows the face-down card's colour to all and the
+pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others (its own
+"order" step, swapped for the core's), its draw from the chosen pile (its swap of the
+core's draw pile); a sector holding it is not counted (a hidden card, core/scoring.py:
+``Card.is_hidden``) until the end reveals it (its step "face_down_revealed" of the game's
+end: FaceDownRevealed, its warehouses, the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
 Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
@@ -20,17 +21,15 @@ docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
-from domain.kontor.core.board import Pos
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import ChooseFaceDown
-from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS, replacement_pile
 from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
@@ -149,18 +148,13 @@ def step_order(log, chosen) -> bool:
     return False
 
 
-def draw_pile(state: KontorState, seat: int, card: int, draw: str | None) -> str | None:
-    """A face-down card is replaced from the pile chosen with it."""
+def draw_pile(state: KontorState, seat: int, card: int) -> str | None:
+    """A face-down card is replaced from the pile chosen with it (the core's draw pile,
+    swapped: any other card as the core's, data.replacement_pile)."""
     if CARDS[card].kind != "face_down":
-        return draw
+        return replacement_pile(card)
     fd = _face_down(state)[seat]
     return fd[1] if fd is not None else "dock"
-
-
-def held(cells: Mapping[Pos, int], sector) -> bool:
-    """« Un secteur qui contiendrait une telle carte ne sera comptabilisé qu'à la fin,
-    après avoir retourné la carte. »"""
-    return any(CARDS[cells[p]].kind == "face_down" for p in sector)
 
 
 def reveal_face_down(log, reason: str) -> bool:
@@ -341,8 +335,7 @@ def register(hooks: Hooks) -> None:
     hooks.revealed_cards.append(shown_cards)
     hooks.swap_step("order", step_order)
     hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")
-    hooks.draw_pile.append(draw_pile)
-    hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
+    hooks.swap("draw_pile", draw_pile)
     # a smuggled card may be one seen going into a hand: redetermine keeps none
     hooks.seen.append(lambda state, observer: HANDS_UNSEEN)  # registered under Contrebande only
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)

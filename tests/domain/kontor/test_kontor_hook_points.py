@@ -7,7 +7,7 @@ from pathlib import Path
 
 from domain.kontor import GAME
 from domain.kontor.core import hooks as hooks_module
-from tests.domain.kontor.hook_points import points, summary, users
+from tests.domain.kontor.hook_points import points, summary, swapped, users
 
 #: the counts today (before issue 32's second part: 64 points, 39 with one user; 49 and 27
 #: after the steps, then 7 more, 6 of one user, when the last extensions' fields left the
@@ -27,10 +27,14 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: cards removed, a scenario's and a special rule's switches became tables by name:
 #: layouts, removed_cards, scenario_settings, rule_settings; 31 and 7 when what was seen
 #: became one point, ``seen`` (the piles seen whole, the hands shown, the hands a rule
-#: may change unseen), and the event deck's new order the first of ``redetermine``);
-#: lower them when a point goes, never raise them
-MAX_POINTS = 31
-MAX_ONE_USER = 7
+#: may change unseen), and the event deck's new order the first of ``redetermine``; 25
+#: and 1 when the free wheel's legal cells and dock owner, Contrebande's draw pile,
+#: Embargo's placed goods and returned warehouses became swaps of the core's function
+#: (``Hooks.swap``, typed in ``Swaps``) and a sector holding a face-down card waited for
+#: being hidden (``Card.is_hidden``), not through ``sector_held``); lower them when a
+#: point goes, never raise them
+MAX_POINTS = 25
+MAX_ONE_USER = 1
 
 
 def test_every_hook_point_has_a_user():
@@ -65,8 +69,22 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
         "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
         "layout", "dock_deck", "piles_seen", "hand_shown", "hands_unseen", "reshuffled",
+        "placement_cells", "dock_owner", "draw_pile", "placed_goods", "returned_warehouses",
+        "sector_held",
     }
     assert not gone & set(points())
+
+
+def test_every_swap_is_used_and_swapped_once():
+    """A core function or step is swapped by one extension (a second would raise), and
+    no field of Swaps is left without a swap."""
+    import dataclasses
+
+    from domain.kontor.core.hooks import Swaps
+
+    found = swapped()
+    assert all(len(modules) == 1 for modules in found.values())
+    assert {f.name for f in dataclasses.fields(Swaps)} <= set(found)
 
 
 def test_the_orders_at_a_point_that_the_rules_rely_on():
