@@ -11,11 +11,15 @@ by that rule, with its own reason), the order in which every step and view part 
 and the points asked before a game has options (the options' settings) or without a game
 (an event's redaction).
 
-- The round's steps (``add_step``), the parts of a seat's legal commands
-  (``add_commands``) and the view's parts (``add_view``): each placed next to the step or
-  part it names, in the core's lists (core/decide.py, core/view.py; ``in_order`` places
-  them among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
+- The round's steps and the set-up's (``add_step``; ``swap_step``: a rule's step instead
+  of the core's of that name), the parts of a seat's legal commands (``add_commands``) and
+  the view's parts (``add_view``): each placed next to the step or part it names, in the
+  core's lists (core/setup.py, core/decide.py, core/view.py; ``in_order`` places them
+  among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
   ``decide.round_order()`` (a game's: ``round_order(rules_for(options))``).
+- The core's functions a form or a rule does its own way (``swap``: typed in ``Swaps``,
+  one extension each), and what is asked by a name: tables (``layouts``,
+  ``removed_cards``, ``rule_settings``, ``scenario_settings``).
 - Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
 - What remains are hook points, lists of functions, each typed below; a point with a
@@ -80,8 +84,9 @@ Active = Callable[[Options], bool]
 
 
 class Counting(NamedTuple):
-    """What a rule changes in how a sector's warehouses are counted (None: nothing):
-    the answer at the point ``counting`` (read by core/scoring.py's accessors)."""
+    """What a rule changes in the scoring's counts (None: nothing): how a sector's
+    warehouses are counted, and the points besides the sectors; the answer at the point
+    ``counting`` (read by core/scoring.py's accessors)."""
 
     #: ((dock card, goods), ...): docks whose warehouses hold fewer goods than printed, as
     #: the rule records them (Choix de la marchandise; scoring.goods_of, joined)
@@ -95,6 +100,10 @@ class Counting(NamedTuple):
     #: {good: beaten good}: another order of the goods (the event cards;
     #: scoring.goods_beats, the first answer)
     beats: dict[str, str] | None = None
+    #: (points, ...): victory points per seat besides the sectors, counted now and at the
+    #: end (« Jours dorés », kept in EventCardsState; scoring.bonus_points, the first
+    #: answer: read by the core's current points and by the final bonuses)
+    points: Points | None = None
 
 
 @dataclass
@@ -317,8 +326,9 @@ class Hooks:
     sector_worth: list[Callable[[Options, frozenset[Pos], int, Any], int | None]] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
-    #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
-    #: (its goods, extra warehouses, adjusted counts, the goods' order)
+    #: (state) -> Counting | None: what a rule changes in the scoring's counts (a sector's
+    #: warehouses: their goods, extra warehouses, adjusted counts, the goods' order; the
+    #: points besides the sectors)
     counting: list[Callable[[KontorState], Counting | None]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
@@ -349,10 +359,6 @@ class Hooks:
     #: (the event deck: ``redraw_first``), then the rules' in registration order
     redetermine: list[Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]] = field(default_factory=list)
     # --- what an extension records in its own sub-state and the core asks of it --------
-    #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
-    #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
-    #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses
-    bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule, or a seat a scenario's
     #: decision, before anything else (the special rules A's pending step, Décisions' second
     #: canal or raised warehouse; placement.step_waits: decide refuses the core's commands,

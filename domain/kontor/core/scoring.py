@@ -68,8 +68,8 @@ def extra_warehouses(state: KontorState) -> tuple[int, ...]:
 
 
 def bonus_points(state: KontorState) -> tuple[int, ...] | None:
-    """Victory points per seat besides the sectors (hook point ``bonus_points``; None: none)."""
-    return answer(rules_for(state.options).bonus_points, state)
+    """Victory points per seat besides the sectors (Counting.points; None: none)."""
+    return _counted(state, "points")
 
 
 def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:

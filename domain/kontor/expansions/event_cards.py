@@ -605,7 +605,7 @@ def reshuffled(original: KontorState, observer, rng, slot, state: KontorState) -
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(_event_to_act)
     hooks.legal_commands.append(_event_legal)
-    hooks.counting.append(lambda state: Counting(beats=goods_beats(state)))
+    hooks.counting.append(lambda state: Counting(beats=goods_beats(state), points=bonus_points(state)))
     hooks.on_commands(EVENT_COMMANDS, _decide)
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
@@ -625,5 +625,4 @@ def register(hooks: Hooks) -> None:
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")
     hooks.redact.append(redact)
     hooks.seen.append(seen)
-    hooks.bonus_points.append(bonus_points)
     hooks.redraw_first(reshuffled)

@@ -31,10 +31,11 @@ from tests.domain.kontor.hook_points import points, summary, swapped, users
 #: and 1 when the free wheel's legal cells and dock owner, Contrebande's draw pile,
 #: Embargo's placed goods and returned warehouses became swaps of the core's function
 #: (``Hooks.swap``, typed in ``Swaps``) and a sector holding a face-down card waited for
-#: being hidden (``Card.is_hidden``), not through ``sector_held``); lower them when a
-#: point goes, never raise them
-MAX_POINTS = 25
-MAX_ONE_USER = 1
+#: being hidden (``Card.is_hidden``), not through ``sector_held``; 24 and 0 when « Jours
+#: dorés »' points joined ``counting``, ``Counting.points``); lower them when a point
+#: goes, never raise them
+MAX_POINTS = 24
+MAX_ONE_USER = 0
 
 
 def test_every_hook_point_has_a_user():
@@ -70,7 +71,7 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
         "layout", "dock_deck", "piles_seen", "hand_shown", "hands_unseen", "reshuffled",
         "placement_cells", "dock_owner", "draw_pile", "placed_goods", "returned_warehouses",
-        "sector_held",
+        "sector_held", "bonus_points",
     }
     assert not gone & set(points())
 
