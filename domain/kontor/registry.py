@@ -5,19 +5,23 @@ imports the extensions' hook modules.
 it acts (the others act in every game: they read only their own sub-state, or serve
 several rules). A game's rule set (``rule_set``, read by the core as
 ``core.hooks.rules_for(options)``, built once per options value) holds only the active
-extensions' steps, view parts, evolve rules and functions; ``CATALOGUE`` holds every one
-(core/hooks.py says what it is read for).
+extensions' steps (added or swapped), swaps of the core's functions, tables by name, view
+parts, evolve rules and functions; ``CATALOGUE`` holds every one (core/hooks.py says what
+it is read for).
 
-The round's order is not decided here: it is the step lists of core/decide.py, each rule's
-step placed next to the step it names (``round_order()``), and the view's parts likewise
-(core/view.py: ``view_parts()``). The order of ``EXTENSIONS`` decides only the order of
-the functions at one hook point and of a command's chain (its guards and rules); the
-orders the rules rely on are asserted by tests/domain/kontor/test_kontor_hook_points.py
-and tests/domain/kontor/test_kontor_tables.py.
+The round's order is not decided here: it is the step lists of core/decide.py (and the
+set-up's, core/setup.py: START_STEPS), each rule's step placed next to the step it names
+or swapped for the core's step of that name (``round_order()``), and the view's parts
+likewise (core/view.py: ``view_parts()``). The order of ``EXTENSIONS`` decides only the
+order of the functions at one hook point, of a command's chain (its guards and rules) and
+of the special rules' switches (rules/settings.py's table); the orders the rules rely on
+are asserted by tests/domain/kontor/test_kontor_hook_points.py and
+tests/domain/kontor/test_kontor_tables.py.
 
 To add a special rule, a scenario or an expansion: write its module with a
-``register(hooks)`` that adds its steps, commands, events and functions (core/hooks.py),
-list it in ``EXTENSIONS`` and, if it acts only under some options, in ``ACTIVE``."""
+``register(hooks)`` that adds its steps (``add_step``, ``swap_step``), swaps
+(``swap``), commands, events, table entries and functions (core/hooks.py), list it in
+``EXTENSIONS`` and, if it acts only under some options, in ``ACTIVE``."""
 
 from __future__ import annotations
 

@@ -325,6 +325,12 @@ class Card:
         return self.kind in ("dock", "customs", "bridge", "face_down")
 
     @property
+    def is_hidden(self) -> bool:
+        """A card placed face down (Contrebande's pseudo cards, ``FACE_DOWN_IDS``): what it
+        is stays unknown until it is revealed, so its sector is not counted before."""
+        return self.kind == "face_down"
+
+    @property
     def is_water(self) -> bool:
         """Canals and the anchor; a flood « On considère ... comme des canaux »."""
         return self.kind in ("water", "anchor", "flood")
@@ -487,3 +493,10 @@ def component_data() -> dict:
         "event_cards": dict(EVENT_CARDS),
         "blockade_goods_beats": dict(BLOCKADE_GOODS_BEATS),
     }
+
+
+def replacement_pile(card: int) -> str | None:
+    """The pile a placed card is replaced from: as the card's kind; None for a special
+    card (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
+    c = CARDS[card]
+    return None if c.is_special else ("dock" if c.is_dock else "water")

@@ -9,13 +9,21 @@ from domain.decider import GameOver, Issued, NotYourTurn, RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.data import CARDS, SETUP
+from domain.kontor.core.data import CARDS, SETUP, replacement_pile
 from domain.kontor.core.evolve import evolve
-from domain.kontor.core.hooks import CATALOGUE, Hooks, answer, filtered, in_game_order, rules_for
+from domain.kontor.core.hooks import (
+    CATALOGUE,
+    Hooks,
+    answer,
+    filtered,
+    in_game_order,
+    rules_for,
+    step_list,
+)
 from domain.kontor.core.placement import placed_goods, placement_cells, placement_error, step_waits
 from domain.kontor.core.scoring import final_points, score_closed_sectors, select_final
 from domain.kontor.core.scoring import winners as _winners
-from domain.kontor.core.setup import cross_positions, start
+from domain.kontor.core.setup import START_STEPS, cross_positions, start
 from domain.kontor.core.ship import any_removal, may_move_ship, pile_seats, removable, ship_commands
 from domain.kontor.core.ship import targets as ship_targets
 from domain.kontor.core.state import KontorState
@@ -126,6 +134,15 @@ class DecideContext:
     def after_choice(self) -> None:
         """Reveal once every seat has chosen or passed; taxes; the order of placement."""
         _after_choice(self)
+
+    def set_order(self, key) -> None:
+        """The order of placement: the seats that placed a card this round (not returned),
+        sorted by ``key(state, seat)``."""
+        st = self.state
+        playing = [
+            s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
+        ]
+        self.emit(ev.TurnOrderSet(tuple(sorted(playing, key=lambda s: key(st, s)))))
 
     def place(self, seat: int, x: int, y: int, export: str | None = None) -> None:
         """Place the seat's revealed card at (x, y) and carry on with the turn."""
@@ -262,13 +279,9 @@ def _step_taxes(log: DecideContext, chosen: tuple) -> bool:
 
 
 def _step_order(log: DecideContext, chosen: tuple) -> bool:
-    """The order of placement: highest card first (a rule's order_key)."""
-    st = log.state
-    playing = [
-        s for s in range(st.seat_count) if st.revealed[s] is not None and not _returned(st, s)
-    ]
-    order = tuple(sorted(playing, key=lambda s: _order_key(st, s)))
-    log.emit(ev.TurnOrderSet(order))
+    """The order of placement: « Le joueur qui a joué la carte avec le plus grand nombre
+    commence » (a rule that orders another way swaps this step: Contrebande)."""
+    log.set_order(lambda st, seat: (0, -st.revealed[seat]))
     return False
 
 
@@ -285,12 +298,6 @@ AFTER_CHOICE: tuple[tuple[str, object], ...] = (
     ("order", _step_order),
     ("first placer", _step_first_placer),
 )
-
-
-def _order_key(st: KontorState, seat: int):
-    """« Le joueur qui a joué la carte avec le plus grand nombre commence »."""
-    own = answer(rules_for(st.options).order_key, st, seat)
-    return own if own is not None else (0, -st.revealed[seat])
 
 
 def _returned(st: KontorState, seat: int) -> bool:
@@ -666,9 +673,10 @@ SECTORS_SCORED: tuple[tuple[str, object], ...] = (("sectors_scored", _nothing_mo
 #: after every command (step(context, None)): a rule's early end between two moves
 AFTER_COMMAND: tuple[tuple[str, object], ...] = (("command_over", _nothing_more),)
 
-#: the core's step lists: a Pass, after the choice, a placer's turn, the round's end, and
+#: the core's step lists: the set-up (setup.py), a Pass, after the choice, a placer's turn, the round's end, and
 #: the moments the rules' steps follow (the set-up's end, sectors scored, any command)
 CORE_STEPS = {
+    "start": START_STEPS,
     "pass": PASS_STEPS,
     "setup": SETUP_DONE,
     "scored": SECTORS_SCORED,
@@ -682,15 +690,9 @@ CORE_STEPS = {
 }
 
 def _steps(rules: Hooks, which: str) -> tuple:
-    """(the steps of list ``which`` ("choice" | "no_cell" | "ship" | "turn" | "end") in a
-    game with these rules, {name: index}), kept in the rule set. Each rule's step is
-    placed as among every rule's (CATALOGUE): a step anchored to a rule the game does
-    not play keeps its place."""
-    built = rules.derived.get(which)
-    if built is None:
-        steps = in_game_order(CORE_STEPS[which], CATALOGUE.steps, rules.steps)
-        built = rules.derived[which] = (steps, {n: i for i, (n, _) in enumerate(steps)})
-    return built
+    """(the steps of list ``which`` (a key of CORE_STEPS) in a game with these rules,
+    {name: index}), kept in the rule set (hooks.step_list)."""
+    return step_list(rules, which, CORE_STEPS[which])
 
 
 def choice_steps(rules: Hooks = CATALOGUE) -> tuple[tuple[str, object], ...]:
@@ -732,6 +734,7 @@ def round_order(rules: Hooks = CATALOGUE) -> tuple[str, ...]:
     """The round, in order, the rules' steps included (by default every rule's; a game's:
     ``round_order(rules_for(options))``)."""
     return (
+        *(f"start: {name}" for name, _ in _steps(rules, "start")[0]),
         *(f"setup: {name}" for name, _ in _steps(rules, "setup")[0]),
         "choose",
         *(f"pass: {name}" for name, _ in _steps(rules, "pass")[0]),
@@ -751,11 +754,9 @@ def _place(log: DecideContext, seat: int, x: int, y: int, export: str | None = N
 
 
 def _draw_pile(st: KontorState, seat: int, card: int) -> str | None:
-    """The pile of the replacement draw: as the card's kind; None for a special card
-    (« Quand un joueur place une carte spéciale, il ne tire pas de carte »)."""
-    c = CARDS[card]
-    draw = None if c.is_special else ("dock" if c.is_dock else "water")
-    return filtered(rules_for(st.options).draw_pile, draw, st, seat, card)
+    """The pile of the replacement draw: data.replacement_pile, unless a rule swaps it."""
+    own = rules_for(st.options).swaps.draw_pile  # Contrebande: a face-down card's own pile
+    return replacement_pile(card) if own is None else own(st, seat, card)
 
 
 def _after_warehouses(

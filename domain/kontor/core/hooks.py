@@ -11,11 +11,15 @@ by that rule, with its own reason), the order in which every step and view part 
 and the points asked before a game has options (the options' settings) or without a game
 (an event's redaction).
 
-- The round's steps (``add_step``), the parts of a seat's legal commands
-  (``add_commands``) and the view's parts (``add_view``): each placed next to the step or
-  part it names, in the core's lists (core/decide.py, core/view.py; ``in_order`` places
-  them among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
+- The round's steps and the set-up's (``add_step``; ``swap_step``: a rule's step instead
+  of the core's of that name), the parts of a seat's legal commands (``add_commands``) and
+  the view's parts (``add_view``): each placed next to the step or part it names, in the
+  core's lists (core/setup.py, core/decide.py, core/view.py; ``in_order`` places them
+  among every rule's, ``in_game_order`` keeps a game's). A reader finds the round in
   ``decide.round_order()`` (a game's: ``round_order(rules_for(options))``).
+- The core's functions a form or a rule does its own way (``swap``: typed in ``Swaps``,
+  one extension each), and what is asked by a name: tables (``layouts``,
+  ``removed_cards``, ``rule_settings``, ``scenario_settings``).
 - Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
 - What remains are hook points, lists of functions, each typed below; a point with a
@@ -80,8 +84,9 @@ Active = Callable[[Options], bool]
 
 
 class Counting(NamedTuple):
-    """What a rule changes in how a sector's warehouses are counted (None: nothing):
-    the answer at the point ``counting`` (read by core/scoring.py's accessors)."""
+    """What a rule changes in the scoring's counts (None: nothing): how a sector's
+    warehouses are counted, and the points besides the sectors; the answer at the point
+    ``counting`` (read by core/scoring.py's accessors)."""
 
     #: ((dock card, goods), ...): docks whose warehouses hold fewer goods than printed, as
     #: the rule records them (Choix de la marchandise; scoring.goods_of, joined)
@@ -95,14 +100,55 @@ class Counting(NamedTuple):
     #: {good: beaten good}: another order of the goods (the event cards;
     #: scoring.goods_beats, the first answer)
     beats: dict[str, str] | None = None
+    #: (points, ...): victory points per seat besides the sectors, counted now and at the
+    #: end (« Jours dorés », kept in EventCardsState; scoring.bonus_points, the first
+    #: answer: read by the core's current points and by the final bonuses)
+    points: Points | None = None
+
+
+@dataclass
+class Swaps:
+    """The core's functions a form, a scenario or a rule does its own way, each swapped by
+    one extension at the most (``Hooks.swap``; None: the core's own). The core calls the
+    one function, its own or the swap: nothing is asked in turn."""
+
+    #: (state, cells, card, seat) -> [Pos], sorted (y, x): where a card may go
+    #: (placement.placement_cells; the free wheel's diagonal cranes and open port)
+    legal_cells: Callable[[KontorState, Cells, Card, Seat], list[Pos]] | None = None
+    #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
+    #: (sides.owner_side, under shared_dock_pile; free for all records it in FreeWheelState)
+    dock_owner: Callable[[KontorState, Card], Seat | None] | None = None
+    #: (state, seat, card) -> "dock" | "water" | None: the pile of the replacement draw
+    #: (decide's; the core's: data.replacement_pile; Contrebande: a face-down card's is
+    #: the pile chosen with it)
+    draw_pile: Callable[[KontorState, Seat, Card], str | None] | None = None
+    #: (state, seat, card) -> goods: the warehouses a placed goods dock brings
+    #: (placement.placed_goods, read by decide's "warehouses" step, Euphrate's and the
+    #: policy; the core's: the printed goods; Embargo: those its owner's supply holds)
+    placed_goods: Callable[[KontorState, Seat, Card], Goods] | None = None
+    #: (state, winner, warehouses) -> warehouses: those of a scored sector that go back to
+    #: their owners (scoring.score_closed_sectors; the core's: all; Embargo: the winner's stay)
+    returned_warehouses: Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]] | None = None
+
+
+class Seen(NamedTuple):
+    """What a rule says was seen, which redetermination keeps in place (the answer at the
+    point ``seen``; read by core/view.py's accessors)."""
+
+    #: (seat, ...): the seats whose whole dock pile the observer has seen (Premier choix:
+    #: the picking seat its own; « Mariage »: the observer's own; view.seen_piles, joined)
+    piles: tuple[Seat, ...] = ()
+    #: per seat, the cards of its hand shown to every seat, kept while held (« Lutte
+    #: d'influence »; view.shown_in_hand, the first answer), None: none shown
+    hands: tuple[frozenset[Card], ...] | None = None
+    #: True: a rule may change the cards of a hand unseen, so no card seen going into a
+    #: hand is known there any more (Contrebande; view._seen_in_hands, any)
+    hands_unseen: bool = False
 
 
 @dataclass
 class Hooks:
     # --- setup, who acts, what they may send, decide (setup.py, decide.py) -------------
-    #: (options, seat_count, seed_hex) -> [Event] | None: a form with its own set-up
-    #: one user: a form's whole set-up instead of the core's (the free wheel): a swap, not a filter
-    start: list[Callable[[Options, int, str], Events | None]] = field(default_factory=list)
     #: (state) -> (seat, ...) | None: who acts in a rule's own phase or step
     to_act: list[Callable[[KontorState], Seats | None]] = field(default_factory=list)
     #: (state, seat) -> [Command] | None: what a seat may send in that phase or step
@@ -124,16 +170,6 @@ class Hooks:
     # --- the round's steps (decide.py), in their order ------------------------------------
     #: (state, shown) -> shown: what the reveal shows of each seat's choice (filter)
     revealed_cards: list[Callable[[KontorState, Chosen], Chosen]] = field(default_factory=list)
-    #: (state, seat) -> sort key | None: the order of placement (default: highest first)
-    #: one user: Contrebande sorts its face-down card among the revealed: the "order" step would have to be swapped, which step lists do not do
-    order_key: list[Callable[[KontorState, Seat], tuple | None]] = field(default_factory=list)
-    #: (state, seat, card) -> goods | None: which warehouses a placed dock would bring
-    #: (Embargo's supply; read by the core's decide and by the policy: placement.placed_goods)
-    #: one user: Embargo's short supply, read by decide and by the policy (placement.placed_goods)
-    placed_goods: list[Callable[[KontorState, Seat, Card], Goods | None]] = field(default_factory=list)
-    #: (state, seat, card, draw) -> draw: the pile of the replacement draw (filter)
-    #: one user: Contrebande's draw from the pile chosen with the face-down card, for every card (draw_choices serves the special rules A's draw step only)
-    draw_pile: list[Callable[[KontorState, Seat, Card, str | None], str | None]] = field(default_factory=list)
     #: (state, seat, card, piles) -> piles: the replacement draws open to the seat, each a
     #: pile name (filter; the first value: the pile of the card's kind, if not empty).
     #: Asked by the draw step the special rules A share (rules/draw_step.py)
@@ -148,20 +184,17 @@ class Hooks:
         default_factory=list
     )
     # --- setup (setup.py) -------------------------------------------------------------
-    #: (options) -> [Pos] | None: the starting canals of a layout the core does not know
-    #: one user: the drawn layouts of the scenarios (scenarios/port_and_deck.py, shared by several scenarios)
-    layout: list[Callable[[Options], list[Pos] | None]] = field(default_factory=list)
-    #: (options, deck) -> deck: a colour's dock deck before shuffling (filter)
-    #: one user: the cards the scenarios remove (scenarios/port_and_deck.py, shared by several scenarios)
-    dock_deck: list[Callable[[Options, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
+    #: a layout's name (``Options.layout``) -> its starting canals, in dealing order: the
+    #: layouts the core does not know (the scenarios' « selon le dessin »; a table by name)
+    layouts: dict[str, list[Pos]] = field(default_factory=dict)
+    #: a name of ``Options.removed_cards`` -> (card) -> bool: the cards it takes out of the
+    #: dock decks before shuffling (the scenarios' cranes, taverns; a table by name)
+    removed_cards: dict[str, Callable[[Card], bool]] = field(default_factory=dict)
     #: (options, seat_count, rng, dock_hands, piles, specials) -> (fields, [Event]):
     #: GameStarted fields and following events (may change the lists it is given)
     deal: list[Callable[[Options, int, Rng, list, list, list], tuple[dict, Events]]] = field(default_factory=list)
     #: (options, rng, cross, water) -> fields: GameStarted fields (may take from water)
     start_fields: list[Callable[[Options, Rng, Any, Any], dict]] = field(default_factory=list)
-    #: (options, seat_count, seed_hex, rng_counter) -> [Event]: after everything else
-    #: one user: the event deck shuffled last, from the final RNG counter: in deal or start_fields it would draw other cards
-    start_events: list[Callable[[Options, int, str, int], Events]] = field(default_factory=list)
     # --- evolve (evolve.py): tables by event type, filled by ``on_events`` & co. -----
     #: an extension's own event type -> how it applies (one owner per type)
     events: dict[type, EventRule] = field(default_factory=dict)
@@ -173,6 +206,8 @@ class Hooks:
     #: an event type -> what it also does under a rule, after it was applied, in order
     #: (GameStarted's: the rules' state at the start)
     after: dict[type, list[tuple[EventAfter, Active | None]]] = field(default_factory=dict)
+    #: the core's functions swapped by an extension (``swap``), typed one by one
+    swaps: Swaps = field(default_factory=Swaps)
     #: what the core derives from the tables above (the step lists, the view's parts, the
     #: command chains, evolve's table), cached here; emptied by every registration
     derived: dict = field(default_factory=dict)
@@ -184,6 +219,19 @@ class Hooks:
         another rule's: Euphrate's sunken warehouses after Choix des marchandises' step)."""
         self.steps.append(("before", before, name, step) if before else ("after", after, name, step))
         self.derived.clear()
+
+    def swap_step(self, name: str, step: Step) -> None:
+        """A rule's step instead of the core's step of that name (a form or a rule doing
+        that step its own way: the free wheel's deal, Contrebande's order). The step keeps
+        its name and place; at most one rule swaps a step."""
+        self.steps.append(("instead", name, name, step))
+        self.derived.clear()
+
+    def swap(self, name: str, fn: Callable) -> None:
+        """``fn`` does the core's function ``name`` (a field of Swaps) its own way."""
+        if getattr(self.swaps, name) is not None:
+            raise ValueError(f"{name} is swapped twice")
+        setattr(self.swaps, name, fn)
 
     def add_view(self, part: ViewPart, *, before: str = "", after: str = "", name: str = "") -> None:
         """A rule's part of the view, just before or after the part of that name (the
@@ -197,6 +245,11 @@ class Hooks:
         (the core's, or another rule's)."""
         self.command_parts.append(("before", before, name, part) if before else ("after", after, name, part))
         self.derived.clear()
+
+    def redraw_first(self, redraw: Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]) -> None:
+        """A rule's secret order drawn again (``redetermine``) before every other rule's
+        hidden things (the event deck: its draws follow the core's re-deal, as always)."""
+        self.redetermine.insert(0, redraw)
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
         """``rule`` decides these command types (True: decided; False: not its case)."""
@@ -246,20 +299,16 @@ class Hooks:
             self.after.setdefault(t, []).append((rule, when))
         self.derived.clear()
 
-    # --- options -------------------------------------------------------------------
-    #: (rules, seat_count, settings, variant) -> (settings, [message]) | None: the
-    #: special rules' switches and their impossible combinations
-    #: one user: asked while options are built, before any game: the special rules' shared settings module
-    rule_settings: list[Callable[[Any, int, dict, str | None], tuple[dict, list[str]] | None]] = field(default_factory=list)
-    #: (scenario, seat_count) -> settings | None: a scenario's switches
-    #: one user: asked while options are built, before any game: the scenarios' shared settings module
-    scenario_settings: list[Callable[[str, int], dict | None]] = field(default_factory=list)
+    # --- options (asked of CATALOGUE while options are built, before any game) ----------
+    #: a special rule's name -> (the game's special rules, seat_count, the settings so
+    #: far, variant) -> (switches, [message]): its switches and why it cannot be played
+    #: so; asked for the game's rules in the table's order (a table by name)
+    rule_settings: dict[str, Callable[[Any, int, dict, str | None], tuple[dict, list[str]]]] = field(default_factory=dict)
+    #: a scenario's name -> (seat_count) -> its switches, after the variant's (a table by name)
+    scenario_settings: dict[str, Callable[[int], dict]] = field(default_factory=dict)
     #: (settings, scenario, special_rules, seat_count) -> [message]: why options conflict
     option_conflicts: list[Callable[[dict, str | None, Any, int], list[str]]] = field(default_factory=list)
     # --- placement (placement.py) --------------------------------------------------
-    #: (state, cells, card, seat) -> [Pos] | None: a form that places by its own rules
-    #: one user: a form's own legal cells instead of the core's (the free wheel): a swap, not a filter
-    placement_cells: list[Callable[[KontorState, Cells, Card, Seat], list[Pos] | None]] = field(default_factory=list)
     #: (state, cells, card, seat, pos) -> RuleViolation | None: why a rule forbids pos
     placement_error: list[Callable[[KontorState, Cells, Card, Seat, Pos], RuleViolation | None]] = field(default_factory=list)
     #: (state, cells, card, seat, cells_found) -> [Pos]: cells a rule takes away (filter)
@@ -271,20 +320,15 @@ class Hooks:
     #: taverns; the free wheel's finished sectors, not scored before the end)
     ship_protected: list[Callable[[KontorState, Cells, Pos], bool]] = field(default_factory=list)
     # --- scoring (scoring.py) ------------------------------------------------------
-    #: (state, cells, sector) -> bool: a closed sector that waits for the end to be scored
-    #: one user: a filter of the scoring: a closed sector holding Contrebande's face-down card waits for the end
-    sector_held: list[Callable[[KontorState, Cells, frozenset[Pos]], bool]] = field(default_factory=list)
     #: (context) -> bool: a rule ends the game now (after a placement and its scoring)
     early_end: list[Callable[[DecideContext], bool]] = field(default_factory=list)
     #: (options, sector, base, customs) -> int | None: what a won sector is worth
     sector_worth: list[Callable[[Options, frozenset[Pos], int, Any], int | None]] = field(default_factory=list)
     #: (state, sizes, distances) -> (counted, eliminated) | None: an own final selection
     final_selection: list[Callable[[KontorState, tuple[int, ...], tuple], tuple[tuple, tuple] | None]] = field(default_factory=list)
-    #: (state, winner, returned) -> the warehouses that go back to their owners (filter)
-    #: one user: a filter of the scoring: Embargo keeps a scored sector's warehouses in its supply
-    returned_warehouses: list[Callable[[KontorState, int | None, tuple[Card, ...]], tuple[Card, ...]]] = field(default_factory=list)
-    #: (state) -> Counting | None: what a rule changes in counting a sector's warehouses
-    #: (its goods, extra warehouses, adjusted counts, the goods' order)
+    #: (state) -> Counting | None: what a rule changes in the scoring's counts (a sector's
+    #: warehouses: their goods, extra warehouses, adjusted counts, the goods' order; the
+    #: points besides the sectors)
     counting: list[Callable[[KontorState], Counting | None]] = field(default_factory=list)
 
     # --- view (view.py) --------------------------------------------------------------
@@ -301,44 +345,25 @@ class Hooks:
     # --- redetermine (view.py) ----------------------------------------------------------
     #: (state, slot) -> slot: the kind of a hidden card's slot (filter)
     slot: list[Callable[[KontorState, Any], Any]] = field(default_factory=list)
-    #: (state, observer) -> seats: the seats whose whole dock pile the observer has seen
-    #: (Premier choix: the picking seat its own); their order is kept (union of all)
-    piles_seen: list[Callable[[KontorState, Viewer], Iterable[Seat]]] = field(default_factory=list)
+    #: (state, observer) -> Seen | None: what every seat, or the observer, has seen, kept
+    #: in place by redetermination (the piles seen whole, the cards shown from a hand) or
+    #: no longer known (the cards seen going into a hand a rule may change unseen)
+    seen: list[Callable[[KontorState, Viewer], Seen | None]] = field(default_factory=list)
     #: (state, observer) -> (cards, put_back) | None: a rule's own stock hidden from the
     #: observer (free for all's dock pile, Bakchich's canals aside): ``cards`` are re-dealt
     #: with the other hidden cards of their kind, after the core's (in order), then
     #: ``put_back(state, dealt)`` puts the dealt cards in their place
     hidden_stock: list[Callable[[KontorState, Viewer], tuple[tuple[Card, ...], Callable] | None]] = field(default_factory=list)
-    #: (observer, rng, state) -> state: a rule's secret order drawn again (the event deck),
-    #: after the hidden cards are re-dealt and before ``redetermine`` (filter)
-    #: one user: the event deck's order drawn before the rules' redetermine: as one of them its draws would come after theirs
-    reshuffled: list[Callable[[Viewer, Rng, KontorState], KontorState]] = field(default_factory=list)
     #: (original, observer, rng, slot, state) -> state: a rule's hidden things re-dealt
-    #: (filter)
+    #: (filter), after the core's hidden cards, in order: a secret order drawn again first
+    #: (the event deck: ``redraw_first``), then the rules' in registration order
     redetermine: list[Callable[[KontorState, Viewer, Rng, Any, KontorState], KontorState]] = field(default_factory=list)
     # --- what an extension records in its own sub-state and the core asks of it --------
-    #: (state, card) -> seat | None: who owns a placed dock when docks have no colour
-    #: (free for all; sides.owner_side)
-    #: one user: free for all's owner of an uncoloured dock, kept in FreeWheelState (sides.owner_side)
-    dock_owner: list[Callable[[KontorState, Card], Seat | None]] = field(default_factory=list)
-    #: (state) -> (points, ...) | None: victory points per seat a rule awards besides the
-    #: sectors, counted now and at the end (Jours dorés; scoring.bonus_points)
-    #: one user: Jours dorés' points, kept in EventCardsState, read by the core's scoring and by final_bonuses
-    bonus_points: list[Callable[[KontorState], Points | None]] = field(default_factory=list)
-    #: (state, seat) -> frozenset | None: cards of the seat's hand shown to every seat, kept
-    #: in place by redetermine while held, the core's and the rules' (Lutte d'influence;
-    #: view.shown_in_hand)
-    #: one user: Lutte d'influence's shown cards, kept in EventCardsState, read by redetermine (the core's and two rules')
-    hand_shown: list[Callable[[KontorState, Seat], frozenset[Card] | None]] = field(default_factory=list)
     #: (state) -> bool: the placer must finish a step of a rule, or a seat a scenario's
     #: decision, before anything else (the special rules A's pending step, Décisions' second
     #: canal or raised warehouse; placement.step_waits: decide refuses the core's commands,
     #: the round does not advance)
     step_waits: list[Callable[[KontorState], bool]] = field(default_factory=list)
-    #: (state) -> bool: a rule may change the cards of a hand unseen, so redetermine keeps
-    #: no card seen going into a hand (Contrebande; view._seen_in_hands)
-    #: one user: Contrebande may change a hand unseen, so redetermine keeps no card seen going into one
-    hands_unseen: list[Callable[[KontorState], bool]] = field(default_factory=list)
 
 
 #: every extension, registered once (registry.py): see the module's docstring
@@ -410,10 +435,18 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
     """A core list of (name, step) with the rules' (("before" | "after", the name it goes
     next to, its name, step)), each right next to the one it names (the core's or another
     rule's): those before it, then it, then those after it, each group in registration
-    order. Rule parts anchored to a name not in the list are left out."""
+    order; a core step a rule swaps (("instead", its name, its name, step)) keeps its name
+    and place with the rule's function. Rule parts anchored to a name not in the list are
+    left out."""
     next_to: dict[tuple[str, str], list] = {}
+    swaps: dict[str, Any] = {}
     for at, to, name, fn in rule_parts:
-        next_to.setdefault((at, to), []).append((name, fn))
+        if at == "instead":
+            if to in swaps:
+                raise ValueError(f"two rules swap the step {to!r}")
+            swaps[to] = fn
+        else:
+            next_to.setdefault((at, to), []).append((name, fn))
     out: list = []
 
     def put(name: str, fn) -> None:
@@ -424,7 +457,7 @@ def in_order(core: Iterable[tuple[str, Any]], rule_parts: Iterable[tuple[str, st
             put(*own)
 
     for name, fn in core:
-        put(name, fn)
+        put(name, swaps.get(name, fn))
     return tuple(out)
 
 
@@ -435,18 +468,33 @@ def in_game_order(
 ) -> tuple[tuple[str, Any], ...]:
     """``in_order(core, every_part)`` keeping the core's and the game's parts, each with the
     game's function: a rule's part keeps the place it has among every rule's (next to a
-    part of a rule the game does not play, too). Parts are known by name."""
+    part of a rule the game does not play, too), a core step the game's rules swap has
+    their function. Parts are known by name."""
     own: dict[str, list] = {}
-    for _, _, name, fn in game_parts:
-        own.setdefault(name, []).append(fn)
+    swaps: dict[str, Any] = {}
+    for at, _, name, fn in game_parts:
+        if at == "instead":
+            swaps[name] = fn
+        else:
+            own.setdefault(name, []).append(fn)
     taken = {name: 0 for name in own}
-    core = tuple(core)
-    core_names = {name for name, _ in core}
+    core_fns = dict(core)
     out: list = []
-    for name, fn in in_order(core, every_part):
-        if name in core_names:
-            out.append((name, fn))
+    for name, _ in in_order(core_fns.items(), every_part):
+        if name in core_fns:
+            out.append((name, swaps.get(name, core_fns[name])))
         elif name in own:
             out.append((name, own[name][taken[name]]))
             taken[name] += 1
     return tuple(out)
+
+
+def step_list(rules: Hooks, which: str, core: Sequence[tuple[str, Any]]) -> tuple:
+    """(the core's step list ``core`` with the steps of a game with these rules, each
+    placed as among every rule's (CATALOGUE): a step anchored to a rule the game does not
+    play keeps its place; {name: index}), kept in the rule set under ``which``."""
+    built = rules.derived.get(which)
+    if built is None:
+        steps = in_game_order(core, CATALOGUE.steps, rules.steps)
+        built = rules.derived[which] = (steps, {n: i for i, (n, _) in enumerate(steps)})
+    return built

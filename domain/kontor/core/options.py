@@ -34,7 +34,7 @@ from domain.kontor.core.data import (
     VARIANT_SETTINGS,
     VARIANTS_AVAILABLE,
 )
-from domain.kontor.core.hooks import CATALOGUE, answer  # no options yet: every extension
+from domain.kontor.core.hooks import CATALOGUE  # no options yet: every extension
 
 RAW_FIELDS: tuple[str, ...] = ("variant", "scenario", "special_rules", "expansions")
 #: kept for callers of the first version
@@ -264,13 +264,16 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if a in rules and b in rules:
             err("special_rules", f"{a} and {b} cannot be combined: {why}")
     settings = dict(VARIANT_SETTINGS.get(variant or "basic", {}))
-    # the special rules' switches and impossible combinations (rules/settings.py)
-    found = answer(CATALOGUE.rule_settings, rules, seat_count, settings, variant)
-    if found is not None:
-        more, messages = found
-        settings.update(more)
-        for message in messages:
-            err("special_rules", message)
+    # the special rules' switches and impossible combinations, by rule (rules/settings.py)
+    said: list[str] = []
+    for name, rule_settings in CATALOGUE.rule_settings.items():
+        if name in rules:
+            more, messages = rule_settings(rules, seat_count, settings, variant)
+            settings.update(more)
+            for message in messages:
+                if message not in said:  # a reason several rules share, said once
+                    said.append(message)
+                    err("special_rules", message)
     # --- free wheel: settings that depend on the seat count, and what it excludes ---
     if settings.pop("money_per_seat", False):
         # « Chaque joueur reçoit un nombre de florins égal au nombre de joueurs »
@@ -315,9 +318,9 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
         if no_ship:
             err("special_rules", f"{rule} acts through the ship, and this game has no ship")
     # --- scenarios: their settings after the variant's (scenarios/data.py) ---
-    scenario_settings = None if scenario is None else answer(CATALOGUE.scenario_settings, scenario, seat_count)
+    scenario_settings = None if scenario is None else CATALOGUE.scenario_settings.get(scenario)
     if scenario_settings is not None:
-        settings.update(scenario_settings)
+        settings.update(scenario_settings(seat_count))
         for conflicts in CATALOGUE.option_conflicts:
             for message in conflicts(settings, scenario, rules, seat_count):
                 err("scenario", message)

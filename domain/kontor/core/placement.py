@@ -81,9 +81,9 @@ def placement_cells(
 ) -> list[Pos]:
     """Every cell where ``seat`` may put ``card`` on the board ``cells``, sorted (y, x)."""
     options = state.options
-    own = answer(rules_for(state.options).placement_cells, state, cells, card, seat)  # a form's own placement
+    own = rules_for(options).swaps.legal_cells  # a form's own placement (the free wheel)
     if own is not None:
-        return own
+        return own(state, cells, card, seat)
     size = options.board_dims
     side = side_of(options, seat)
     kind = CARDS[card].kind
@@ -157,10 +157,10 @@ def placement_error(state: KontorState, cells, card: int, seat: int, pos: Pos) -
 
 def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     """The warehouses a goods dock placed now would bring: its printed goods, unless a
-    rule limits them (hook point ``placed_goods``, e.g. a scenario's short supply; read by decide's
-    "warehouses" step, Euphrate's step and the policy)."""
-    own = answer(rules_for(state.options).placed_goods, state, seat, card)
-    return CARDS[card].goods if own is None else own
+    rule limits them (``Swaps.placed_goods``, e.g. a scenario's short supply; read by
+    decide's "warehouses" step, Euphrate's step and the policy)."""
+    own = rules_for(state.options).swaps.placed_goods
+    return CARDS[card].goods if own is None else own(state, seat, card)
 
 
 def step_waits(state: KontorState) -> bool:

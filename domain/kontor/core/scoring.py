@@ -23,7 +23,7 @@ from domain.kontor.core.board import (
     warehouse_counts,
 )
 from domain.kontor.core.data import ANCHOR_ID, CARDS, SETUP
-from domain.kontor.core.hooks import answer, filtered, rules_for
+from domain.kontor.core.hooks import answer, rules_for
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.sides import seats_of, side_count, side_of, side_values
 from domain.kontor.core.state import KontorState
@@ -68,8 +68,8 @@ def extra_warehouses(state: KontorState) -> tuple[int, ...]:
 
 
 def bonus_points(state: KontorState) -> tuple[int, ...] | None:
-    """Victory points per seat besides the sectors (hook point ``bonus_points``; None: none)."""
-    return answer(rules_for(state.options).bonus_points, state)
+    """Victory points per seat besides the sectors (Counting.points; None: none)."""
+    return _counted(state, "points")
 
 
 def sector_points(cells: Mapping[Pos, int], sector: Iterable[Pos], options=None) -> int:
@@ -96,8 +96,8 @@ def score_closed_sectors(log) -> None:
     for sector in sectors(cells):
         if sector in done or not is_closed(cells, sector, size, box):
             continue
-        if any(held(st, cells, sector) for held in log.rules.sector_held):
-            continue
+        if any(CARDS[cells[p]].is_hidden for p in sector):
+            continue  # a face-down card: « ne sera comptabilisé qu'à la fin » (Contrebande)
         st = log.state
         counts = warehouse_counts(
             cells, sector, st.warehouses, sides, goods_of(st), extra=extra_warehouses(st),
@@ -109,7 +109,9 @@ def score_closed_sectors(log) -> None:
             guardian = distribution_centre(st, sector, winner)
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
         returned = tuple(sorted(cells[p] for p in sector if cells[p] in st.warehouses))
-        returned = filtered(log.rules.returned_warehouses, returned, st, winner)  # scenarios: Embargo
+        keep = log.rules.swaps.returned_warehouses  # scenarios: Embargo
+        if keep is not None:
+            returned = keep(st, winner, returned)
         log.emit(
             ev.SectorScored(
                 cells=ordered,

@@ -1,7 +1,9 @@
 """Setting up a game: layouts, decks, hands, money. Reads Options, never a variant name.
 
-Extension point: a scenario's starting layout is a new ``Options.layout`` value handled by
-``layout_positions``; removed cards (cranes, taverns) a filter in ``_dock_deck``.
+Extension points: a scenario's starting layout is a new ``Options.layout`` value, its canals
+in the rules' table ``layouts``; removed cards (cranes, taverns) a name of
+``Options.removed_cards``, its cards in the table ``removed_cards``. The set-up itself is
+a step list, START_STEPS.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from domain.common.frozen import replace
 from domain.kontor.core import events as ev
 from domain.kontor.core.data import SETUP, dock_deck, special_cards, water_deck
-from domain.kontor.core.hooks import answer, filtered, rules_for
+from domain.kontor.core.hooks import rules_for, step_list
 from domain.kontor.core.options import Options
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell
@@ -31,10 +33,24 @@ def layout_positions(options: Options) -> list[tuple[int, int]]:
         return cross_positions(SETUP["cross_arm"])
     if options.layout == "anchor":
         return []
-    scenario_cells = answer(rules_for(options).layout, options)  # e.g. a scenario's « selon le dessin »
+    scenario_cells = rules_for(options).layouts.get(options.layout)  # a scenario's « selon le dessin »
     if scenario_cells is not None:
-        return scenario_cells
+        return list(scenario_cells)
     raise ValueError(f"unknown layout {options.layout!r}")
+
+
+def dock_deck_of(options: Options, side: int) -> tuple[int, ...]:
+    """A colour's dock deck before shuffling, less the cards the options remove
+    (``Options.removed_cards``: the rules' table ``removed_cards``, e.g. the scenarios')."""
+    deck = dock_deck(side)
+    if not options.removed_cards:
+        return deck
+    table = rules_for(options).removed_cards
+    unknown = [name for name in options.removed_cards if name not in table]
+    if unknown:
+        raise ValueError(f"unknown removed cards {unknown!r}")
+    removed = [table[name] for name in options.removed_cards]
+    return tuple(card for card in deck if not any(out(card) for out in removed))
 
 
 def start_version(options: Options, seat_count: int, seed_hex: str, rules_version: str) -> list:
@@ -44,15 +60,41 @@ def start_version(options: Options, seat_count: int, seed_hex: str, rules_versio
     return [replace(started, rules_version=rules_version), *rest]
 
 
+class SetUp:
+    """A game's set-up being carried out by the steps of START_STEPS: the options, the
+    seats, the seed and its RNG, the deal so far (the starting canals ``cross``, the
+    ``water`` pile, the GameStarted ``fields``) and the ``events`` recorded."""
+
+    __slots__ = ("options", "seat_count", "seed_hex", "rng", "cross", "water", "fields", "follow", "events")
+
+    def __init__(self, options: Options, seat_count: int, seed_hex: str):
+        self.options, self.seat_count, self.seed_hex = options, seat_count, seed_hex
+        self.rng = Rng(seed_hex, 0)
+        self.cross: list = []
+        self.water: list = []
+        #: GameStarted's fields beyond the core's (the rules' deal, start_fields)
+        self.fields: dict = {}
+        #: the events the rules' deal makes follow GameStarted
+        self.follow: list = []
+        self.events: list = []
+
+
 def start(options: Options, seat_count: int, seed_hex: str) -> list:
-    own = answer(rules_for(options).start, options, seat_count, seed_hex)  # a form's own set-up
-    if own is not None:
-        return own
-    rng = Rng(seed_hex, 0)
-    water = list(rng.shuffle(water_deck()))
+    """The set-up: the steps of START_STEPS (and the rules'), in order, until one stops."""
+    setup = SetUp(options, seat_count, seed_hex)
+    for _, step in step_list(rules_for(options), "start", START_STEPS)[0]:
+        if step(setup, None):
+            break
+    return setup.events
+
+
+def step_deal(setup: SetUp, _: None) -> bool:
+    """The starting canals, the hands, the dock piles, the special cards, then the rules'
+    own deal (Justice's decks, specials in hand, the special-card pile)."""
+    options, seat_count, rng = setup.options, setup.seat_count, setup.rng
+    water = setup.water = list(rng.shuffle(water_deck()))
     positions = layout_positions(options)
-    cross = [Cell(0, 0, 0)] + [Cell(x, y, water.pop(0)) for x, y in positions]
-    hands: list[tuple[int, ...]] = []
+    setup.cross = [Cell(0, 0, 0)] + [Cell(x, y, water.pop(0)) for x, y in positions]
     piles: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     water_hands: list[tuple[int, ...]] = []
     for _seat in range(seat_count):
@@ -61,7 +103,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
     dock_hands: list[tuple[int, ...]] = [() for _ in range(seat_count)]
     for side in range(side_count(options, seat_count)):
         # « Les cartes sont battues comme d'habitude, puis coupées en deux piles égales »
-        deck = rng.shuffle(filtered(rules_for(options).dock_deck, dock_deck(side), options))
+        deck = rng.shuffle(dock_deck_of(options, side))
         members = seats_of(options, side, seat_count)
         share = len(deck) // len(members)
         for i, seat in enumerate(members):
@@ -81,38 +123,59 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             specials[seat] = tuple(deal.pop(0) for _ in range(options.specials_dealt))
         aside = tuple(deal)
     # the rules' own deal (e.g. Justice's decks, specials in hand, the special-card pile)
-    extra: dict = {}
-    follow: list = []
     for deal in rules_for(options).deal:
         fields, more = deal(options, seat_count, rng, dock_hands, piles, specials)
-        extra |= fields
-        follow += more
-    for seat in range(seat_count):
-        hands.append(dock_hands[seat] + water_hands[seat] + specials[seat])
+        setup.fields |= fields
+        setup.follow += more
+    setup.fields |= {
+        "hands": tuple(dock_hands[s] + water_hands[s] + specials[s] for s in range(seat_count)),
+        "dock_piles": tuple(piles),
+        "specials_aside": aside,
+    }
+    return False
+
+
+def step_start_fields(setup: SetUp, _: None) -> bool:
+    """The rules' GameStarted fields: e.g. a scenario's canals aside, sunken goods (they
+    may take from the water pile and change the starting canals)."""
+    for start_fields in rules_for(setup.options).start_fields:
+        setup.fields |= start_fields(setup.options, setup.rng, setup.cross, setup.water)
+    return False
+
+
+def step_game_started(setup: SetUp, _: None) -> bool:
+    """GameStarted, then the events the rules' deal made follow it."""
+    options, seat_count, rng = setup.options, setup.seat_count, setup.rng
     money = options.starting_money
-    for start_fields in rules_for(options).start_fields:  # e.g. a scenario's canals aside, sunken goods
-        extra |= start_fields(options, rng, cross, water)
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
-    started = [
+    fields = dict(setup.fields)
+    setup.events += [
         ev.GameStarted(
             options=options,
             seat_count=seat_count,
-            seed=seed_hex,
+            seed=setup.seed_hex,
             rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
-            cross=tuple(cross),
-            hands=tuple(hands),
-            dock_piles=tuple(piles),
-            water_pile=tuple(water),
+            cross=tuple(setup.cross),
+            hands=fields.pop("hands"),
+            dock_piles=fields.pop("dock_piles"),
+            water_pile=tuple(setup.water),
             money=(money,) * seat_count,
             treasury=options.treasury_total - money * seat_count,
             ship=(0, 0) if options.ship else None,
-            specials_aside=aside,
-            **extra,
+            specials_aside=fields.pop("specials_aside"),
+            **fields,
         ),
-        *follow,
+        *setup.follow,
     ]
-    # e.g. the expansions' event deck, shuffled after everything else
-    for more in rules_for(options).start_events:
-        started += more(options, seat_count, seed_hex, rng.counter)
-    return started
+    return False
+
+
+#: a game's set-up, in order (name, step(SetUp, None) -> bool: True stops the list); a
+#: form swaps "deal" for its whole set-up (the free wheel), the rules add their steps
+#: (the expansions' event deck, shuffled after everything else)
+START_STEPS: tuple[tuple[str, object], ...] = (
+    ("deal", step_deal),
+    ("start_fields", step_start_fields),
+    ("game_started", step_game_started),
+)

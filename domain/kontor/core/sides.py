@@ -11,7 +11,7 @@ shows (teams in the view, partners, when they may talk) is the form forms/team.p
 from __future__ import annotations
 
 from domain.kontor.core.data import CARDS
-from domain.kontor.core.hooks import answer, rules_for
+from domain.kontor.core.hooks import rules_for
 from domain.kontor.core.options import Options
 from domain.kontor.core.state import KontorState
 
@@ -63,5 +63,6 @@ def owner_side(state: KontorState, card: int) -> int | None:
     """The side a dock belongs to: in free for all the seat that played it (« Il place
     ensuite un marqueur à sa couleur sur le numéro »), else its printed colour."""
     if state.options.shared_dock_pile:
-        return answer(rules_for(state.options).dock_owner, state, card)
+        own = rules_for(state.options).swaps.dock_owner  # free for all records it
+        return own(state, card) if own is not None else None
     return CARDS[card].owner

@@ -17,7 +17,7 @@ from domain.kontor.core.board import (
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
 from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
-from domain.kontor.core.hooks import CATALOGUE, Hooks, answer, filtered, in_game_order, rules_for
+from domain.kontor.core.hooks import CATALOGUE, Hooks, filtered, in_game_order, rules_for
 from domain.kontor.core.options import view_options
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import (
@@ -336,8 +336,8 @@ def hidden_slot(card: int) -> tuple:
 def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
     """Cards every seat saw go into another seat's hand and still held there. None while
     that seat's secret choice is pending (it may be one of them), nor when a rule may
-    change hands unseen (hook point ``hands_unseen``)."""
-    if any(unseen(state) for unseen in rules_for(state.options).hands_unseen):
+    change hands unseen (``Seen.hands_unseen``)."""
+    if any(seen.hands_unseen for seen in _seen(state, observer)):
         return frozenset()
     out: set[int] = set()
     for s in range(state.seat_count):
@@ -349,12 +349,20 @@ def _seen_in_hands(state: KontorState, observer: int | None) -> frozenset[int]:
 
 def seen_piles(state: KontorState, observer: int | None) -> frozenset[int]:
     """The seats whose whole dock pile ``observer`` has seen, as the rules tell it."""
-    return frozenset(seat for f in rules_for(state.options).piles_seen for seat in f(state, observer))
+    return frozenset(seat for seen in _seen(state, observer) for seat in seen.piles)
 
 
 def shown_in_hand(state: KontorState, seat: int) -> frozenset[int]:
     """Cards of the seat's hand every seat was shown, as the rules tell it."""
-    return answer(rules_for(state.options).hand_shown, state, seat) or frozenset()
+    for seen in _seen(state, None):
+        if seen.hands is not None:
+            return seen.hands[seat]
+    return frozenset()
+
+
+def _seen(state: KontorState, observer: int | None) -> list:
+    """What the rules say was seen (hook point ``seen``)."""
+    return [seen for f in rules_for(state.options).seen if (seen := f(state, observer)) is not None]
 
 
 def _still_shown(state: KontorState, observer: int | None) -> frozenset[int]:
@@ -445,8 +453,6 @@ def redetermine(state: KontorState, observer: int | None, rng) -> KontorState:
         for old, c in zip(state.chosen, chosen)
     ]
     dealt = [(tuple(take(c) for c in cards), put_back) for cards, put_back in stocks]
-    # a rule's secret order drawn again (the expansions' event deck), before the filters
-    state = filtered(rules.reshuffled, state, observer, rng)
     out = replace(
         state,
         hands=tuple(tuple(h) for h in hands),

@@ -12,10 +12,11 @@ usual (docs/rules/kontor.md (Expansions)). Shared with the export warehouse: the
 warehouses a dock holds now (warehouse_goods.py, « Inondation ») and the final count
 (final_bonuses.py, « Jours dorés »).
 
-Hook points: ``start_events`` (the deck's shuffle), ``end_of_round``, ``round_started``,
+Hook points: the set-up's step "event_deck" (the deck's shuffle, after GameStarted), ``end_of_round``, ``round_started``,
 ``to_act``, ``legal_commands`` and ``command`` (phase ``event``), ``counting`` (``Counting.beats``),
 ``card_placed``, ``dock_removed``, ``evolve_unknown``, its part of the view (``add_view``), ``redact``,
-``hand_shown`` and ``piles_seen`` (what redetermine keeps), ``reshuffled``.
+``seen`` (what redetermine keeps: a pile seen whole, the hands shown), the event deck
+redrawn first of the rules' ``redetermine``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
-from domain.kontor.core.hooks import Counting, Hooks
+from domain.kontor.core.hooks import Counting, Hooks, Seen
 from domain.kontor.core.placement import scored_cells, step_waits
 from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
@@ -71,6 +72,13 @@ def start_events(options, seat_count: int, seed_hex: str, rng_counter: int) -> l
     rng = Rng(seed_hex, rng_counter)
     deck = rng.shuffle(tuple(EVENT_CARDS))
     return [ev.EventDeckShuffled(tuple(deck), rng.counter)]
+
+
+def step_event_deck(setup, _: None) -> bool:
+    """The set-up's step after GameStarted: the event deck, shuffled last (from the
+    RNG's final counter: earlier, it would draw other cards)."""
+    setup.events += start_events(setup.options, setup.seat_count, setup.seed_hex, setup.rng.counter)
+    return False
 
 
 def _per_seat(values: tuple, n: int, default) -> tuple:
@@ -497,15 +505,14 @@ def _sees_whole_pile(state: KontorState, seat: int) -> bool:
     return bool(opened) and opened[seat]
 
 
-def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
-    """The observer's own dock pile, seen whole after « Mariage »."""
-    return (observer,) if observer is not None and _sees_whole_pile(state, observer) else ()
-
-
-def hand_shown(state: KontorState, seat: int) -> frozenset[int] | None:
-    """« Lutte d'influence »: the cards of the seat's hand shown to all (None: none)."""
+def seen(state: KontorState, observer) -> Seen | None:
+    """What redetermine keeps: the observer's own dock pile, seen whole after « Mariage »;
+    « Lutte d'influence »: the cards of each seat's hand shown to all (None: nothing)."""
+    pile = (observer,) if observer is not None and _sees_whole_pile(state, observer) else ()
     shown = _own(state).known_hand
-    return shown[seat] if shown else None
+    if not pile and not shown:
+        return None
+    return Seen(piles=pile, hands=shown or None)
 
 
 def bonus_points(state: KontorState) -> tuple[int, ...] | None:
@@ -586,8 +593,9 @@ def forget_dock(state: KontorState, card: int) -> KontorState:
     return change_part(state, WarehouseGoodsState, swapped=swapped)
 
 
-def reshuffled(observer, rng, state: KontorState) -> KontorState:
-    """« une pile cachée »: the deck's order is secret, redetermine draws it again."""
+def reshuffled(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
+    """« une pile cachée »: the deck's order is secret, redetermine draws it again (first
+    of the rules' redetermine)."""
     if not _own(state).event_deck:
         return state
     deck = tuple(rng.shuffle(sorted(_own(state).event_deck)))
@@ -597,11 +605,11 @@ def reshuffled(observer, rng, state: KontorState) -> KontorState:
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(_event_to_act)
     hooks.legal_commands.append(_event_legal)
-    hooks.counting.append(lambda state: Counting(beats=goods_beats(state)))
+    hooks.counting.append(lambda state: Counting(beats=goods_beats(state), points=bonus_points(state)))
     hooks.on_commands(EVENT_COMMANDS, _decide)
     hooks.add_step("event_card", lambda log, turn: before_next_round(log), before="game_end")
     hooks.add_step("event_cards_new_round", lambda log, turn: after_round_started(log) or False, after="new_round")
-    hooks.start_events.append(start_events)
+    hooks.add_step("event_deck", step_event_deck, after="game_started")
     # known_hand and swapped are filled only by this expansion's events
     hooks.before_event(
         ev.CardPlaced,
@@ -616,7 +624,5 @@ def register(hooks: Hooks) -> None:
     hooks.on_events(OWN_EVENTS, evolve_event)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out, viewer), after="you")
     hooks.redact.append(redact)
-    hooks.piles_seen.append(pile_seen)
-    hooks.hand_shown.append(hand_shown)
-    hooks.bonus_points.append(bonus_points)
-    hooks.reshuffled.append(reshuffled)
+    hooks.seen.append(seen)
+    hooks.redraw_first(reshuffled)

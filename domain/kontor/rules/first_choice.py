@@ -19,7 +19,7 @@ from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands import DrawCard, TakeFromPile
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.draw_step import check
 from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
@@ -87,9 +87,9 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
         out["you"]["dock_pile"] = list(state.dock_piles[viewer])
 
 
-def pile_seen(state: KontorState, observer) -> tuple[int, ...]:
+def pile_seen(state: KontorState, observer) -> Seen | None:
     """The picking seat has seen its whole pile."""
-    return (observer,) if waiting_step(state) == "pick" and step_seat(state) == observer else ()
+    return Seen(piles=(observer,)) if waiting_step(state) == "pick" and step_seat(state) == observer else None
 
 
 def keep_seen_pile(original: KontorState, observer, rng, slot, state: KontorState) -> KontorState:
@@ -107,5 +107,5 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((DrawCard, TakeFromPile), decide)  # before draw_step's DrawCard
     hooks.on_events((ev.PilePickPaid,), evolve_event)
     hooks.add_view(view_keys, after="you")
-    hooks.piles_seen.append(pile_seen)
+    hooks.seen.append(pile_seen)
     hooks.redetermine.append(keep_seen_pile)

@@ -8,10 +8,11 @@ avoir retourné la carte. »
 
 Hook points: the choice may be face down (choose_commands; command: ChooseFaceDown, with
 the pile of the replacement draw); the reveal shows only the card's back, its colour's
-pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others
-(order_key), its draw from the chosen pile (draw_pile); a sector holding it waits
-(sector_held) until the end reveals it (its step "face_down_revealed" of the game's end: FaceDownRevealed, its warehouses,
-the sectors scored). Secrets: the view shows the face-down card's colour to all and the
+pseudo card ``data.FACE_DOWN_IDS`` (revealed_cards), placed after the others (its own
+"order" step, swapped for the core's), its draw from the chosen pile (its swap of the
+core's draw pile); a sector holding it is not counted (a hidden card, core/scoring.py:
+``Card.is_hidden``) until the end reveals it (its step "face_down_revealed" of the game's
+end: FaceDownRevealed, its warehouses, the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
 Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
@@ -20,18 +21,16 @@ docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core import events_b as evb
-from domain.kontor.core.board import Pos
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.commands_b import ChooseFaceDown
-from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS
-from domain.kontor.core.hooks import Hooks
+from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS, replacement_pile
+from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, change_part, part
@@ -130,29 +129,32 @@ def shown_cards(state: KontorState, shown: tuple) -> tuple:
     )
 
 
-def order_key(state: KontorState, seat: int) -> tuple[int, int] | None:
+def order_key(state: KontorState, seat: int) -> tuple[int, int]:
     """Highest number first; a face-down card shows no number and is placed after the
-    others (several: in seat order)."""
-    if not state.options.smuggling:
-        return None
+    others (several: in seat order). The round's "order" step, swapped."""
     card = state.revealed[seat]
     if is_face_down(card):
         return (1, seat)
     return (0, -card)
 
 
-def draw_pile(state: KontorState, seat: int, card: int, draw: str | None) -> str | None:
-    """A face-down card is replaced from the pile chosen with it."""
+#: what Contrebande says of the hands: a card seen going into one may be smuggled unseen
+HANDS_UNSEEN = Seen(hands_unseen=True)
+
+
+def step_order(log, chosen) -> bool:
+    """The round's "order" step, Contrebande's way (``order_key``)."""
+    log.set_order(order_key)
+    return False
+
+
+def draw_pile(state: KontorState, seat: int, card: int) -> str | None:
+    """A face-down card is replaced from the pile chosen with it (the core's draw pile,
+    swapped: any other card as the core's, data.replacement_pile)."""
     if CARDS[card].kind != "face_down":
-        return draw
+        return replacement_pile(card)
     fd = _face_down(state)[seat]
     return fd[1] if fd is not None else "dock"
-
-
-def held(cells: Mapping[Pos, int], sector) -> bool:
-    """« Un secteur qui contiendrait une telle carte ne sera comptabilisé qu'à la fin,
-    après avoir retourné la carte. »"""
-    return any(CARDS[cells[p]].kind == "face_down" for p in sector)
 
 
 def reveal_face_down(log, reason: str) -> bool:
@@ -331,12 +333,11 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((ChooseFaceDown,), decide)
     hooks.add_commands("face_down", lambda state, seat, _: choose_commands(state, seat), after="pass")
     hooks.revealed_cards.append(shown_cards)
-    hooks.order_key.append(order_key)
+    hooks.swap_step("order", step_order)
     hooks.add_step("face_down_revealed", lambda log, end: reveal_face_down(log, end.reason), before="final_selection")
-    hooks.draw_pile.append(draw_pile)
-    hooks.sector_held.append(lambda state, cells, sector: held(cells, sector))
+    hooks.swap("draw_pile", draw_pile)
     # a smuggled card may be one seen going into a hand: redetermine keeps none
-    hooks.hands_unseen.append(lambda state: True)  # registered under Contrebande only
+    hooks.seen.append(lambda state, observer: HANDS_UNSEEN)  # registered under Contrebande only
     hooks.on_events((evb.FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),

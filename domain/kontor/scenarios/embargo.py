@@ -14,9 +14,9 @@ leurs entrepôts. Si un dock est enlevé du fait du bateau, le joueur récupère
 dans ses réserves. »
 
 Tables (scenarios/data.py): ``SCENARIO_SETTINGS["embargo"]``. Here: each colour's supply
-(what is not on the board), the warehouses a dock brings from it (``placed_goods``, also
-read by the policy through core/placement.py:placed_goods), the winner's warehouses staying
-on a scored sector (``returned_warehouses``), the early end (``early_end``), the supplies
+(what is not on the board), the warehouses a dock brings from it (its swap of the core's
+``placed_goods``, also read by the policy through core/placement.py:placed_goods), the
+winner's warehouses staying on a scored sector (its swap of ``returned_warehouses``), the early end (``early_end``), the supplies
 in the view. A dock the ship removes takes its warehouses off the board: they are back in
 the supply.
 """
@@ -44,11 +44,10 @@ def supply(state: KontorState, side: int) -> dict[str, int]:
     return left
 
 
-def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...] | None:
+def placed_goods(state: KontorState, seat: int, card: int) -> tuple[str, ...]:
     """The warehouses a goods dock brings: those its owner's supply still holds (« il ne
-    peut donc pas placer d'entrepôt »)."""
-    if not state.options.warehouse_supply:
-        return None
+    peut donc pas placer d'entrepôt »). Swapped for the core's (registered under
+    warehouse_supply only)."""
     left = supply(state, CARDS[card].owner)
     out = []
     for g in CARDS[card].goods:
@@ -96,12 +95,12 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.placed_goods.append(placed_goods)
+    hooks.swap("placed_goods", placed_goods)
     hooks.before_event(
         ev.WarehousesAdded,
         lambda state, event: record_goods(event, state),
         when=lambda options: options.warehouse_supply,
     )
-    hooks.returned_warehouses.append(kept_warehouses)
+    hooks.swap("returned_warehouses", kept_warehouses)
     hooks.early_end.append(early_end)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

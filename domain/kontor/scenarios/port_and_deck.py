@@ -8,45 +8,26 @@ cases »): the reconstructed layouts ``LAYOUTS``.
 « On retire toutes les grues du jeu (n°29, 30, 31 et 32) » (Toujours plus petit, Tic Tac
 Toe, Vitesse) ; « les tavernes (n°88 et n°89), sont retirées du jeu » (Gulliver).
 
-Hook points: ``layout``, ``dock_deck``, ``variant_view`` (a port that is not square).
+The set-up's tables ``layouts`` (a layout's name -> its canal cells) and ``removed_cards``
+(a removed cards' name -> which cards), and a part of the view (a port that is not square).
 """
 
 from __future__ import annotations
 
-from domain.kontor.core.board import Pos
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
-from domain.kontor.core.options import Options
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import LAYOUTS
 
-
-def deck_filter(options: Options, deck: tuple[int, ...]) -> tuple[int, ...]:
-    """« Les 2 grues sans bateau (n°29 et n°30) sont retirées » ; « On retire toutes les
-    grues (n°29, 30, 31 et 32) » ; « les tavernes (n°88 et n°89) sont retirées ».  The
-    cards are found by their symbols (crane without ship, crane, tavern), not numbers."""
-    removed = set(options.removed_cards)
-    if not removed:
-        return deck
-    out = []
-    for card in deck:
-        c = CARDS[card]
-        if c.crane and "cranes" in removed:
-            continue
-        if c.crane and not c.ship and "cranes_without_ship" in removed:
-            continue
-        if c.tavern and "taverns" in removed:
-            continue
-        out.append(card)
-    return tuple(out)
-
-
-def layout_cells(options: Options) -> list[Pos] | None:
-    """The canal cells of a reconstructed layout (« selon le dessin »), or None."""
-    cells = LAYOUTS.get(options.layout)
-    if cells is None:
-        return None
-    return sorted(cells, key=lambda p: (p[1], p[0]))
+#: a name of ``Options.removed_cards`` -> the cards it takes out of the dock decks, found by
+#: their symbols (crane without ship, crane, tavern), not numbers: « Les 2 grues sans bateau
+#: (n°29 et n°30) sont retirées » ; « On retire toutes les grues (n°29, 30, 31 et 32) » ;
+#: « les tavernes (n°88 et n°89) sont retirées »
+REMOVED_CARDS = {
+    "cranes": lambda card: CARDS[card].crane,
+    "cranes_without_ship": lambda card: CARDS[card].crane and not CARDS[card].ship,
+    "taverns": lambda card: CARDS[card].tavern,
+}
 
 
 def view_keys(state: KontorState, out: dict) -> None:
@@ -57,6 +38,7 @@ def view_keys(state: KontorState, out: dict) -> None:
 
 
 def register(hooks: Hooks) -> None:
-    hooks.layout.append(layout_cells)
-    hooks.dock_deck.append(deck_filter)
+    # « selon le dessin »: the canal cells of the reconstructed layouts, in dealing order
+    hooks.layouts.update((name, sorted(cells, key=lambda p: (p[1], p[0]))) for name, cells in LAYOUTS.items())
+    hooks.removed_cards.update(REMOVED_CARDS)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")

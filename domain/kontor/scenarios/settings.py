@@ -4,8 +4,8 @@ scenario: the scenario's own table row, scenarios/data.py).
 « Sauf indication contraire, les règles du jeu avancé s'appliquent » ; « Certaines règles
 spéciales peuvent être combinées avec les scénarios » (some, not all).
 
-Hook points: ``scenario_settings`` (the scenario's switches, after the variant's) and
-``option_conflicts`` (a special rule that sets its own port, or needs the taverns a
+The options' table ``scenario_settings`` (scenario name -> its switches, after the
+variant's) and the hook point ``option_conflicts`` (a special rule that sets its own port, or needs the taverns a
 scenario removes). Isola grande's own conflict is in isola_grande.py.
 """
 
@@ -20,11 +20,9 @@ from domain.kontor.scenarios.data import (
 )
 
 
-def scenario_settings(scenario: str, seat_count: int) -> dict | None:
-    """The scenario's switches (scenarios/data.py), after the variant's."""
-    if scenario not in SCENARIO_SETTINGS:
-        return None
-    return {**SCENARIO_SETTINGS[scenario], **SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {})}
+def switches_of(scenario: str):
+    """(seat count) -> the scenario's switches (scenarios/data.py), after the variant's."""
+    return lambda seat_count: {**SCENARIO_SETTINGS[scenario], **SCENARIO_SEAT_SETTINGS.get((scenario, seat_count), {})}
 
 
 def option_conflicts(settings: dict, scenario: str, special_rules, seat_count: int) -> list[str]:
@@ -48,4 +46,4 @@ def option_conflicts(settings: dict, scenario: str, special_rules, seat_count: i
 
 def register(hooks: Hooks) -> None:
     hooks.option_conflicts.append(option_conflicts)
-    hooks.scenario_settings.append(scenario_settings)
+    hooks.scenario_settings.update((scenario, switches_of(scenario)) for scenario in SCENARIO_SETTINGS)

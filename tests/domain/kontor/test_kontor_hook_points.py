@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from domain.kontor import GAME
 from domain.kontor.core import hooks as hooks_module
-from tests.domain.kontor.hook_points import points, summary, users
+from tests.domain.kontor.hook_points import points, summary, swapped, users
 
 #: the counts today (before issue 32's second part: 64 points, 39 with one user; 49 and 27
 #: after the steps, then 7 more, 6 of one user, when the last extensions' fields left the
@@ -20,9 +21,21 @@ from tests.domain.kontor.hook_points import points, summary, users
 #: final_points became the steps of the game's end, GAME_END; 42 and 19 when the commands
 #: rules add to a choosing or placing seat's became parts of CHOOSE_COMMANDS and
 #: PLACE_COMMANDS; 41 and 17 when Décisions' wait joined the special rules A's pending
-#: step at ``step_waits``); lower them when a point goes, never raise them
-MAX_POINTS = 41
-MAX_ONE_USER = 17
+#: step at ``step_waits``; 38 and 14 when the set-up became a step list, START_STEPS,
+#: whose "deal" the free wheel swaps and after which the event deck is shuffled, and
+#: Contrebande swapped the round's "order" step; 34 and 10 when a layout's canals, the
+#: cards removed, a scenario's and a special rule's switches became tables by name:
+#: layouts, removed_cards, scenario_settings, rule_settings; 31 and 7 when what was seen
+#: became one point, ``seen`` (the piles seen whole, the hands shown, the hands a rule
+#: may change unseen), and the event deck's new order the first of ``redetermine``; 25
+#: and 1 when the free wheel's legal cells and dock owner, Contrebande's draw pile,
+#: Embargo's placed goods and returned warehouses became swaps of the core's function
+#: (``Hooks.swap``, typed in ``Swaps``) and a sector holding a face-down card waited for
+#: being hidden (``Card.is_hidden``), not through ``sector_held``; 24 and 0 when « Jours
+#: dorés »' points joined ``counting``, ``Counting.points``); lower them when a point
+#: goes, never raise them
+MAX_POINTS = 24
+MAX_ONE_USER = 0
 
 
 def test_every_hook_point_has_a_user():
@@ -55,9 +68,24 @@ def test_the_points_turned_into_steps_or_parts_are_gone():
         "pass_turn", "setup_done", "after_scoring", "after_command",
         "dock_goods", "extra_warehouses", "count_adjust", "goods_beats", "ship_closed_cells",
         "hidden_kept", "before_end", "final_points", "choose_commands", "place_commands",
-        "after_ship_commands", "decision_pending",
+        "after_ship_commands", "decision_pending", "start", "start_events", "order_key",
+        "layout", "dock_deck", "piles_seen", "hand_shown", "hands_unseen", "reshuffled",
+        "placement_cells", "dock_owner", "draw_pile", "placed_goods", "returned_warehouses",
+        "sector_held", "bonus_points",
     }
     assert not gone & set(points())
+
+
+def test_every_swap_is_used_and_swapped_once():
+    """A core function or step is swapped by one extension (a second would raise), and
+    no field of Swaps is left without a swap."""
+    import dataclasses
+
+    from domain.kontor.core.hooks import Swaps
+
+    found = swapped()
+    assert all(len(modules) == 1 for modules in found.values())
+    assert {f.name for f in dataclasses.fields(Swaps)} <= set(found)
 
 
 def test_the_orders_at_a_point_that_the_rules_rely_on():
@@ -72,5 +100,11 @@ def test_the_orders_at_a_point_that_the_rules_rely_on():
     assert order("placement_error", "rules.blockade", "rules.bribery") == ["rules.blockade", "rules.bribery"]
     # redetermine's draws: Justice's pools, then the special cards', then a secret pass
     assert used["redetermine"][:3] == ["rules.justice", "rules.buy_special_cards", "rules.drunken_sailors"]
+    # ... and before them all, the event deck's new order (``redraw_first``)
+    from domain.kontor.core.hooks import rules_for
+    from domain.kontor.expansions import event_cards
+
+    options = GAME.parse_options({"variant": "advanced", "expansions": ["event_cards"], "special_rules": ["justice"]}, 2)
+    assert rules_for(options).redetermine[0] is event_cards.reshuffled
     # Libre choix's free piles, then Premier choix's « dock_pick » joins them
     assert used["draw_choices"] == ["rules.free_choice", "rules.first_choice"]

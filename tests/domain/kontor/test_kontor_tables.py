@@ -74,6 +74,10 @@ def test_a_guard_refuses_only_the_commands_registered_after_it():
 
 def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
     assert core_decide.round_order() == (
+        "start: deal",  # the free wheel swaps it for its whole set-up
+        "start: start_fields",
+        "start: game_started",
+        "start: event_deck",  # the event cards' deck, shuffled after everything else
         "setup: setup_over",
         "setup: first_buying",  # the special cards bought once Justice's set-up is over
         "choose",
@@ -82,7 +86,7 @@ def test_the_round_reads_as_one_list_the_rules_steps_in_their_place():
         "reveal",
         "secret_passes",  # Marins ivres morts: the secret passes take their florin
         "taxes",
-        "order",
+        "order",  # Contrebande swaps it: its face-down card placed after the others
         "first placer",
         "no cell: ship_may_free",  # a placer whose card has no cell: the ship may free one
         "no cell: blockade_ship",  # Blocus: moving the ship frees the cells next to it

@@ -186,7 +186,7 @@ def dock_owner(state: KontorState, card: int) -> int | None:
 
 def register(hooks) -> None:
     free_wheel = lambda options: options.sequential_turns  # noqa: E731
-    hooks.dock_owner.append(dock_owner)
+    hooks.swap("dock_owner", dock_owner)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: _started(event, new), when=free_wheel)
     hooks.on_events(OWN_EVENTS, evolve_free_wheel)
     # the one common dock pile (free for all): drawn from and put back under

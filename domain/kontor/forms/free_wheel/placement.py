@@ -100,5 +100,5 @@ def placement_error(
 
 def register(hooks) -> None:
     """Registered with diagonal cranes or the shared dock pile only (registry.ACTIVE)."""
-    hooks.placement_cells.append(placement_cells)
+    hooks.swap("legal_cells", placement_cells)
     hooks.placement_error.append(placement_error)

@@ -40,6 +40,7 @@ from domain.kontor.core.free_draw import free_draw_piles
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import box_of, placement_cells, placement_error
 from domain.kontor.core.scoring import winners
+from domain.kontor.core.setup import step_deal
 from domain.kontor.core.ship import any_removal, may_move_ship, ship_commands
 from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
@@ -477,8 +478,13 @@ def _ship_protected(state: KontorState, cells: Mapping[Pos, int], pos: Pos) -> b
     return state.options.score_at_end and pos in finished_cells(state, cells)
 
 
-def _own_start(options: Options, seat_count: int, seed_hex: str) -> list | None:
-    return start(options, seat_count, seed_hex) if options.sequential_turns else None
+def _own_deal(setup, _: None) -> bool:
+    """The set-up's "deal" swapped: the free wheel's whole set-up (``start``), which ends
+    the list (True)."""
+    if not setup.options.sequential_turns:
+        return step_deal(setup, None)
+    setup.events += start(setup.options, setup.seat_count, setup.seed_hex)
+    return True
 
 
 def _own_to_act(state: KontorState) -> tuple[int, ...] | None:
@@ -497,7 +503,7 @@ def _own_decide(log, seat: int, command) -> bool:
 
 
 def register(hooks) -> None:
-    hooks.start.append(_own_start)
+    hooks.swap_step("deal", _own_deal)
     hooks.to_act.append(_own_to_act)
     hooks.legal_commands.append(_own_legal)
     hooks.on_commands(COMMAND_TYPES, _own_decide)  # first in every command's chain
