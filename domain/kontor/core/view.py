@@ -91,13 +91,12 @@ def view(state: KontorState, viewer: int | None) -> dict:
     if selection and not finished:
         counted = set(select_final(state, cells)[0])
     sector_views = []
+    # what the rules change in counting, the same for every sector: asked once
+    goods, extra_docks, adjust, beats = goods_of(state), extra_warehouses(state), count_adjust(state), goods_beats(state)
     for sector in sectors(cells):
         ordered = sorted(sector, key=lambda p: (p[1], p[0]))
         s = scored.get(sector)
-        counts = warehouse_counts(
-            cells, sector, state.warehouses, sides, goods_of(state), extra=extra_warehouses(state),
-            adjust=count_adjust(state),
-        )
+        counts = warehouse_counts(cells, sector, state.warehouses, sides, goods, extra=extra_docks, adjust=adjust)
         centres = {}
         for seat in range(sides):
             centre = next(
@@ -112,7 +111,6 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 None,
             )
             centres[SEAT_COLORS[seat]] = centre
-        beats = goods_beats(state)
         leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
