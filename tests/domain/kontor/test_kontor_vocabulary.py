@@ -27,3 +27,9 @@ def test_the_event_and_command_types_are_the_fixed_list():
     listed = _rows(GAME.event_types, "event") | _rows(GAME.command_types, "command")
     assert listed == fixed
     assert len(GAME.event_types) + len(GAME.command_types) == len(fixed)  # none twice
+
+
+def test_the_commands_keep_their_order():
+    """The titles' description lists the command types in this order (api/routes/titles.py)."""
+    fixed = [t for k, t, _, _ in json.loads(FIXED.read_text()) if k == "command"]
+    assert [t.TYPE for t in GAME.command_types] == fixed
