@@ -4,7 +4,8 @@ choisit »; « Libre choix » and « Premier choix »: the pile of the draw; « 
 d'inondation »: the second canal). Not a rule itself: each of those rules opens its step
 (StepOpened: ``PendingStepState`` names it, says whose and after which card) and closes
 it (StepClosed); this module records both, lets the placer alone act meanwhile, and shows
-the step in the view (``step``; each rule adds its own keys to it)."""
+the step in the view (``step``; each rule adds its own keys to it). StepOpened and
+StepClosed are defined and listed here (``EVENTS``), the vocabulary those rules share."""
 
 from __future__ import annotations
 

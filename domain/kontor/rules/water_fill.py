@@ -1,7 +1,10 @@
 """Shared by the special rules that fill free cells with water cards (« Crue
 exceptionnelle », « Sprint final »): not a rule itself. The top cards of the water pile go,
 one by one, on the given free cells inside the port's limit; one WaterFilled event, which
-``record`` applies (each of those rules hands it to its evolve)."""
+``record`` applies (each of those rules hands it to its evolve). WaterFilled, and
+WaterPlacedForFlood (« Choix d'inondation »'s canal instead of the flood, which « Sprint
+final » also counts as a placement), are defined and listed here (``EVENTS``): the water
+vocabulary those rules share."""
 
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 placer l'entrepôt sur n'importe lequel de ses centres de distribution »: euphrates.py) and
 Grande marée (« on peut placer immédiatement un deuxième canal »: spring_tide.py): who
 decides, that nobody else acts and nothing else is sent meanwhile, and the view's
-``pending`` key. Each scenario lists and decides its own command.
+``pending`` key. The two scenarios' commands are defined and listed here (``COMMANDS``:
+SecondCanal, PlaceSunkenWarehouse), since this module names them too; each scenario decides
+its own.
 
 Hook points: ``to_act``, ``step_waits`` (the turn waits for the decision), ``command``
 (registered before the two scenarios' own), its part of the view.
