@@ -20,7 +20,8 @@ and the points asked before a game has options (the options' settings) or withou
 - The core's functions a form or a rule does its own way (``swap``: typed in ``Swaps``,
   one extension each), and what is asked by a name: tables (``layouts``,
   ``removed_cards``, ``rule_settings``, ``scenario_settings``).
-- Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
+- Commands by type (``on_commands``, ``EVERY_COMMAND`` for all of them, ``guard``:
+  ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
 - What remains are hook points, lists of functions, each typed below; a point with a
   single user says why (« one user: »). Their arguments come in one order: the subject (the state, the decide context, the options before a
