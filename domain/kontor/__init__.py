@@ -4,10 +4,8 @@ the free wheel games (« Roue libre » 2 or 4, « Roue libre individuelle » 3 o
 from __future__ import annotations
 
 from domain.decider import GameDefinition
-from domain.kontor.core.commands import COMMAND_TYPES
 from domain.kontor.core.data import component_data
 from domain.kontor.core.decide import decide, legal_commands, start, to_act
-from domain.kontor.core.events import EVENT_TYPES
 from domain.kontor.core.evolve import evolve
 from domain.kontor.core.options import Options, options_schema, parse_options
 from domain.kontor.core.setup import start_version
@@ -19,7 +17,7 @@ from domain.kontor.core.versions import (
 )
 from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
 from domain.kontor.policy import evaluate, policy
-from domain.kontor.registry import may_confer, register_all, team_of
+from domain.kontor.registry import COMMAND_TYPES, EVENT_TYPES, may_confer, register_all, team_of
 
 register_all()
 

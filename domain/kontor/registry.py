@@ -18,18 +18,31 @@ of the special rules' switches (rules/settings.py's table); the orders the rules
 are asserted by tests/domain/kontor/test_kontor_hook_points.py and
 tests/domain/kontor/test_kontor_tables.py.
 
-To add a special rule, a scenario or an expansion: write its module with a
-``register(hooks)`` that adds its steps (``add_step``, ``swap_step``), swaps
-(``swap``), commands, events, table entries and functions (core/hooks.py), list it in
-``EXTENSIONS`` and, if it acts only under some options, in ``ACTIVE``."""
+The title's stored vocabulary is gathered here too (``EVENT_TYPES``, ``COMMAND_TYPES``,
+for the codec): the core's own events and commands (core/events.py, core/commands.py, with
+the one command extensions of two kinds share, DrawCard) and each extension's own, which
+it defines and lists next to it (``EVENTS``, ``COMMANDS``: in the rule's, the scenario's,
+the expansion's module, or a module of its kind that several of them share, like
+rules/pending_step.py's steps or forms/free_wheel/events.py).
+
+To add a special rule, a scenario or an expansion: write its module with its events and
+commands (``EVENTS``, ``COMMANDS``) and a ``register(hooks)`` that adds its steps
+(``add_step``, ``swap_step``), swaps (``swap``), commands, events, table entries and
+functions (core/hooks.py), list it in ``EXTENSIONS`` and, if it acts only under some
+options, in ``ACTIVE``; add its events and commands to ``EVENT_TYPES`` and
+``COMMAND_TYPES``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.kontor.core import commands as core_commands
+from domain.kontor.core import events as core_events
 from domain.kontor.core.hooks import CATALOGUE, Hooks, use_rule_sets
 from domain.kontor.expansions import event_cards, export_warehouse, final_bonuses, warehouse_goods
 from domain.kontor.forms import team
+from domain.kontor.forms.free_wheel import commands as free_wheel_commands
+from domain.kontor.forms.free_wheel import events as free_wheel_events
 from domain.kontor.forms.free_wheel import evolve as free_wheel_evolve
 from domain.kontor.forms.free_wheel import placement as free_wheel_placement
 from domain.kontor.forms.free_wheel import turns as free_wheel
@@ -54,6 +67,7 @@ from domain.kontor.rules import (
     poverty,
     protection,
     smuggling,
+    water_fill,
 )
 from domain.kontor.rules import settings as special_rule_settings
 from domain.kontor.scenarios import (
@@ -116,6 +130,48 @@ EXTENSIONS = (
     event_cards,
     warehouse_goods,
     final_bonuses,
+)
+
+#: every stored event type: the core's, then each extension's own (``EVENTS``)
+EVENT_TYPES: tuple[type, ...] = (
+    *core_events.EVENTS,
+    *free_wheel_events.EVENTS,
+    *justice.EVENTS,
+    *buy_special_cards.EVENTS,
+    *pending_step.EVENTS,  # the placer's pending step, shared by several special rules A
+    *first_choice.EVENTS,
+    *water_fill.EVENTS,  # shared by Choix d'inondation, Crue exceptionnelle, Sprint final
+    *flood_choice.EVENTS,
+    *bribery.EVENTS,
+    *smuggling.EVENTS,
+    *final_point.EVENTS,
+    *old_grudges.EVENTS,
+    *export_warehouse.EVENTS,
+    *final_bonuses.EVENTS,
+    *event_cards.EVENTS,
+    *baksheesh.EVENTS,
+    *spring_tide.EVENTS,
+    *euphrates.EVENTS,
+)
+
+#: every command type: the core's, then each extension's own (``COMMANDS``), in the order
+#: the title has always listed them (the titles' description shows it)
+COMMAND_TYPES: tuple[type, ...] = (
+    *core_commands.COMMANDS,
+    *justice.COMMANDS,
+    *buy_special_cards.COMMANDS,
+    *choice_of_goods.COMMANDS,
+    *core_commands.SHARED_COMMANDS,  # DrawCard: the special rules A's and the free wheel's
+    *first_choice.COMMANDS,
+    *flood_choice.COMMANDS,
+    *free_wheel_commands.COMMANDS,
+    *smuggling.COMMANDS,
+    *bribery.COMMANDS,
+    *old_grudges.COMMANDS,
+    *export_warehouse.COMMANDS,
+    *event_cards.COMMANDS,
+    *baksheesh.COMMANDS,
+    *decisions.COMMANDS,  # shared by Euphrate and Grande marée
 )
 
 #: what the service asks of the team game (GameDefinition.team_of, may_confer)

@@ -20,7 +20,8 @@ and the points asked before a game has options (the options' settings) or withou
 - The core's functions a form or a rule does its own way (``swap``: typed in ``Swaps``,
   one extension each), and what is asked by a name: tables (``layouts``,
   ``removed_cards``, ``rule_settings``, ``scenario_settings``).
-- Commands by type (``on_commands``, ``guard``: ``command_chain``); events by type
+- Commands by type (``on_commands``, ``EVERY_COMMAND`` for all of them, ``guard``:
+  ``command_chain``); events by type
   (``on_events``, ``instead_of``, ``before_event``, ``after_event``: core/evolve.py).
 - What remains are hook points, lists of functions, each typed below; a point with a
   single user says why (« one user: »). Their arguments come in one order: the subject (the state, the decide context, the options before a
@@ -67,6 +68,21 @@ Events = list
 Step = Callable[[DecideContext, Any], bool]
 #: (context, seat, command) -> bool: the command was decided (False: not this rule's case)
 CommandRule = Callable[[DecideContext, Seat, Any], bool]
+
+
+class _EveryCommand:
+    """The command types of ``on_commands(EVERY_COMMAND, rule)``: all of them, the core's
+    and every extension's (which the core does not list: registry.py gathers them)."""
+
+    def __contains__(self, t: object) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "EVERY_COMMAND"
+
+
+#: every command type (a form that decides every command of its games: the free wheel)
+EVERY_COMMAND = _EveryCommand()
 #: (state, command) -> None: raises RuleViolation when the command must wait
 CommandGuard = Callable[[KontorState, Any], None]
 #: (state, event) -> state: an event applied
@@ -156,8 +172,8 @@ class Hooks:
     #: the commands' dispatch, in registration order (``on_commands``, ``guard``): each
     #: entry (command types, rule) or (None, guard). A command of type T goes through
     #: the guards and T's rules in that order (``command_chain``); the core's commands
-    #: (no rule) through every guard, then the core
-    commands: list[tuple[tuple[type, ...] | None, CommandRule | CommandGuard]] = field(default_factory=list)
+    #: (no rule) through every guard, then the core; ``EVERY_COMMAND`` for all types
+    commands: list[tuple[tuple[type, ...] | _EveryCommand | None, CommandRule | CommandGuard]] = field(default_factory=list)
     #: (state, command) -> None: raises while a rule's own decision waits (Corruption's
     #: bribe, Vieilles rancunes' tavern decision) and ``command`` is not one of its own;
     #: asked together (``refuse_while_waiting``) by the guard those rules register
@@ -252,8 +268,9 @@ class Hooks:
         self.redetermine.insert(0, redraw)
 
     def on_commands(self, types: Iterable[type], rule: CommandRule) -> None:
-        """``rule`` decides these command types (True: decided; False: not its case)."""
-        self.commands.append((tuple(types), rule))
+        """``rule`` decides these command types (True: decided; False: not its case);
+        ``EVERY_COMMAND``: all of them."""
+        self.commands.append((types if types is EVERY_COMMAND else tuple(types), rule))
         self.derived.clear()
 
     def guard(self, guard: CommandGuard) -> None:

@@ -22,13 +22,13 @@ redrawn first of the rules' ``redetermine``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
 from domain.kontor.core.changes import set_at
-from domain.kontor.core.commands import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
 from domain.kontor.core.data import BLOCKADE_GOODS_BEATS, CARDS, EVENT_CARDS, EVENT_SETTINGS, GOODS
 from domain.kontor.core.hooks import Counting, Hooks, Seen
 from domain.kontor.core.placement import scored_cells, step_waits
@@ -36,6 +36,205 @@ from domain.kontor.core.scoring import current_points
 from domain.kontor.core.state import KontorState, change_part, part, without_cell
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
 from domain.rng import Rng
+
+
+@dataclass(frozen=True)
+class EventDeckShuffled:
+    """The ten event cards shuffled face down (the order is secret: redacted)."""
+
+    TYPE: ClassVar[str] = "kontor.EventDeckShuffled"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    deck: tuple[str, ...]
+    rng_counter: int
+
+
+@dataclass(frozen=True)
+class EventTurned:
+    """The top event card is turned; ``waiting``: seats that have a choice to make."""
+
+    TYPE: ClassVar[str] = "kontor.EventTurned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: str
+    waiting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class EventResolved:
+    TYPE: ClassVar[str] = "kontor.EventResolved"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: str
+
+
+@dataclass(frozen=True)
+class EventSkipped:
+    """A seat declines (or cannot make) the event's optional action."""
+
+    TYPE: ClassVar[str] = "kontor.EventSkipped"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class PileCardTaken:
+    """Mariage: a card taken from the seat's own pile. ``card`` is None for others unless
+    it was visible (the top card or a known card at the bottom)."""
+
+    TYPE: ClassVar[str] = "kontor.PileCardTaken"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+    visible: bool
+
+
+@dataclass(frozen=True)
+class DockPutUnder:
+    """Mariage: a dock from the hand put under the pile, openly."""
+
+    TYPE: ClassVar[str] = "kontor.DockPutUnder"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True)
+class DocksPutUnder:
+    """Désordres: all the seat's docks from its hand under its pile (others: null)."""
+
+    TYPE: ClassVar[str] = "kontor.DocksPutUnder"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TurnForfeitSet:
+    """Conjuration: the seat will pass its next turn."""
+
+    TYPE: ClassVar[str] = "kontor.TurnForfeitSet"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class TurnForfeited:
+    """Conjuration: the seat passes this round (no card, no florin, no tax)."""
+
+    TYPE: ClassVar[str] = "kontor.TurnForfeited"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class MoneyLost:
+    """Ouragan: florins each seat loses to the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.MoneyLost"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    amounts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class StrikePaid:
+    """Grève: a seat whose tavern is on the board gets a florin from the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.StrikePaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class CraneBurned:
+    """Incendie: a placed crane (outside finished sectors) goes under its owner's pile."""
+
+    TYPE: ClassVar[str] = "kontor.CraneBurned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    card: int
+    x: int
+    y: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class BonusPointAwarded:
+    """Jours dorés: the richest seat gets an extra victory point."""
+
+    TYPE: ClassVar[str] = "kontor.BonusPointAwarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    points: int
+
+
+@dataclass(frozen=True)
+class HandsShown:
+    """Lutte d'influence: every hand is shown (public)."""
+
+    TYPE: ClassVar[str] = "kontor.HandsShown"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    hands: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class GoodsOrderChanged:
+    """Blocus maritime: from now on the value order of the goods is the changed one."""
+
+    TYPE: ClassVar[str] = "kontor.GoodsOrderChanged"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    beats: tuple[tuple[str, str], ...]  # (good, the good it beats)
+
+
+@dataclass(frozen=True)
+class WarehouseSwapped:
+    """Inondation: the seat's warehouse of ``good`` on ``card`` exchanged for ``new_good``."""
+
+    TYPE: ClassVar[str] = "kontor.WarehouseSwapped"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+    new_good: str
+    sector: tuple[tuple[int, int], ...]
+
+
+EVENTS: tuple[type, ...] = (EventDeckShuffled, EventTurned, EventResolved, EventSkipped, PileCardTaken, DockPutUnder, DocksPutUnder, TurnForfeitSet, TurnForfeited, MoneyLost, StrikePaid, CraneBurned, BonusPointAwarded, HandsShown, GoodsOrderChanged, WarehouseSwapped)
+
+
+@dataclass(frozen=True)
+class ChooseFromPile:
+    """Event « Mariage »: take ``card`` from your dock pile (the others keep their order)."""
+
+    TYPE: ClassVar[str] = "ChooseFromPile"
+    card: int
+
+
+@dataclass(frozen=True)
+class PutUnder:
+    """Event « Mariage »: then put ``card``, a dock from your hand, under your pile."""
+
+    TYPE: ClassVar[str] = "PutUnder"
+    card: int
+
+
+@dataclass(frozen=True)
+class SwapWarehouse:
+    """Event « Inondation »: exchange your warehouse of ``good`` on the dock at (x, y)
+    for one of ``new_good`` from the reserve."""
+
+    TYPE: ClassVar[str] = "SwapWarehouse"
+    x: int
+    y: int
+    good: str
+    new_good: str
+
+
+@dataclass(frozen=True)
+class SkipEvent:
+    """Decline an event's optional action (« Chacun peut ... »)."""
+
+    TYPE: ClassVar[str] = "SkipEvent"
+
+
+COMMANDS: tuple[type, ...] = (ChooseFromPile, PutUnder, SwapWarehouse, SkipEvent)
 
 
 @dataclass(frozen=True)
@@ -71,7 +270,7 @@ def start_events(options, seat_count: int, seed_hex: str, rng_counter: int) -> l
         return []
     rng = Rng(seed_hex, rng_counter)
     deck = rng.shuffle(tuple(EVENT_CARDS))
-    return [ev.EventDeckShuffled(tuple(deck), rng.counter)]
+    return [EventDeckShuffled(tuple(deck), rng.counter)]
 
 
 def step_event_deck(setup, _: None) -> bool:
@@ -110,7 +309,7 @@ def before_next_round(log) -> bool:
             return False
         card = _own(st).event_deck[0]
         waiting = _waiting(st, card)
-        log.emit(ev.EventTurned(card, waiting))
+        log.emit(EventTurned(card, waiting))
         if waiting:
             return True
         for event in _automatic(log.state, card):
@@ -139,20 +338,20 @@ def _automatic(st: KontorState, card: str) -> list:
             docks = tuple(sorted(c for c in st.hands[seat] if CARDS[c].kind == "dock"))
             pile = st.dock_piles[seat] + docks
             if docks:
-                out.append(ev.DocksPutUnder(seat, docks))
+                out.append(DocksPutUnder(seat, docks))
             for c in pile[: EVENT_SETTINGS["disorder_draw"]]:
                 out.append(ev.CardDrawn(seat, c, "dock"))
     elif card == "conspiracy":
         # « Le joueur le plus riche passe son prochain tour. En cas d'égalité, personne »
         seat = richest(st)
         if seat is not None:
-            out.append(ev.TurnForfeitSet(seat))
+            out.append(TurnForfeitSet(seat))
     elif card == "hurricane":
         # « Chacun perd tout son argent sauf une pièce »
         keep = EVENT_SETTINGS["hurricane_keep"]
         amounts = tuple(max(0, m - keep) for m in st.money)
         if any(amounts):
-            out.append(ev.MoneyLost(amounts))
+            out.append(MoneyLost(amounts))
     elif card == "strike":
         # « Un joueur qui a déjà posé sa taverne reçoit une pièce supplémentaire »
         treasury = st.treasury
@@ -162,7 +361,7 @@ def _automatic(st: KontorState, card: str) -> list:
             amount = min(EVENT_SETTINGS["strike_coins"], treasury)
             if has and amount:
                 treasury -= amount
-                out.append(ev.StrikePaid(seat, amount))
+                out.append(StrikePaid(seat, amount))
     elif card == "fire":
         # « Les grues posées retournent sous la pile de leur propriétaire, sauf si elles se
         # trouvent dans un secteur terminé »
@@ -172,19 +371,19 @@ def _automatic(st: KontorState, card: str) -> list:
             pos = (cell.x, cell.y)
             if cells.get(pos) != cell.card or pos in closed or not CARDS[cell.card].crane:
                 continue
-            out.append(ev.CraneBurned(cell.card, cell.x, cell.y, CARDS[cell.card].owner))
+            out.append(CraneBurned(cell.card, cell.x, cell.y, CARDS[cell.card].owner))
     elif card == "golden_days":
         # « Le joueur le plus riche actuellement reçoit un point de victoire supplémentaire »
         seat = richest(st)
         if seat is not None:
-            out.append(ev.BonusPointAwarded(seat, EVENT_SETTINGS["golden_days_points"]))
+            out.append(BonusPointAwarded(seat, EVENT_SETTINGS["golden_days_points"]))
     elif card == "power_struggle":
         # « Chacun doit montrer les cartes qu'il a en main »
-        out.append(ev.HandsShown(tuple(tuple(sorted(h)) for h in st.hands)))
+        out.append(HandsShown(tuple(tuple(sorted(h)) for h in st.hands)))
     elif card == "blockade":
         # « A partir de maintenant, la valeur relative des marchandises est modifiée »
         if not _own(st).goods_changed:
-            out.append(ev.GoodsOrderChanged(tuple(sorted(BLOCKADE_GOODS_BEATS.items()))))
+            out.append(GoodsOrderChanged(tuple(sorted(BLOCKADE_GOODS_BEATS.items()))))
     return out
 
 
@@ -261,7 +460,7 @@ def decide_event(log, seat: int, cmd) -> None:
         i = pile.index(cmd.card)
         known = st.pile_known[seat] if st.pile_known else 0
         visible = i == 0 or i >= len(pile) - known
-        log.emit(ev.PileCardTaken(seat, cmd.card, visible))
+        log.emit(PileCardTaken(seat, cmd.card, visible))
     elif isinstance(cmd, PutUnder):
         if step != "put_under":
             raise _wrong(step)
@@ -271,7 +470,7 @@ def decide_event(log, seat: int, cmd) -> None:
                 "Put one dock from your hand under your pile (« Rejeter ensuite un dock sous "
                 "la pile »).",
             )
-        log.emit(ev.DockPutUnder(seat, cmd.card))
+        log.emit(DockPutUnder(seat, cmd.card))
     elif isinstance(cmd, SwapWarehouse):
         if step != "swap":
             raise _wrong(step)
@@ -285,11 +484,11 @@ def decide_event(log, seat: int, cmd) -> None:
         cells = occupancy(st)
         sector = sector_of(cells, (cmd.x, cmd.y))
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
-        log.emit(ev.WarehouseSwapped(seat, cells[(cmd.x, cmd.y)], cmd.good, cmd.new_good, ordered))
+        log.emit(WarehouseSwapped(seat, cells[(cmd.x, cmd.y)], cmd.good, cmd.new_good, ordered))
     elif isinstance(cmd, SkipEvent):
         if step not in ("choose", "swap"):
             raise _wrong(step)
-        log.emit(ev.EventSkipped(seat))
+        log.emit(EventSkipped(seat))
     _settle(log)
     if _own(log.state).event_active is None:
         log.end_round()
@@ -300,10 +499,10 @@ def _settle(log) -> None:
     st = log.state
     if _own(st).event_active in IN_TURN:
         while _own(st).event_waiting and not swap_commands(st, _own(st).event_waiting[0]):
-            log.emit(ev.EventSkipped(_own(st).event_waiting[0]))
+            log.emit(EventSkipped(_own(st).event_waiting[0]))
             st = log.state
     if not _own(st).event_waiting:
-        log.emit(ev.EventResolved(_own(st).event_active))
+        log.emit(EventResolved(_own(st).event_active))
 
 
 # ---------------------------------------------------------------------------------------
@@ -329,29 +528,29 @@ def _leave(state: KontorState, seat: int) -> KontorState:
 
 #: the expansion's own events (applied by ``evolve_event``)
 OWN_EVENTS = (
-    ev.EventDeckShuffled,
-    ev.EventTurned,
-    ev.EventResolved,
-    ev.EventSkipped,
-    ev.PileCardTaken,
-    ev.DockPutUnder,
-    ev.DocksPutUnder,
-    ev.TurnForfeitSet,
-    ev.TurnForfeited,
-    ev.MoneyLost,
-    ev.StrikePaid,
-    ev.CraneBurned,
-    ev.BonusPointAwarded,
-    ev.HandsShown,
-    ev.GoodsOrderChanged,
-    ev.WarehouseSwapped,
+    EventDeckShuffled,
+    EventTurned,
+    EventResolved,
+    EventSkipped,
+    PileCardTaken,
+    DockPutUnder,
+    DocksPutUnder,
+    TurnForfeitSet,
+    TurnForfeited,
+    MoneyLost,
+    StrikePaid,
+    CraneBurned,
+    BonusPointAwarded,
+    HandsShown,
+    GoodsOrderChanged,
+    WarehouseSwapped,
 )
 
 
 def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
     t = type(event)
     n = state.seat_count
-    if t is ev.EventDeckShuffled:
+    if t is EventDeckShuffled:
         state = replace(state, rng_counter=event.rng_counter)
         return change_part(
             state,
@@ -363,7 +562,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             known_hand=(frozenset(),) * n,
             pile_open=(False,) * n,
         )
-    if t is ev.EventTurned:
+    if t is EventTurned:
         own = _own(state)
         state = change_part(
             state,
@@ -391,7 +590,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             event_step=steps,
             event_sectors=(),
         )
-    if t is ev.EventResolved:
+    if t is EventResolved:
         return change_part(
             replace(state, phase="place"),
             EventCardsState,
@@ -400,9 +599,9 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             event_step=("",) * n,
             event_sectors=(),
         )
-    if t is ev.EventSkipped:
+    if t is EventSkipped:
         return _leave(state, event.seat)
-    if t is ev.PileCardTaken:
+    if t is PileCardTaken:
         seat = event.seat
         pile = state.dock_piles[seat]
         i = pile.index(event.card)
@@ -418,7 +617,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
         )
         steps = set_at(_own(state).event_step, seat, "put_under")
         return change_part(state, EventCardsState, event_step=steps)
-    if t is ev.DockPutUnder:
+    if t is DockPutUnder:
         seat = event.seat
         state = forget_shown(state, seat, event.card)
         hand = list(state.hands[seat])
@@ -431,7 +630,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             pile_known=set_at(known, seat, known[seat] + 1),
         )
         return _leave(state, seat)
-    if t is ev.DocksPutUnder:
+    if t is DocksPutUnder:
         seat = event.seat
         for c in event.cards:
             state = forget_shown(state, seat, c)
@@ -443,19 +642,19 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             dock_piles=set_at(state.dock_piles, seat, state.dock_piles[seat] + event.cards),
             pile_known=set_at(known, seat, 0),
         )
-    if t is ev.TurnForfeitSet:
+    if t is TurnForfeitSet:
         return change_part(state, EventCardsState, forfeit=_own(state).forfeit + (event.seat,))
-    if t is ev.TurnForfeited:
+    if t is TurnForfeited:
         forfeit = tuple(s for s in _own(state).forfeit if s != event.seat)
         state = replace(state, passed=set_at(state.passed, event.seat, True))
         return change_part(state, EventCardsState, forfeit=forfeit)
-    if t is ev.MoneyLost:
+    if t is MoneyLost:
         money = tuple(m - a for m, a in zip(state.money, event.amounts))
         return replace(state, money=money, treasury=state.treasury + sum(event.amounts))
-    if t is ev.StrikePaid:
+    if t is StrikePaid:
         money = set_at(state.money, event.seat, state.money[event.seat] + event.amount)
         return replace(state, money=money, treasury=state.treasury - event.amount)
-    if t is ev.CraneBurned:
+    if t is CraneBurned:
         board = without_cell(state.board, event.x, event.y)
         to = event.to_seat
         known = state.pile_known or (0,) * n
@@ -465,18 +664,18 @@ def evolve_event(state: KontorState, event) -> KontorState | None:  # noqa: C901
             dock_piles=set_at(state.dock_piles, to, state.dock_piles[to] + (event.card,)),
             pile_known=set_at(known, to, known[to] + 1),
         )
-    if t is ev.BonusPointAwarded:
+    if t is BonusPointAwarded:
         bonus = _per_seat(_own(state).bonus_points, n, 0)
         return change_part(
             state,
             EventCardsState,
             bonus_points=set_at(bonus, event.seat, bonus[event.seat] + event.points),
         )
-    if t is ev.HandsShown:
+    if t is HandsShown:
         return change_part(state, EventCardsState, known_hand=tuple(frozenset(h) for h in event.hands))
-    if t is ev.GoodsOrderChanged:
+    if t is GoodsOrderChanged:
         return change_part(state, EventCardsState, goods_changed=True)
-    if t is ev.WarehouseSwapped:
+    if t is WarehouseSwapped:
         swapped = moved(state).swapped + ((event.card, event.good, event.new_good),)
         state = change_part(state, WarehouseGoodsState, swapped=swapped)
         sectors = _own(state).event_sectors + (event.sector,)
@@ -492,7 +691,7 @@ def goods_beats(state: KontorState) -> dict[str, str] | None:
 def after_round_started(log) -> None:
     """« passe son prochain tour »: the conspirator passes the round just started."""
     for seat in _own(log.state).forfeit:
-        log.emit(ev.TurnForfeited(seat))
+        log.emit(TurnForfeited(seat))
 
 
 # ---------------------------------------------------------------------------------------
@@ -556,11 +755,11 @@ def view_keys(state: KontorState, out: dict, viewer) -> None:
 
 def redact(event, viewer, data: dict) -> dict:
     t = type(event)
-    if t is ev.EventDeckShuffled:
+    if t is EventDeckShuffled:
         data["deck"] = {"size": len(event.deck)}
-    elif t is ev.PileCardTaken and not event.visible and event.seat != viewer:
+    elif t is PileCardTaken and not event.visible and event.seat != viewer:
         data["card"] = None
-    elif t is ev.DocksPutUnder and event.seat != viewer:
+    elif t is DocksPutUnder and event.seat != viewer:
         data["cards"] = {"size": len(event.cards)}
     return data
 

@@ -30,16 +30,75 @@ move (before "dock_removed"), its events (``on_events``), its part of the view.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, sector_of
-from domain.kontor.core.commands import ExportWarehouse, PlaceCard
+from domain.kontor.core.commands import PlaceCard
 from domain.kontor.core.data import CARDS, GOODS, SEAT_COLORS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import step_waits
 from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.expansions.final_bonuses import export_majorities, exports_of
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, actual_goods, moved
+
+
+@dataclass(frozen=True)
+class WarehouseExported:
+    """Export warehouse: the warehouse of ``good`` of the placed dock went to export."""
+
+    TYPE: ClassVar[str] = "kontor.WarehouseExported"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+
+
+@dataclass(frozen=True)
+class ExportWarehouseKept:
+    """The ship removed ``card``, whose ``good`` was not in the sector; the owner had
+    another warehouse of that good in the sector (on ``from_card``): that one leaves, the
+    export warehouse stays."""
+
+    TYPE: ClassVar[str] = "kontor.ExportWarehouseKept"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+    from_card: int
+
+
+@dataclass(frozen=True)
+class ExportWarehouseReturned:
+    """The ship removed ``card``; the owner had no warehouse of ``good`` in the sector: he
+    takes it from his export warehouse back to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.ExportWarehouseReturned"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    good: str
+
+
+EVENTS: tuple[type, ...] = (WarehouseExported, ExportWarehouseKept, ExportWarehouseReturned)
+
+
+@dataclass(frozen=True)
+class ExportWarehouse:
+    """Export warehouse expansion: place the revealed goods dock at (x, y) and put the
+    warehouse of ``good`` (one of its goods) into your export warehouse; the others go to
+    the sector as usual."""
+
+    TYPE: ClassVar[str] = "ExportWarehouse"
+    x: int
+    y: int
+    good: str
+
+
+COMMANDS: tuple[type, ...] = (ExportWarehouse,)
+
 
 # ---------------------------------------------------------------------------------------
 # placing: the choice
@@ -79,7 +138,7 @@ def warehouse_events(seat: int, card: int, good: str) -> list:
     placées comme auparavant sur le centre de distribution »."""
     goods = list(CARDS[card].goods)
     goods.remove(good)
-    out: list = [ev.WarehouseExported(seat, card, good)]
+    out: list = [WarehouseExported(seat, card, good)]
     if goods:
         out.insert(0, ev.WarehousesAdded(seat, card, tuple(goods)))
     return out
@@ -139,9 +198,9 @@ def before_dock_removed(state: KontorState, card: int) -> list:
                 break
         if donor is not None:
             taken.setdefault(donor, [0, 0, 0])[i] += 1
-            out.append(ev.ExportWarehouseKept(owner, card, good, donor))
+            out.append(ExportWarehouseKept(owner, card, good, donor))
         else:
-            out.append(ev.ExportWarehouseReturned(owner, card, good))
+            out.append(ExportWarehouseReturned(owner, card, good))
     return out
 
 
@@ -162,19 +221,19 @@ def _bump(state: KontorState, seat: int, good: str, delta: int) -> tuple:
 
 def evolve_export(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is ev.WarehouseExported:
+    if t is WarehouseExported:
         return change_part(
             state,
             WarehouseGoodsState,
             exports=_bump(state, event.seat, event.good, 1),
             export_missing=moved(state).export_missing + ((event.card, event.good),),
         )
-    if t is ev.ExportWarehouseKept:
+    if t is ExportWarehouseKept:
         missing = _remove_one(moved(state).export_missing, (event.card, event.good))
         return change_part(
             state, WarehouseGoodsState, export_missing=missing + ((event.from_card, event.good),)
         )
-    if t is ev.ExportWarehouseReturned:
+    if t is ExportWarehouseReturned:
         return change_part(
             state,
             WarehouseGoodsState,
@@ -210,5 +269,5 @@ def register(hooks: Hooks) -> None:
     hooks.add_commands("export", export_commands, after="cells")
     hooks.add_step("export_kept", removal_step, before="dock_removed")
     hooks.add_step("export", export_step, after="place")
-    hooks.on_events((ev.WarehouseExported, ev.ExportWarehouseKept, ev.ExportWarehouseReturned), evolve_export)
+    hooks.on_events((WarehouseExported, ExportWarehouseKept, ExportWarehouseReturned), evolve_export)
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="you")

@@ -12,13 +12,30 @@ selection) adds them; its own event ``FinalBonusesCounted``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from domain.common.frozen import replace
-from domain.kontor.core import events as ev
 from domain.kontor.core.data import EVENT_SETTINGS, GOODS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.scoring import bonus_points
 from domain.kontor.core.state import KontorState
 from domain.kontor.expansions.warehouse_goods import moved
+
+
+@dataclass(frozen=True)
+class FinalBonusesCounted:
+    """At the end: export majorities (per good, the seat with more, or None) and the event
+    bonus points; ``points`` are the final points with them."""
+
+    TYPE: ClassVar[str] = "kontor.FinalBonusesCounted"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    export_majorities: tuple[int | None, ...]  # per good (tea, wine, spice)
+    bonus_points: tuple[int, ...]  # per seat, from « Jours dorés »
+    points: tuple[int, ...]
+
+
+EVENTS: tuple[type, ...] = (FinalBonusesCounted,)
 
 
 def exports_of(state: KontorState) -> tuple[tuple[int, int, int], ...]:
@@ -57,7 +74,7 @@ def final_points(log, points: tuple[int, ...]) -> tuple[int, ...]:
     bonus = bonus_points(st) or (0,) * st.seat_count
     majority = majority_points(st)
     total = tuple(p + b + m for p, b, m in zip(points, bonus, majority))
-    log.emit(ev.FinalBonusesCounted(export_majorities(st), bonus, total))
+    log.emit(FinalBonusesCounted(export_majorities(st), bonus, total))
     return total
 
 
@@ -67,11 +84,11 @@ def _add_bonuses(log, end) -> bool:
 
 
 def evolve_final(state: KontorState, event) -> KontorState | None:
-    if type(event) is ev.FinalBonusesCounted:
+    if type(event) is FinalBonusesCounted:
         return replace(state, points=event.points)
     return None
 
 
 def register(hooks: Hooks) -> None:
     hooks.add_step("final_bonuses", _add_bonuses, after="final_selection")
-    hooks.on_events((ev.FinalBonusesCounted,), evolve_final)
+    hooks.on_events((FinalBonusesCounted,), evolve_final)

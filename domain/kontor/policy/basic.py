@@ -20,7 +20,7 @@ from domain.kontor.core.board import (
     supremacy,
     warehouse_counts,
 )
-from domain.kontor.core.commands import Bribe, ChooseCard, MoveShip, Pass, PlaceCard
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import placed_goods, placing_card
 from domain.kontor.core.placement import box_of, placement_cells
@@ -31,6 +31,7 @@ from domain.kontor.expansions.warehouse_goods import adjust
 from domain.kontor.policy import special_rules_b as rules_b
 from domain.kontor.policy.expansions import policy_event, policy_export
 from domain.kontor.policy.scenarios import pending_choice, sector_weight
+from domain.kontor.scenarios.baksheesh import Bribe
 
 WIN = 10.0
 LEAD = 1.5

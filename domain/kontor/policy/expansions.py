@@ -4,17 +4,12 @@ to an event card that waits for a choice (« Mariage », « Inondation »)."""
 from __future__ import annotations
 
 from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
-from domain.kontor.core.commands import (
-    ChooseFromPile,
-    ExportWarehouse,
-    PlaceCard,
-    PutUnder,
-    SkipEvent,
-    SwapWarehouse,
-)
+from domain.kontor.core.commands import PlaceCard
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.scoring import goods_beats
 from domain.kontor.core.state import KontorState, change_part
+from domain.kontor.expansions.event_cards import ChooseFromPile, PutUnder, SkipEvent, SwapWarehouse
+from domain.kontor.expansions.export_warehouse import ExportWarehouse
 from domain.kontor.expansions.final_bonuses import exports_of
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState, adjust, moved
 

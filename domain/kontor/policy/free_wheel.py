@@ -18,23 +18,19 @@ from domain.kontor.core.board import (
     sectors,
     supremacy_leads,
 )
-from domain.kontor.core.commands import (
-    AcceptAlliance,
-    ChooseCard,
-    DeclineAlliance,
-    DrawCard,
-    LeaveAlliance,
-    MoveShip,
-    Pass,
-    PlaceCard,
-    ProposeAlliance,
-    SetDrunkDock,
-)
+from domain.kontor.core.commands import ChooseCard, DrawCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.sides import owner_side, side_count, side_lead, side_of
 from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.forms.free_wheel.alliances import pairs_in
+from domain.kontor.forms.free_wheel.commands import (
+    AcceptAlliance,
+    DeclineAlliance,
+    LeaveAlliance,
+    ProposeAlliance,
+    SetDrunkDock,
+)
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
     drunk_docks,

@@ -6,12 +6,11 @@ Euphrate, a second canal in Grande marée). Reads the options and the legal comm
 from __future__ import annotations
 
 from domain.kontor.core.board import occupancy
-from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.state import KontorState
 from domain.kontor.scenarios.data import ISLAND_CELLS
-from domain.kontor.scenarios.decisions import decisions_of
+from domain.kontor.scenarios.decisions import PlaceSunkenWarehouse, SecondCanal, decisions_of
 from domain.kontor.scenarios.final_count import is_straight
 
 

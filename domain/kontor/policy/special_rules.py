@@ -7,19 +7,16 @@ piles' tops and the board."""
 from __future__ import annotations
 
 from domain.kontor.core.board import occupancy, sector_of, supremacy, warehouse_counts
-from domain.kontor.core.commands import (
-    BuySpecialCard,
-    ChooseGood,
-    ChooseStartingDock,
-    DrawCard,
-    PlaceCard,
-    PlaceWater,
-    TakeFromPile,
-)
+from domain.kontor.core.commands import DrawCard, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
 from domain.kontor.core.sides import side_count, side_of
 from domain.kontor.policy.basic import WIN, best_cell, placement_value
+from domain.kontor.rules.buy_special_cards import BuySpecialCard
+from domain.kontor.rules.choice_of_goods import ChooseGood
+from domain.kontor.rules.first_choice import TakeFromPile
+from domain.kontor.rules.flood_choice import PlaceWater
+from domain.kontor.rules.justice import ChooseStartingDock
 from domain.kontor.rules.pending_step import step_card, waiting_step
 
 

@@ -6,18 +6,12 @@ public state, its own hand."""
 from __future__ import annotations
 
 from domain.kontor.core.board import occupancy
-from domain.kontor.core.commands_b import (
-    ChooseFaceDown,
-    DecideTavernSector,
-    EndBribe,
-    PlaceBribeWarehouse,
-)
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState, change_part, part
-from domain.kontor.rules.bribery import BriberyState, pending_bribe
-from domain.kontor.rules.old_grudges import GrudgesState
-from domain.kontor.rules.smuggling import SmugglingState
+from domain.kontor.rules.bribery import BriberyState, EndBribe, PlaceBribeWarehouse, pending_bribe
+from domain.kontor.rules.old_grudges import DecideTavernSector, GrudgesState
+from domain.kontor.rules.smuggling import ChooseFaceDown, SmugglingState
 
 
 def policy_b(state: KontorState, seat: int, legal: list, evaluate, rng):

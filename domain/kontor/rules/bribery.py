@@ -17,7 +17,7 @@ placement_error); after a tavern's warehouses the turn waits for the bribe
 adds its warehouses or ends the bribe (command: PlaceBribeWarehouse, EndBribe; while it
 waits no other command: command_guard); the bribe warehouses count in their sector
 (``BriberyState.bribes``, the hook point ``counting``: ``Counting.extra``); the view shows the bribe.
-Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
+Events and commands: its own, here (``EVENTS``, ``COMMANDS``). Readings and tests:
 docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_b.py.
 """
 
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
-from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import (
     Pos,
     grow,
@@ -38,12 +38,65 @@ from domain.kontor.core.board import (
     sector_of,
     sectors,
 )
-from domain.kontor.core.commands_b import EndBribe, PlaceBribeWarehouse
 from domain.kontor.core.data import CARDS, SEAT_COLORS
 from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class BribeOffered:
+    """Corruption: the tavern was placed at (x, y); its placer may add ``count``
+    warehouses."""
+
+    TYPE: ClassVar[str] = "kontor.BribeOffered"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    x: int
+    y: int
+    count: int
+
+
+@dataclass(frozen=True)
+class BribeWarehouseAdded:
+    TYPE: ClassVar[str] = "kontor.BribeWarehouseAdded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    good: str
+
+
+@dataclass(frozen=True)
+class BribeEnded:
+    TYPE: ClassVar[str] = "kontor.BribeEnded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+EVENTS: tuple[type, ...] = (BribeOffered, BribeWarehouseAdded, BribeEnded)
+
+
+@dataclass(frozen=True)
+class PlaceBribeWarehouse:
+    """Corruption: after placing the tavern, add one warehouse on the own single-good dock
+    at (x, y)."""
+
+    TYPE: ClassVar[str] = "PlaceBribeWarehouse"
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class EndBribe:
+    """Corruption: add no (more) bribe warehouse."""
+
+    TYPE: ClassVar[str] = "EndBribe"
+
+
+COMMANDS: tuple[type, ...] = (PlaceBribeWarehouse, EndBribe)
 
 
 @dataclass(frozen=True)
@@ -61,7 +114,7 @@ def pending_bribe(state: KontorState) -> tuple | None:
 
 
 #: the events this rule records (its own evolve)
-BRIBE_EVENTS = (evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded)
+BRIBE_EVENTS = (BribeOffered, BribeWarehouseAdded, BribeEnded)
 
 # ---------------------------------------------------------------------------------------
 # « On ne peut pas la placer pour terminer un secteur »
@@ -163,10 +216,10 @@ def offer_bribe(log, seat: int, card: int, pos: Pos) -> bool:
     if not st.options.bribery or not CARDS[card].tavern:
         return False
     count = 1 if st.options.bribery == 1 else 2
-    log.emit(evb.BribeOffered(seat, pos[0], pos[1], count))
+    log.emit(BribeOffered(seat, pos[0], pos[1], count))
     if bribe_targets(log.state):
         return True
-    log.emit(evb.BribeEnded(seat))
+    log.emit(BribeEnded(seat))
     return False
 
 
@@ -209,11 +262,11 @@ def decide(log, seat: int, command) -> bool:
                 "pas être dans le même secteur »).",
             )
         card = occupancy(st)[pos]
-        log.emit(evb.BribeWarehouseAdded(seat, card, pos[0], pos[1], CARDS[card].goods[0]))
+        log.emit(BribeWarehouseAdded(seat, card, pos[0], pos[1], CARDS[card].goods[0]))
         if pending_bribe(log.state)[1] > 0 and bribe_targets(log.state):
             log.after_command()
             return True
-    log.emit(evb.BribeEnded(seat))
+    log.emit(BribeEnded(seat))
     log.finish_place(seat, tavern, "dock")
     log.after_command()
     return True
@@ -225,9 +278,9 @@ def decide(log, seat: int, command) -> bool:
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is evb.BribeOffered:
+    if t is BribeOffered:
         return change_part(state, BriberyState, bribe=(event.seat, event.count, event.x, event.y, ()))
-    if t is evb.BribeWarehouseAdded:
+    if t is BribeWarehouseAdded:
         seat, left, x, y, used = pending_bribe(state)
         return change_part(
             state,
@@ -235,7 +288,7 @@ def evolve_own(state: KontorState, event) -> KontorState | None:
             bribe=(seat, left - 1, x, y, used + ((event.x, event.y),)),
             bribes=part(state, BriberyState).bribes + (event.card,),
         )
-    if t is evb.BribeEnded:
+    if t is BribeEnded:
         return change_part(state, BriberyState, bribe=None)
     return None
 
@@ -300,7 +353,7 @@ def register(hooks: Hooks) -> None:
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((PlaceBribeWarehouse, EndBribe), decide)
     hooks.add_step("bribe", bribe_step, before="board_full")
-    hooks.on_events((evb.BribeOffered, evb.BribeWarehouseAdded, evb.BribeEnded), evolve_own)
+    hooks.on_events((BribeOffered, BribeWarehouseAdded, BribeEnded), evolve_own)
     hooks.after_event((ev.WarehousesAdded,), evolved, when=lambda options: options.bribery)
     hooks.add_view(view_keys, after="you")
     hooks.counting.append(lambda state: Counting(extra=extra_warehouses(state)))

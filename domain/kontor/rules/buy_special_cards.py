@@ -18,16 +18,71 @@ secret. Tests: tests/domain/kontor/test_kontor_special_a.py (buy special cards).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at, without_one
-from domain.kontor.core.commands import BuySpecialCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.core.view import shown_in_hand
+
+
+@dataclass(frozen=True)
+class BuyingOpened:
+    """Achat de cartes spéciales: before the round, these seats may buy a special card."""
+
+    TYPE: ClassVar[str] = "kontor.BuyingOpened"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BuyDeclared:
+    """A seat said whether it buys (``buy`` None for others until all have said)."""
+
+    TYPE: ClassVar[str] = "kontor.BuyDeclared"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    buy: bool | None
+
+
+@dataclass(frozen=True)
+class SpecialCardBought:
+    """The buyer pays ``price`` to the treasury and takes the top special card (``card``
+    None for others: it stays face down)."""
+
+    TYPE: ClassVar[str] = "kontor.SpecialCardBought"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+    price: int
+
+
+@dataclass(frozen=True)
+class BuyingClosed:
+    """The buying is over: who wanted to buy (public now); the round's choice begins."""
+
+    TYPE: ClassVar[str] = "kontor.BuyingClosed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    wanted: tuple[int, ...]
+
+
+EVENTS: tuple[type, ...] = (BuyingOpened, BuyDeclared, SpecialCardBought, BuyingClosed)
+
+
+@dataclass(frozen=True)
+class BuySpecialCard:
+    """Achat de cartes spéciales: before the round, say (secretly) whether you buy a special
+    card from the face-down pile for 2 florins."""
+
+    TYPE: ClassVar[str] = "BuySpecialCard"
+    buy: bool
+
+
+COMMANDS: tuple[type, ...] = (BuySpecialCard,)
 
 
 @dataclass(frozen=True)
@@ -59,7 +114,7 @@ def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials:
             s for s in range(seat_count) if options.starting_money >= options.special_price
         )
         if buyers:
-            follow.append(ev.BuyingOpened(buyers))
+            follow.append(BuyingOpened(buyers))
     return fields, follow
 
 
@@ -82,7 +137,7 @@ def open_round(log) -> None:
         return
     seats = tuple(s for s in range(st.seat_count) if st.money[s] >= price)
     if seats:
-        log.emit(ev.BuyingOpened(seats))
+        log.emit(BuyingOpened(seats))
 
 
 def to_act(state: KontorState) -> tuple[int, ...] | None:
@@ -112,7 +167,7 @@ def decide(log, seat: int, command) -> bool:
         raise RuleViolation(
             "kontor.cannot_afford", f"A special card costs {price} florins (« deux pièces »)."
         )
-    log.emit(ev.BuyDeclared(seat, bool(command.buy)))
+    log.emit(BuyDeclared(seat, bool(command.buy)))
     st = log.state
     if all(_own(st).buy_wants[s] is not None for s in _own(st).buy_pending):
         resolve_buying(log)
@@ -138,20 +193,20 @@ def resolve_buying(log) -> None:
         pile = _own(log.state).specials_pile
         if not pile:
             break
-        log.emit(ev.SpecialCardBought(seat, pile[0], price))
-    log.emit(ev.BuyingClosed(tuple(sorted(wanted))))
+        log.emit(SpecialCardBought(seat, pile[0], price))
+    log.emit(BuyingClosed(tuple(sorted(wanted))))
 
 
 def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
     n = state.seat_count
-    if t is ev.BuyingOpened:
+    if t is BuyingOpened:
         state = replace(state, phase="buy")
         return change_part(state, SpecialsState, buy_pending=event.seats, buy_wants=(None,) * n)
-    if t is ev.BuyDeclared:
+    if t is BuyDeclared:
         wants = set_at(_own(state).buy_wants, event.seat, event.buy)
         return change_part(state, SpecialsState, buy_wants=wants)
-    if t is ev.SpecialCardBought:
+    if t is SpecialCardBought:
         seat = event.seat
         card = event.card if event.card is not None else _own(state).specials_pile[0]
         state = replace(
@@ -162,7 +217,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         )
         pile = without_one(_own(state).specials_pile, card)
         return change_part(state, SpecialsState, specials_pile=pile)
-    if t is ev.BuyingClosed:
+    if t is BuyingClosed:
         state = replace(state, phase="choose")
         return change_part(state, SpecialsState, buy_pending=(), buy_wants=(None,) * n)
     return None
@@ -194,9 +249,9 @@ def redact(event, viewer: int | None, data: dict) -> dict:
     t = type(event)
     if t is ev.GameStarted:
         data["specials_pile"] = {"size": len(event.specials_pile)}
-    elif t is ev.BuyDeclared and event.seat != viewer:
+    elif t is BuyDeclared and event.seat != viewer:
         data["buy"] = None
-    elif t is ev.SpecialCardBought and event.seat != viewer:
+    elif t is SpecialCardBought and event.seat != viewer:
         data["card"] = None
     return data
 
@@ -249,7 +304,7 @@ def register(hooks: Hooks) -> None:
     hooks.add_step("first_buying", lambda log, _: open_round(log) or False, after="setup_over")
     hooks.deal.append(deal)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
-    hooks.on_events((ev.BuyingOpened, ev.BuyDeclared, ev.SpecialCardBought, ev.BuyingClosed), evolve_event)
+    hooks.on_events((BuyingOpened, BuyDeclared, SpecialCardBought, BuyingClosed), evolve_event)
     hooks.add_view(view_keys, after="you")
     hooks.view_hidden.append(view_hidden)
     hooks.redact.append(redact)

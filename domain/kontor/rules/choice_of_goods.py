@@ -14,14 +14,25 @@ Tests: tests/domain/kontor/test_kontor_special_a.py (choice of goods).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import ChooseGood
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Counting, Hooks
 from domain.kontor.core.state import KontorState, change_part, part
-from domain.kontor.rules.pending_step import step_card, waiting_step
+from domain.kontor.rules.pending_step import StepClosed, StepOpened, step_card, waiting_step
+
+
+@dataclass(frozen=True)
+class ChooseGood:
+    """Choix de la marchandise: the one good of the dock just placed that gets a warehouse."""
+
+    TYPE: ClassVar[str] = "ChooseGood"
+    good: str
+
+
+COMMANDS: tuple[type, ...] = (ChooseGood,)
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,7 @@ def open_good_step(log, seat: int, card: int) -> str | None:
         # correspondant sera posé sur la carte »)
         log.emit(ev.WarehousesAdded(seat, card, (goods[0],)))
         return "added"
-    log.emit(ev.StepOpened(seat, "good", card))
+    log.emit(StepOpened(seat, "good", card))
     return "step"
 
 
@@ -89,7 +100,7 @@ def decide(log, seat: int, command) -> bool:
             "Choose one of the goods the dock shows (« laquelle de ces 2 ou 3 "
             "marchandises on choisit »).",
         )
-    log.emit(ev.StepClosed(seat, "good", command.good))
+    log.emit(StepClosed(seat, "good", command.good))
     log.emit(ev.WarehousesAdded(seat, card, (command.good,)))
     log.after_warehouses(seat, card)
     log.after_command()

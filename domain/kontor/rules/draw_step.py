@@ -13,7 +13,13 @@ from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks, filtered, rules_for
 from domain.kontor.core.state import KontorState
-from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
+from domain.kontor.rules.pending_step import (
+    StepClosed,
+    StepOpened,
+    step_card,
+    step_seat,
+    waiting_step,
+)
 
 #: the piles this module draws from itself (a rule's own pile draws its own way)
 PILES: tuple[str, ...] = ("dock", "water")
@@ -45,7 +51,7 @@ def turn_step(log, turn) -> bool:
 def open_step(log, seat: int, card: int) -> bool:
     """Two choices or more: the draw waits for DrawCard (True)."""
     if len(draw_choices(log.state, seat, card)) >= 2:
-        log.emit(ev.StepOpened(seat, "draw", card))
+        log.emit(StepOpened(seat, "draw", card))
         return True
     return False
 
@@ -76,7 +82,7 @@ def decide(log, seat: int, command) -> bool:
     st = log.state
     card = step_card(st)
     check(st, seat, command.pile)
-    log.emit(ev.StepClosed(seat, "draw", command.pile))
+    log.emit(StepClosed(seat, "draw", command.pile))
     draw(log, seat, command.pile)
     log.income_and_advance(seat, card)
     log.after_command()

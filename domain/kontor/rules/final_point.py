@@ -15,13 +15,37 @@ Tests: tests/domain/kontor/test_kontor_special_b.py (final point).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
-from domain.kontor.core import events_b as evb
 from domain.kontor.core.data import FINAL_POINT_BONUS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.sides import seats_of
 from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class LastSectorsClosed:
+    """Point final: the sectors (indices into the scored sectors) finished by the latest
+    placement that finished any."""
+
+    TYPE: ClassVar[str] = "kontor.LastSectorsClosed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    sectors: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FinalPointAwarded:
+    """Point final: each of ``sectors`` (the last finished) is worth ``bonus`` more to its
+    winner."""
+
+    TYPE: ClassVar[str] = "kontor.FinalPointAwarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    sectors: tuple[int, ...]
+    bonus: int
+
+
+EVENTS: tuple[type, ...] = (LastSectorsClosed, FinalPointAwarded)
 
 
 @dataclass(frozen=True)
@@ -35,22 +59,22 @@ def after_scoring(log, first: int) -> None:
     """Remember the sectors scored by this call (the latest finished)."""
     st = log.state
     if st.options.final_point and len(st.scored) > first:
-        log.emit(evb.LastSectorsClosed(tuple(range(first, len(st.scored)))))
+        log.emit(LastSectorsClosed(tuple(range(first, len(st.scored)))))
 
 
 def award(log, reason: str) -> bool:
     """At the end: « rapporte 2 points ». The end does not wait (False)."""
     st = log.state
     if st.options.final_point and not part(st, FinalPointState).awarded:
-        log.emit(evb.FinalPointAwarded(part(st, FinalPointState).last_closed, FINAL_POINT_BONUS))
+        log.emit(FinalPointAwarded(part(st, FinalPointState).last_closed, FINAL_POINT_BONUS))
     return False
 
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is evb.LastSectorsClosed:
+    if t is LastSectorsClosed:
         return change_part(state, FinalPointState, last_closed=event.sectors)
-    if t is evb.FinalPointAwarded:
+    if t is FinalPointAwarded:
         scored = list(state.scored)
         points = list(state.points)
         for i in event.sectors:
@@ -82,5 +106,5 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 def register(hooks: Hooks) -> None:
     hooks.add_step("final_point_last_closed", lambda log, first: after_scoring(log, first) or False, after="sectors_scored")
     hooks.add_step("final_point_award", lambda log, end: award(log, end.reason), before="final_selection")
-    hooks.on_events((evb.LastSectorsClosed, evb.FinalPointAwarded), evolve_own)
+    hooks.on_events((LastSectorsClosed, FinalPointAwarded), evolve_own)
     hooks.add_view(view_keys, after="you")

@@ -29,7 +29,7 @@ from domain.kontor.core.placement import box_of
 from domain.kontor.core.scoring import distribution_centre, goods_of, sector_points
 from domain.kontor.core.sides import side_count
 from domain.kontor.core.state import KontorState, change_part, part
-from domain.kontor.rules.water_fill import fill_with_water, record
+from domain.kontor.rules.water_fill import WaterFilled, WaterPlacedForFlood, fill_with_water, record
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def end_step(log, turn) -> bool:
 
 def register(hooks: Hooks) -> None:
     hooks.add_step("final_sprint", end_step, before="game_end")
-    hooks.on_events((ev.WaterFilled,), record)  # shared with great_flood
+    hooks.on_events((WaterFilled,), record)  # shared with great_flood
     sprint = lambda options: options.sprint_end  # noqa: E731
-    hooks.after_event((ev.CardPlaced, ev.WaterPlacedForFlood), _placed, when=sprint)
+    hooks.after_event((ev.CardPlaced, WaterPlacedForFlood), _placed, when=sprint)
     hooks.after_event((ev.RoundStarted,), _round_started, when=sprint)

@@ -14,15 +14,49 @@ tests/domain/kontor/test_kontor_special_a.py (first choice).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at
-from domain.kontor.core.commands import DrawCard, TakeFromPile
+from domain.kontor.core.commands import DrawCard
 from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.draw_step import check
-from domain.kontor.rules.pending_step import step_card, step_seat, waiting_step
+from domain.kontor.rules.pending_step import (
+    StepClosed,
+    StepOpened,
+    step_card,
+    step_seat,
+    waiting_step,
+)
+
+
+@dataclass(frozen=True)
+class PilePickPaid:
+    """Premier choix: the seat paid to take a dock from within its pile."""
+
+    TYPE: ClassVar[str] = "kontor.PilePickPaid"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    amount: int
+
+
+EVENTS: tuple[type, ...] = (PilePickPaid,)
+
+
+@dataclass(frozen=True)
+class TakeFromPile:
+    """Premier choix, after paying: the dock taken from within your pile (order kept)."""
+
+    TYPE: ClassVar[str] = "TakeFromPile"
+    card: int
+
+
+COMMANDS: tuple[type, ...] = (TakeFromPile,)
+
 
 #: the draw this rule adds to the step's piles
 DOCK_PICK = "dock_pick"
@@ -49,9 +83,9 @@ def decide(log, seat: int, command) -> bool:
     if isinstance(command, DrawCard) and command.pile == DOCK_PICK:
         card = step_card(st)
         check(st, seat, command.pile)
-        log.emit(ev.StepClosed(seat, "draw", command.pile))
-        log.emit(ev.PilePickPaid(seat, st.options.pile_pick_cost))
-        log.emit(ev.StepOpened(seat, "pick", card))
+        log.emit(StepClosed(seat, "draw", command.pile))
+        log.emit(PilePickPaid(seat, st.options.pile_pick_cost))
+        log.emit(StepOpened(seat, "pick", card))
         log.after_command()
         return True
     if not isinstance(command, TakeFromPile):
@@ -61,7 +95,7 @@ def decide(log, seat: int, command) -> bool:
     if command.card not in st.dock_piles[seat]:
         raise RuleViolation("kontor.card_not_in_pile", "This dock is not in your pile.")
     card = step_card(st)
-    log.emit(ev.StepClosed(seat, "pick", str(command.card)))
+    log.emit(StepClosed(seat, "pick", str(command.card)))
     # « Il est interdit de changer à cette occasion l'ordre des cartes »
     log.emit(ev.CardDrawn(seat, command.card, "dock"))
     log.income_and_advance(seat, card)
@@ -70,7 +104,7 @@ def decide(log, seat: int, command) -> bool:
 
 
 def evolve_event(state: KontorState, event) -> KontorState | None:
-    if type(event) is not ev.PilePickPaid:
+    if type(event) is not PilePickPaid:
         return None
     return replace(
         state,
@@ -105,7 +139,7 @@ def register(hooks: Hooks) -> None:
     hooks.draw_choices.append(pick_offered)
     hooks.legal_commands.append(legal_commands)
     hooks.on_commands((DrawCard, TakeFromPile), decide)  # before draw_step's DrawCard
-    hooks.on_events((ev.PilePickPaid,), evolve_event)
+    hooks.on_events((PilePickPaid,), evolve_event)
     hooks.add_view(view_keys, after="you")
     hooks.seen.append(pile_seen)
     hooks.redetermine.append(keep_seen_pile)

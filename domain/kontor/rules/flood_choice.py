@@ -15,19 +15,47 @@ canal's subsidy paid. Tests: tests/domain/kontor/test_kontor_special_a.py (flood
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy
 from domain.kontor.core.changes import set_at, without_one
-from domain.kontor.core.commands import PlaceWater
 from domain.kontor.core.data import CARDS, SETUP
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.state import Cell, KontorState, change_part, part
-from domain.kontor.rules.pending_step import waiting_step
+from domain.kontor.rules.pending_step import StepClosed, StepOpened, waiting_step
+from domain.kontor.rules.water_fill import WaterPlacedForFlood
+
+
+@dataclass(frozen=True)
+class FloodDiscarded:
+    """Choix d'inondation: the flood used for two water cards leaves the game."""
+
+    TYPE: ClassVar[str] = "kontor.FloodDiscarded"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+
+
+EVENTS: tuple[type, ...] = (FloodDiscarded,)
+
+
+@dataclass(frozen=True)
+class PlaceWater:
+    """Choix d'inondation: instead of placing the revealed flood, place a canal of your hand
+    at (x, y) (two in all; then the flood is discarded and two water cards drawn)."""
+
+    TYPE: ClassVar[str] = "PlaceWater"
+    card: int
+    x: int
+    y: int
+
+
+COMMANDS: tuple[type, ...] = (PlaceWater,)
 
 
 @dataclass(frozen=True)
@@ -108,8 +136,8 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
         raise placement_error(st, cells, cmd.card, seat, (cmd.x, cmd.y))
     flood = st.revealed[seat]
     if waiting_step(st) == "flood_water":
-        log.emit(ev.StepClosed(seat, "flood_water", str(cmd.card)))
-    log.emit(ev.WaterPlacedForFlood(seat, cmd.card, cmd.x, cmd.y))
+        log.emit(StepClosed(seat, "flood_water", str(cmd.card)))
+    log.emit(WaterPlacedForFlood(seat, cmd.card, cmd.x, cmd.y))
     score_closed_sectors(log)
     st = log.state
     size = st.options.board_size
@@ -118,9 +146,9 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
         return
     placed = len(_own(st).flood_water)
     if placed < st.options.flood_as_water and water_commands(st, seat):
-        log.emit(ev.StepOpened(seat, "flood_water", flood))
+        log.emit(StepOpened(seat, "flood_water", flood))
         return
-    log.emit(ev.FloodDiscarded(seat, flood))
+    log.emit(FloodDiscarded(seat, flood))
     for _ in range(placed):
         if log.state.water_pile:
             log.emit(ev.CardDrawn(seat, log.state.water_pile[0], "water"))
@@ -134,7 +162,7 @@ def _place_water(log, seat: int, cmd: PlaceWater) -> None:
 
 def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is ev.WaterPlacedForFlood:
+    if t is WaterPlacedForFlood:
         seat = event.seat
         span = state.span
         if span is not None:
@@ -153,7 +181,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         )
         water = _own(state).flood_water + (event.card,)
         return change_part(state, FloodState, flood_water=water)
-    if t is ev.FloodDiscarded:
+    if t is FloodDiscarded:
         state = replace(
             state, order=tuple(s for s in state.order if s != event.seat), ship_moved=False
         )
@@ -177,5 +205,5 @@ def register(hooks: Hooks) -> None:
     hooks.add_commands("flood_as_water", lambda state, seat, _: place_commands(state, seat), after="ship")
     # a flood without a cell (core/decide.py: NO_CELL), after the blockade's ship
     hooks.add_step("flood_as_water", lambda log, turn: alternative_play(log.state, turn.seat), after="ship_may_free")
-    hooks.on_events((ev.WaterPlacedForFlood, ev.FloodDiscarded), evolve_event)
+    hooks.on_events((WaterPlacedForFlood, FloodDiscarded), evolve_event)
     hooks.add_view(view_keys, after="you")

@@ -12,12 +12,11 @@ the cells around a placed flood (WaterFilled, rules/water_fill.py).
 
 from __future__ import annotations
 
-from domain.kontor.core import events as ev
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState
 from domain.kontor.rules.specials_in_hand import deal_into, identity_slot
-from domain.kontor.rules.water_fill import fill_with_water, record
+from domain.kontor.rules.water_fill import WaterFilled, fill_with_water, record
 
 
 def deal(options, seat_count: int, rng, dock_hands: list, piles: list, specials: list):
@@ -50,4 +49,4 @@ def register(hooks: Hooks) -> None:
     hooks.deal.append(deal)
     hooks.slot.append(slot)
     hooks.add_step("great_flood", flood_step, after="place")
-    hooks.on_events((ev.WaterFilled,), record)  # shared with final_sprint
+    hooks.on_events((WaterFilled,), record)  # shared with final_sprint

@@ -17,15 +17,49 @@ docks set aside secret. Tests: tests/domain/kontor/test_kontor_special_a.py (jus
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at, without_one
-from domain.kontor.core.commands import ChooseStartingDock
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.core.view import seen_piles
+
+
+@dataclass(frozen=True)
+class StartingDockChosen:
+    """Justice: a seat took a dock of its deck into its hand (``card`` None for others)."""
+
+    TYPE: ClassVar[str] = "kontor.StartingDockChosen"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int | None
+
+
+@dataclass(frozen=True)
+class DockPilesFormed:
+    """Justice: the chosen docks go to the hands, the rest of each deck (shuffled at the
+    start) is the pile, and its first cards are set aside unseen (``aside``)."""
+
+    TYPE: ClassVar[str] = "kontor.DockPilesFormed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    aside: tuple[tuple[int, ...], ...]
+
+
+EVENTS: tuple[type, ...] = (StartingDockChosen, DockPilesFormed)
+
+
+@dataclass(frozen=True)
+class ChooseStartingDock:
+    """Justice: before the start, take one dock of your deck into your hand (three in all)."""
+
+    TYPE: ClassVar[str] = "ChooseStartingDock"
+    card: int
+
+
+COMMANDS: tuple[type, ...] = (ChooseStartingDock,)
 
 
 @dataclass(frozen=True)
@@ -92,13 +126,13 @@ def decide(log, seat: int, command) -> bool:
             "Choose one of the docks of your own deck (« Chaque joueur choisit ses trois "
             "premiers docks »).",
         )
-    log.emit(ev.StartingDockChosen(seat, command.card))
+    log.emit(StartingDockChosen(seat, command.card))
     st = log.state
     k = st.options.starting_dock_choice
     if all(len(c) >= k for c in _own(st).starting_choice):
         # « De plus, quatre docks sont retirés cachés de chaque pile »
         m = st.options.docks_set_aside
-        log.emit(ev.DockPilesFormed(tuple(tuple(p[:m]) for p in st.dock_piles)))
+        log.emit(DockPilesFormed(tuple(tuple(p[:m]) for p in st.dock_piles)))
         log.setup_done()
     log.after_command()
     return True
@@ -107,7 +141,7 @@ def decide(log, seat: int, command) -> bool:
 def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
     n = state.seat_count
-    if t is ev.StartingDockChosen:
+    if t is StartingDockChosen:
         seat = event.seat
         choice = _own(state).starting_choice
         state = replace(
@@ -117,7 +151,7 @@ def evolve_event(state: KontorState, event) -> KontorState | None:
         return change_part(
             state, JusticeState, starting_choice=set_at(choice, seat, choice[seat] + (event.card,))
         )
-    if t is ev.DockPilesFormed:
+    if t is DockPilesFormed:
         hands = tuple(state.hands[s] + _own(state).starting_choice[s] for s in range(n))
         piles = tuple(
             tuple(c for c in state.dock_piles[s] if c not in event.aside[s]) for s in range(n)
@@ -156,9 +190,9 @@ def redact(event, viewer: int | None, data: dict) -> dict:
     if t is ev.GameStarted and event.phase == "starting_docks":
         for p in data["dock_piles"]:
             p["top"] = None
-    elif t is ev.StartingDockChosen and event.seat != viewer:
+    elif t is StartingDockChosen and event.seat != viewer:
         data["card"] = None
-    elif t is ev.DockPilesFormed:
+    elif t is DockPilesFormed:
         data["aside"] = [{"size": len(a)} for a in event.aside]
     return data
 
@@ -216,7 +250,7 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((ChooseStartingDock,), decide)
     hooks.deal.append(deal)
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new))
-    hooks.on_events((ev.StartingDockChosen, ev.DockPilesFormed), evolve_event)
+    hooks.on_events((StartingDockChosen, DockPilesFormed), evolve_event)
     hooks.add_view(view_keys, after="you")
     hooks.view_hidden.append(view_hidden)
     hooks.redact.append(redact)

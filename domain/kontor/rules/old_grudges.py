@@ -18,18 +18,56 @@ Tests: tests/domain/kontor/test_kontor_special_b.py (old grudges).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
-from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import Pos, occupancy
 from domain.kontor.core.changes import set_at
-from domain.kontor.core.commands_b import DecideTavernSector
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.scoring import choose_largest
 from domain.kontor.core.sides import seats_of
 from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class TavernSectorsAsked:
+    """Vieilles rancunes, at the end: the scored sectors (indices) holding a single tavern
+    wait for its owner's decision; ``reason`` is the end reason."""
+
+    TYPE: ClassVar[str] = "kontor.TavernSectorsAsked"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    reason: str
+    sectors: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TavernSectorDecided:
+    TYPE: ClassVar[str] = "kontor.TavernSectorDecided"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    sector: int
+    x: int
+    y: int
+    counted: bool
+
+
+EVENTS: tuple[type, ...] = (TavernSectorsAsked, TavernSectorDecided)
+
+
+@dataclass(frozen=True)
+class DecideTavernSector:
+    """Vieilles rancunes: at the end, the owner of the tavern at (x, y) says whether its
+    scored sector counts."""
+
+    TYPE: ClassVar[str] = "DecideTavernSector"
+    x: int
+    y: int
+    counted: bool
+
+
+COMMANDS: tuple[type, ...] = (DecideTavernSector,)
 
 
 @dataclass(frozen=True)
@@ -112,7 +150,7 @@ def decide(log, seat: int, command) -> bool:
             "kontor.tavern_decision_cell",
             f"The decision pending is the sector of the tavern at {tavern}.",
         )
-    log.emit(evb.TavernSectorDecided(seat, index, tavern[0], tavern[1], command.counted))
+    log.emit(TavernSectorDecided(seat, index, tavern[0], tavern[1], command.counted))
     if not _own(log.state).grudge_pending:
         log.end_game(_own(log.state).ending)
     log.after_command()
@@ -127,7 +165,7 @@ def ask(log, reason: str) -> bool:
     if st.options.old_grudges and _own(st).ending is None:
         pending = grudge_sectors(st)
         if pending:
-            log.emit(evb.TavernSectorsAsked(reason, pending))
+            log.emit(TavernSectorsAsked(reason, pending))
             return True
     return False
 
@@ -135,10 +173,10 @@ def ask(log, reason: str) -> bool:
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is evb.TavernSectorsAsked:
+    if t is TavernSectorsAsked:
         state = replace(state, phase="grudges")
         return change_part(state, GrudgesState, ending=event.reason, grudge_pending=event.sectors)
-    if t is evb.TavernSectorDecided:
+    if t is TavernSectorDecided:
         points = state.points
         s = state.scored[event.sector]
         if not event.counted and s.winner is not None:
@@ -195,6 +233,6 @@ def register(hooks: Hooks) -> None:
     hooks.guard(hooks.refuse_while_waiting)
     hooks.on_commands((DecideTavernSector,), decide)
     hooks.add_step("tavern_sectors_asked", lambda log, end: ask(log, end.reason), before="final_selection")
-    hooks.on_events((evb.TavernSectorsAsked, evb.TavernSectorDecided), evolve_own)
+    hooks.on_events((TavernSectorsAsked, TavernSectorDecided), evolve_own)
     hooks.final_selection.append(final_selection)
     hooks.add_view(view_keys, after="you")

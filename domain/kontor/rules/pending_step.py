@@ -4,15 +4,39 @@ choisit »; « Libre choix » and « Premier choix »: the pile of the draw; « 
 d'inondation »: the second canal). Not a rule itself: each of those rules opens its step
 (StepOpened: ``PendingStepState`` names it, says whose and after which card) and closes
 it (StepClosed); this module records both, lets the placer alone act meanwhile, and shows
-the step in the view (``step``; each rule adds its own keys to it)."""
+the step in the view (``step``; each rule adds its own keys to it). StepOpened and
+StepClosed are defined and listed here (``EVENTS``), the vocabulary those rules share."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from domain.kontor.core import events as ev
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class StepOpened:
+    """The placer must now choose: step good | draw | pick | flood_water."""
+
+    TYPE: ClassVar[str] = "kontor.StepOpened"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    step: str
+    card: int
+
+
+@dataclass(frozen=True)
+class StepClosed:
+    TYPE: ClassVar[str] = "kontor.StepClosed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    step: str
+    choice: str
+
+
+EVENTS: tuple[type, ...] = (StepOpened, StepClosed)
 
 
 @dataclass(frozen=True)
@@ -45,9 +69,9 @@ def to_act(state: KontorState) -> tuple[int, ...] | None:
 
 def evolve_event(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is ev.StepOpened:
+    if t is StepOpened:
         return change_part(state, PendingStepState, step=event.step, seat=event.seat, card=event.card)
-    if t is ev.StepClosed:
+    if t is StepClosed:
         return change_part(state, PendingStepState, step="", seat=None, card=None)
     return None
 
@@ -64,6 +88,6 @@ def view_keys(state: KontorState, out: dict, cells, viewer: int | None) -> None:
 
 def register(hooks: Hooks) -> None:
     hooks.to_act.append(to_act)
-    hooks.on_events((ev.StepOpened, ev.StepClosed), evolve_event)
+    hooks.on_events((StepOpened, StepClosed), evolve_event)
     hooks.add_view(view_keys, after="you")
     hooks.step_waits.append(lambda state: bool(waiting_step(state)))

@@ -15,26 +15,54 @@ core's draw pile); a sector holding it is not counted (a hidden card, core/scori
 end: FaceDownRevealed, its warehouses, the sectors scored). Secrets: the view shows the face-down card's colour to all and the
 card to its owner (the view's ``you.face_down``); the redaction hides another seat's face-down
 choice; redetermine re-deals the face-down cards the observer cannot see.
-Events and commands: core/events_b.py, core/commands_b.py. Readings and tests:
+Events and commands: its own, here (``EVENTS``, ``COMMANDS``). Readings and tests:
 docs/rules/kontor.md (Special rules B), tests/domain/kontor/test_kontor_special_b.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
-from domain.kontor.core import events_b as evb
 from domain.kontor.core.changes import set_at
-from domain.kontor.core.commands_b import ChooseFaceDown
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS, SEAT_COLORS, replacement_pile
 from domain.kontor.core.hooks import Hooks, Seen
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import PASS_CHOICE, Cell, KontorState, change_part, part
 from domain.kontor.core.view import shown_in_hand
+
+
+@dataclass(frozen=True)
+class FaceDownRevealed:
+    """Contrebande, at the end: the face-down card at (x, y) is turned over."""
+
+    TYPE: ClassVar[str] = "kontor.FaceDownRevealed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    x: int
+    y: int
+    card: int
+
+
+EVENTS: tuple[type, ...] = (FaceDownRevealed,)
+
+
+@dataclass(frozen=True)
+class ChooseFaceDown:
+    """Contrebande: lay ``card`` (a canal or a goods dock) face down this round, to be
+    placed face down; ``draw`` names the pile ("dock" | "water") of the replacement draw,
+    so the draw does not betray the card."""
+
+    TYPE: ClassVar[str] = "ChooseFaceDown"
+    card: int
+    draw: str = "dock"
+
+
+COMMANDS: tuple[type, ...] = (ChooseFaceDown,)
 
 
 @dataclass(frozen=True)
@@ -164,7 +192,7 @@ def reveal_face_down(log, reason: str) -> bool:
     if not _own(st).smuggled:
         return False
     for seat, x, y, card in _own(st).smuggled:
-        log.emit(evb.FaceDownRevealed(seat, x, y, card))
+        log.emit(FaceDownRevealed(seat, x, y, card))
         c = CARDS[card]
         if c.kind == "dock" and c.goods:
             log.emit(ev.WarehousesAdded(seat, card, c.goods))
@@ -177,7 +205,7 @@ def reveal_face_down(log, reason: str) -> bool:
 
 
 def evolve_own(state: KontorState, event) -> KontorState | None:
-    if type(event) is not evb.FaceDownRevealed:
+    if type(event) is not FaceDownRevealed:
         return None
     board = tuple(
         Cell(c.x, c.y, event.card)
@@ -338,7 +366,7 @@ def register(hooks: Hooks) -> None:
     hooks.swap("draw_pile", draw_pile)
     # a smuggled card may be one seen going into a hand: redetermine keeps none
     hooks.seen.append(lambda state, observer: HANDS_UNSEEN)  # registered under Contrebande only
-    hooks.on_events((evb.FaceDownRevealed,), evolve_own)
+    hooks.on_events((FaceDownRevealed,), evolve_own)
     hooks.after_event(
         (ev.GameStarted, ev.CardChosen, ev.CardPlaced, ev.CardReturned, ev.RoundStarted),
         evolved,

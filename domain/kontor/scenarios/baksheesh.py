@@ -21,19 +21,51 @@ events record (evolve).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, occupancy
 from domain.kontor.core.changes import add_at, dock_to_pile_bottom, set_at
-from domain.kontor.core.commands import Bribe
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import scored_cells
 from domain.kontor.core.sides import seats_of, side_of
 from domain.kontor.core.state import KontorState, change_part, part
+
+
+@dataclass(frozen=True)
+class DockBribed:
+    """Bakchich: ``seat`` bought back the opponent's dock at (x, y) for ``cost`` florins
+    (to the treasury); it goes under ``to_seat``'s pile, its warehouses to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.DockBribed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    cost: int
+    to_seat: int
+
+
+EVENTS: tuple[type, ...] = (DockBribed,)
+
+
+@dataclass(frozen=True)
+class Bribe:
+    """Bakchich: before choosing, buy back the opponent's goods dock at (x, y) (not in a
+    finished sector) for as many florins as it shows goods; it goes under its owner's
+    pile."""
+
+    TYPE: ClassVar[str] = "Bribe"
+    x: int
+    y: int
+
+
+COMMANDS: tuple[type, ...] = (Bribe,)
 
 
 @dataclass(frozen=True)
@@ -101,7 +133,7 @@ def decide_bribe(log, seat: int, command) -> bool:
         )
     card = occupancy(st)[(command.x, command.y)]
     owner = seats_of(st.options, CARDS[card].owner, st.seat_count)[0]
-    log.emit(ev.DockBribed(seat, card, command.x, command.y, bribe_cost(card), owner))
+    log.emit(DockBribed(seat, card, command.x, command.y, bribe_cost(card), owner))
     return True
 
 
@@ -128,7 +160,7 @@ def new_round(old: KontorState, event, new: KontorState) -> KontorState:
 def evolve_bribe(state: KontorState, event) -> KontorState | None:
     """« Placez le dessous de table dans la trésorerie de la ville et la carte retirée est
     remise sous la pile de son propriétaire »."""
-    if type(event) is not ev.DockBribed:
+    if type(event) is not DockBribed:
         return None
     state = dock_to_pile_bottom(state, event.card, event.x, event.y, event.to_seat)
     state = replace(
@@ -187,7 +219,7 @@ def register(hooks: Hooks) -> None:
     aside_or_bribes = lambda options: options.water_aside or options.bribes  # noqa: E731
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=aside_or_bribes)
     hooks.after_event((ev.RoundStarted,), new_round, when=aside_or_bribes)  # bribed: only then
-    hooks.on_events((ev.DockBribed,), evolve_bribe)
+    hooks.on_events((DockBribed,), evolve_bribe)
     hooks.redact.append(redact)
     hooks.view_hidden.append(view_hidden)
     hooks.hidden_stock.append(hidden_aside)

@@ -2,7 +2,9 @@
 placer l'entrepôt sur n'importe lequel de ses centres de distribution »: euphrates.py) and
 Grande marée (« on peut placer immédiatement un deuxième canal »: spring_tide.py): who
 decides, that nobody else acts and nothing else is sent meanwhile, and the view's
-``pending`` key. Each scenario lists and decides its own command.
+``pending`` key. The two scenarios' commands are defined and listed here (``COMMANDS``:
+SecondCanal, PlaceSunkenWarehouse), since this module names them too; each scenario decides
+its own.
 
 Hook points: ``to_act``, ``step_waits`` (the turn waits for the decision), ``command``
 (registered before the two scenarios' own), its part of the view.
@@ -11,11 +13,35 @@ Hook points: ``to_act``, ``step_waits`` (the turn waits for the decision), ``com
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.decider import RuleViolation
-from domain.kontor.core.commands import PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.state import KontorState, part
+
+
+@dataclass(frozen=True)
+class SecondCanal:
+    """Grande marée: right after placing a canal, place a canal of the hand at (x, y) for
+    1 florin to the treasury (no income); ``card`` None declines."""
+
+    TYPE: ClassVar[str] = "SecondCanal"
+    card: int | None = None
+    x: int | None = None
+    y: int | None = None
+
+
+@dataclass(frozen=True)
+class PlaceSunkenWarehouse:
+    """Euphrate: put the raised warehouse on the distribution centre at (x, y) (one of the
+    seat's, in an unfinished sector)."""
+
+    TYPE: ClassVar[str] = "PlaceSunkenWarehouse"
+    x: int
+    y: int
+
+
+COMMANDS: tuple[type, ...] = (SecondCanal, PlaceSunkenWarehouse)
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, neighbours, occupancy, possible, sectors
 from domain.kontor.core.changes import goods_recorded
-from domain.kontor.core.commands import PlaceSunkenWarehouse
 from domain.kontor.core.data import CARDS, GOODS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.options import Options
@@ -40,7 +40,50 @@ from domain.kontor.core.scoring import distribution_centre
 from domain.kontor.core.sides import side_of
 from domain.kontor.core.state import KontorState, change_part, part
 from domain.kontor.scenarios.data import WAREHOUSES_PER_GOOD
-from domain.kontor.scenarios.decisions import DecisionsState, decisions_of
+from domain.kontor.scenarios.decisions import DecisionsState, PlaceSunkenWarehouse, decisions_of
+
+
+@dataclass(frozen=True)
+class SunkenWarehouseRaised:
+    """Euphrate: the canal at (x, y) is surrounded; ``seat`` (who placed the last card)
+    gets its warehouse. ``pending``: the seat must choose the centre; otherwise it is
+    placed at once (SunkenWarehousePlaced) or, with no centre in an unfinished sector,
+    goes to the reserve."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehouseRaised"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    x: int
+    y: int
+    good: str
+    pending: bool
+
+
+@dataclass(frozen=True)
+class SunkenWarehousePlaced:
+    """Euphrate: the raised warehouse is added to the distribution centre ``card``."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehousePlaced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    good: str
+    card: int
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class SunkenWarehouseUsed:
+    """Euphrate: the reserve ran out of ``good``; the warehouse sunk at (x, y) is used."""
+
+    TYPE: ClassVar[str] = "kontor.SunkenWarehouseUsed"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    x: int
+    y: int
+    good: str
+
+
+EVENTS: tuple[type, ...] = (SunkenWarehouseRaised, SunkenWarehousePlaced, SunkenWarehouseUsed)
 
 
 @dataclass(frozen=True)
@@ -111,7 +154,7 @@ def take_goods(log, seat: int, card: int) -> tuple[str, ...] | None:
             continue
         spot = next(((x, y) for x, y, s in _own(log.state).sunken if s == g), None)
         if spot is not None:
-            log.emit(ev.SunkenWarehouseUsed(spot[0], spot[1], g))
+            log.emit(SunkenWarehouseUsed(spot[0], spot[1], g))
             out.append(g)
     return tuple(out)
 
@@ -168,10 +211,10 @@ def raise_sunken(log, seat: int) -> None:
         if not surrounded(st, cells, (x, y)):
             continue
         centres = sunken_centres(log.state, seat)
-        log.emit(ev.SunkenWarehouseRaised(seat, x, y, good, len(centres) > 1))
+        log.emit(SunkenWarehouseRaised(seat, x, y, good, len(centres) > 1))
         if len(centres) == 1:
             pos = centres[0]
-            log.emit(ev.SunkenWarehousePlaced(seat, good, cells[pos], pos[0], pos[1]))
+            log.emit(SunkenWarehousePlaced(seat, good, cells[pos], pos[0], pos[1]))
 
 
 def after_turn_step(log, turn) -> bool:
@@ -214,7 +257,7 @@ def decide_command(log, seat: int, command) -> bool:
             "unfinished sector (« mais dans un secteur qui n'est pas terminé »).",
         )
     good = decisions_of(st).sunken_pending[0][1]
-    log.emit(ev.SunkenWarehousePlaced(seat, good, occupancy(st)[pos], pos[0], pos[1]))
+    log.emit(SunkenWarehousePlaced(seat, good, occupancy(st)[pos], pos[0], pos[1]))
     log.advance()
     return True
 
@@ -241,15 +284,15 @@ def _without_sunken(state: KontorState, x: int, y: int) -> tuple:
 
 def evolve_sunken(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is ev.SunkenWarehouseRaised:
+    if t is SunkenWarehouseRaised:
         pending = decisions_of(state).sunken_pending
         if event.pending:
             pending = pending + ((event.seat, event.good),)
         state = change_part(state, DecisionsState, sunken_pending=pending)
         return change_part(state, EuphratesState, sunken=_without_sunken(state, event.x, event.y))
-    if t is ev.SunkenWarehouseUsed:
+    if t is SunkenWarehouseUsed:
         return change_part(state, EuphratesState, sunken=_without_sunken(state, event.x, event.y))
-    if t is ev.SunkenWarehousePlaced:
+    if t is SunkenWarehousePlaced:
         pending = list(decisions_of(state).sunken_pending)
         if (event.seat, event.good) in pending:
             pending.remove((event.seat, event.good))
@@ -285,4 +328,4 @@ def register(hooks: Hooks) -> None:
     sunken = lambda options: options.sunken_warehouses  # noqa: E731
     hooks.after_event((ev.GameStarted,), lambda old, event, new: started(event, new), when=sunken)
     hooks.before_event(ev.WarehousesAdded, lambda state, event: record_goods(event, state), when=sunken)
-    hooks.on_events((ev.SunkenWarehouseRaised, ev.SunkenWarehouseUsed, ev.SunkenWarehousePlaced), evolve_sunken)
+    hooks.on_events((SunkenWarehouseRaised, SunkenWarehouseUsed, SunkenWarehousePlaced), evolve_sunken)

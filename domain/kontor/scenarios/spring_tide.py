@@ -18,18 +18,57 @@ view.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, occupancy
 from domain.kontor.core.changes import add_at, grown, set_at, without_one
-from domain.kontor.core.commands import SecondCanal
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.hooks import Hooks
 from domain.kontor.core.placement import placement_cells, placement_error
 from domain.kontor.core.scoring import score_closed_sectors
 from domain.kontor.core.state import Cell, KontorState, change_part
-from domain.kontor.scenarios.decisions import DecisionsState, decisions_of, pending_seat
+from domain.kontor.scenarios.decisions import (
+    DecisionsState,
+    SecondCanal,
+    decisions_of,
+    pending_seat,
+)
+
+
+@dataclass(frozen=True)
+class SecondCanalOffered:
+    """Grande marée: the seat that just placed a canal may place a second one."""
+
+    TYPE: ClassVar[str] = "kontor.SecondCanalOffered"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+@dataclass(frozen=True)
+class SecondCanalPlaced:
+    """Grande marée: a canal from the hand at (x, y), ``cost`` paid to the treasury."""
+
+    TYPE: ClassVar[str] = "kontor.SecondCanalPlaced"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+    card: int
+    x: int
+    y: int
+    cost: int
+
+
+@dataclass(frozen=True)
+class SecondCanalDeclined:
+    TYPE: ClassVar[str] = "kontor.SecondCanalDeclined"
+    SCHEMA_VERSION: ClassVar[int] = 1
+    seat: int
+
+
+EVENTS: tuple[type, ...] = (SecondCanalOffered, SecondCanalPlaced, SecondCanalDeclined)
 
 
 def hand_water(state: KontorState, seat: int) -> list[int]:
@@ -57,7 +96,7 @@ def offer(log, seat: int, card: int) -> None:
     if cost and CARDS[card].kind == "water" and st.money[seat] >= cost:
         waters = hand_water(st, seat)
         if waters and second_canal_cells(st, seat, waters[0]):
-            log.emit(ev.SecondCanalOffered(seat))
+            log.emit(SecondCanalOffered(seat))
 
 
 def legal_commands(state: KontorState, seat: int) -> list | None:
@@ -84,7 +123,7 @@ def decide_command(log, seat: int, command) -> bool:
             "Grande marée: a second canal only right after placing a canal.",
         )
     if command.card is None:
-        log.emit(ev.SecondCanalDeclined(seat))
+        log.emit(SecondCanalDeclined(seat))
         log.advance()
         return True
     card = command.card
@@ -104,7 +143,7 @@ def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
     canal (no ship move, no tax), may close sectors, and is replaced from the pile; it
     brings no further offer."""
     cost = log.state.options.second_canal_cost
-    log.emit(ev.SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
+    log.emit(SecondCanalPlaced(seat, card, pos[0], pos[1], cost))
     score_closed_sectors(log)
     if log.ends_early():
         return
@@ -118,11 +157,11 @@ def place_second_canal(log, seat: int, card: int, pos: Pos) -> None:
 
 def evolve_second_canal(state: KontorState, event) -> KontorState | None:
     t = type(event)
-    if t is ev.SecondCanalOffered:
+    if t is SecondCanalOffered:
         return change_part(state, DecisionsState, second_canal=event.seat)
-    if t is ev.SecondCanalDeclined:
+    if t is SecondCanalDeclined:
         return change_part(state, DecisionsState, second_canal=None)
-    if t is ev.SecondCanalPlaced:
+    if t is SecondCanalPlaced:
         state = replace(
             state,
             board=state.board + (Cell(event.x, event.y, event.card),),
@@ -150,4 +189,4 @@ def register(hooks: Hooks) -> None:
     hooks.on_commands((SecondCanal,), decide_command)
     hooks.add_step("spring_tide_second_canal", offer_step, before="next")
     hooks.add_view(lambda state, out, cells, viewer: view_keys(state, out), after="final_scoring")
-    hooks.on_events((ev.SecondCanalOffered, ev.SecondCanalDeclined, ev.SecondCanalPlaced), evolve_second_canal)
+    hooks.on_events((SecondCanalOffered, SecondCanalDeclined, SecondCanalPlaced), evolve_second_canal)

@@ -9,18 +9,22 @@ from domain.common.frozen import replace
 from domain.decider import RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import (
-    AcceptAlliance,
-    ChooseCard,
-    DeclineAlliance,
-    LeaveAlliance,
-    MoveShip,
-    Pass,
-    ProposeAlliance,
-)
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass
 from domain.kontor.core.data import CARDS, dock_deck
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import part
+from domain.kontor.forms.free_wheel.commands import (
+    AcceptAlliance,
+    DeclineAlliance,
+    LeaveAlliance,
+    ProposeAlliance,
+)
+from domain.kontor.forms.free_wheel.events import (
+    AllianceDeclared,
+    AllianceDeclined,
+    AllianceEnded,
+    TurnStarted,
+)
 from domain.kontor.forms.free_wheel.scoring import supremacy_n
 from domain.kontor.forms.free_wheel.state import FreeWheelState
 from tests.refusals import refused
@@ -49,7 +53,7 @@ def ffa(layout=None, hands=((), (), ()), owners=(), pre=(), first=A, **kw):
         hands=hands,
         seat_count=3,
         first=first,
-        pre=[*placed, ev.TurnStarted(first, 2, 0), *pre],
+        pre=[*placed, TurnStarted(first, 2, 0), *pre],
         **kw,
     )
 
@@ -179,7 +183,7 @@ def test_alliance_needs_the_partners_consent():
     with refused("kontor.alliance_timing"):
         when(state, B, ProposeAlliance(2, 0, A))
     events, state = then(state, B, AcceptAlliance())
-    assert of_type(events, ev.AllianceDeclared)[0].seats == (A, B)
+    assert of_type(events, AllianceDeclared)[0].seats == (A, B)
     assert GAME.to_act(state) == (A,) and state.phase == "turn"
     v = GAME.view(state, None)
     # A+B: tea 1, wine 1 (two supremacies) vs C spice 1 (one): the alliance wins 1 point,
@@ -195,7 +199,7 @@ def test_declined_proposal_changes_nothing():
     state = ffa(layout, hands=((plain(0),), (plain(1),), (plain(2),)), owners=owners)
     _, state = then(state, A, ProposeAlliance(1, 0, C))
     events, state = then(state, C, DeclineAlliance())
-    assert events == [ev.AllianceDeclined(C)] and part(state, FreeWheelState).alliances == ()
+    assert events == [AllianceDeclined(C)] and part(state, FreeWheelState).alliances == ()
 
 
 def test_join_or_leave_only_before_playing_ones_card():
@@ -206,7 +210,7 @@ def test_join_or_leave_only_before_playing_ones_card():
         layout,
         hands=((plain(0), plain(3)), (plain(1),), (plain(2),)),
         owners=owners,
-        pre=[ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
+        pre=[AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
     )
     assert LeaveAlliance(1, 0) in GAME.legal_commands(state, A)
     _, state = then(state, A, ChooseCard(plain(0)))
@@ -223,10 +227,10 @@ def test_leave_alliance():
         layout,
         hands=((plain(0),), (plain(1),), (plain(2),)),
         owners=owners,
-        pre=[ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
+        pre=[AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
     )
     events, state = then(state, A, LeaveAlliance(3, 0))
-    assert of_type(events, ev.AllianceEnded)[0].reason == "left" and part(state, FreeWheelState).alliances == ()
+    assert of_type(events, AllianceEnded)[0].reason == "left" and part(state, FreeWheelState).alliances == ()
 
 
 def test_only_two_players_per_alliance():
@@ -237,7 +241,7 @@ def test_only_two_players_per_alliance():
         hands=((plain(0),), (plain(1),), (plain(2),)),
         owners=owners,
         first=C,
-        pre=[ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
+        pre=[AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))],
     )
     assert not any(isinstance(c, ProposeAlliance) for c in GAME.legal_commands(state, C))
     with pytest.raises(RuleViolation) as err:
@@ -261,12 +265,12 @@ def test_merging_sectors_breaks_a_double_alliance():
         owners=owners2,
         first=C,
         pre=[
-            ev.AllianceDeclared((A, B), ((1, 0), (2, 0))),
-            ev.AllianceDeclared((A, C), ((1, 2), (2, 2))),
+            AllianceDeclared((A, B), ((1, 0), (2, 0))),
+            AllianceDeclared((A, C), ((1, 2), (2, 2))),
         ],
     )
     events, state = play(state, C, joiner, (1, 1))
-    ended = of_type(events, ev.AllianceEnded)
+    ended = of_type(events, AllianceEnded)
     assert {e.seats for e in ended} == {(A, B), (A, C)} and all(e.reason == "merged" for e in ended)
     # new alliances from each player's next turn: A's turn has begun, B and C wait
     assert part(state, FreeWheelState).alliances == () and part(state, FreeWheelState).current == A and set(part(state, FreeWheelState).barred) == {B, C}
@@ -287,7 +291,7 @@ def test_alliance_shares_and_remainder():
     customs = [c.id for c in CARDS.values() if c.kind == "customs"]
     layout = {(0, 0): 0, (1, 0): ta, (2, 0): wb, (3, 0): sc, (1, 1): ta2}
     owners = [(1, 0, A), (2, 0, B), (3, 0, C), (1, 1, A)]
-    pre = [ev.AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))]
+    pre = [AllianceDeclared((A, B), ((1, 0), (2, 0), (3, 0)))]
     state = ffa(layout, owners=owners, pre=pre)
     cells = occupancy(state)
     from domain.kontor.core.board import sector_of

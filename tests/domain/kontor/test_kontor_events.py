@@ -9,18 +9,26 @@ import pytest
 from domain.decider import NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import (
-    ChooseCard,
-    ChooseFromPile,
-    Pass,
-    PutUnder,
-    SkipEvent,
-    SwapWarehouse,
-)
+from domain.kontor.core.commands import ChooseCard, Pass
 from domain.kontor.core.data import CARDS, EVENT_CARDS
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import part
-from domain.kontor.expansions.event_cards import EventCardsState
+from domain.kontor.expansions.event_cards import (
+    BonusPointAwarded,
+    ChooseFromPile,
+    CraneBurned,
+    DocksPutUnder,
+    EventCardsState,
+    EventDeckShuffled,
+    EventSkipped,
+    EventTurned,
+    MoneyLost,
+    PileCardTaken,
+    PutUnder,
+    SkipEvent,
+    StrikePaid,
+    SwapWarehouse,
+)
 from domain.rng import Rng
 
 from .helpers import BLACK, RED, SEED, cards, crane, of_type, take_turn, tavern, then, water, when
@@ -51,7 +59,7 @@ def closing_round(deck, layout_extra=None, pre=(), extra=None, **kw):
     """Red's tea dock at (1, 1) is closed by red's canal at (1, 2) (black passes): the
     sector is scored, then the top event card of ``deck`` is turned."""
     layout = cross() | {(1, 1): TEA_R, (2, 1): water(n=5)} | dict(layout_extra or {})
-    pre = [ev.EventDeckShuffled(tuple(deck), 0), ev.WarehousesAdded(RED, TEA_R, ("tea",)), *pre]
+    pre = [EventDeckShuffled(tuple(deck), 0), ev.WarehousesAdded(RED, TEA_R, ("tea",)), *pre]
     extra = extra or ((SPARE_R, water(n=9)), (SPARE_B, water(n=10)))
     return take_turn(layout, water(n=0), (1, 2), extra=extra, pre=pre, options=EVENTS, **kw)
 
@@ -77,7 +85,7 @@ def test_deck_shuffled_face_down_and_secret():
     """« Au début de la partie, les cartes d'événement sont mélangées et placées en une pile
     cachée »."""
     events = GAME.start(EVENTS, 2, SEED)
-    shuffled = of_type(events, ev.EventDeckShuffled)
+    shuffled = of_type(events, EventDeckShuffled)
     assert len(shuffled) == 1 and sorted(shuffled[0].deck) == sorted(EVENT_CARDS)
     for viewer in (None, RED, BLACK):
         assert GAME.redact_event(shuffled[0], viewer)["deck"] == {"size": 10}
@@ -112,7 +120,7 @@ def test_marriage_choose_from_pile_then_put_a_dock_under():
     ] == list(black_pile)
     assert ChooseFromPile(red_pile[1]) in GAME.legal_commands(state, RED)
     events, state = then(state, RED, ChooseFromPile(red_pile[1]))
-    taken = of_type(events, ev.PileCardTaken)[0]
+    taken = of_type(events, PileCardTaken)[0]
     assert GAME.redact_event(taken, BLACK)["card"] is None  # from inside the pile: secret
     assert state.dock_piles[RED] == (red_pile[0], red_pile[2])  # order kept
     assert GAME.legal_commands(state, RED) == [
@@ -132,12 +140,12 @@ def test_disorder_docks_under_the_pile_and_three_new_ones():
     dessus de cette pile »."""
     red_pile = pile(RED, 4)
     events, state = closing_round(rest("disorder"), dock_piles=(red_pile, ()))
-    assert of_type(events, ev.DocksPutUnder)[0] == ev.DocksPutUnder(RED, (SPARE_R,))
+    assert of_type(events, DocksPutUnder)[0] == DocksPutUnder(RED, (SPARE_R,))
     assert sorted(c for c in state.hands[RED] if c != water(n=9)) == sorted(red_pile[:3])
     assert state.dock_piles[RED] == (red_pile[3], SPARE_R)
     # black's spare dock went under an empty pile and came back
     assert SPARE_B in state.hands[BLACK] and state.dock_piles[BLACK] == ()
-    assert GAME.redact_event(of_type(events, ev.DocksPutUnder)[0], BLACK)["cards"] == {"size": 1}
+    assert GAME.redact_event(of_type(events, DocksPutUnder)[0], BLACK)["cards"] == {"size": 1}
 
 
 def test_conspiracy_richest_passes_next_turn_tie_nobody():
@@ -156,7 +164,7 @@ def test_hurricane_everyone_keeps_one_coin():
     """« Ouragan : Chacun perd tout son argent sauf une pièce »."""
     events, state = closing_round(rest("hurricane"), money=(4, 0), treasury=16)
     # red 4 + 1 (canal), black 0 + 1 (pass): red loses 4, black keeps his only coin
-    assert of_type(events, ev.MoneyLost) == [ev.MoneyLost((4, 0))]
+    assert of_type(events, MoneyLost) == [MoneyLost((4, 0))]
     assert state.money == (1, 1) and state.treasury == 18
 
 
@@ -164,7 +172,7 @@ def test_strike_pays_a_player_whose_tavern_is_placed():
     """« Grève : Un joueur qui a déjà posé sa taverne reçoit une pièce supplémentaire de la
     trésorerie »."""
     events, state = closing_round(rest("strike"), layout_extra={(-1, -1): tavern(BLACK)})
-    assert of_type(events, ev.StrikePaid) == [ev.StrikePaid(BLACK, 1)]
+    assert of_type(events, StrikePaid) == [StrikePaid(BLACK, 1)]
     assert state.money == (5, 6)  # red: canal income; black: pass and strike
 
 
@@ -172,7 +180,7 @@ def test_fire_cranes_back_under_their_pile_except_in_finished_sectors():
     """« Incendie : Les grues posées retournent sous la pile de leur propriétaire, sauf si
     elles se trouvent dans un secteur terminé »."""
     events, state = closing_round(rest("fire"), layout_extra={(-1, -1): crane(BLACK)})
-    assert of_type(events, ev.CraneBurned) == [ev.CraneBurned(crane(BLACK), -1, -1, BLACK)]
+    assert of_type(events, CraneBurned) == [CraneBurned(crane(BLACK), -1, -1, BLACK)]
     assert state.dock_piles[BLACK][-1] == crane(BLACK)
     assert (-1, -1) not in {(c.x, c.y) for c in state.board}
 
@@ -181,7 +189,7 @@ def test_golden_days_richest_gets_a_victory_point():
     """« Jours dorés : Le joueur actuellement le plus riche reçoit un point de victoire
     supplémentaire »."""
     events, state = closing_round(rest("golden_days"), money=(4, 2), treasury=14)
-    assert of_type(events, ev.BonusPointAwarded) == [ev.BonusPointAwarded(RED, 1)]
+    assert of_type(events, BonusPointAwarded) == [BonusPointAwarded(RED, 1)]
     view = GAME.view(state, None)
     assert view["players"][RED]["bonus_points"] == 1
     assert view["players"][RED]["points"] == 2  # the sector and the bonus
@@ -235,7 +243,7 @@ def test_flood_swap_in_turn_not_in_the_same_sector_nor_a_finished_one():
         when(state, RED, SkipEvent())
     events, state = then(state, BLACK, SwapWarehouse(-1, -2, "spice", "wine"))
     # red's only warehouse is in the same sector: red cannot swap, the event ends
-    assert of_type(events, ev.EventSkipped) == [ev.EventSkipped(RED)]
+    assert of_type(events, EventSkipped) == [EventSkipped(RED)]
     assert state.phase == "choose"
     sector = next(
         s for s in GAME.view(state, None)["board"]["sectors"] if {"x": -1, "y": -1} in s["cells"]
@@ -247,13 +255,13 @@ def test_an_impossible_event_does_nothing():
     """« L'événement décrit est accompli, à moins que ce ne soit impossible »: Mariage with
     empty piles asks nobody."""
     events, state = closing_round(rest("marriage"))
-    assert of_type(events, ev.EventTurned) == [ev.EventTurned("marriage", ())]
+    assert of_type(events, EventTurned) == [EventTurned("marriage", ())]
     assert state.phase == "choose"
 
 
 def test_no_card_left_nothing_turned():
     events, state = closing_round([])
-    assert not of_type(events, ev.EventTurned) and state.phase == "choose"
+    assert not of_type(events, EventTurned) and state.phase == "choose"
 
 
 def test_pass_still_allowed_and_event_deck_in_hidden_at_the_end():

@@ -7,10 +7,17 @@ import pytest
 from domain.decider import OptionsError, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import ChooseCard, ExportWarehouse, MoveShip, Pass, PlaceCard
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import part
+from domain.kontor.expansions.export_warehouse import (
+    ExportWarehouse,
+    ExportWarehouseKept,
+    ExportWarehouseReturned,
+    WarehouseExported,
+)
+from domain.kontor.expansions.final_bonuses import FinalBonusesCounted
 from domain.kontor.expansions.warehouse_goods import WarehouseGoodsState
 
 from .helpers import (
@@ -70,7 +77,7 @@ def test_one_warehouse_to_export_the_others_to_the_sector():
     goods = CARDS[card].goods
     _, state = placing(cross(), card, None, options=EXPORT)
     events, state = then(state, RED, ExportWarehouse(1, 1, goods[0]))
-    assert of_type(events, ev.WarehouseExported) == [ev.WarehouseExported(RED, card, goods[0])]
+    assert of_type(events, WarehouseExported) == [WarehouseExported(RED, card, goods[0])]
     assert of_type(events, ev.WarehousesAdded) == [ev.WarehousesAdded(RED, card, goods[1:])]
     view = GAME.view(state, BLACK)
     assert view["players"][RED]["export_warehouse"][goods[0]] == 1
@@ -112,7 +119,7 @@ def _ship_setup(extra_red_dock: bool):
         c.id for c in CARDS.values() if c.owner == RED and c.ship and c.goods == ("wine",)
     )
     layout = cross() | {(1, 1): target}
-    pre = [ev.WarehouseExported(RED, target, "wine")]
+    pre = [WarehouseExported(RED, target, "wine")]
     other = None
     if extra_red_dock:
         other = plain_dock(RED, good="wine")
@@ -135,8 +142,8 @@ def test_ship_removal_takes_the_warehouse_from_export_when_none_in_the_sector():
     state, target, _ = _ship_setup(extra_red_dock=False)
     assert part(state, WarehouseGoodsState).exports[RED] == (0, 1, 0)
     events, state = then(state, BLACK, MoveShip(1, 0, 1, 1, RED))
-    assert of_type(events, ev.ExportWarehouseReturned) == [
-        ev.ExportWarehouseReturned(RED, target, "wine")
+    assert of_type(events, ExportWarehouseReturned) == [
+        ExportWarehouseReturned(RED, target, "wine")
     ]
     assert part(state, WarehouseGoodsState).exports[RED] == (0, 0, 0) and not part(state, WarehouseGoodsState).export_missing
 
@@ -146,8 +153,8 @@ def test_ship_removal_keeps_the_export_when_the_sector_has_that_good():
     l'exportation »: with a wine warehouse of his in the sector, that one leaves instead."""
     state, target, other = _ship_setup(extra_red_dock=True)
     events, state = then(state, BLACK, MoveShip(1, 0, 1, 1, RED))
-    assert of_type(events, ev.ExportWarehouseKept) == [
-        ev.ExportWarehouseKept(RED, target, "wine", other)
+    assert of_type(events, ExportWarehouseKept) == [
+        ExportWarehouseKept(RED, target, "wine", other)
     ]
     assert part(state, WarehouseGoodsState).exports[RED] == (0, 1, 0)
     view = GAME.view(state, None)
@@ -164,16 +171,16 @@ def test_majorities_per_good_score_one_point_ties_nothing():
     red_docks = [c for c in cards("dock", RED, None, None) if CARDS[c].goods][:3]
     black_docks = [c for c in cards("dock", BLACK, None, None) if CARDS[c].goods][:2]
     pre = [
-        ev.WarehouseExported(RED, red_docks[0], "tea"),
-        ev.WarehouseExported(RED, red_docks[1], "tea"),
-        ev.WarehouseExported(RED, red_docks[2], "wine"),
-        ev.WarehouseExported(BLACK, black_docks[0], "tea"),
-        ev.WarehouseExported(BLACK, black_docks[1], "wine"),
+        WarehouseExported(RED, red_docks[0], "tea"),
+        WarehouseExported(RED, red_docks[1], "tea"),
+        WarehouseExported(RED, red_docks[2], "wine"),
+        WarehouseExported(BLACK, black_docks[0], "tea"),
+        WarehouseExported(BLACK, black_docks[1], "wine"),
     ]
     events, state = take_turn(
         layout, spare[0], (3, 3), extra=((spare[1],), (spare[2],)), pre=pre, options=EXPORT
     )
-    bonus = of_type(events, ev.FinalBonusesCounted)
+    bonus = of_type(events, FinalBonusesCounted)
     assert bonus and bonus[0].export_majorities == (RED, None, None)
     ended = of_type(events, ev.GameEnded)[0]
     assert ended.points == (1, 0) and ended.winners == (RED,)

@@ -7,18 +7,20 @@ import pytest
 from domain.decider import NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import (
-    ChooseCard,
-    DrawCard,
-    MoveShip,
-    Pass,
-    PlaceCard,
-    SetDrunkDock,
-)
+from domain.kontor.core.commands import ChooseCard, DrawCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import Cell, part
 from domain.kontor.core.versions import rules_version_of
+from domain.kontor.forms.free_wheel.commands import SetDrunkDock
+from domain.kontor.forms.free_wheel.events import (
+    DockSobered,
+    DrunkDockSet,
+    SectorCounted,
+    StepStarted,
+    TaxUnpaid,
+    TurnStarted,
+)
 from domain.kontor.forms.free_wheel.state import FreeWheelState
 
 from .helpers import SEED, cards, crane, dock, given, of_type, tavern, then, water, when
@@ -64,7 +66,7 @@ def fw_started(
         ship=ship,
         common_docks=tuple(common),
     )
-    return given(started, ev.TurnStarted(first, 1, 0), *pre)
+    return given(started, TurnStarted(first, 1, 0), *pre)
 
 
 def plain(n: int) -> int:
@@ -106,7 +108,7 @@ def test_setup_anchor_ship_board_hands_money(seats):
         assert len(hand) == 4
         assert sum(CARDS[c].kind == "dock" for c in hand) == 2
     assert state.phase == "turn" and GAME.to_act(state) == (part(state, FreeWheelState).current,)
-    assert isinstance(events[1], ev.TurnStarted)
+    assert isinstance(events[1], TurnStarted)
     if seats == 4:
         # the team rules at 4 (« L'Affrontement à Quatre »): red seats 0-1, black 2-3
         assert options.teams == ((0, 1), (2, 3))
@@ -151,7 +153,7 @@ def test_free_choice_of_the_pile():
         water_pile=(plain(3),),
     )
     events, state = play(state, RED, d1, (1, 0))
-    assert of_type(events, ev.StepStarted)[0].step == "draw"
+    assert of_type(events, StepStarted)[0].step == "draw"
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
     events, state = then(state, RED, DrawCard("water"))
     assert of_type(events, ev.CardDrawn)[0].card == plain(3)
@@ -246,7 +248,7 @@ def test_cannot_pay_passes_the_next_turn():
     florin = water(florin=True)
     state = fw_started(hands=((florin, plain(0)), (plain(1),)), money=(2, 0), treasury=18)
     events, state = play(state, RED, florin, (1, 0))
-    assert of_type(events, ev.TaxUnpaid) == [ev.TaxUnpaid(BLACK)]
+    assert of_type(events, TaxUnpaid) == [TaxUnpaid(BLACK)]
     assert [type(e).__name__ for e in events[-3:]] == ["TurnStarted", "TurnSkipped", "TurnStarted"]
     assert part(state, FreeWheelState).current == RED and part(state, FreeWheelState).skip_next == (False, False)
     assert GAME.view(state, None)["players"][1]["skip_next_turn"] is False
@@ -258,7 +260,7 @@ def test_passer_is_spared_the_tax_until_his_next_turn():
     state = fw_started(hands=((florin,), (plain(1),)), first=BLACK)
     _, state = then(state, BLACK, Pass())
     events, _ = play(state, RED, florin, (1, 0))
-    assert not of_type(events, ev.TaxPaid) and not of_type(events, ev.TaxUnpaid)
+    assert not of_type(events, ev.TaxPaid) and not of_type(events, TaxUnpaid)
 
 
 # --- 8 and 11: scoring at the end -------------------------------------------------------
@@ -302,7 +304,7 @@ def test_no_sector_scored_before_the_end_and_all_sectors_of_two_docks_count():
 
     log = DecideContext(state)
     _end_game(log, "stalled")
-    counted = of_type(log.events, ev.SectorCounted)
+    counted = of_type(log.events, SectorCounted)
     assert len(counted) == 1 and counted[0].shares == (1, 0)
     assert log.state.points == (1, 0) and log.state.winners == (RED,)
 
@@ -400,13 +402,13 @@ def test_tavern_makes_a_dock_drunk():
     # before: black's spice (value) beats red's tea under the cyclic order
     assert GAME.view(state, None)["players"][BLACK]["points"] == 1
     events, state = play(state, RED, tv, (1, 1))
-    assert of_type(events, ev.StepStarted)[0].step == "drunk"
+    assert of_type(events, StepStarted)[0].step == "drunk"
     assert set(GAME.legal_commands(state, RED)) == {
         SetDrunkDock(1, 1, 1, 0),
         SetDrunkDock(1, 1, 2, 0),
     }
     events, state = then(state, RED, SetDrunkDock(1, 1, 2, 0))
-    assert of_type(events, ev.DrunkDockSet)[0].card == s1
+    assert of_type(events, DrunkDockSet)[0].card == s1
     v = GAME.view(state, None)
     assert v["players"][RED]["points"] == 1 and v["players"][BLACK]["points"] == 0
     assert v["taverns"][0]["drunk"] == {"x": 2, "y": 0}
@@ -418,7 +420,7 @@ def test_tavern_owner_moves_the_coin_at_the_start_of_his_turn():
     layout, pre, t1, s1 = _tavern_board()
     tv = tavern(RED)
     layout[(1, 1)] = tv
-    pre = pre + [ev.DrunkDockSet(RED, tv, s1, 2, 0)]
+    pre = pre + [DrunkDockSet(RED, tv, s1, 2, 0)]
     state = given(*_events_with_tavern(layout, pre, tv))
     assert SetDrunkDock(1, 1, 1, 0) not in GAME.legal_commands(state, BLACK)
     _, state = then(state, BLACK, Pass())
@@ -449,9 +451,9 @@ def _events_with_tavern(layout, pre, tv):
             treasury=16,
             ship=(0, 0),
         ),
-        ev.TurnStarted(RED, 1, 0),
+        TurnStarted(RED, 1, 0),
         ev.CardPlaced(RED, tv, 1, 1),
-        ev.TurnStarted(BLACK, 2, 0),
+        TurnStarted(BLACK, 2, 0),
     ]
     return state_events + list(pre)
 
@@ -463,13 +465,13 @@ def test_sober_again_when_the_dock_leaves_the_sector():
     tv = tavern(RED)
     layout[(1, 1)] = tv
     flood = next(c for c in special_cards() if CARDS[c].kind == "flood")
-    pre = pre + [ev.DrunkDockSet(RED, tv, s1, 2, 0)]
+    pre = pre + [DrunkDockSet(RED, tv, s1, 2, 0)]
     events = _events_with_tavern(layout, pre, tv)
     events[0] = ev.GameStarted(**{**events[0].__dict__, "hands": ((plain(0),), (flood,))})
     state = given(*events)
     # black floods red's tea dock (1,0): the spice dock (2,0) is cut off from the tavern
     out, state = play(state, BLACK, flood, (1, 0))
-    assert of_type(out, ev.DockSobered) == [ev.DockSobered(tv, s1, "separated")]
+    assert of_type(out, DockSobered) == [DockSobered(tv, s1, "separated")]
     assert part(state, FreeWheelState).taverns == ((tv, RED, None),)
 
 

@@ -26,6 +26,7 @@ from domain.kontor.core.commands import ChooseCard, DrawCard, PlaceCard
 from domain.kontor.core.data import CARDS, special_cards
 from domain.kontor.core.options import parse_options
 from domain.kontor.core.state import part, replace_in
+from domain.kontor.forms.free_wheel.events import StepStarted
 from domain.kontor.forms.free_wheel.state import FreeWheelState
 
 from .helpers import then, when
@@ -71,7 +72,7 @@ def _at_draw(options, seats: int, seed: str, seat: int, hand_kinds, play_kind: s
                        **{docks_key: tuple(piles)})
     _, state = then(state, seat, ChooseCard(played))
     events, state = then(state, seat, PlaceCard(1, 0))
-    assert [e.step for e in events if isinstance(e, ev.StepStarted)] == ["draw"]
+    assert [e.step for e in events if isinstance(e, StepStarted)] == ["draw"]
     return state, top, dock_top
 
 

@@ -11,23 +11,27 @@ import pytest
 from domain.decider import NotYourTurn, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core.commands import (
-    Bribe,
-    ChooseCard,
-    MoveShip,
-    Pass,
-    PlaceCard,
-    PlaceSunkenWarehouse,
-    SecondCanal,
-)
+from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.decide import legal_commands, to_act
 from domain.kontor.core.state import ScoredSector, part
-from domain.kontor.scenarios.baksheesh import BaksheeshState
+from domain.kontor.scenarios.baksheesh import BaksheeshState, Bribe, DockBribed
 from domain.kontor.scenarios.data import LAYOUTS
-from domain.kontor.scenarios.decisions import DecisionsState
+from domain.kontor.scenarios.decisions import DecisionsState, PlaceSunkenWarehouse, SecondCanal
 from domain.kontor.scenarios.embargo import supply
-from domain.kontor.scenarios.euphrates import EuphratesState, reserve, surrounded
+from domain.kontor.scenarios.euphrates import (
+    EuphratesState,
+    SunkenWarehousePlaced,
+    SunkenWarehouseRaised,
+    SunkenWarehouseUsed,
+    reserve,
+    surrounded,
+)
+from domain.kontor.scenarios.spring_tide import (
+    SecondCanalDeclined,
+    SecondCanalOffered,
+    SecondCanalPlaced,
+)
 from tests.refusals import refused
 
 from .helpers import BLACK, RED, choose, given, of_type, started, then, types, when, with_warehouses
@@ -70,7 +74,7 @@ def test_bribe_buys_back_an_opponent_goods_dock():
     lay, state = bribe_state({(1, 1): target})
     assert Bribe(1, 1) in legal_commands(state, RED)
     events, state = then(state, RED, Bribe(1, 1))
-    assert events == [ev.DockBribed(RED, target, 1, 1, 2, BLACK)]
+    assert events == [DockBribed(RED, target, 1, 1, 2, BLACK)]
     assert state.money == (1, 3) and state.treasury == 16
     assert (1, 1) not in {(c.x, c.y) for c in state.board}
     assert target not in state.warehouses
@@ -266,9 +270,9 @@ def test_euphrates_surrounded_canal_gives_its_warehouse_to_the_last_placer():
         {(1, -1): black_dock(0)}, red_dock(0, good="wine"), extra=(spare_water(0),)
     )
     events, state = then(state, RED, PlaceCard(1, 1))
-    raised = of_type(events, ev.SunkenWarehouseRaised)
-    assert raised == [ev.SunkenWarehouseRaised(RED, 1, 0, "tea", False)]
-    placed = of_type(events, ev.SunkenWarehousePlaced)
+    raised = of_type(events, SunkenWarehouseRaised)
+    assert raised == [SunkenWarehouseRaised(RED, 1, 0, "tea", False)]
+    placed = of_type(events, SunkenWarehousePlaced)
     assert placed and placed[0].card == red_dock(0, good="wine") and placed[0].good == "tea"
     assert part(state, EuphratesState).sunken == ()
     assert state.goods_map()[red_dock(0, good="wine")] == (
@@ -285,7 +289,7 @@ def test_euphrates_choice_of_centre_in_an_unfinished_sector():
     dans un secteur qui n'est pas terminé. »"""
     state = euphrates_state({(1, -1): red_dock(1)}, red_dock(0), extra=(spare_water(0),))
     events, state = then(state, RED, PlaceCard(1, 1))
-    assert of_type(events, ev.SunkenWarehouseRaised)[0].pending is True
+    assert of_type(events, SunkenWarehouseRaised)[0].pending is True
     assert to_act(state) == (RED,)
     legal = legal_commands(state, RED)
     assert set(legal) == {PlaceSunkenWarehouse(1, -1), PlaceSunkenWarehouse(1, 1)}
@@ -295,7 +299,7 @@ def test_euphrates_choice_of_centre_in_an_unfinished_sector():
     with refused("kontor.decision_pending"):
         when(state, RED, Pass())
     events, state = then(state, RED, PlaceSunkenWarehouse(1, -1))
-    assert of_type(events, ev.SunkenWarehousePlaced)[0].card == red_dock(1)
+    assert of_type(events, SunkenWarehousePlaced)[0].card == red_dock(1)
     assert part(state, DecisionsState).sunken_pending == () and state.round == 2
 
 
@@ -305,10 +309,10 @@ def test_euphrates_no_centre_the_warehouse_goes_to_the_reserve():
     state = euphrates_state({(1, -1): black_dock(0)}, spare_water(0), extra=(red_dock(0),))
     # red closes the last side with a canal; red has no centre
     events, state = then(state, RED, PlaceCard(1, 1))
-    assert of_type(events, ev.SunkenWarehouseRaised) == [
-        ev.SunkenWarehouseRaised(RED, 1, 0, "tea", False)
+    assert of_type(events, SunkenWarehouseRaised) == [
+        SunkenWarehouseRaised(RED, 1, 0, "tea", False)
     ]
-    assert not of_type(events, ev.SunkenWarehousePlaced)
+    assert not of_type(events, SunkenWarehousePlaced)
     assert part(state, EuphratesState).sunken == ()
 
 
@@ -337,7 +341,7 @@ def test_euphrates_reserve_shortage_takes_from_the_canal():
     )
     assert reserve(fake)["wine"] == 0
     events, _ = then(fake, RED, PlaceCard(1, 1))
-    assert of_type(events, ev.SunkenWarehouseUsed) == [ev.SunkenWarehouseUsed(-1, 0, "wine")]
+    assert of_type(events, SunkenWarehouseUsed) == [SunkenWarehouseUsed(-1, 0, "wine")]
     assert "wine" in of_type(events, ev.WarehousesAdded)[0].goods
 
 
@@ -356,13 +360,13 @@ def test_spring_tide_second_canal_for_one_florin_without_income():
     )
     events, state = then(state, RED, PlaceCard(1, 1))
     assert of_type(events, ev.IncomePaid) == [ev.IncomePaid(RED, 1)]
-    assert of_type(events, ev.SecondCanalOffered) == [ev.SecondCanalOffered(RED)]
+    assert of_type(events, SecondCanalOffered) == [SecondCanalOffered(RED)]
     assert to_act(state) == (RED,)
     legal = legal_commands(state, RED)
     assert SecondCanal() in legal and SecondCanal(second, 1, 2) in legal
     money = state.money[RED]
     events, state = then(state, RED, SecondCanal(second, 1, 2))
-    assert of_type(events, ev.SecondCanalPlaced) == [ev.SecondCanalPlaced(RED, second, 1, 2, 1)]
+    assert of_type(events, SecondCanalPlaced) == [SecondCanalPlaced(RED, second, 1, 2, 1)]
     assert not of_type(events, ev.IncomePaid)
     assert of_type(events, ev.CardDrawn) == [ev.CardDrawn(RED, spare_water(3), "water")]
     assert state.money[RED] == money - 1
@@ -376,7 +380,7 @@ def test_spring_tide_may_decline_and_not_offered_without_money_or_after_a_dock()
     state = red_plays(lay, spare_water(0), o, extra_red=(spare_water(1),))
     _, state = then(state, RED, PlaceCard(1, 1))
     events, state = then(state, RED, SecondCanal())
-    assert of_type(events, ev.SecondCanalDeclined) == [ev.SecondCanalDeclined(RED)]
+    assert of_type(events, SecondCanalDeclined) == [SecondCanalDeclined(RED)]
     assert part(state, DecisionsState).second_canal is None and state.round == 2
     # broke and the treasury empty: no offer
     state = red_plays(
@@ -384,11 +388,11 @@ def test_spring_tide_may_decline_and_not_offered_without_money_or_after_a_dock()
     )
     state = replace(state, treasury=0)
     events, state = then(state, RED, PlaceCard(1, 1))
-    assert not of_type(events, ev.SecondCanalOffered)
+    assert not of_type(events, SecondCanalOffered)
     # a dock: no offer
     state = red_plays(lay, red_dock(0), o, extra_red=(spare_water(1),))
     events, _ = then(state, RED, PlaceCard(1, 1))
-    assert not of_type(events, ev.SecondCanalOffered)
+    assert not of_type(events, SecondCanalOffered)
 
 
 # ---------------------------------------------------------------------------------------

@@ -12,22 +12,23 @@ from domain.decider import OptionsError
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import occupancy, warehouse_counts
-from domain.kontor.core.commands import (
-    BuySpecialCard,
-    ChooseCard,
-    ChooseGood,
-    ChooseStartingDock,
-    DrawCard,
-    Pass,
-    PlaceCard,
-    PlaceWater,
-    TakeFromPile,
-)
+from domain.kontor.core.commands import ChooseCard, DrawCard, Pass, PlaceCard
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.scoring import goods_of
 from domain.kontor.core.state import part
-from domain.kontor.rules.buy_special_cards import SpecialsState
-from domain.kontor.rules.flood_choice import FloodState
+from domain.kontor.rules.buy_special_cards import (
+    BuyingClosed,
+    BuyingOpened,
+    BuySpecialCard,
+    SpecialCardBought,
+    SpecialsState,
+)
+from domain.kontor.rules.choice_of_goods import ChooseGood
+from domain.kontor.rules.first_choice import PilePickPaid, TakeFromPile
+from domain.kontor.rules.flood_choice import FloodDiscarded, FloodState, PlaceWater
+from domain.kontor.rules.justice import ChooseStartingDock, DockPilesFormed
+from domain.kontor.rules.pending_step import StepOpened
+from domain.kontor.rules.water_fill import WaterFilled
 from tests.domain.kontor.helpers import (
     BLACK,
     RED,
@@ -137,7 +138,7 @@ def test_justice_choose_three_docks_then_four_set_aside():
             out, state = then(state, seat, ChooseStartingDock(picks[seat][i]))
             redacted = GAME.redact_event(out[0], 1 - seat)
             assert redacted["card"] is None
-    formed = of_type(out, ev.DockPilesFormed)[0]
+    formed = of_type(out, DockPilesFormed)[0]
     assert [len(a) for a in formed.aside] == [4, 4]
     assert state.phase == "choose"
     for seat in (RED, BLACK):
@@ -200,7 +201,7 @@ def test_free_choice_draw_from_either_pile_keeping_a_dock_and_a_canal():
     )
     _, state = choose(state, ChooseCard(d1), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
-    assert of_type(events, ev.StepOpened)[0].step == "draw"
+    assert of_type(events, StepOpened)[0].step == "draw"
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
     events, state = then(state, RED, DrawCard("water"))
     assert of_type(events, ev.CardDrawn)[0].pile == "water"
@@ -216,7 +217,7 @@ def test_free_choice_draw_from_either_pile_keeping_a_dock_and_a_canal():
     _, state = choose(state, ChooseCard(water(n=1)), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
     assert of_type(events, ev.CardDrawn)[0].pile == "water"  # only choice: drawn at once
-    assert not of_type(events, ev.StepOpened)
+    assert not of_type(events, StepOpened)
 
 
 @pytest.mark.parametrize("special", ["bridge", "customs", "flood"])
@@ -240,7 +241,7 @@ def test_free_choice_judges_a_card_by_what_it_is(special):
     )
     _, state = choose(state, ChooseCard(d1), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
-    assert [e.step for e in of_type(events, ev.StepOpened)] == ["draw"]
+    assert [e.step for e in of_type(events, StepOpened)] == ["draw"]
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("water")]
 
 
@@ -263,7 +264,7 @@ def test_free_choice_in_a_game_of_the_first_versions_counts_printed_kinds():
     state = replace(state, rules_version="kontor-basic-1")
     _, state = choose(state, ChooseCard(d1), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
-    assert not of_type(events, ev.StepOpened)
+    assert not of_type(events, StepOpened)
     assert [(e.card, e.pile) for e in of_type(events, ev.CardDrawn)] == [(top, "dock")]
 
 
@@ -302,7 +303,7 @@ def test_choice_of_goods_two_identical_goods_one_warehouse():
     _, state = choose(state, ChooseCard(twin), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
     assert of_type(events, ev.WarehousesAdded)[0].goods == ("tea",)
-    assert not of_type(events, ev.StepOpened)
+    assert not of_type(events, StepOpened)
 
 
 # --- Premier choix -----------------------------------------------------------------------
@@ -321,7 +322,7 @@ def test_first_choice_pay_two_and_pick_within_the_pile_order_kept():
     _, state = then(state, RED, PlaceCard(0, -3))
     assert GAME.legal_commands(state, RED) == [DrawCard("dock"), DrawCard("dock_pick")]
     events, state = then(state, RED, DrawCard("dock_pick"))
-    assert of_type(events, ev.PilePickPaid)[0].amount == 2
+    assert of_type(events, PilePickPaid)[0].amount == 2
     assert state.money[RED] == 2
     assert GAME.view(state, RED)["you"]["dock_pile"] == list(pile)
     assert "dock_pile" not in GAME.view(state, BLACK).get("you", {})
@@ -371,10 +372,10 @@ def test_flood_choice_two_water_cards_then_flood_discarded_and_two_drawn():
     legal = GAME.legal_commands(state, RED)
     assert PlaceWater(c1, 0, -3) in legal
     events, state = then(state, RED, PlaceWater(c1, 0, -3))
-    assert of_type(events, ev.StepOpened)[0].step == "flood_water"
+    assert of_type(events, StepOpened)[0].step == "flood_water"
     assert all(isinstance(c, PlaceWater) and c.card == c2 for c in GAME.legal_commands(state, RED))
     events, state = then(state, RED, PlaceWater(c2, 0, 3))
-    assert of_type(events, ev.FloodDiscarded)[0].card == flood
+    assert of_type(events, FloodDiscarded)[0].card == flood
     drawn = of_type(events, ev.CardDrawn)
     assert [d.card for d in drawn] == [water(n=4), water(n=5)]
     assert of_type(events, ev.IncomePaid)[0].amount == 2
@@ -398,7 +399,7 @@ def test_buy_special_cards_pile_and_buying_before_each_round():
     out, state = then(state, RED, BuySpecialCard(True))
     assert GAME.redact_event(out[0], BLACK)["buy"] is None
     out, state = then(state, BLACK, BuySpecialCard(False))
-    bought = of_type(out, ev.SpecialCardBought)[0]
+    bought = of_type(out, SpecialCardBought)[0]
     assert bought.seat == RED and GAME.redact_event(bought, BLACK)["card"] is None
     assert state.money == (2, 4) and state.treasury == 14 and state.phase == "choose"
     assert CARDS[bought.card].is_special and bought.card in state.hands[RED]
@@ -414,12 +415,12 @@ def test_buy_special_cards_higher_number_buys_first_when_not_enough():
     start = replace(
         started(dock_piles=((low,), (high,)), options=o), specials_pile=(CARDS[1].id,)
     )
-    state = given(start, ev.BuyingOpened((RED, BLACK)))
+    state = given(start, BuyingOpened((RED, BLACK)))
     _, state = then(state, RED, BuySpecialCard(True))
     out, state = then(state, BLACK, BuySpecialCard(True))
-    bought = of_type(out, ev.SpecialCardBought)
+    bought = of_type(out, SpecialCardBought)
     assert [b.seat for b in bought] == [BLACK]
-    assert of_type(out, ev.BuyingClosed)[0].wanted == (RED, BLACK)
+    assert of_type(out, BuyingClosed)[0].wanted == (RED, BLACK)
     assert state.money == (4, 2)
 
 
@@ -453,7 +454,7 @@ def test_great_flood_fills_free_neighbours_with_water_from_the_pile():
     )
     _, state = choose(state, ChooseCard(90), Pass())
     events, state = then(state, RED, PlaceCard(1, -1))
-    filled = of_type(events, ev.WaterFilled)[0]
+    filled = of_type(events, WaterFilled)[0]
     # neighbours of (1, -1): (1, -2) and (2, -1) are free; (0, -1) and (1, 0) are canals
     assert [(x, y) for x, y, _ in filled.cells] == [(1, -2), (2, -1)]
     assert [c for _, _, c in filled.cells] == list(pile[:2])
@@ -481,7 +482,7 @@ def test_final_sprint_ends_when_a_dock_pile_is_empty():
     _, state = choose(state, ChooseCard(d1), Pass())
     events, state = then(state, RED, PlaceCard(0, -3))
     assert of_type(events, ev.CardDrawn)[0].card == last
-    filled = of_type(events, ev.WaterFilled)[0]
+    filled = of_type(events, WaterFilled)[0]
     assert filled.reason == "final_sprint" and len(filled.cells) > 4
     scored = of_type(events, ev.SectorScored)
     assert scored and scored[-1].winner == RED

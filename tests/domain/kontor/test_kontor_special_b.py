@@ -11,21 +11,22 @@ import pytest
 from domain.decider import Issued, NotYourTurn, OptionsError, RuleViolation
 from domain.kontor import GAME
 from domain.kontor.core import events as ev
-from domain.kontor.core import events_b as evb
 from domain.kontor.core.board import occupancy, sector_of, warehouse_counts
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
-from domain.kontor.core.commands_b import (
-    ChooseFaceDown,
-    DecideTavernSector,
-    EndBribe,
-    PlaceBribeWarehouse,
-)
 from domain.kontor.core.data import CARDS, FACE_DOWN_IDS
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import placement_cells
 from domain.kontor.core.state import part
-from domain.kontor.rules.bribery import BriberyState, pending_bribe
-from domain.kontor.rules.smuggling import SmugglingState
+from domain.kontor.rules.bribery import (
+    BribeOffered,
+    BriberyState,
+    EndBribe,
+    PlaceBribeWarehouse,
+    pending_bribe,
+)
+from domain.kontor.rules.final_point import FinalPointAwarded, LastSectorsClosed
+from domain.kontor.rules.old_grudges import DecideTavernSector
+from domain.kontor.rules.smuggling import ChooseFaceDown, FaceDownRevealed, SmugglingState
 from tests.domain.kontor.helpers import (
     AT,
     BLACK,
@@ -292,7 +293,7 @@ def test_bribery_2_two_docks_and_the_tavern_in_three_sectors():
         extra=((water(),), ()),
     )
     events, state = then(state, RED, PlaceCard(1, -1))
-    assert of_type(events, evb.BribeOffered)[0].count == 2
+    assert of_type(events, BribeOffered)[0].count == 2
     targets = {
         (cmd.x, cmd.y)
         for cmd in GAME.legal_commands(state, RED)
@@ -339,11 +340,11 @@ def test_final_point_last_finished_sector_scores_two():
     first, last = _dock(RED, ("tea",)), _dock(RED, ("wine",))
     _, state = placing(layout, first, None, options=options, extra=((last,), ()))
     events, state = then(state, RED, PlaceCard(1, 1))
-    assert of_type(events, evb.LastSectorsClosed)[0].sectors == (0,)
+    assert of_type(events, LastSectorsClosed)[0].sectors == (0,)
     assert state.points == (1, 0)
     _, state = choose(state, ChooseCard(last), Pass())
     events, state = then(state, RED, PlaceCard(-2, -2))
-    award = of_type(events, evb.FinalPointAwarded)[0]
+    award = of_type(events, FinalPointAwarded)[0]
     assert award.sectors == (1,) and award.bonus == 1
     assert of_type(events, ev.GameEnded)[0].points == (3, 0)
 
@@ -484,7 +485,7 @@ def test_smuggling_sector_scored_only_at_the_end_after_the_reveal():
     events, state = then(state, RED, PlaceCard(-2, -2))
     names = types(events)
     assert names.index("FaceDownRevealed") < names.index("SectorScored") < names.index("GameEnded")
-    assert of_type(events, evb.FaceDownRevealed)[0].card == tea
+    assert of_type(events, FaceDownRevealed)[0].card == tea
     assert of_type(events, ev.GameEnded)[0].points == (1, 0)
     assert occupancy(state)[(1, 1)] == tea
 

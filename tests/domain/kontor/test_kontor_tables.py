@@ -9,6 +9,8 @@ from domain.kontor.core import decide as core_decide
 from domain.kontor.core import evolve as core_evolve
 from domain.kontor.core.commands import ChooseCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.hooks import CATALOGUE
+from domain.kontor.rules.bribery import PlaceBribeWarehouse
+from domain.kontor.scenarios.baksheesh import Bribe
 
 CORE_COMMANDS = {ChooseCard, Pass, PlaceCard, MoveShip}
 #: the free wheel form decides every command of its games (its rule comes first in every
@@ -49,8 +51,7 @@ def test_every_command_type_reaches_a_rule_or_the_core():
 
 def test_a_guard_refuses_only_the_commands_registered_after_it():
     # Bakchich's Bribe is registered before any guard; the core's commands meet them all
-    from domain.kontor.core.commands import Bribe, DrawCard
-    from domain.kontor.core.commands_b import PlaceBribeWarehouse
+    from domain.kontor.core.commands import DrawCard
 
     def guards_first(command_type):
         """The guards a command of this type meets before its first rule."""

@@ -24,16 +24,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from domain.decider import RuleViolation
-from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, sector_of, sectors
-from domain.kontor.core.commands import (
-    AcceptAlliance,
-    LeaveAlliance,
-    ProposeAlliance,
-)
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.sides import side_count
 from domain.kontor.core.state import KontorState
+from domain.kontor.forms.free_wheel.commands import AcceptAlliance, LeaveAlliance, ProposeAlliance
+from domain.kontor.forms.free_wheel.events import (
+    AllianceDeclared,
+    AllianceDeclined,
+    AllianceEnded,
+    AllianceProposed,
+)
 from domain.kontor.forms.free_wheel.state import fw
 
 
@@ -126,7 +127,7 @@ def propose(log, seat: int, cmd: ProposeAlliance, cells: Mapping[Pos, int]) -> N
             "An alliance has two players, and a player has one ally per sector (« Une "
             "alliance ne peut comporter que deux joueurs »).",
         )
-    log.emit(ev.AllianceProposed(seat, partner, cmd.x, cmd.y))
+    log.emit(AllianceProposed(seat, partner, cmd.x, cmd.y))
 
 
 def answer(log, seat: int, cmd, cells: Mapping[Pos, int]) -> None:
@@ -137,9 +138,9 @@ def answer(log, seat: int, cmd, cells: Mapping[Pos, int]) -> None:
         proposer, partner, x, y = fw(st).proposal
         sector = sector_of(cells, (x, y))
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
-        log.emit(ev.AllianceDeclared(tuple(sorted((proposer, partner))), ordered))
+        log.emit(AllianceDeclared(tuple(sorted((proposer, partner))), ordered))
     else:
-        log.emit(ev.AllianceDeclined(seat))
+        log.emit(AllianceDeclined(seat))
 
 
 def leave(log, seat: int, cmd: LeaveAlliance, cells: Mapping[Pos, int]) -> None:
@@ -157,7 +158,7 @@ def leave(log, seat: int, cmd: LeaveAlliance, cells: Mapping[Pos, int]) -> None:
         raise RuleViolation("kontor.no_alliance", "You have no alliance in that sector.")
     for a, b, where in fw(st).alliances:
         if (a, b) == mine[0] and any(p in sector for p in where):
-            log.emit(ev.AllianceEnded((a, b), where, "left"))
+            log.emit(AllianceEnded((a, b), where, "left"))
 
 
 def check_alliances(log, cells: Mapping[Pos, int]) -> None:
@@ -170,7 +171,7 @@ def check_alliances(log, cells: Mapping[Pos, int]) -> None:
         return
     for a, b, where in fw(st).alliances:
         if not any(p in cells and CARDS[cells[p]].is_dock for p in where):
-            log.emit(ev.AllianceEnded((a, b), where, "sector_gone"))
+            log.emit(AllianceEnded((a, b), where, "sector_gone"))
     st = log.state
     concerned: set[int] = set()
     for sector in sectors(cells):
@@ -181,4 +182,4 @@ def check_alliances(log, cells: Mapping[Pos, int]) -> None:
     if concerned:
         for a, b, where in fw(st).alliances:
             if a in concerned or b in concerned:
-                log.emit(ev.AllianceEnded((a, b), where, "merged"))
+                log.emit(AllianceEnded((a, b), where, "merged"))

@@ -9,6 +9,7 @@ from domain.kontor.core import events as ev
 from domain.kontor.core.changes import set_at
 from domain.kontor.core.data import CARDS
 from domain.kontor.core.state import KontorState, replace_in, without_cell
+from domain.kontor.forms.free_wheel import events as fw_ev
 from domain.kontor.forms.free_wheel.state import FreeWheelState, fw
 
 
@@ -40,18 +41,18 @@ def placed(state: KontorState, event: ev.CardPlaced) -> KontorState:
 
 #: the free wheel's own events (applied by ``evolve_free_wheel``)
 OWN_EVENTS = (
-    ev.TurnStarted,
-    ev.TurnSkipped,
-    ev.CardPlayed,
-    ev.TaxUnpaid,
-    ev.StepStarted,
-    ev.DrunkDockSet,
-    ev.DockSobered,
-    ev.AllianceProposed,
-    ev.AllianceDeclared,
-    ev.AllianceDeclined,
-    ev.AllianceEnded,
-    ev.SectorCounted,
+    fw_ev.TurnStarted,
+    fw_ev.TurnSkipped,
+    fw_ev.CardPlayed,
+    fw_ev.TaxUnpaid,
+    fw_ev.StepStarted,
+    fw_ev.DrunkDockSet,
+    fw_ev.DockSobered,
+    fw_ev.AllianceProposed,
+    fw_ev.AllianceDeclared,
+    fw_ev.AllianceDeclined,
+    fw_ev.AllianceEnded,
+    fw_ev.SectorCounted,
 )
 
 
@@ -59,7 +60,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
     """The new state, or None when the shared evolve handles the event."""
     t = type(event)
     n = state.seat_count
-    if t is ev.TurnStarted:
+    if t is fw_ev.TurnStarted:
         return replace_in(
             state,
             FreeWheelState,
@@ -80,9 +81,9 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             ship_moved=False,
             placed_this_round=False,
         )
-    if t is ev.TurnSkipped:
+    if t is fw_ev.TurnSkipped:
         return replace_in(state, FreeWheelState, skip_next=set_at(fw(state).skip_next, event.seat, False))
-    if t is ev.CardPlayed:
+    if t is fw_ev.CardPlayed:
         return replace_in(
             state,
             FreeWheelState,
@@ -91,26 +92,26 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             order=(event.seat,),
             phase="place",
         )
-    if t is ev.TaxUnpaid:
+    if t is fw_ev.TaxUnpaid:
         return replace_in(
             state,
             FreeWheelState,
             skip_next=set_at(fw(state).skip_next, event.seat, True),
             tax=set_at(state.tax, event.seat, "unpaid"),
         )
-    if t is ev.StepStarted:
+    if t is fw_ev.StepStarted:
         return replace_in(state, FreeWheelState, phase=event.step)
-    if t is ev.DrunkDockSet:
+    if t is fw_ev.DrunkDockSet:
         taverns = tuple(
             (tv, owner, event.card if tv == event.tavern else d) for tv, owner, d in fw(state).taverns
         )
         return replace_in(state, FreeWheelState, taverns=taverns, tavern_moved=fw(state).tavern_moved + (event.tavern,))
-    if t is ev.DockSobered:
+    if t is fw_ev.DockSobered:
         taverns = tuple(
             (tv, owner, None if tv == event.tavern else d) for tv, owner, d in fw(state).taverns
         )
         return replace_in(state, FreeWheelState, taverns=taverns)
-    if t is ev.AllianceProposed:
+    if t is fw_ev.AllianceProposed:
         return replace_in(
             state,
             FreeWheelState,
@@ -118,7 +119,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             proposal=(event.seat, event.partner, event.x, event.y),
             proposed=True,
         )
-    if t is ev.AllianceDeclared:
+    if t is fw_ev.AllianceDeclared:
         a, b = event.seats
         return replace_in(
             state,
@@ -127,9 +128,9 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
             phase="turn",
             proposal=None,
         )
-    if t is ev.AllianceDeclined:
+    if t is fw_ev.AllianceDeclined:
         return replace_in(state, FreeWheelState, phase="turn", proposal=None)
-    if t is ev.AllianceEnded:
+    if t is fw_ev.AllianceEnded:
         a, b = event.seats
         key = (a, b, event.cells)
         alliances = tuple(al for al in fw(state).alliances if al != key)
@@ -137,7 +138,7 @@ def evolve_free_wheel(state: KontorState, event) -> KontorState | None:
         if event.reason == "merged":
             barred = tuple(sorted(set(barred) | {a, b}))
         return replace_in(state, FreeWheelState, alliances=alliances, barred=barred)
-    if t is ev.SectorCounted:
+    if t is fw_ev.SectorCounted:
         points = tuple(p + s for p, s in zip(state.points, event.shares))
         return replace_in(state, FreeWheelState, points=points, results=fw(state).results + (event,))
     if state.options.shared_dock_pile:

@@ -22,21 +22,10 @@ from collections.abc import Mapping
 from domain.decider import RuleViolation
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import Pos, is_closed, occupancy, sector_of, sectors
-from domain.kontor.core.commands import (
-    COMMAND_TYPES,
-    AcceptAlliance,
-    ChooseCard,
-    DeclineAlliance,
-    DrawCard,
-    LeaveAlliance,
-    MoveShip,
-    Pass,
-    PlaceCard,
-    ProposeAlliance,
-    SetDrunkDock,
-)
+from domain.kontor.core.commands import ChooseCard, DrawCard, MoveShip, Pass, PlaceCard
 from domain.kontor.core.data import CARDS, SETUP, dock_deck, special_cards, water_deck
 from domain.kontor.core.free_draw import free_draw_piles
+from domain.kontor.core.hooks import EVERY_COMMAND
 from domain.kontor.core.options import Options
 from domain.kontor.core.placement import box_of, placement_cells, placement_error
 from domain.kontor.core.scoring import winners
@@ -46,6 +35,23 @@ from domain.kontor.core.sides import seats_of, side_count, side_of
 from domain.kontor.core.state import Cell, KontorState
 from domain.kontor.core.versions import FREE_WHEEL_DRAW_BY_PILE, rules_version_of
 from domain.kontor.forms.free_wheel import alliances
+from domain.kontor.forms.free_wheel.commands import (
+    AcceptAlliance,
+    DeclineAlliance,
+    LeaveAlliance,
+    ProposeAlliance,
+    SetDrunkDock,
+)
+from domain.kontor.forms.free_wheel.events import (
+    CardPlayed,
+    DockSobered,
+    DrunkDockSet,
+    SectorCounted,
+    StepStarted,
+    TaxUnpaid,
+    TurnSkipped,
+    TurnStarted,
+)
 from domain.kontor.forms.free_wheel.scoring import counted_sectors, sector_result
 from domain.kontor.forms.free_wheel.state import fw
 from domain.rng import Rng
@@ -103,7 +109,7 @@ def start(options: Options, seat_count: int, seed_hex: str) -> list:
             ship=(0, 0) if options.ship else None,
             common_docks=common,
         ),
-        ev.TurnStarted(first, 1, 0),
+        TurnStarted(first, 1, 0),
     ]
 
 
@@ -242,7 +248,7 @@ def decide_turn(log, seat: int, command) -> None:
                 "kontor.no_legal_cell",
                 "This card has no cell on the board now (play another card or pass).",
             )
-        log.emit(ev.CardPlayed(seat, command.card))
+        log.emit(CardPlayed(seat, command.card))
         _check_cell(log, seat)
     elif isinstance(command, Pass):
         if phase != "turn":
@@ -309,11 +315,11 @@ def _board_changed(log) -> None:
         tpos = _tavern_cell(cells, tavern)
         dpos = _tavern_cell(cells, dock)
         if tpos is None:
-            log.emit(ev.DockSobered(tavern, dock, "tavern_removed"))
+            log.emit(DockSobered(tavern, dock, "tavern_removed"))
         elif dpos is None:
-            log.emit(ev.DockSobered(tavern, dock, "removed"))
+            log.emit(DockSobered(tavern, dock, "removed"))
         elif dpos not in sector_of(cells, tpos):
-            log.emit(ev.DockSobered(tavern, dock, "separated"))
+            log.emit(DockSobered(tavern, dock, "separated"))
     if log.state.options.alliances:
         alliances.check_alliances(log, cells)
 
@@ -346,7 +352,7 @@ def _place(log, seat: int, x: int, y: int) -> None:
     ):
         # « Après avoir placé une taverne, le joueur place une pièce sous n'importe quel
         # dock du secteur concerné »
-        log.emit(ev.StepStarted(seat, "drunk"))
+        log.emit(StepStarted(seat, "drunk"))
         return
     _to_draw(log, seat)
 
@@ -365,7 +371,7 @@ def _taxes(log, seat: int) -> None:
         if log.state.money[other] >= tax:
             log.emit(ev.TaxPaid(other, tax))
         elif not fw(log.state).skip_next[other]:
-            log.emit(ev.TaxUnpaid(other))
+            log.emit(TaxUnpaid(other))
 
 
 def _set_drunk(log, seat: int, cmd: SetDrunkDock, cells) -> None:
@@ -393,7 +399,7 @@ def _set_drunk(log, seat: int, cmd: SetDrunkDock, cells) -> None:
             "The coin goes under another goods dock of the tavern's sector (« n'importe quel "
             "dock du secteur concerné »).",
         )
-    log.emit(ev.DrunkDockSet(seat, tavern, cells[(cmd.x, cmd.y)], cmd.x, cmd.y))
+    log.emit(DrunkDockSet(seat, tavern, cells[(cmd.x, cmd.y)], cmd.x, cmd.y))
     if st.phase == "drunk":
         _to_draw(log, seat)
 
@@ -408,7 +414,7 @@ def _to_draw(log, seat: int) -> None:
     hand forces one of them, so the step does not tell the hand's make-up."""
     st = log.state
     if _both_piles(st, seat):
-        log.emit(ev.StepStarted(seat, "draw"))
+        log.emit(StepStarted(seat, "draw"))
         return
     piles = draw_piles(st, seat)
     if piles:
@@ -442,10 +448,10 @@ def _end_turn(log, placed: bool) -> None:
             _end_game(log, "stalled")
             return
         seat = (seat + 1) % n
-        log.emit(ev.TurnStarted(seat, log.state.round + 1, idle))
+        log.emit(TurnStarted(seat, log.state.round + 1, idle))
         if not fw(log.state).skip_next[seat]:
             return
-        log.emit(ev.TurnSkipped(seat))
+        log.emit(TurnSkipped(seat))
         idle += 1
 
 
@@ -457,7 +463,7 @@ def _end_game(log, reason: str) -> None:
     for sector in counted_sectors(st, cells):
         r = sector_result(log.state, cells, sector)
         log.emit(
-            ev.SectorCounted(
+            SectorCounted(
                 cells=tuple(sorted(sector, key=lambda p: (p[1], p[0]))),
                 parties=r["parties"],
                 warehouses=r["warehouses"],
@@ -506,5 +512,5 @@ def register(hooks) -> None:
     hooks.swap_step("deal", _own_deal)
     hooks.to_act.append(_own_to_act)
     hooks.legal_commands.append(_own_legal)
-    hooks.on_commands(COMMAND_TYPES, _own_decide)  # first in every command's chain
+    hooks.on_commands(EVERY_COMMAND, _own_decide)  # first in every command's chain
     hooks.ship_protected.append(_ship_protected)
