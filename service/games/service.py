@@ -41,6 +41,7 @@ from service.errors import (
     NotYourTurn,
     SeatTaken,
     ServiceError,
+    Unavailable,
     VersionConflict,
 )
 from service.games.checkpoints import Checkpoints
@@ -426,10 +427,11 @@ class GameService:
         try:
             outcome = once(self.store, idem, work, transaction_without_key=False,
                            keep_error=lambda err: cached is None and (final or not isinstance(err, VersionConflict)))
-        except ServiceError:
+        except ServiceError as err:
             # a refusal on the cached state is answered as on a read one: the game may
-            # have moved on, and then the version conflict is the answer, not the rules'
-            if cached is not None:
+            # have moved on, and then the version conflict is the answer, not the rules'.
+            # An outage is no refusal: trying again at once would only wait for it twice
+            if cached is not None and not isinstance(err, Unavailable):
                 raise _CacheBehind() from None
             raise
         if committed is not None:

@@ -19,7 +19,7 @@ from marshmallow import ValidationError
 
 from api import create_app
 from api.routes.games import COMMAND_OUTCOME_OUT, COMMAND_REQUEST, _render_outcome, command_fields
-from service.errors import VersionConflict
+from service.errors import Unavailable, VersionConflict
 from service.games import store as store_module
 from service.games.service import CommandOutcome
 from service.games.store import NewEvent
@@ -269,3 +269,21 @@ def test_a_process_whose_cache_diverged_from_the_database_chains_onto_what_it_ho
     owner.close()
     assert [e[0] for e in events] == list(range(1, len(events) + 1))
     assert all(later[1] == earlier[2] for earlier, later in zip(events, events[1:])), "one unbroken chain"
+
+
+def test_an_outage_on_the_cached_state_is_answered_once_not_tried_again(processes, monkeypatch):
+    """The database gone while a command decided on the cached state is appended: that is
+    no doubt about the state, and reading the game again would only wait for the outage a
+    second time. The caller is told at once (503), nothing retried."""
+    first, _, _ = processes
+    game_id, tokens = new_game(first)
+    seat, token, command, version = turn(first, game_id, tokens)  # the process holds the game at version
+    appends = []
+
+    def down(self, *args, **kwargs):
+        appends.append(args[0])
+        raise Unavailable("the database is unavailable; try again later")
+
+    monkeypatch.setattr(store_module.Tx, "append", down)
+    problem(post(first, game_id, token, seat, command, version), 503, "unavailable")
+    assert appends == [game_id], "one append, no second attempt after reading the game"
