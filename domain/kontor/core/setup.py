@@ -63,15 +63,20 @@ def start_version(options: Options, seat_count: int, seed_hex: str, rules_versio
 class SetUp:
     """A game's set-up being carried out by the steps of START_STEPS: the options, the
     seats, the seed and its RNG, the deal so far (the starting canals ``cross``, the
-    ``water`` pile, the GameStarted ``fields``) and the ``events`` recorded."""
+    ``water`` pile, the seats' ``hands`` and ``dock_piles``, the special cards set
+    ``aside``, the rules' GameStarted ``fields``) and the ``events`` recorded."""
 
-    __slots__ = ("options", "seat_count", "seed_hex", "rng", "cross", "water", "fields", "follow", "events")
+    __slots__ = ("options", "seat_count", "seed_hex", "rng", "cross", "water", "hands", "dock_piles", "aside",
+                 "fields", "follow", "events")
 
     def __init__(self, options: Options, seat_count: int, seed_hex: str):
         self.options, self.seat_count, self.seed_hex = options, seat_count, seed_hex
         self.rng = Rng(seed_hex, 0)
         self.cross: list = []
         self.water: list = []
+        self.hands: tuple = ()
+        self.dock_piles: tuple = ()
+        self.aside: tuple = ()
         #: GameStarted's fields beyond the core's (the rules' deal, start_fields)
         self.fields: dict = {}
         #: the events the rules' deal makes follow GameStarted
@@ -127,11 +132,9 @@ def step_deal(setup: SetUp, _: None) -> bool:
         fields, more = deal(options, seat_count, rng, dock_hands, piles, specials)
         setup.fields |= fields
         setup.follow += more
-    setup.fields |= {
-        "hands": tuple(dock_hands[s] + water_hands[s] + specials[s] for s in range(seat_count)),
-        "dock_piles": tuple(piles),
-        "specials_aside": aside,
-    }
+    setup.hands = tuple(dock_hands[s] + water_hands[s] + specials[s] for s in range(seat_count))
+    setup.dock_piles = tuple(piles)
+    setup.aside = aside
     return False
 
 
@@ -148,7 +151,6 @@ def step_game_started(setup: SetUp, _: None) -> bool:
     options, seat_count, rng = setup.options, setup.seat_count, setup.rng
     money = options.starting_money
     assert all(side_of(options, s) < side_count(options, seat_count) for s in range(seat_count))
-    fields = dict(setup.fields)
     setup.events += [
         ev.GameStarted(
             options=options,
@@ -157,14 +159,14 @@ def step_game_started(setup: SetUp, _: None) -> bool:
             rules_version=rules_version_of(options.variant),
             rng_counter=rng.counter,
             cross=tuple(setup.cross),
-            hands=fields.pop("hands"),
-            dock_piles=fields.pop("dock_piles"),
+            hands=setup.hands,
+            dock_piles=setup.dock_piles,
             water_pile=tuple(setup.water),
             money=(money,) * seat_count,
             treasury=options.treasury_total - money * seat_count,
             ship=(0, 0) if options.ship else None,
-            specials_aside=fields.pop("specials_aside"),
-            **fields,
+            specials_aside=setup.aside,
+            **setup.fields,
         ),
         *setup.follow,
     ]
