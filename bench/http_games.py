@@ -45,10 +45,29 @@ def bench_database() -> str:
     return os.environ.get("ENTREPOT_BENCH_DATABASE", "entrepot_bench")
 
 
+def empty_queues(redis_url: str, queue: str) -> None:
+    """Drop the jobs an earlier run left in the queues named ``queue`` (a run cut short
+    leaves fan-outs of games its dropped database no longer holds): the workers of this
+    run would spend its time failing them."""
+    sys.path.insert(0, str(ROOT))
+    from redis import Redis
+    from rq import Queue
+
+    from service import job_queue
+
+    redis = Redis.from_url(redis_url)
+    for name in (*job_queue.watched_queues(queue), job_queue.webhook_queue(queue)):
+        Queue(name, connection=redis).empty()
+    if hasattr(job_queue, "fanouts_key"):  # the games waiting for their fan-out (a tree before it: none)
+        redis.delete(job_queue.fanouts_key(queue))
+
+
 def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int,
                  queue: str | None = None) -> subprocess.Popen:
+    queue = queue or bench_database().replace("_", "-")
+    empty_queues(redis_url, queue)
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": queue or bench_database().replace("_", "-"),
+           "ENTREPOT_QUEUE": queue,
            # one loopback client drives the load: the rate limits are not what is measured
            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
     # a data directory of its own: its log (and its signing key) apart from other servers'
@@ -130,6 +149,31 @@ def tree_cpu(pid: int, only: str | None = None) -> float:
             total += (int(stats[p][11]) + int(stats[p][12])) / ticks
         todo.extend((child, counted) for child in children.get(p, []))
     return total
+
+
+def process_cpu(name: str) -> float:
+    """CPU seconds used so far by every live process whose name (comm) is ``name``
+    (PostgreSQL's backends, Redis): the machine's other parts, which the server's tree
+    does not hold."""
+    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    comm, rest = f.read().split(" (", 1)[1].rsplit(")", 1)
+            except (OSError, ValueError):
+                continue
+            if comm == name:
+                fields = rest.split()
+                total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def busy_cpu() -> float:
+    """CPU seconds the whole machine has been busy (every core, /proc/stat)."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def load() -> str:
@@ -253,9 +297,11 @@ def main() -> int:
         trivial, trivial_count = trivial_reads(base, args.clients, reads_seconds, counted=True)
         cpu1 = resource.getrusage(resource.RUSAGE_SELF)
         server1, api1 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
+        parts1 = process_cpu("postgres"), process_cpu("redis-server"), busy_cpu()
         commands, games, elapsed, latencies, errors = play_games(base, args.clients, args.seconds)
         cpu2 = resource.getrusage(resource.RUSAGE_SELF)
         server2, api2 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
+        parts2 = process_cpu("postgres"), process_cpu("redis-server"), busy_cpu()
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -293,6 +339,16 @@ def main() -> int:
     games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
     print(f"the load generator itself used {reads_cpu / reads_seconds:.2f} cores during the reads "
           f"and {games_cpu / elapsed:.2f} cores during the games (of {os.cpu_count()})")
+    # where the machine's CPU went per command during the games: what limits the rate
+    # when every part shares the same cores
+    per = 1000 / max(commands, 1)
+    workers_cpu = (server2 - server1) - (api2 - api1)
+    postgres_cpu, redis_cpu, busy = (b - a for a, b in zip(parts1, parts2))
+    named = (api2 - api1) + workers_cpu + postgres_cpu + redis_cpu + games_cpu
+    print(f"the machine's CPU per command during the games: API {(api2 - api1) * per:.2f} ms, "
+          f"workers {workers_cpu * per:.2f}, PostgreSQL {postgres_cpu * per:.2f}, Redis {redis_cpu * per:.2f}, "
+          f"load generator {games_cpu * per:.2f}, the rest {(busy - named) * per:.2f}; "
+          f"all {busy * per:.2f} ms ({busy / elapsed:.2f} of {os.cpu_count()} cores busy)")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return 1 if errors else 0
 

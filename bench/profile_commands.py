@@ -138,6 +138,10 @@ def clock_steps(services, app) -> StepClock:
     clock.wrap(Signer, "receipt", "  receipt signature (Ed25519)")
     clock.wrap(game_service.GameService, "_after_commit", "  after the commit: cache, wake streams, fan-out")
     clock.wrap(services.notifications, "appended", "    of which the fan-out's enqueue (RQ's, replayed)")
+    clock.wrap(services.games, "legal_commands", "GET legal-commands: the service's legal_commands")
+    clock.wrap(title("kontor"), "legal_commands", "  the rules' legal commands")
+    clock.wrap(title("kontor"), "view", "  the seat's view (for the commands in words)")
+    clock.wrap(game_service, "describe_all", "  the commands in words")
     clock.wrap_hooks(app)
     return clock
 
@@ -152,6 +156,8 @@ class InsideTheApp:
         self.wsgi_app = wsgi_app
         self.counting = False
         self.cpu = 0.0
+        #: the app's own CPU in the GET legal-commands that precede the POSTs (kept apart)
+        self.legal_cpu = 0.0
         self.steps: StepClock | None = None
 
     def __call__(self, environ, start_response):
@@ -219,7 +225,7 @@ def main() -> int:
         """Play n commands; the process CPU of the POSTs alone (the app's part of it
         counted by ``inside``)."""
         cpu = 0.0
-        inside.cpu = 0.0
+        inside.cpu = inside.legal_cpu = 0.0
         game = new_game()
         done = 0
         while done < n:
@@ -227,7 +233,12 @@ def main() -> int:
                 game = new_game()
                 continue
             seat = rng.choice(game["to_act"])
+            before = inside.cpu
+            inside.counting = True
             legal = client.get(f"/v1/games/{game['id']}/legal-commands", headers=auths[seat]).get_json()
+            inside.counting = False
+            inside.legal_cpu += inside.cpu - before
+            inside.cpu = before
             body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
             t0 = time.process_time()
             if profile:
@@ -247,7 +258,7 @@ def main() -> int:
     try:
         commands(50, None)  # warm: imports, caches, the pool
         cpu = commands(args.commands, None)
-        app_cpu = inside.cpu
+        app_cpu, legal_cpu = inside.cpu, inside.legal_cpu
         steps = None
         if args.steps:  # a run of its own: the wrappers' own cost stays out of the figures above
             steps = inside.steps = clock_steps(services, app)
@@ -265,6 +276,8 @@ def main() -> int:
     print(f"API CPU per POST /commands (Kontor basic, in-process, profiler off): "
           f"{cpu / args.commands * 1000:.2f} ms over {args.commands} commands, "
           f"of which the app's own (its WSGI call, without the test client): {app_cpu / args.commands * 1000:.2f} ms")
+    print(f"the app's own CPU per GET legal-commands (the one before each command): "
+          f"{legal_cpu / args.commands * 1000:.2f} ms")
     if steps is not None:
         print(f"\nby step, the process time of each (no profiler; the app's own {steps_app_cpu / args.commands * 1000:.2f}"
               " ms a command in this run, the steps' wrappers included):")

@@ -31,6 +31,9 @@ class Settings:
     trusted_proxies: int = 0
     #: /health says the workers are down when none has written its heartbeat for this long.
     worker_seen_within_seconds: float = 60.0
+    #: The level of RQ's own lines in the workers' log: at INFO it writes two a job (taken,
+    #: done), about a tenth of a worker's CPU under load; failures are logged at any level.
+    job_log_level: str = "WARNING"
     #: How long /health waits for PostgreSQL and Redis to answer.
     health_timeout_seconds: float = 2.0
     #: "strong" computer seats: thinking time per move, and the search's iteration cap
@@ -114,6 +117,7 @@ class Settings:
             trusted_proxies=int(env("ENTREPOT_TRUSTED_PROXIES", "0")),
             worker_seen_within_seconds=float(
                 env("ENTREPOT_WORKER_SEEN_WITHIN", str(cls.worker_seen_within_seconds))),
+            job_log_level=env("ENTREPOT_JOB_LOG_LEVEL", cls.job_log_level).upper(),
             ai_seconds=float(env("ENTREPOT_AI_SECONDS", "1.0")),
             ai_iterations=int(env("ENTREPOT_AI_ITERATIONS", "20000")),
             vacation_days_per_year=float(env("ENTREPOT_VACATION_DAYS", "30")),

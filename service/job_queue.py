@@ -77,8 +77,24 @@ def webhook_queue(queue_name: str) -> str:
     return f"{queue_name}-webhooks"
 
 
+def fanout_job_id(game_id: str, version: int) -> str:
+    """The RQ job of a game's fan-out, queued with tracing on (RQJobQueue.queue_fanout)."""
+    return f"fanout-{game_id}-{version}"
+
+
+def fanouts_key(queue_name: str) -> str:
+    """The Redis sorted set of the games whose fan-out waits: each game once, however many
+    commits it had meanwhile (its id; the score is when it began to wait, by the clock
+    port), taken oldest first by the workers' fan-out loop (workers/__main__.py)."""
+    return f"{queue_name}:fanouts"
+
+
 #: Jobs that go to a queue of their own rather than the main queue.
 OWN_QUEUE = {WEBHOOK_DELIVERY: webhook_queue}
+#: Jobs whose outcome RQ does not keep: the fan-outs, one a commit, whose outcome is the
+#: game's fan-out progress in PostgreSQL (game_fanouts). Keeping it (a Redis stream entry
+#: and the finished registry) was a sixth of a busy worker's CPU (bench/README.md, issue 24).
+NO_RESULT_KEPT = frozenset({FANOUT, MESSAGE_FANOUT})
 
 
 class JobQueue(Protocol):
@@ -95,6 +111,10 @@ class JobQueue(Protocol):
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
+
+    def queue_fanout(self, game_id: str, version: int) -> None: ...
+
+    def take_fanout(self, timeout: float | None) -> str | None: ...
 
 
 #: the id of the job whose enqueue RQ records for a RecordedEnqueue (never sent)
@@ -219,6 +239,7 @@ class RQJobQueue:
         self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
                            for func, name in OWN_QUEUE.items()}
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
+        self.fanouts_key = fanouts_key(queue_name)
         self.timer_channel = timer_channel(queue_name)
         #: RecordedEnqueue per (queue, function, options), made at its first use
         self._recorded: dict[tuple, RecordedEnqueue] = {}
@@ -240,6 +261,34 @@ class RQJobQueue:
                 pipe.execute()
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
+
+    def queue_fanout(self, game_id: str, version: int) -> None:
+        """Have the game's fan-out (the notifications of its versions up to now) run soon:
+        the game joins the set of those waiting (one Redis command; a game already there
+        stays there, once), which the workers' fan-out loop empties. Not an RQ job a
+        commit: RQ's bookkeeping of a job (about 15 round trips) cost a worker more than
+        the fan-out itself (bench/worker_jobs.py). Lost (Redis down, a worker killed
+        after taking it), the sweeper fans the game out after its patience, as before.
+
+        With tracing on, an RQ job of its own (FANOUT): its span joins the command's
+        trace, which a set of game ids cannot carry."""
+        if tracing.enabled():
+            self.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
+            return
+        try:
+            self.redis.zadd(self.fanouts_key, {game_id: self.clock.now().timestamp()}, nx=True)
+        except Exception:  # Redis down: the commit stands, the sweeper fans it out
+            log.exception("could not queue the fan-out of %s v%s", game_id, version)
+
+    def take_fanout(self, timeout: float | None) -> str | None:
+        """For the workers' fan-out loop: the game waiting longest, taken from the set
+        (by one worker only), waiting up to ``timeout`` seconds for one; None for none.
+        ``timeout`` None: only a game waiting now (a burst worker)."""
+        if timeout is None:
+            taken = self.redis.zpopmin(self.fanouts_key, 1)
+            return taken[0][0].decode() if taken else None
+        taken = self.redis.bzpopmin(self.fanouts_key, timeout=timeout)
+        return taken[1].decode() if taken else None
 
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
@@ -341,7 +390,8 @@ class RQJobQueue:
         queue = self._queue_of(func)
         trace("enqueue", job=job_id, queue=queue.name)
         # its outcome kept a minute: `rq info` (and tests) can see that it ran
-        return self._schedule(at or self.clock.now(), func, args, job_id, queue, result_ttl=60)
+        result_ttl = 0 if func in NO_RESULT_KEPT else 60
+        return self._schedule(at or self.clock.now(), func, args, job_id, queue, result_ttl=result_ttl)
 
     def _queue_of(self, func: str) -> Queue:
         """The queue of enqueue_job's jobs: their own (OWN_QUEUE) or the main queue."""
@@ -443,6 +493,12 @@ class RecordingJobQueue:
         for func, args, job_id in jobs:
             self.enqueue_job(func, args, job_id)
         return len(jobs)
+
+    def queue_fanout(self, game_id: str, version: int) -> None:
+        self.jobs.append((FANOUT, (game_id, version), fanout_job_id(game_id, version), None))
+
+    def take_fanout(self, timeout: float | None) -> str | None:
+        return None
 
 
 def _rq_time(text: bytes) -> datetime:

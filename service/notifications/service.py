@@ -32,7 +32,7 @@ from service.games.service import is_game_id
 from service.games.states import Folded, Lru, fold_stored
 from service.games.store import Game, Store, StoredEvent, Tx
 from service.games.titles import title as title_of
-from service.job_queue import FANOUT, MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
+from service.job_queue import MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
 from service.notifications.pubsub import player_channel
 from verifier.record import result_json
 
@@ -53,10 +53,6 @@ def left_behind(column: str, now: datetime, patience: float, limit: int = SWEEP_
     if given_up_after is None:
         return f"{column} < %(behind)s", window
     return f"{column} < %(behind)s AND {column} > %(since)s", {**window, "since": now - given_up_after}
-
-
-def fanout_job_id(game_id: str, version: int) -> str:
-    return f"fanout-{game_id}-{version}"
 
 
 def message_fanout_job_id(game_id: str, seq: int) -> str:
@@ -113,22 +109,24 @@ class NotificationService:
 
     # queued after commits ------------------------------------------------------------
     def appended(self, game_id: str, version: int) -> None:
-        self.jobs.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
+        self.jobs.queue_fanout(game_id, version)
 
     def message_posted(self, game_id: str, seq: int) -> None:
         self.jobs.enqueue_job(MESSAGE_FANOUT, (game_id, seq), message_fanout_job_id(game_id, seq))
 
     # the fan-out jobs ----------------------------------------------------------------
-    def fan_out_game(self, game_id: str, version: int) -> int:
-        """Notify what the game's versions up to now mean (``version`` is the one that
-        queued the job; later ones are covered too). Returns how many rows were new."""
+    def fan_out_game(self, game_id: str, version: int | None = None) -> int:
+        """Notify what the game's versions up to now mean (``version``, when known, is the
+        one that queued the fan-out; later ones are covered too). Returns how many rows
+        were new."""
         if not is_game_id(game_id):
             return 0
         with self.store.tx() as tx:
-            notified = self._lock_progress(tx, game_id)[0]
-            game = tx.game(game_id)
-            if game is None or game.version <= notified:
+            progress = self._lock_progress(tx, game_id)
+            game = tx.game(game_id) if progress is not None else None
+            if game is None or game.version <= progress[0]:
                 return 0
+            notified = progress[0]
             notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
             now = self.clock.now()
             created = self._insert(tx, game_id, notices, now)
@@ -144,10 +142,11 @@ class NotificationService:
         if not is_game_id(game_id):
             return 0
         with self.store.tx() as tx:
-            notified = self._lock_progress(tx, game_id)[1]
-            game = tx.game(game_id)
+            progress = self._lock_progress(tx, game_id)
+            game = tx.game(game_id) if progress is not None else None
             if game is None:
                 return 0
+            notified = progress[1]
             rows = tx.conn.execute(
                 "SELECT m.seq, m.seat, m.channel, m.body, m.at,"
                 " (SELECT coalesce(max(e.seq), 0) FROM events e WHERE e.game_id = m.game_id AND e.at <= m.at),"
@@ -219,12 +218,17 @@ class NotificationService:
         return healed, len(mails)
 
     # what versions mean --------------------------------------------------------------
-    def _lock_progress(self, tx: Tx, game_id: str) -> tuple[int, int]:
-        tx.conn.execute("INSERT INTO game_fanouts (game_id) VALUES (%s) ON CONFLICT DO NOTHING", (game_id,))
-        return tx.conn.execute(
-            "SELECT notified_version, notified_message_seq FROM game_fanouts WHERE game_id = %s FOR UPDATE",
-            (game_id,),
-        ).fetchone()
+    def _lock_progress(self, tx: Tx, game_id: str) -> tuple[int, int] | None:
+        """The game's fan-out progress (versions, messages notified), locked until the
+        commit; None for a game that does not exist. The row is made at the game's
+        first fan-out: one statement from then on."""
+        lock = "SELECT notified_version, notified_message_seq FROM game_fanouts WHERE game_id = %s FOR UPDATE"
+        progress = tx.conn.execute(lock, (game_id,)).fetchone()
+        if progress is None:
+            tx.conn.execute("INSERT INTO game_fanouts (game_id) SELECT id FROM games WHERE id = %s"
+                            " ON CONFLICT DO NOTHING", (game_id,))
+            progress = tx.conn.execute(lock, (game_id,)).fetchone()
+        return progress
 
     def _game_notices(self, tx: Tx, game: Game, notified: int) -> list[Notice]:
         title = title_of(game.title)

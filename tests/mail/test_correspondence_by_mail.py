@@ -50,7 +50,9 @@ def worker(mail_services, tmp_path_factory):
            "ENTREPOT_QUEUE": settings.queue_name, "ENTREPOT_SMTP_URL": settings.smtp_url,
            "ENTREPOT_MAIL_FROM": settings.mail_from, "ENTREPOT_MAIL_SECRET": settings.mail_secret,
            "ENTREPOT_PUBLIC_URL": settings.public_url, "ENTREPOT_MAIL_WINDOW": "300",
-           "ENTREPOT_AI_SECONDS": "0.05", "PYTHONPATH": str(ROOT)}
+           "ENTREPOT_AI_SECONDS": "0.05", "PYTHONPATH": str(ROOT),
+           # RQ's line per job taken and done: what the worker did with the game's jobs
+           "ENTREPOT_JOB_LOG_LEVEL": "INFO"}
     other_tests_timers_off(mail_services)
     log_path = tmp_path_factory.mktemp("worker") / "worker.log"
     with open(log_path, "wb") as log_file:

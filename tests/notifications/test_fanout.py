@@ -131,3 +131,19 @@ def test_a_lost_fanout_is_healed_by_the_sweeper_and_runs_once(notify_settings, o
         assert notifications(owner_db, gid) == healed
     finally:
         services.close()
+
+
+def test_a_fanout_of_a_game_no_database_holds_does_nothing_and_fails_nothing(notify_settings, owner_db):
+    """A job left in Redis for a game the database does not hold (a queue shared with a
+    dropped database, a forged job): nothing written, no error (RQ's failure handling of
+    each such job cost more than a fan-out)."""
+    services = build(replace(notify_settings, queue_name=notify_settings.queue_name + "-ghost"),
+                     jobs=RecordingJobQueue())
+    ghost = "5e7037c9-21d3-4b68-9484-fe0e73e6cffc"
+    try:
+        assert services.notifications.fan_out_game(ghost, 69) == 0
+        assert services.notifications.fan_out_messages(ghost, 3) == 0
+        with owner_db.cursor() as cur:
+            assert cur.execute("SELECT count(*) FROM game_fanouts WHERE game_id = %s", (ghost,)).fetchone()[0] == 0
+    finally:
+        services.close()

@@ -42,7 +42,7 @@ def test_a_replayed_job_is_the_job_rq_enqueues(redis, queue_name):
     ours = RQJobQueue(redis, queue_name)
     assert ours.enqueue_job(FANOUT, ("a-game", 7), "fanout-records-ours")
     assert ours.enqueue_job(FANOUT, ("another game", 12, "é"), "fanout-records-ours-2")  # replayed again
-    Queue(queue_name, connection=redis).enqueue(FANOUT, "a-game", 7, job_id="fanout-records-rq", result_ttl=60,
+    Queue(queue_name, connection=redis).enqueue(FANOUT, "a-game", 7, job_id="fanout-records-rq", result_ttl=0,
                                                 failure_ttl=24 * 3600, at_front=False)
     replayed, enqueued = redis.hgetall("rq:job:fanout-records-ours"), redis.hgetall("rq:job:fanout-records-rq")
     times = (b"created_at", b"enqueued_at")
@@ -105,3 +105,45 @@ def test_a_refused_replay_is_an_error_and_the_next_one_is_answered(redis, queue_
     assert ours.enqueue_job(FANOUT, ("a-game", 3), "fanout-records-after")  # its answers are its own
     assert redis.lrange(f"rq:queue:{queue_name}", 0, -1) == [b"fanout-records-after"]
     assert redis.hget("rq:job:fanout-records-after", "status") == b"queued"
+
+
+def test_the_fanouts_keep_no_result_other_short_jobs_keep_theirs_a_minute(redis, queue_name):
+    """A fan-out's outcome is its game's progress in PostgreSQL: RQ keeps none of it (a
+    result kept is a stream entry and a registry write a command); a mail job's outcome
+    stays a minute, for `rq info`."""
+    from service.job_queue import MAIL_NOTIFICATION, MESSAGE_FANOUT
+
+    ours = RQJobQueue(redis, queue_name)
+    assert ours.enqueue_job(FANOUT, ("g", 3), "fanout-records-g-3")
+    assert ours.enqueue_job(MESSAGE_FANOUT, ("g", 1), "fanout-records-message-g-1")
+    assert ours.enqueue_job(MAIL_NOTIFICATION, (7,), "mail-records-7")
+    kept = {job_id: redis.hget(f"rq:job:{job_id}", "result_ttl")
+            for job_id in ("fanout-records-g-3", "fanout-records-message-g-1", "mail-records-7")}
+    assert kept == {"fanout-records-g-3": b"0", "fanout-records-message-g-1": b"0", "mail-records-7": b"60"}
+
+
+def test_a_worker_writes_rqs_heartbeat_of_its_key_at_most_once_a_second(redis, queue_name):
+    """RQ beats three times a job, three round trips each; ours skips a beat within a second
+    of the last, never one that carries a job's own time (a pipeline or a timeout)."""
+    from datetime import timedelta
+
+    from workers.__main__ import EntrepotWorker
+
+    worker = EntrepotWorker([Queue(queue_name, connection=redis)], connection=redis,
+                            name=f"records-beat-{queue_name}")
+    try:
+        worker.heartbeat()
+        first = redis.hget(worker.key, "last_heartbeat")
+        assert first is not None
+        worker.heartbeat()  # within the second: skipped
+        assert redis.hget(worker.key, "last_heartbeat") == first
+        with redis.pipeline() as pipe:  # with a job's pipeline: RQ's, always written
+            worker.heartbeat(pipeline=pipe)
+            pipe.execute()
+        second = redis.hget(worker.key, "last_heartbeat")
+        assert second != first
+        worker.last_heartbeat -= timedelta(seconds=2)  # a second later
+        worker.heartbeat()
+        assert redis.hget(worker.key, "last_heartbeat") not in (None, second)
+    finally:
+        redis.delete(worker.key, worker.executions_key)
