@@ -116,15 +116,24 @@ def sector_of(cells: Mapping[Pos, int], start: Pos) -> frozenset[Pos]:
 
 
 def sectors(cells: Mapping[Pos, int]) -> list[frozenset[Pos]]:
-    seen: set[Pos] = set()
+    """Every sector (``sector_of``), in the (y, x) order of their first docks."""
+    # sector_of's search from each dock not yet in a sector, over the set of docks: the
+    # water, most of the board, is looked at once, not at every step
+    docks = {pos for pos, card in cells.items() if card in DOCKS}
     out = []
-    # only the docks sorted (y, x): the water is most of the board
-    for pos in sorted((p for p, card in cells.items() if card in DOCKS), key=lambda p: (p[1], p[0])):
-        if pos in seen:
-            continue
-        sector = sector_of(cells, pos)
-        seen |= sector
-        out.append(sector)
+    for y, x in sorted((y, x) for x, y in docks):
+        if (x, y) not in docks:
+            continue  # in a sector found already
+        sector = {(x, y)}
+        stack = [(x, y)]
+        while stack:
+            px, py = stack.pop()
+            for n in ((px + 1, py), (px - 1, py), (px, py + 1), (px, py - 1)):
+                if n in docks and n not in sector:
+                    sector.add(n)
+                    stack.append(n)
+        docks -= sector
+        out.append(frozenset(sector))
     return out
 
 

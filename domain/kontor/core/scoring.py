@@ -196,7 +196,7 @@ def _steps_from_anchor(cells: frozenset[tuple[Pos, int]]) -> dict[Pos, int] | No
 
 
 def select_final(
-    state: KontorState, cells: Mapping[Pos, int]
+    state: KontorState, cells: Mapping[Pos, int], steps: dict[Pos, int] | None = None
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]:
     """Which scored sectors count at the end: (counted, eliminated, sizes, distances).
 
@@ -209,7 +209,7 @@ def select_final(
     the next groups move up.  Sectors below ``final_min_docks`` docks never count."""
     opts = state.options
     sizes = tuple(len(s.cells) for s in state.scored)
-    steps = anchor_steps(cells)
+    steps = anchor_steps(cells) if steps is None else steps  # the caller's, when it has them
     dists = tuple(distance_by_steps(steps, cells, s.cells) for s in state.scored)
     # scenarios: smallest, every eligible, straight lines, at most N docks
     own = answer(rules_for(state.options).final_selection, state, sizes, dists)

@@ -103,15 +103,14 @@ def view(state: KontorState, viewer: int | None) -> dict:
     width, height = max_x - min_x + 1, max_y - min_y + 1
     finished = is_finished(state)
     acting = to_act(state)
-    scored = {frozenset(s.cells): s for s in state.scored}
-    index = {frozenset(s.cells): i for i, s in enumerate(state.scored)}
-    provisional = select_final(state, cells)[0] if selection and not finished else None
-    counted = set(state.counted if provisional is None else provisional)
+    scored = {frozenset(s.cells): (i, s) for i, s in enumerate(state.scored)}  # with its index
     # worked out once for every sector: what may still hold a card (is_closed), the steps
     # from the anchor, the side colours, and the visible warehouse docks in board order
     # (a side's first one in a sector is its distribution centre there)
     open_area = possible_area(box_of(state, cells), size)
     steps = anchor_steps(cells) if selection else None
+    provisional = select_final(state, cells, steps)[0] if selection and not finished else None
+    counted = set(state.counted if provisional is None else provisional)
     colors = SEAT_COLORS[:sides]
     warehouse_docks = [
         ((c.x, c.y), SEAT_COLORS[owner])
@@ -125,8 +124,8 @@ def view(state: KontorState, viewer: int | None) -> dict:
     # what the rules change in counting, the same for every sector: asked once
     goods, extra_docks, adjust, beats = goods_of(state), extra_warehouses(state), count_adjust(state), goods_beats(state)
     for sector in sectors(cells):
-        ordered = sorted(sector, key=lambda p: (p[1], p[0]))
-        s = scored.get(sector)
+        ordered = sorted((y, x) for x, y in sector)  # (y, x) order
+        i, s = scored.get(sector, (None, None))
         counts = warehouse_counts(cells, sector, state.warehouses, sides, goods, extra=extra_docks, adjust=adjust)
         centres = dict.fromkeys(colors)
         for (x, y), color in warehouse_docks:
@@ -138,13 +137,13 @@ def view(state: KontorState, viewer: int | None) -> dict:
             extra = {
                 "size": len(sector),
                 "anchor_distance": distance_by_steps(steps, cells, sector),
-                "counted": s is not None and index[sector] in counted,
+                "counted": s is not None and i in counted,
                 "points": s.points if s is not None and s.winner is not None else 0,
             }
         sector_views.append(
-            extra
-            | {
-                "cells": [{"x": x, "y": y} for x, y in ordered],
+            {
+                **extra,
+                "cells": [{"x": x, "y": y} for y, x in ordered],
                 "closed": s is not None or closed_within(cells, sector, open_area),
                 "scored": s is not None,
                 "winner": _color(s.winner) if s else None,
@@ -184,6 +183,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 "guardians": sum(1 for s in state.scored if s.winner == side),
             }
         )
+    goods_shown = state.goods_map()  # the warehouses' goods where not the printed ones
     out = {
         "phase": state.phase,
         "round": state.round,
@@ -209,7 +209,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                     "y": c.y,
                     "card": c.card,
                     "owner": _color(CARDS[c.card].owner),
-                    "goods": list(state.goods_map().get(c.card, CARDS[c.card].goods)),
+                    "goods": list(goods_shown.get(c.card, CARDS[c.card].goods)),
                 }
                 for c in state.board
                 if c.card in state.warehouses
