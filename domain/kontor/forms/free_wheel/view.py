@@ -21,6 +21,7 @@ from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
     drunk_docks,
     owners_map,
+    provisional_points,
     sector_result,
     side_counts,
 )
@@ -59,7 +60,7 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
         "number": state.round,
         "step": state.phase,
     }
-    points = state.points if finished else _provisional_points(state, cells, found, now)
+    points = state.points if finished else provisional_points(state, cells, list(zip(found, now)))
     for seat, p in enumerate(out["players"]):
         p["points"] = points[seat]
         p["provisional"] = not finished
@@ -158,17 +159,6 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
         }
         for r in fw(state).results
     ]
-
-
-def _provisional_points(state: KontorState, cells, found: list, now: list) -> tuple[int, ...]:
-    """``provisional_points`` from the view's sectors and their results (``now``), not
-    worked out again."""
-    points = [0] * state.seat_count
-    for sector, r in zip(found, now):
-        if dock_count(cells, sector) >= state.options.final_min_docks:  # counted_sectors
-            for seat, p in enumerate(r["shares"]):
-                points[seat] += p
-    return tuple(points)
 
 
 def slot(state: KontorState, card: int) -> tuple:
