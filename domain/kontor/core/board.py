@@ -116,14 +116,24 @@ def sector_of(cells: Mapping[Pos, int], start: Pos) -> frozenset[Pos]:
 
 
 def sectors(cells: Mapping[Pos, int]) -> list[frozenset[Pos]]:
-    seen: set[Pos] = set()
+    """Every sector (``sector_of``), in the (y, x) order of their first docks."""
+    # sector_of's search from each dock not yet in a sector, over the set of docks: the
+    # water, most of the board, is looked at once, not at every step
+    docks = {pos for pos, card in cells.items() if card in DOCKS}
     out = []
-    for pos, card in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if pos in seen or card not in DOCKS:
-            continue
-        sector = sector_of(cells, pos)
-        seen |= sector
-        out.append(sector)
+    for y, x in sorted((y, x) for x, y in docks):
+        if (x, y) not in docks:
+            continue  # in a sector found already
+        sector = {(x, y)}
+        stack = [(x, y)]
+        while stack:
+            px, py = stack.pop()
+            for n in ((px + 1, py), (px - 1, py), (px, py + 1), (px, py - 1)):
+                if n in docks and n not in sector:
+                    sector.add(n)
+                    stack.append(n)
+        docks -= sector
+        out.append(frozenset(sector))
     return out
 
 
@@ -131,9 +141,16 @@ def is_closed(cells: Mapping[Pos, int], sector: Iterable[Pos], size: int, box=No
     """Closed: no neighbouring cell can ever hold a card -- each neighbour is water (or a
     dock of the sector) or lies outside every 6x6 square still open to the layout."""
     box = bounds(cells) if box is None else grow(box, cells)
-    for pos in sector:
-        for n in neighbours(pos):
-            if n not in cells and possible(n, box, size):
+    return closed_within(cells, sector, possible_area(box, size))
+
+
+def closed_within(cells: Mapping[Pos, int], sector: Iterable[Pos], area: tuple[int, int, int, int]) -> bool:
+    """``is_closed`` with the cells that may still hold a card (``possible_area``) worked
+    out by the caller: once for every sector of a board, not once per sector."""
+    low_x, high_x, low_y, high_y = area
+    for x, y in sector:
+        for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if n not in cells and low_x <= n[0] <= high_x and low_y <= n[1] <= high_y:
                 return False
     return True
 
@@ -201,24 +218,29 @@ def supremacy(
 
     1. the highest single supremacy; 2. more supremacies; 3. the value of the good
     (wine > spice > tea > wine); otherwise a tie. No warehouses: nothing ("empty")."""
-    if not any(any(row) for row in counts):
+    if not any(map(any, counts)):
         return None, "empty"
     a, b = counts[0], counts[1]
-    leads: list[list[tuple[int, str]]] = [[], []]
-    for i, good in enumerate(GOODS):
-        diff = a[i] - b[i]
-        if diff > 0:
-            leads[0].append((diff, good))
-        elif diff < 0:
-            leads[1].append((-diff, good))
-    best = [max((d for d, _ in lead), default=0) for lead in leads]
-    if best[0] != best[1]:
-        return (0 if best[0] > best[1] else 1), "highest"
-    if len(leads[0]) != len(leads[1]):
-        return (0 if len(leads[0]) > len(leads[1]) else 1), "most"
-    if len(leads[0]) == 1:
+    # per seat: its highest supremacy, how many goods it leads, the last good it leads
+    # (with a single lead: that good); every view and computer move asks this per sector
+    best0 = best1 = leads0 = leads1 = 0
+    good0 = good1 = ""
+    for good, x, y in zip(GOODS, a, b):
+        if x > y:
+            leads0 += 1
+            good0 = good
+            best0 = max(best0, x - y)
+        elif x < y:
+            leads1 += 1
+            good1 = good
+            best1 = max(best1, y - x)
+    if best0 != best1:
+        return (0 if best0 > best1 else 1), "highest"
+    if leads0 != leads1:
+        return (0 if leads0 > leads1 else 1), "most"
+    if leads0 == 1:
         GOODS_BEATS = beats or _GOODS_BEATS  # noqa: N806 -- expansions: « Blocus maritime »
-        g0, g1 = leads[0][0][1], leads[1][0][1]
+        g0, g1 = good0, good1
         if GOODS_BEATS[g0] == g1:
             return 0, "value"
         if GOODS_BEATS[g1] == g0:

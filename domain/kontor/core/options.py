@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from domain.common.codec import to_data
@@ -360,13 +361,24 @@ def parse_options(raw: Mapping[str, Any] | None, seat_count: int) -> Options:
 def view_options(options: Options) -> dict:
     """The options as the view shows them: the contract and the first version's fields,
     plus every other switch that differs from the basic game."""
-    data = to_data(options)
-    defaults = Options()
-    out = {}
-    for f in fields(Options):
-        if f.name in VIEW_ALWAYS or getattr(options, f.name) != getattr(defaults, f.name):
-            out[f.name] = data[f.name]
-    return out
+    try:
+        shown = _shown_fields(options)
+    except TypeError:  # options that cannot be hashed (a list in a field): worked out here
+        shown = _shown_fields.__wrapped__(options)
+    # every view shows them: only the fields shown are encoded, not all of them
+    return {name: to_data(getattr(options, name)) for name in shown}
+
+
+@lru_cache(maxsize=256)
+def _shown_fields(options: Options) -> tuple[str, ...]:
+    """The fields ``view_options`` shows, in the fields' order (worked out once per
+    options value: the same for every view of a game)."""
+    basic = Options()
+    return tuple(
+        f.name
+        for f in fields(Options)
+        if f.name in VIEW_ALWAYS or getattr(options, f.name) != getattr(basic, f.name)
+    )
 
 
 def _enum(values, available) -> dict:

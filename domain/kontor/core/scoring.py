@@ -145,7 +145,14 @@ def distribution_centre(st: KontorState, sector, side: int) -> tuple[int, int] |
 def anchor_distance(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int | None:
     """« le plus court itinéraire par des cartes orthogonales jusqu'à l'ancre »: the
     fewest orthogonal steps over cards from a card of the sector to the anchor."""
-    steps = _steps_from_anchor(frozenset(cells.items()))
+    return distance_by_steps(anchor_steps(cells), cells, sector)
+
+
+def distance_by_steps(
+    steps: dict[Pos, int] | None, cells: Mapping[Pos, int], sector: Iterable[Pos]
+) -> int | None:
+    """``anchor_distance`` with the board's ``anchor_steps`` worked out by the caller: once
+    for all the sectors of a board."""
     if steps is None:
         return None
     best = None
@@ -158,6 +165,11 @@ def anchor_distance(cells: Mapping[Pos, int], sector: Iterable[Pos]) -> int | No
         if d is not None and (best is None or d < best):
             best = d
     return best
+
+
+def anchor_steps(cells: Mapping[Pos, int]) -> dict[Pos, int] | None:
+    """``_steps_from_anchor`` of this board (shared: read it, never change it)."""
+    return _steps_from_anchor(frozenset(cells.items()))
 
 
 @lru_cache(maxsize=256)
@@ -184,7 +196,7 @@ def _steps_from_anchor(cells: frozenset[tuple[Pos, int]]) -> dict[Pos, int] | No
 
 
 def select_final(
-    state: KontorState, cells: Mapping[Pos, int]
+    state: KontorState, cells: Mapping[Pos, int], steps: dict[Pos, int] | None = None
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int | None, ...]]:
     """Which scored sectors count at the end: (counted, eliminated, sizes, distances).
 
@@ -197,7 +209,8 @@ def select_final(
     the next groups move up.  Sectors below ``final_min_docks`` docks never count."""
     opts = state.options
     sizes = tuple(len(s.cells) for s in state.scored)
-    dists = tuple(anchor_distance(cells, s.cells) for s in state.scored)
+    steps = anchor_steps(cells) if steps is None else steps  # the caller's, when it has them
+    dists = tuple(distance_by_steps(steps, cells, s.cells) for s in state.scored)
     # scenarios: smallest, every eligible, straight lines, at most N docks
     own = answer(rules_for(state.options).final_selection, state, sizes, dists)
     if own is not None:
@@ -258,15 +271,17 @@ def final_points(state: KontorState, counted: Iterable[int]) -> tuple[int, ...]:
     return tuple(points)
 
 
-def current_points(state: KontorState) -> tuple[int, ...]:
+def current_points(state: KontorState, counted: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """Points per seat if the game ended now (the view's ``points``): every guardian in
-    the basic game; the counted sectors in a "largest sectors" game."""
+    the basic game; the counted sectors in a "largest sectors" game (``counted``: those
+    of ``select_final``, when the caller has them)."""
     if state.phase == "over":
         return state.points
     if state.options.final_selection == "all":
         points = state.points
     else:
-        counted, _, _, _ = select_final(state, occupancy(state))
+        if counted is None:
+            counted, _, _, _ = select_final(state, occupancy(state))
         points = final_points(state, counted)
     bonus = bonus_points(state)
     if bonus:

@@ -2,28 +2,32 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from domain.common.codec import to_data
 from domain.common.frozen import replace
 from domain.decider import Result
 from domain.kontor.core import events as ev
 from domain.kontor.core.board import (
     bounds,
-    is_closed,
+    closed_within,
     occupancy,
+    possible_area,
     sectors,
     supremacy,
     warehouse_counts,
 )
 from domain.kontor.core.data import CARDS, GOODS, card_json
 from domain.kontor.core.data import MARKER_COLORS as SEAT_COLORS  # free for all: 3-4 colours
-from domain.kontor.core.decide import legal_cells_now, placing_card, to_act
+from domain.kontor.core.decide import placing_card, to_act
 from domain.kontor.core.hooks import CATALOGUE, Hooks, filtered, in_game_order, rules_for
 from domain.kontor.core.options import view_options
-from domain.kontor.core.placement import box_of
+from domain.kontor.core.placement import box_of, placement_cells
 from domain.kontor.core.scoring import (
-    anchor_distance,
+    anchor_steps,
     count_adjust,
     current_points,
+    distance_by_steps,
     extra_warehouses,
     goods_beats,
     goods_of,
@@ -59,8 +63,23 @@ def result(state: KontorState) -> Result | None:
     )
 
 
+@cache
+def _card_view(card: int) -> dict:
+    """``card_json`` and the id, worked out once per card (a view shows every card on the
+    board): shared, so read it and copy it, never change it."""
+    return card_json(card) | {"id": card}
+
+
+def _card(card: int) -> dict:
+    """A fresh ``card_json`` with the id: the caller owns its view, no dict or list in it
+    is shared with another view."""
+    out = _card_view(card).copy()
+    out["goods"] = out["goods"].copy()
+    return out
+
+
 def _cell_card(state: KontorState, card: int) -> dict:
-    out = card_json(card) | {"id": card}
+    out = _card(card)
     if state.options.teams and CARDS[card].is_special:
         out["owner"] = None  # « Les six cartes spéciales neutres »
     return out
@@ -71,7 +90,7 @@ def _color(seat: int | None) -> str | None:
 
 
 def _pile(cards: tuple[int, ...]) -> dict:
-    return {"size": len(cards), "top": card_json(cards[0]) | {"id": cards[0]} if cards else None}
+    return {"size": len(cards), "top": _card(cards[0]) if cards else None}
 
 
 def view(state: KontorState, viewer: int | None) -> dict:
@@ -84,65 +103,64 @@ def view(state: KontorState, viewer: int | None) -> dict:
     width, height = max_x - min_x + 1, max_y - min_y + 1
     finished = is_finished(state)
     acting = to_act(state)
-    scored = {frozenset(s.cells): s for s in state.scored}
-    box = box_of(state, cells)
-    index = {frozenset(s.cells): i for i, s in enumerate(state.scored)}
-    counted = set(state.counted)
-    if selection and not finished:
-        counted = set(select_final(state, cells)[0])
+    scored = {frozenset(s.cells): (i, s) for i, s in enumerate(state.scored)}  # with its index
+    # worked out once for every sector: what may still hold a card (is_closed), the steps
+    # from the anchor, the side colours, and the visible warehouse docks in board order
+    # (a side's first one in a sector is its distribution centre there)
+    open_area = possible_area(box_of(state, cells), size)
+    steps = anchor_steps(cells) if selection else None
+    provisional = select_final(state, cells, steps)[0] if selection and not finished else None
+    counted = set(state.counted if provisional is None else provisional)
+    colors = SEAT_COLORS[:sides]
+    warehouse_docks = [
+        ((c.x, c.y), SEAT_COLORS[owner])
+        for c in state.board
+        if c.card in state.warehouses
+        and cells.get((c.x, c.y)) == c.card
+        and (owner := CARDS[c.card].owner) is not None
+        and owner < sides
+    ]
     sector_views = []
     # what the rules change in counting, the same for every sector: asked once
     goods, extra_docks, adjust, beats = goods_of(state), extra_warehouses(state), count_adjust(state), goods_beats(state)
     for sector in sectors(cells):
-        ordered = sorted(sector, key=lambda p: (p[1], p[0]))
-        s = scored.get(sector)
+        ordered = sorted((y, x) for x, y in sector)  # (y, x) order
+        i, s = scored.get(sector, (None, None))
         counts = warehouse_counts(cells, sector, state.warehouses, sides, goods, extra=extra_docks, adjust=adjust)
-        centres = {}
-        for seat in range(sides):
-            centre = next(
-                (
-                    {"x": c.x, "y": c.y}
-                    for c in state.board
-                    if (c.x, c.y) in sector
-                    and cells.get((c.x, c.y)) == c.card
-                    and c.card in state.warehouses
-                    and CARDS[c.card].owner == seat
-                ),
-                None,
-            )
-            centres[SEAT_COLORS[seat]] = centre
+        centres = dict.fromkeys(colors)
+        for (x, y), color in warehouse_docks:
+            if centres[color] is None and (x, y) in sector:
+                centres[color] = {"x": x, "y": y}
         leader, rule = supremacy(counts, beats) if s is None else (s.winner, s.rule)
         extra = {}
         if selection:
             extra = {
                 "size": len(sector),
-                "anchor_distance": anchor_distance(cells, sector),
-                "counted": s is not None and index[sector] in counted,
+                "anchor_distance": distance_by_steps(steps, cells, sector),
+                "counted": s is not None and i in counted,
                 "points": s.points if s is not None and s.winner is not None else 0,
             }
         sector_views.append(
-            extra
-            | {
-                "cells": [{"x": x, "y": y} for x, y in ordered],
-                "closed": s is not None or is_closed(cells, sector, size, box),
+            {
+                **extra,
+                "cells": [{"x": x, "y": y} for y, x in ordered],
+                "closed": s is not None or closed_within(cells, sector, open_area),
                 "scored": s is not None,
                 "winner": _color(s.winner) if s else None,
                 "rule": s.rule if s else None,
                 "guardian": {"x": s.guardian[0], "y": s.guardian[1]} if s and s.guardian else None,
                 "leader": _color(leader) if s is None else None,
                 "leader_rule": rule if s is None else None,
-                "warehouses": {
-                    SEAT_COLORS[seat]: dict(zip(GOODS, counts[seat])) for seat in range(sides)
-                },
+                "warehouses": {colors[seat]: dict(zip(GOODS, counts[seat])) for seat in range(sides)},
                 "distribution_centres": centres,
             }
         )
     card = placing_card(state)
     legal = []
     if card is not None:
-        legal = [{"x": x, "y": y} for x, y in legal_cells_now(state, state.order[0], card)]
+        legal = [{"x": x, "y": y} for x, y in placement_cells(state, cells, card, state.order[0])]
     players = []
-    points = current_points(state)
+    points = current_points(state, provisional)
     for seat in range(state.seat_count):
         side = side_of(opts, seat)
         player = {"team": SEAT_COLORS[side]} if opts.teams else {}
@@ -165,6 +183,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                 "guardians": sum(1 for s in state.scored if s.winner == side),
             }
         )
+    goods_shown = state.goods_map()  # the warehouses' goods where not the printed ones
     out = {
         "phase": state.phase,
         "round": state.round,
@@ -190,7 +209,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
                     "y": c.y,
                     "card": c.card,
                     "owner": _color(CARDS[c.card].owner),
-                    "goods": list(state.goods_map().get(c.card, CARDS[c.card].goods)),
+                    "goods": list(goods_shown.get(c.card, CARDS[c.card].goods)),
                 }
                 for c in state.board
                 if c.card in state.warehouses

@@ -169,10 +169,14 @@ def counted_sectors(state: KontorState, cells: Mapping[Pos, int]) -> list[frozen
     return [s for s in sectors(cells) if dock_count(cells, s) >= state.options.final_min_docks]
 
 
-def provisional_points(state: KontorState, cells: Mapping[Pos, int]) -> tuple[int, ...]:
-    """Points per seat if the game ended now (every sector of at least two docks)."""
+def provisional_points(state: KontorState, cells: Mapping[Pos, int], results: list | None = None) -> tuple[int, ...]:
+    """Points per seat if the game ended now (every sector of at least two docks).
+    ``results``: (sector, ``sector_result``) of every sector, when the caller has them."""
+    if results is None:
+        results = [(sector, sector_result(state, cells, sector)) for sector in sectors(cells)]
     points = [0] * state.seat_count
-    for sector in counted_sectors(state, cells):
-        for seat, p in enumerate(sector_result(state, cells, sector)["shares"]):
-            points[seat] += p
+    for sector, result in results:
+        if dock_count(cells, sector) >= state.options.final_min_docks:  # counted_sectors
+            for seat, p in enumerate(result["shares"]):
+                points[seat] += p
     return tuple(points)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from domain.kontor.core import events as ev
-from domain.kontor.core.board import Pos, is_closed, sectors
+from domain.kontor.core.board import Pos, closed_within, possible_area, sectors
 from domain.kontor.core.data import CARDS, GOODS, MARKER_COLORS, card_json
 from domain.kontor.core.placement import box_of
 from domain.kontor.core.sides import owner_side, side_count
@@ -20,6 +20,7 @@ from domain.kontor.core.state import KontorState, change_part
 from domain.kontor.forms.free_wheel.scoring import (
     dock_count,
     drunk_docks,
+    owners_map,
     provisional_points,
     sector_result,
     side_counts,
@@ -45,14 +46,21 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
     opts = state.options
     finished = state.phase == "over"
     size = opts.board_size
-    box = box_of(state, cells)
     n_sides = side_count(opts, state.seat_count)
+    # worked out once for every sector (and the provisional points): the sectors, what
+    # may still hold a card (is_closed), the drunk docks and the docks' owners, and what
+    # each sector would score now
+    found = sectors(cells)
+    open_area = possible_area(box_of(state, cells), size)
+    drunk = drunk_docks(state)
+    owners = owners_map(state)
+    now = [sector_result(state, cells, sector, drunk=drunk, owners=owners) for sector in found]
     out["turn"] = {
         "seat": fw(state).current,
         "number": state.round,
         "step": state.phase,
     }
-    points = state.points if finished else provisional_points(state, cells)
+    points = state.points if finished else provisional_points(state, cells, list(zip(found, now)))
     for seat, p in enumerate(out["players"]):
         p["points"] = points[seat]
         p["provisional"] = not finished
@@ -79,7 +87,6 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
             if fw(state).common_known
             else [],
         }
-    drunk = drunk_docks(state)
     out["taverns"] = [
         {
             "card": tavern,
@@ -108,16 +115,16 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
     # sectors: parties, provisional leader, what would be scored now
     results = {r.cells: r for r in fw(state).results}
     views = []
-    for sector in sectors(cells):
+    for sector, r in zip(found, now):
         ordered = tuple(sorted(sector, key=lambda p: (p[1], p[0])))
-        per_side = side_counts(state, cells, sector, state.warehouses)
-        r = sector_result(state, cells, sector)
+        per_side = side_counts(state, cells, sector, state.warehouses, drunk, owners)
         final = results.get(ordered)
         size_ = dock_count(cells, sector)
+        closed = closed_within(cells, sector, open_area)
         views.append(
             {
                 "cells": [_xy(p) for p in ordered],
-                "closed": is_closed(cells, sector, size, box),
+                "closed": closed,
                 "size": size_,
                 "counts": size_ >= opts.final_min_docks,
                 "scored": final is not None,
@@ -136,7 +143,7 @@ def free_wheel_keys(state: KontorState, out: dict, cells, viewer) -> None:
                 # « Les joueurs peuvent, à titre indicatif, placer des gardiens »
                 "indicative_guardian": not finished
                 and r["winner"] is not None
-                and is_closed(cells, sector, size, box),
+                and closed,
             }
         )
     out["board"]["sectors"] = views
