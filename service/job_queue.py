@@ -114,7 +114,7 @@ class JobQueue(Protocol):
 
     def queue_fanout(self, game_id: str, version: int) -> None: ...
 
-    def take_fanout(self, timeout: float | None) -> str | None: ...
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None: ...
 
 
 #: the id of the job whose enqueue RQ records for a RecordedEnqueue (never sent)
@@ -280,15 +280,20 @@ class RQJobQueue:
         except Exception:  # Redis down: the commit stands, the sweeper fans it out
             log.exception("could not queue the fan-out of %s v%s", game_id, version)
 
-    def take_fanout(self, timeout: float | None) -> str | None:
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None:
         """For the workers' fan-out loop: the game waiting longest, taken from the set
-        (by one worker only), waiting up to ``timeout`` seconds for one; None for none.
-        ``timeout`` None: only a game waiting now (a burst worker)."""
+        (by one worker only), and the seconds it has waited; waits up to ``timeout``
+        seconds for one; None for none. ``timeout`` None: only a game waiting now (a
+        burst worker)."""
         if timeout is None:
             taken = self.redis.zpopmin(self.fanouts_key, 1)
-            return taken[0][0].decode() if taken else None
-        taken = self.redis.bzpopmin(self.fanouts_key, timeout=timeout)
-        return taken[1].decode() if taken else None
+            game_id, since = taken[0] if taken else (None, None)
+        else:
+            taken = self.redis.bzpopmin(self.fanouts_key, timeout=timeout)
+            _, game_id, since = taken if taken else (None, None, None)
+        if game_id is None:
+            return None
+        return game_id.decode(), max(0.0, self.clock.now().timestamp() - since)
 
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
@@ -497,7 +502,7 @@ class RecordingJobQueue:
     def queue_fanout(self, game_id: str, version: int) -> None:
         self.jobs.append((FANOUT, (game_id, version), fanout_job_id(game_id, version), None))
 
-    def take_fanout(self, timeout: float | None) -> str | None:
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None:
         return None
 
 

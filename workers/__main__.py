@@ -54,6 +54,11 @@ log = logging.getLogger("entrepot.worker")
 TIMER_LONGEST_SLEEP = 1.0
 #: How often each worker looks for a clock job a dead worker was running.
 WATCH_SECONDS = 0.2
+#: How long a game's fan-out waits after the commit that queued it: the commands of the
+#: game that come meanwhile are told by the same fan-out (a game played live gets several
+#: a second; bench/README.md, issue 24). Short beside what it feeds: a mail, a webhook, a
+#: player's stream of notifications (a game's own stream is told by the commit itself).
+FANOUT_GATHER = 0.1
 #: The least time between two of RQ's heartbeats of a worker's own key (RQ's worker_ttl
 #: is minutes; /health reads the workers' own beats, service/runtime/health.py).
 HEARTBEAT_EVERY = timedelta(seconds=1)
@@ -204,25 +209,32 @@ def _watch(stop: threading.Event, presence, jobs: JobQueue, timer_loop: TimerLoo
             log.exception("worker watch failed")
 
 
-def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: float | None) -> int:
+def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: float | None,
+                    gather: float = 0.0) -> int:
     """The fan-out loop (in every worker that takes the main queues): fan out each game
     waiting in the set (RQJobQueue.queue_fanout), oldest first, until ``stop``; waits up
     to ``wait`` seconds at a time for one, or with ``wait`` None ends when none is left (a
-    burst). A fan-out the database refused goes back into the set, tried again a second
-    later (meanwhile the sweeper may take it). Returns how many games were fanned out."""
+    burst). A game is fanned out once it has waited ``gather`` seconds, so that one
+    fan-out tells the commands that came meanwhile too. A fan-out the database refused
+    goes back into the set, tried again a second later (meanwhile the sweeper may take
+    it). Returns how many games were fanned out."""
     done = 0
     while not stop.is_set():
         try:
-            game_id = jobs.take_fanout(wait)
+            taken = jobs.take_fanout(wait)
         except Exception:  # Redis restarting: the sweeper covers the games meanwhile
             log.exception("could not take a fan-out")
             if wait is None or stop.wait(1.0):
                 return done
             continue
-        if game_id is None:
+        if taken is None:
             if wait is None:
                 return done
             continue
+        game_id, waited = taken
+        if waited < gather and stop.wait(gather - waited):
+            jobs.queue_fanout(game_id, 0)  # stopping: left for the next worker
+            return done
         try:
             notifications.fan_out_game(game_id)
             done += 1
@@ -334,7 +346,7 @@ def main() -> int:
         timer_loop.start()
     loops = [] if timer_loop is None else ["the timer loop"]
     if "main" in kinds and not args.burst:
-        threading.Thread(target=fan_out_waiting, args=(stop, svc.jobs, svc.notifications, 1.0),
+        threading.Thread(target=fan_out_waiting, args=(stop, svc.jobs, svc.notifications, 1.0, FANOUT_GATHER),
                          name="fan-out-loop", daemon=True).start()
         loops.append("the fan-out loop")
     # RQ's own lines (its start among them) are at ENTREPOT_JOB_LOG_LEVEL: this one says
