@@ -16,7 +16,6 @@ REDIS_URL (default redis://127.0.0.1:6379/0); logs go to /dev/null (their CPU co
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 import time
