@@ -91,9 +91,9 @@ def fanouts_key(queue_name: str) -> str:
 
 #: Jobs that go to a queue of their own rather than the main queue.
 OWN_QUEUE = {WEBHOOK_DELIVERY: webhook_queue}
-#: Jobs whose outcome RQ does not keep: the fan-outs, one a commit, whose outcome is the
-#: game's fan-out progress in PostgreSQL (game_fanouts). Keeping it (a Redis stream entry
-#: and the finished registry) was a sixth of a busy worker's CPU (bench/README.md, issue 24).
+#: Jobs whose outcome RQ does not keep: the fan-outs (a game's, as a job with tracing on; a
+#: message's), whose outcome is the game's fan-out progress in PostgreSQL (game_fanouts).
+#: Keeping it is a Redis stream entry and a registry write a job (bench/worker_jobs.py).
 NO_RESULT_KEPT = frozenset({FANOUT, MESSAGE_FANOUT})
 
 
