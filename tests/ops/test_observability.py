@@ -162,6 +162,8 @@ def test_metrics_count_known_traffic_and_logs_are_json_without_secrets(served, r
     banner = ("Entrepot is serving on ", "Log: ", "Reply mails (moves by email) by SMTP on ")
     lines = [line for line in served.log().splitlines() if not line.startswith(banner)]
     assert len(lines) > 20
+    unparsed = [i for i, line in enumerate(lines) if not _is_json(line)]
+    assert not unparsed, "lines that are not JSON:\n" + "\n".join(lines[max(0, unparsed[0] - 3):unparsed[0] + 40])
     records = [json.loads(line) for line in lines]  # every line is one JSON object
     assert all(isinstance(r, dict) and "event" in r and "level" in r for r in records)
     answered = [r for r in records if r.get("event") == "request"]
@@ -177,6 +179,14 @@ def test_metrics_count_known_traffic_and_logs_are_json_without_secrets(served, r
         assert secret not in text, "a secret reached the log"
     assert any(r.get("logger", "").startswith("uvicorn") for r in records)  # uvicorn's own lines: JSON too
     assert any(r.get("logger", "").startswith(("rq", "entrepot.worker")) for r in records)
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 def served_queue(served) -> str:
