@@ -54,11 +54,9 @@ log = logging.getLogger("entrepot.worker")
 TIMER_LONGEST_SLEEP = 1.0
 #: How often each worker looks for a clock job a dead worker was running.
 WATCH_SECONDS = 0.2
-#: How long a game's fan-out waits after the commit that queued it: the commands of the
-#: game that come meanwhile are told by the same fan-out (a game played live gets several
-#: a second; bench/README.md, issue 24). Short beside what it feeds: a mail, a webhook, a
-#: player's stream of notifications (a game's own stream is told by the commit itself).
-FANOUT_GATHER = 0.1
+#: A game whose fan-out waited longer than this (seconds) is logged: the workers lag
+#: (entrepot_fanouts_waiting counts the games waiting).
+FANOUT_LAG_LOGGED = 5.0
 #: The least time between two of RQ's heartbeats of a worker's own key (RQ's worker_ttl
 #: is minutes; /health reads the workers' own beats, service/runtime/health.py).
 HEARTBEAT_EVERY = timedelta(seconds=1)
@@ -209,15 +207,16 @@ def _watch(stop: threading.Event, presence, jobs: JobQueue, timer_loop: TimerLoo
             log.exception("worker watch failed")
 
 
-def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: float | None,
-                    gather: float = 0.0) -> int:
+def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: float | None) -> int:
     """The fan-out loop (in every worker that takes the main queues): fan out each game
     waiting in the set (RQJobQueue.queue_fanout), oldest first, until ``stop``; waits up
     to ``wait`` seconds at a time for one, or with ``wait`` None ends when none is left (a
-    burst). A game is fanned out once it has waited ``gather`` seconds, so that one
-    fan-out tells the commands that came meanwhile too. A fan-out the database refused
-    goes back into the set, tried again a second later (meanwhile the sweeper may take
-    it). Returns how many games were fanned out."""
+    burst). A fan-out the database refused goes back into the set, tried again a second
+    later (meanwhile the sweeper may take it). Returns how many games were fanned out.
+
+    No gathering: holding a game back 0.1 s (so that one fan-out would tell several
+    commands) made the game-by-replies mail test answer a stale turn mail under load
+    (bench/README.md, issue 24 section 15); each game is fanned out as soon as taken."""
     done = 0
     while not stop.is_set():
         try:
@@ -232,9 +231,8 @@ def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: 
                 return done
             continue
         game_id, waited = taken
-        if waited < gather and stop.wait(gather - waited):
-            jobs.queue_fanout(game_id, 0)  # stopping: left for the next worker
-            return done
+        if waited > FANOUT_LAG_LOGGED:
+            log.warning("the fan-out of %s waited %.1f s: the workers lag behind the commits", game_id, waited)
         try:
             notifications.fan_out_game(game_id)
             done += 1
@@ -346,7 +344,7 @@ def main() -> int:
         timer_loop.start()
     loops = [] if timer_loop is None else ["the timer loop"]
     if "main" in kinds and not args.burst:
-        threading.Thread(target=fan_out_waiting, args=(stop, svc.jobs, svc.notifications, 1.0, FANOUT_GATHER),
+        threading.Thread(target=fan_out_waiting, args=(stop, svc.jobs, svc.notifications, 1.0),
                          name="fan-out-loop", daemon=True).start()
         loops.append("the fan-out loop")
     # RQ's own lines (its start among them) are at ENTREPOT_JOB_LOG_LEVEL: this one says

@@ -88,30 +88,3 @@ def test_with_tracing_on_each_fan_out_is_an_rq_job_of_its_own_in_the_commands_tr
     assert jobs.redis.zcard(jobs.fanouts_key) == 0
     assert jobs.redis.hget("rq:job:fanout-game-d-5", "description").decode().startswith(FANOUT)
     jobs.redis.delete("rq:job:fanout-game-d-5")
-
-
-def test_a_game_is_fanned_out_once_it_has_waited_the_gathering_time_and_not_before(jobs):
-    """The commands that come while a game's fan-out waits are told by the same fan-out;
-    a worker stopping meanwhile leaves the game in the set for another."""
-    stop = threading.Event()
-    notifications = Notifications()
-    jobs.queue_fanout("game-f", 1)
-    loop = threading.Thread(target=fan_out_waiting, args=(stop, jobs, notifications, 0.1, 0.5), daemon=True)
-    loop.start()
-    try:
-        stop.wait(0.2)
-        assert notifications.fanned == [], "fanned out before it had waited"
-        deadline = datetime.now(UTC) + timedelta(seconds=10)
-        while not notifications.fanned and datetime.now(UTC) < deadline:
-            stop.wait(0.05)
-        assert notifications.fanned == ["game-f"]
-        jobs.queue_fanout("game-g", 1)
-        deadline = datetime.now(UTC) + timedelta(seconds=10)
-        while jobs.redis.zcard(jobs.fanouts_key) and datetime.now(UTC) < deadline:
-            stop.wait(0.01)
-        assert jobs.redis.zcard(jobs.fanouts_key) == 0  # taken: its gathering time begins
-    finally:
-        stop.set()
-        loop.join(5)
-    assert not loop.is_alive() and notifications.fanned == ["game-f"]
-    assert jobs.take_fanout(None)[0] == "game-g", "back in the set for the next worker"
