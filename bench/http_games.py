@@ -119,23 +119,34 @@ def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, floa
         floor.wait(timeout=30)
 
 
-def tree_cpu(pid: int, only: str | None = None) -> float:
-    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
-    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate.
-    ``only``: just the subtrees of processes whose command line contains it."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    stats: dict[int, list[str]] = {}
+def proc_stats() -> dict[int, tuple[str, list[str]]]:
+    """Every live process's name (comm) and the fields of /proc/<pid>/stat after it."""
+    stats = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
+                comm, rest = f.read().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):
             continue
-        stats[int(entry)] = fields
-        children.setdefault(int(fields[1]), []).append(int(entry))
+        stats[int(entry)] = comm, rest.split()
+    return stats
+
+
+def cpu_seconds(fields: list[str]) -> float:
+    """User + system CPU seconds of a process, from its /proc stat fields (after comm)."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu(pid: int, only: str | None = None) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
+    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate.
+    ``only``: just the subtrees of processes whose command line contains it."""
+    stats = proc_stats()
+    children: dict[int, list[int]] = {}
+    for child, (_, fields) in stats.items():
+        children.setdefault(int(fields[1]), []).append(child)
     total, todo = 0.0, [(pid, only is None)]
     while todo:
         p, counted = todo.pop()
@@ -146,7 +157,7 @@ def tree_cpu(pid: int, only: str | None = None) -> float:
             except OSError:
                 pass
         if counted and p in stats:
-            total += (int(stats[p][11]) + int(stats[p][12])) / ticks
+            total += cpu_seconds(stats[p][1])
         todo.extend((child, counted) for child in children.get(p, []))
     return total
 
@@ -155,18 +166,7 @@ def process_cpu(name: str) -> float:
     """CPU seconds used so far by every live process whose name (comm) is ``name``
     (PostgreSQL's backends, Redis): the machine's other parts, which the server's tree
     does not hold."""
-    ticks, total = os.sysconf("SC_CLK_TCK"), 0.0
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    comm, rest = f.read().split(" (", 1)[1].rsplit(")", 1)
-            except (OSError, ValueError):
-                continue
-            if comm == name:
-                fields = rest.split()
-                total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+    return sum(cpu_seconds(fields) for comm, fields in proc_stats().values() if comm == name)
 
 
 def busy_cpu() -> float:
