@@ -246,7 +246,9 @@ async function render() {
         .map((game) => el("li", {}, el("a", { href: `#/games/${game.id}` }, `${titleName(game.title)}: ${game.seats.map((s) => seatName(game, s.index, me)).join(", ")}`))))));
   // live: the countdowns tick; the games are read again at once when the player's stream
   // says something happened in one of them (their turn, a reminder, a game over, a message),
-  // and every 10 s besides (invitations and the others' moves are not notifications)
+  // and every 10 s besides (invitations and the others' moves are not notifications). The
+  // stream starts after the player's newest notification when it opens: the games are read
+  // again then too, or a turn that came between the first read and the stream is not shown
   const timer = setInterval(() => { for (const node of main.querySelectorAll("[data-deadline]")) node.textContent = countdown(node.dataset.deadline); }, 1000);
   const refresh = () => api.myGames().then((page) => {
     const list = document.getElementById("dashboard");
@@ -256,7 +258,7 @@ async function render() {
   }).catch(() => {});
   const reload = setInterval(refresh, 10000);
   const stream = new EventSource(api.playerStreamUrl());
-  for (const type of ["your_turn", "reminder", "finished", "message"]) stream.addEventListener(type, refresh);
+  for (const type of ["open", "your_turn", "reminder", "finished", "message"]) stream.addEventListener(type, refresh);
   return () => { clearInterval(timer); clearInterval(reload); stream.close(); };
 }
 

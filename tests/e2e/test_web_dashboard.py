@@ -95,10 +95,11 @@ def test_the_dashboard_says_your_turn_as_soon_as_it_comes(server, browser):
     _play_first(server, ada, game_id, 0)  # both choose at once: Ada has, Bea has not
     page = browser.new_context().new_page()
     page.clock.install()
-    sign_in(page, server, ada)
+    # the stream answers once it knows Ada's newest notification: what comes after is its
+    with page.expect_response(lambda response: "/v1/players/me/stream" in response.url, timeout=15_000):
+        sign_in(page, server, ada)
     row = page.locator(f"#dashboard > li:has(a[href='#/games/{game_id}'])")
     expect(row).to_contain_text(f"Waiting for {bea['name']}")
-    page.wait_for_timeout(1_500)  # the stream is open (it starts after Ada's newest notification)
     for _ in range(20):  # Bea plays until it is Ada's turn (the placing order follows the cards)
         game = requests.get(f"{server}/v1/games/{game_id}", timeout=30).json()
         if 0 in game["to_act"]:
