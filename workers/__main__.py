@@ -18,6 +18,7 @@ import time
 import traceback
 from datetime import datetime, timedelta
 
+from redis import Redis
 from rq.utils import now as rq_now
 from rq.worker import SimpleWorker
 
@@ -67,6 +68,17 @@ class EntrepotWorker(SimpleWorker):
                 and rq_now() - self.last_heartbeat < HEARTBEAT_EVERY:
             return
         super().heartbeat(timeout, pipeline)
+
+
+def dequeue_connection(redis_url: str) -> Redis:
+    """The RQ worker's own Redis client, none of whose connections is made yet. RQ raises
+    its pool's socket timeout past its blocking dequeue's (BLPOP, 405 s), but only for the
+    connections made after: redis-py 8 gives every connection a 5-second timeout, and one
+    the services' client had already made (the start's sweeps) then timed the idle
+    worker's dequeue out every 5 s, each time followed by a sleep of 1, 2, 4... up to 60 s
+    before the next look: a move on a quiet server waited that long for its fan-out.
+    The services' client (the jobs' own commands) keeps its 5 s."""
+    return Redis.from_url(redis_url)
 
 
 class Alarm:
@@ -288,7 +300,8 @@ def main() -> int:
     sweep_tables()
     sweep_notifications()
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
-    worker = EntrepotWorker(queues, connection=svc.redis, exception_handlers=[count_failure], job_class=TracedJob)
+    worker = EntrepotWorker(queues, connection=dequeue_connection(svc.settings.redis_url),
+                            exception_handlers=[count_failure], job_class=TracedJob)
     # held open while this process lives: the sweepers tell by it that a job it started
     # is still running (service/observability/presence.py)
     presence = announce(svc.settings.redis_url, worker.name)
