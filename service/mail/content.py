@@ -65,6 +65,14 @@ def is_their_turn(game: Game, seat: int | None, since_version: int) -> bool:
     return game.status == "active" and game.version >= since_version and seat is not None and seat in game.to_act
 
 
+def turn_still_open(tx: Tx, game: Game, seat: int | None, since_version: int) -> bool:
+    """The seat is to act (is_their_turn) and has not moved since ``since_version``. A
+    turn the seat has played since, and is to act in again, has a later notice of its own
+    whose mail shows the same position: two mails would ask for one move twice (a late
+    fan-out, beside the computer's move, tells both turns at once)."""
+    return is_their_turn(game, seat, since_version) and not records.seat_moved_since(tx, game.id, seat, since_version)
+
+
 def _names(game: Game) -> list[str]:
     return [s.name or ("the computer" if s.ai else f"seat {s.index + 1}") for s in game.seats]
 
@@ -112,7 +120,7 @@ def your_turn(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: 
     state, never an old one.) The reply token keeps the numbered moves, so a reply's
     number means what this mail listed, whenever it arrives."""
     game, folded = games.live(tx, game_id)
-    if not is_their_turn(game, seat, since_version):
+    if not turn_still_open(tx, game, seat, since_version):
         return None
     version = game.version
     title = title_of(game.title)

@@ -179,7 +179,7 @@ class Mailer:
     def relevant(self, tx, n: Notification) -> bool:
         if n.type not in ("your_turn", "reminder"):
             return True
-        return content.is_their_turn(self.games.game_row(tx, n.game_id), n.seat, n.version)
+        return content.turn_still_open(tx, self.games.game_row(tx, n.game_id), n.seat, n.version)
 
     def mail_notification(self, notification_id: int, folded: int = 0) -> str:
         """Mail one notification, unless unwanted, watched, stale, already mailed, or (a

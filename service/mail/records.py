@@ -80,6 +80,14 @@ def notifications_after(tx: Tx, player_id: str, after_id: int, upto_id: int | No
 
 
 # claims -------------------------------------------------------------------------------
+def seat_moved_since(tx: Tx, game_id: str, seat: int, version: int) -> bool:
+    """Whether the seat's player (or the computer standing in) made a move decided at
+    ``version`` or later; the clock's commands (reminders, timeouts) are not the seat's."""
+    return tx.conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM commands WHERE game_id = %s AND version >= %s AND seat = %s"
+        " AND sender->>'kind' IN ('player', 'computer'))", (game_id, version, seat)).fetchone()[0]
+
+
 def lock_conversation(tx: Tx, player_id: str, game_id: str) -> None:
     """Serialises the mail decisions of one player and game (the coalescing window)."""
     tx.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"mail:{player_id}:{game_id}",))

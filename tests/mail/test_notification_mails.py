@@ -148,6 +148,38 @@ def test_a_your_turn_no_longer_true_is_not_mailed(client, sink, mail_services, t
     assert mail_services.mailer.mail_notification(nid) == "stale"  # she played in the browser meanwhile
 
 
+def test_a_turn_played_since_is_not_mailed_though_the_seat_is_to_act_again(
+        client, sink, mail_services, two_seat_game, verified_player):
+    """A fan-out that came late (beside the computer's move) tells two turns of Ada at once:
+    the mail of the first would show the position now, as the second's does, and ask for
+    the same move twice. Only the turn she has not played yet is mailed."""
+    mails, _ = sink
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    players, seat_of = {p["id"]: p for p in (ada, bob)}, {p["id"]: _seat_of(game, p) for p in (ada, bob)}
+    first = insert_notification(mail_services, ada["id"], game["id"], seat_of[ada["id"]], "your_turn", game["version"])
+
+    def play(player):
+        legal = client.get(f"/v1/games/{game['id']}/legal-commands?seat={seat_of[player['id']]}",
+                           token=player["token"]).json
+        done = client.post(f"/v1/games/{game['id']}/commands", token=player["token"], json={
+            "command": legal["commands"][0], "seat": seat_of[player["id"]], "expected_version": legal["version"]})
+        assert done.status_code in (200, 201), done.json
+
+    play(ada)
+    for _ in range(20):  # the others play until it is Ada's turn again
+        now = client.get(f"/v1/games/{game['id']}").json
+        if seat_of[ada["id"]] in now["to_act"]:
+            break
+        play(players[next(s["player_id"] for s in game["seats"] if s["index"] == now["to_act"][0])])
+    assert seat_of[ada["id"]] in now["to_act"], now["to_act"]
+    again = insert_notification(mail_services, ada["id"], game["id"], seat_of[ada["id"]], "your_turn", now["version"])
+    before = len(mails.to(ada["email"]))
+    assert mail_services.mailer.mail_notification(first) == "stale"
+    assert mail_services.mailer.mail_notification(again) == "sent"
+    assert len(mails.to(ada["email"])) == before + 1
+
+
 def test_no_mail_while_the_player_watches_the_game(client, sink, mail_services, two_seat_game, verified_player):
     ada, bob = verified_player("Ada"), verified_player("Bob")
     game = two_seat_game(ada, bob)
