@@ -23,7 +23,7 @@ from api.lobby_live import LobbyStreams
 from api.observe import ObserveMiddleware
 from service.config import Settings
 from service.games.store import AsyncReader
-from service.job_queue import watched_queues
+from service.job_queue import fanouts_key, watched_queues
 from service.notifications.streams import Fanout, LiveEvents
 from service.observability import logs, metrics, tracing
 from service.runtime.container import Services, build
@@ -60,7 +60,8 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
 
     if process:
         metrics.sample_pools({"api": services.store.pool, "streams": reader.pool})
-        metrics.serve_from_env(services.settings.redis_url, watched_queues(services.settings.queue_name))
+        metrics.serve_from_env(services.settings.redis_url, watched_queues(services.settings.queue_name),
+                            fanouts_key(services.settings.queue_name))
     router = Starlette(
         routes=[
             # every method, so that the others get a problem+json 405 rather than a 404

@@ -55,11 +55,13 @@ def empty_queues(redis_url: str, queue: str) -> None:
     from redis import Redis
     from rq import Queue
 
-    from service.job_queue import watched_queues, webhook_queue
+    from service import job_queue
 
     redis = Redis.from_url(redis_url)
-    for name in (*watched_queues(queue), webhook_queue(queue)):
+    for name in (*job_queue.watched_queues(queue), job_queue.webhook_queue(queue)):
         Queue(name, connection=redis).empty()
+    if hasattr(job_queue, "fanouts_key"):  # the games waiting for their fan-out (a tree before it: none)
+        redis.delete(job_queue.fanouts_key(queue))
 
 
 def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int,

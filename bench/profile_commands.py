@@ -65,7 +65,7 @@ STEPS = [
     ("receipt signature (Ed25519)", [("service/audit/signing.py", "receipt")]),
     ("idempotency (without a key: the unit of work)", [("service/games/idempotency.py", "once")]),
     ("after commit: cache, wake streams, queue the fan-out (RQ)", [("service/games/service.py", "_after_commit")]),
-    ("  of which the enqueue of the fan-out (RQ's, replayed)", [("service/notifications/service.py", "appended")]),
+    ("  of which the fan-out queued (one ZADD)", [("service/notifications/service.py", "appended")]),
     ("response: render (written out) + JSON", [("api/routes/games.py", "_render_outcome"), ("api/io.py", "send_json")]),
 ]
 
@@ -137,7 +137,7 @@ def clock_steps(services, app) -> StepClock:
     clock.wrap(store.Tx, "append", "    of which the hash chain and the SQL statement")
     clock.wrap(Signer, "receipt", "  receipt signature (Ed25519)")
     clock.wrap(game_service.GameService, "_after_commit", "  after the commit: cache, wake streams, fan-out")
-    clock.wrap(services.notifications, "appended", "    of which the fan-out's enqueue (RQ's, replayed)")
+    clock.wrap(services.notifications, "appended", "    of which the fan-out queued (one ZADD)")
     clock.wrap(services.games, "legal_commands", "GET legal-commands: the service's legal_commands")
     clock.wrap(title("kontor"), "legal_commands", "  the rules' legal commands")
     clock.wrap(title("kontor"), "view", "  the seat's view (for the commands in words)")

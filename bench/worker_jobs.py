@@ -1,5 +1,6 @@
-"""What RQ's bookkeeping costs a worker per job, against a job that does nothing: each
-commit queues one (its fan-out), and mails, webhook deliveries and ratings are jobs too.
+"""What RQ's bookkeeping costs a worker per job, against a job that does nothing: why a
+game's fan-out is no longer an RQ job a commit (docs/notifications.md), and what the jobs
+still queued (mails, webhook deliveries, messages' fan-outs, ratings) cost.
 
 Queues N jobs of a function that returns at once (``abs``) as the API queues its short
 jobs (service/job_queue.py: RQ's enqueue, recorded and replayed), then runs a worker over
@@ -7,7 +8,7 @@ them in burst mode in this process and prints its CPU per job and jobs/s. Two wo
 turns: RQ's SimpleWorker as Entrepot ran it before (its INFO line per job, its heartbeat
 three times a job, the result kept a minute), and Entrepot's now (workers/__main__.py:
 EntrepotWorker, RQ's lines at ENTREPOT_JOB_LOG_LEVEL's WARNING, no result kept, as for a
-fan-out). The job's own work is nothing: what is left is RQ's and Redis's.
+message's fan-out). The job's own work is nothing: what is left is RQ's and Redis's.
 
     python bench/worker_jobs.py [--jobs 3000] [--rounds 3]
 

@@ -77,11 +77,23 @@ def webhook_queue(queue_name: str) -> str:
     return f"{queue_name}-webhooks"
 
 
+def fanout_job_id(game_id: str, version: int) -> str:
+    """The RQ job of a game's fan-out, queued with tracing on (RQJobQueue.queue_fanout)."""
+    return f"fanout-{game_id}-{version}"
+
+
+def fanouts_key(queue_name: str) -> str:
+    """The Redis sorted set of the games whose fan-out waits: each game once, however many
+    commits it had meanwhile (its id; the score is when it began to wait, by the clock
+    port), taken oldest first by the workers' fan-out loop (workers/__main__.py)."""
+    return f"{queue_name}:fanouts"
+
+
 #: Jobs that go to a queue of their own rather than the main queue.
 OWN_QUEUE = {WEBHOOK_DELIVERY: webhook_queue}
-#: Jobs whose outcome RQ does not keep: the fan-outs, one a commit (or a message), whose
-#: outcome is the game's fan-out progress in PostgreSQL (game_fanouts). Keeping it is a
-#: Redis stream entry and a registry write a job (bench/worker_jobs.py).
+#: Jobs whose outcome RQ does not keep: the fan-outs (a game's, as a job with tracing on; a
+#: message's), whose outcome is the game's fan-out progress in PostgreSQL (game_fanouts).
+#: Keeping it is a Redis stream entry and a registry write a job (bench/worker_jobs.py).
 NO_RESULT_KEPT = frozenset({FANOUT, MESSAGE_FANOUT})
 
 
@@ -99,6 +111,10 @@ class JobQueue(Protocol):
     def enqueue_job(self, func: str, args: tuple, job_id: str, at: datetime | None = None) -> bool: ...
 
     def enqueue_missing(self, jobs: list[tuple[str, tuple, str]]) -> int: ...
+
+    def queue_fanout(self, game_id: str, version: int) -> None: ...
+
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None: ...
 
 
 #: the id of the job whose enqueue RQ records for a RecordedEnqueue (never sent)
@@ -223,6 +239,7 @@ class RQJobQueue:
         self.own_queues = {func: Queue(name(queue_name), connection=redis, job_class=TracedJob)
                            for func, name in OWN_QUEUE.items()}
         self.clock_started_key = StartedJobRegistry(queue=self.clock_queue).key
+        self.fanouts_key = fanouts_key(queue_name)
         self.timer_channel = timer_channel(queue_name)
         #: RecordedEnqueue per (queue, function, options), made at its first use
         self._recorded: dict[tuple, RecordedEnqueue] = {}
@@ -244,6 +261,39 @@ class RQJobQueue:
                 pipe.execute()
         except Exception:  # Redis down: the commit stands, the sweeper re-queues later
             log.exception("could not enqueue a computer move for %s v%s", game_id, version)
+
+    def queue_fanout(self, game_id: str, version: int) -> None:
+        """Have the game's fan-out (the notifications of its versions up to now) run soon:
+        the game joins the set of those waiting (one Redis command; a game already there
+        stays there, once), which the workers' fan-out loop empties. Not an RQ job a
+        commit: RQ's bookkeeping of a job (about 15 round trips) cost a worker more than
+        the fan-out itself (bench/worker_jobs.py). Lost (Redis down, a worker killed
+        after taking it), the sweeper fans the game out after its patience, as before.
+
+        With tracing on, an RQ job of its own (FANOUT): its span joins the command's
+        trace, which a set of game ids cannot carry."""
+        if tracing.enabled():
+            self.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
+            return
+        try:
+            self.redis.zadd(self.fanouts_key, {game_id: self.clock.now().timestamp()}, nx=True)
+        except Exception:  # Redis down: the commit stands, the sweeper fans it out
+            log.exception("could not queue the fan-out of %s v%s", game_id, version)
+
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None:
+        """For the workers' fan-out loop: the game waiting longest, taken from the set
+        (by one worker only), and the seconds it has waited; waits up to ``timeout``
+        seconds for one; None for none. ``timeout`` None: only a game waiting now (a
+        burst worker)."""
+        if timeout is None:
+            taken = self.redis.zpopmin(self.fanouts_key, 1)
+            game_id, since = taken[0] if taken else (None, None)
+        else:
+            taken = self.redis.bzpopmin(self.fanouts_key, timeout=timeout)
+            _, game_id, since = taken if taken else (None, None, None)
+        if game_id is None:
+            return None
+        return game_id.decode(), max(0.0, self.clock.now().timestamp() - since)
 
     def schedule_timer(self, game_id: str, version: int, at: datetime, again: bool = False) -> None:
         """Nothing to queue: the game's ``timer_at``, written by its commit, is what the
@@ -448,6 +498,12 @@ class RecordingJobQueue:
         for func, args, job_id in jobs:
             self.enqueue_job(func, args, job_id)
         return len(jobs)
+
+    def queue_fanout(self, game_id: str, version: int) -> None:
+        self.jobs.append((FANOUT, (game_id, version), fanout_job_id(game_id, version), None))
+
+    def take_fanout(self, timeout: float | None) -> tuple[str, float] | None:
+        return None
 
 
 def _rq_time(text: bytes) -> datetime:

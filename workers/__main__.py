@@ -1,8 +1,10 @@
 """`python -m workers`: an RQ worker on the Entrepot queues, plus the periodic sweeper.
 
 Three kinds of queues: "main" (short jobs: the clock queue, then the main queue of mail,
-fan-outs and the sweeper's work), "ai" (computer moves, which may search for a second or
-more) and "webhooks" (deliveries, each up to its deadline whatever the receiver does).
+messages' fan-outs and the sweeper's work; and the games waiting for their fan-out, taken
+by a loop of their own, ``fan_out_waiting``), "ai" (computer moves, which may search for a
+second or more) and "webhooks" (deliveries, each up to its deadline whatever the receiver
+does).
 A worker listens to all by default, clocks first; ``--queues main``, ``--queues ai`` and
 ``--queues webhooks`` split them over processes, so short jobs never wait behind a search
 or a slow receiver (``entrepot serve`` does that).
@@ -26,6 +28,7 @@ from service.job_queue import (
     JobQueue,
     ai_queue,
     clock_queue,
+    fanouts_key,
     timer_channel,
     watched_queues,
     webhook_queue,
@@ -52,6 +55,9 @@ log = logging.getLogger("entrepot.worker")
 TIMER_LONGEST_SLEEP = 1.0
 #: How often each worker looks for a clock job a dead worker was running.
 WATCH_SECONDS = 0.2
+#: A game whose fan-out waited longer than this (seconds) is logged: the workers lag
+#: (entrepot_fanouts_waiting counts the games waiting).
+FANOUT_LAG_LOGGED = 5.0
 #: The least time between two of RQ's heartbeats of a worker's own key (RQ's worker_ttl
 #: is minutes; /health reads the workers' own beats, service/runtime/health.py).
 HEARTBEAT_EVERY = timedelta(seconds=1)
@@ -213,6 +219,44 @@ def _watch(stop: threading.Event, presence, jobs: JobQueue, timer_loop: TimerLoo
             log.exception("worker watch failed")
 
 
+def fan_out_waiting(stop: threading.Event, jobs: JobQueue, notifications, wait: float | None) -> int:
+    """The fan-out loop (in every worker that takes the main queues): fan out each game
+    waiting in the set (RQJobQueue.queue_fanout), oldest first, until ``stop``; waits up
+    to ``wait`` seconds at a time for one, or with ``wait`` None ends when none is left (a
+    burst). A fan-out the database refused goes back into the set, tried again a second
+    later (meanwhile the sweeper may take it). Returns how many games were fanned out.
+
+    No gathering: each game is fanned out as soon as taken (holding it back 0.1 s, so that
+    one fan-out would tell several commands, only made the players wait). A fan-out runs
+    beside the computer's move, not before it: it may tell two turns of a seat at once,
+    and only the one not played yet is mailed (service/mail/content.py, turn_still_open)."""
+    done = 0
+    while not stop.is_set():
+        try:
+            taken = jobs.take_fanout(wait)
+        except Exception:  # Redis restarting: the sweeper covers the games meanwhile
+            log.exception("could not take a fan-out")
+            if wait is None or stop.wait(1.0):
+                return done
+            continue
+        if taken is None:
+            if wait is None:
+                return done
+            continue
+        game_id, waited = taken
+        if waited > FANOUT_LAG_LOGGED:
+            log.warning("the fan-out of %s waited %.1f s: the workers lag behind the commits", game_id, waited)
+        try:
+            notifications.fan_out_game(game_id)
+            done += 1
+        except Exception:  # the database may be restarting
+            log.exception("could not fan out %s: it waits again", game_id)
+            jobs.queue_fanout(game_id, 0)
+            if stop.wait(1.0):
+                return done
+    return done
+
+
 def _sweep_forever(stop: threading.Event, every: float) -> None:
     while not stop.wait(every):
         try:
@@ -284,7 +328,8 @@ def main() -> int:
     logs.configure()
     tracing.setup("entrepot-worker")
     svc = services()
-    metrics.serve_from_env(svc.settings.redis_url, watched_queues(svc.settings.queue_name))
+    metrics.serve_from_env(svc.settings.redis_url, watched_queues(svc.settings.queue_name),
+                            fanouts_key(svc.settings.queue_name))
     metrics.sample_pools({"worker": svc.store.pool})
     migrate(svc.settings.owner_database_url, svc.settings.database_url)
     stop = threading.Event()
@@ -299,6 +344,8 @@ def main() -> int:
             pass
     sweep_tables()
     sweep_notifications()
+    if args.burst and "main" in kinds:
+        fan_out_waiting(stop, svc.jobs, svc.notifications, None)
     # SimpleWorker runs jobs in this process: no fork per move, one pool for all jobs.
     worker = EntrepotWorker(queues, connection=dequeue_connection(svc.settings.redis_url),
                             exception_handlers=[count_failure], job_class=TracedJob)
@@ -309,10 +356,15 @@ def main() -> int:
     timer_loop = None if args.burst else TimerLoop(stop, args.timer_longest_sleep, svc.jobs, "main" in kinds)
     if timer_loop is not None:
         timer_loop.start()
+    loops = [] if timer_loop is None else ["the timer loop"]
+    if "main" in kinds and not args.burst:
+        threading.Thread(target=fan_out_waiting, args=(stop, svc.jobs, svc.notifications, 1.0),
+                         name="fan-out-loop", daemon=True).start()
+        loops.append("the fan-out loop")
     # RQ's own lines (its start among them) are at ENTREPOT_JOB_LOG_LEVEL: this one says
     # what this worker does
     log.info("worker %s takes the queues %s%s", worker.name, ", ".join(queues),
-             "" if timer_loop is None else ", runs the timer loop")
+             "".join(f", runs {loop}" for loop in loops))
     threading.Thread(target=_watch, args=(stop, presence, svc.jobs, timer_loop), daemon=True).start()
     try:
         # no RQ scheduler: the timer loop above moves the jobs queued for later

@@ -32,7 +32,7 @@ from service.games.service import is_game_id
 from service.games.states import Folded, Lru, fold_stored
 from service.games.store import Game, Store, StoredEvent, Tx
 from service.games.titles import title as title_of
-from service.job_queue import FANOUT, MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
+from service.job_queue import MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
 from service.notifications.pubsub import player_channel
 from verifier.record import result_json
 
@@ -53,10 +53,6 @@ def left_behind(column: str, now: datetime, patience: float, limit: int = SWEEP_
     if given_up_after is None:
         return f"{column} < %(behind)s", window
     return f"{column} < %(behind)s AND {column} > %(since)s", {**window, "since": now - given_up_after}
-
-
-def fanout_job_id(game_id: str, version: int) -> str:
-    return f"fanout-{game_id}-{version}"
 
 
 def message_fanout_job_id(game_id: str, seq: int) -> str:
@@ -113,15 +109,16 @@ class NotificationService:
 
     # queued after commits ------------------------------------------------------------
     def appended(self, game_id: str, version: int) -> None:
-        self.jobs.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
+        self.jobs.queue_fanout(game_id, version)
 
     def message_posted(self, game_id: str, seq: int) -> None:
         self.jobs.enqueue_job(MESSAGE_FANOUT, (game_id, seq), message_fanout_job_id(game_id, seq))
 
     # the fan-out jobs ----------------------------------------------------------------
-    def fan_out_game(self, game_id: str, version: int) -> int:
-        """Notify what the game's versions up to now mean (``version`` is the one that
-        queued the job; later ones are covered too). Returns how many rows were new."""
+    def fan_out_game(self, game_id: str, version: int | None = None) -> int:
+        """Notify what the game's versions up to now mean (``version``, when known, is the
+        one that queued the fan-out; later ones are covered too). Returns how many rows
+        were new."""
         if not is_game_id(game_id):
             return 0
         with self.store.tx() as tx:

@@ -95,13 +95,13 @@ def registry() -> CollectorRegistry:
 
 
 def serve(port: int, address: str | None = None, redis_url: str | None = None,
-          queue_names: tuple[str, ...] = ()) -> bool:
+          queue_names: tuple[str, ...] = (), fanouts_key: str | None = None) -> bool:
     """Serve /metrics on ``address:port`` (loopback by default). False when another
     process of this machine serves it already (uvicorn's processes race for the port; the
     first wins and answers for all of them)."""
     reg = registry()
     if redis_url and queue_names:
-        reg.register(QueueCollector(redis_url, queue_names))
+        reg.register(QueueCollector(redis_url, queue_names, fanouts_key))
     try:
         start_http_server(port, addr=address or os.environ.get(ADDRESS_VARIABLE) or "127.0.0.1", registry=reg)
     except OSError as err:
@@ -112,9 +112,10 @@ def serve(port: int, address: str | None = None, redis_url: str | None = None,
     return True
 
 
-def serve_from_env(redis_url: str | None = None, queue_names: tuple[str, ...] = ()) -> bool:
+def serve_from_env(redis_url: str | None = None, queue_names: tuple[str, ...] = (),
+                   fanouts_key: str | None = None) -> bool:
     port = os.environ.get(PORT_VARIABLE)
-    return bool(port) and serve(int(port), redis_url=redis_url, queue_names=queue_names)
+    return bool(port) and serve(int(port), redis_url=redis_url, queue_names=queue_names, fanouts_key=fanouts_key)
 
 
 def process_died(pid: int) -> None:
@@ -125,14 +126,17 @@ def process_died(pid: int) -> None:
 
 # the queues, read from Redis at scrape time ---------------------------------------------
 class QueueCollector:
-    """entrepot_queue_depth, entrepot_queue_failed_jobs and entrepot_workers per RQ queue."""
+    """entrepot_queue_depth, entrepot_queue_failed_jobs and entrepot_workers per RQ queue,
+    and entrepot_fanouts_waiting: the games waiting for their fan-out (not RQ jobs)."""
 
-    def __init__(self, redis_url: str, queue_names: tuple[str, ...]):
-        """``queue_names``: service/job_queue.py's ``watched_queues`` (the caller knows them)."""
+    def __init__(self, redis_url: str, queue_names: tuple[str, ...], fanouts_key: str | None = None):
+        """``queue_names``: service/job_queue.py's ``watched_queues``, ``fanouts_key`` its
+        ``fanouts_key`` (the caller knows them)."""
         from redis import Redis
 
         self.redis = Redis.from_url(redis_url, socket_timeout=2, socket_connect_timeout=2)
         self.queue_names = queue_names
+        self.fanouts_key = fanouts_key
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
         from rq import Queue, Worker
@@ -145,7 +149,10 @@ class QueueCollector:
         workers = GaugeMetricFamily("entrepot_workers", "RQ workers listening to each queue",
                                     labels=["queue"])
         up = GaugeMetricFamily("entrepot_redis_up", "1 when the metrics process reached Redis")
+        fanouts = GaugeMetricFamily("entrepot_fanouts_waiting", "Games whose notifications wait for a worker")
         try:
+            if self.fanouts_key is not None:
+                fanouts.add_metric([], self.redis.zcard(self.fanouts_key))
             for name in self.queue_names:
                 queue = Queue(name, connection=self.redis)
                 depth.add_metric([name], queue.count)
@@ -157,7 +164,7 @@ class QueueCollector:
             log.warning("metrics: could not read the queues (%s)", type(err).__name__)
             up.add_metric([], 0)
             return [up]
-        return [depth, scheduled, failed, workers, up]
+        return [depth, scheduled, failed, workers, up] + ([fanouts] if self.fanouts_key is not None else [])
 
 
 # commands ---------------------------------------------------------------------------------

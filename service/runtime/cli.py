@@ -327,11 +327,11 @@ def _serve_metrics(env: dict, data_dir: Path, port: int) -> None:
         stale.unlink()
     env["PROMETHEUS_MULTIPROC_DIR"] = os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
     # only now: prometheus-client reads the folder at import
-    from service.job_queue import watched_queues
+    from service.job_queue import fanouts_key, watched_queues
     from service.observability import metrics
 
-    metrics.serve(port, redis_url=env["REDIS_URL"],
-                  queue_names=watched_queues(env.get("ENTREPOT_QUEUE", "entrepot")))
+    queue = env.get("ENTREPOT_QUEUE", "entrepot")
+    metrics.serve(port, redis_url=env["REDIS_URL"], queue_names=watched_queues(queue), fanouts_key=fanouts_key(queue))
 
 
 def _uvicorn_log_config(data_dir: Path) -> Path:

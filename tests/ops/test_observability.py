@@ -149,6 +149,7 @@ def test_metrics_count_known_traffic_and_logs_are_json_without_secrets(served, r
     assert value(found, "entrepot_webhook_delivery_failures_total") == 0
     assert value(found, "entrepot_workers") >= 1 and value(found, "entrepot_redis_up") == 1
     assert ("entrepot_queue_depth", (("queue", served_queue(served) + "-clock"),)) in found
+    assert ("entrepot_fanouts_waiting", ()) in found  # the games whose fan-out waits (none, or a few)
     assert value(found, "entrepot_db_pool_connections", pool="api", state="max") > 0
     assert value(found, "entrepot_open_streams") == 0  # every route's series, this one's included
     assert ("entrepot_open_streams", (("route", "/v1/games/{game_id}/stream"),)) in found
