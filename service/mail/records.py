@@ -79,7 +79,6 @@ def notifications_after(tx: Tx, player_id: str, after_id: int, upto_id: int | No
     return [Notification(**r) for r in rows]
 
 
-# claims -------------------------------------------------------------------------------
 def seat_moved_since(tx: Tx, game_id: str, seat: int, version: int) -> bool:
     """Whether the seat's player (or the computer standing in) made a move decided at
     ``version`` or later; the clock's commands (reminders, timeouts) are not the seat's."""
@@ -88,6 +87,7 @@ def seat_moved_since(tx: Tx, game_id: str, seat: int, version: int) -> bool:
         " AND sender->>'kind' IN ('player', 'computer'))", (game_id, version, seat)).fetchone()[0]
 
 
+# claims -------------------------------------------------------------------------------
 def lock_conversation(tx: Tx, player_id: str, game_id: str) -> None:
     """Serialises the mail decisions of one player and game (the coalescing window)."""
     tx.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"mail:{player_id}:{game_id}",))
