@@ -96,7 +96,7 @@ def test_the_dashboard_says_your_turn_as_soon_as_it_comes(server, browser):
     page = browser.new_context().new_page()
     page.clock.install()
     # the stream answers once it knows Ada's newest notification: what comes after is its
-    with page.expect_response(lambda response: "/v1/players/me/stream" in response.url, timeout=15_000):
+    with page.expect_response(lambda response: "/v1/players/me/stream" in response.url, timeout=45_000):
         sign_in(page, server, ada)
     row = page.locator(f"#dashboard > li:has(a[href='#/games/{game_id}'])")
     expect(row).to_contain_text(f"Waiting for {bea['name']}")
