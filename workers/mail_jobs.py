@@ -23,9 +23,10 @@ def mail_followup(player_id: str, game_id: str) -> str:
     return services().mailer.mail_followup(player_id, game_id)
 
 
-def mail_stood_in(game_id: str, seat: int, version: int, words: str) -> str:
-    """After the computer made a move for a seat whose time ran out: its player is told."""
-    return services().mailer.mail_stood_in(str(game_id), int(seat), int(version), str(words))
+def mail_stood_in(game_id: str, seat: int, version: int, words: str, again: bool = True) -> str:
+    """After the computer made a move for a seat whose time ran out: its player is told.
+    (``again`` defaults to True for a job queued before it was passed.)"""
+    return services().mailer.mail_stood_in(str(game_id), int(seat), int(version), str(words), bool(again))
 
 
 def mail_verification(verification_id: int) -> str:

@@ -609,7 +609,7 @@ class GameService:
             return "stale"
         if stand_in and seat not in folded.state.out:  # a timed-out move: its player is told what it was
             words = describe(game.title, title.view(folded.state, seat), encode_command(command))
-            self.jobs.enqueue_job(MAIL_STOOD_IN, (game_id, seat, outcome.version, words),
+            self.jobs.enqueue_job(MAIL_STOOD_IN, (game_id, seat, outcome.version, words, seat in outcome.to_act),
                                   f"mail-stood-in-{game_id}-{version}-{seat}")
         return "played"
 

@@ -265,14 +265,18 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
 
 
 def played(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-           seat: int, version: int, words: str) -> Content:
-    """The one short mail that confirms a reply was played; when the seat is to act again
-    at once, the same mail carries the new position and moves."""
+           seat: int, version: int, words: str, to_act_after: bool = True) -> Content:
+    """The one short mail that confirms a reply was played; when the move itself left the
+    seat to act (``to_act_after``: no notification tells a seat of a turn its own move
+    gave it) and that turn is still open, the same mail carries the new position and
+    moves. A turn that others' moves gave it since has its own "your turn" mail: carried
+    here too, the same decision would be asked twice."""
     game = games.game_row(tx, game_id)
     label = game_label(game)
     done = f"Played in {label}: {words}."
-    again = your_turn(tx, games, tokens, links, player, game_id, seat, version, intro=done + " It is your turn again.",
-                      subject=f"Played, your turn again: {label}")
+    again = None if not to_act_after else your_turn(
+        tx, games, tokens, links, player, game_id, seat, version, intro=done + " It is your turn again.",
+        subject=f"Played, your turn again: {label}")
     if again is not None:
         return again
     later = ("The game is over: " + result_words(game)) if game.status != "active" else \
@@ -282,13 +286,15 @@ def played(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Rec
 
 
 def stood_in(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-             seat: int, version: int, words: str) -> Content:
-    """Your time ran out and the computer made that move for you."""
+             seat: int, version: int, words: str, to_act_after: bool = True) -> Content:
+    """Your time ran out and the computer made that move for you (with the position and
+    moves only under played's condition)."""
     game = games.game_row(tx, game_id)
     label = game_label(game)
     done = f"Your time ran out in {label}, so the computer played for you: {words}."
-    again = your_turn(tx, games, tokens, links, player, game_id, seat, version, intro=done,
-                      subject=f"The computer played for you: {label}")
+    again = None if not to_act_after else your_turn(
+        tx, games, tokens, links, player, game_id, seat, version, intro=done,
+        subject=f"The computer played for you: {label}")
     if again is not None:
         return again
     later = ("The game is over: " + result_words(game)) if game.status != "active" else \

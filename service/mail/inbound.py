@@ -84,6 +84,9 @@ class Outcome:
     reason: str  # "played" or why not: forged, replayed, expired, illegal, game_over
     detail: str = ""  # played: the move in words
     version: int | None = None  # played: the game's version after it
+    #: played: the seat was to act again right after it (its own move gave it the turn:
+    #: no notification tells it, the confirmation carries the position)
+    again: bool = False
 
 
 #: a reply token's idempotency key outlives the token (30 days)
@@ -280,7 +283,7 @@ class Inbound:
                 records.use_reply_token(tx, row["id"], self.mailer.clock.now())
             if isinstance(done, Replayed):  # a move committed under this token before (a crash after it)
                 return Outcome(False, "replayed", "This reply address was used already: each one plays one move.")
-            return Outcome(True, "played", words, done.version)
+            return Outcome(True, "played", words, done.version, row["seat"] in done.to_act)
         raise Unavailable("the game kept changing while the reply was judged: try again")
 
     def _next_if_still_theirs(self, row: dict, outcome: Outcome) -> None:
@@ -291,7 +294,7 @@ class Inbound:
         if player is None or not player.verified or not player.notify_by_email:
             return
         ref = {"words": outcome.detail, "game_id": row["game_id"], "seat": row["seat"],
-               "current_version": outcome.version}
+               "current_version": outcome.version, "again": outcome.again}
         self.mailer.claim_and_deliver(f"played:{row['id']}", player.id, row["game_id"], "played", ref,
                                       player.email)
 

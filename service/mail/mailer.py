@@ -117,14 +117,15 @@ class Mailer:
         elif claim.kind == "played":
             if player is None:
                 return None
+            # "again" absent: a claim made before it was recorded, read as before
             made = content.played(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
-                                  ref["seat"], ref["current_version"], ref["words"])
+                                  ref["seat"], ref["current_version"], ref["words"], ref.get("again", True))
             unsubscribe_kind = "your_turn"
         elif claim.kind == "stood_in":
             if player is None:
                 return None
             made = content.stood_in(tx, self.games, self.tokens, self.settings.links, player, ref["game_id"],
-                                    ref["seat"], ref["current_version"], ref["words"])
+                                    ref["seat"], ref["current_version"], ref["words"], ref.get("again", True))
             unsubscribe_kind = "your_turn"
         elif claim.kind == "answer":
             label = content.game_label(self.games.game_row(tx, ref["game_id"])) if ref.get("game_id") else None
@@ -227,9 +228,10 @@ class Mailer:
             return "nothing"
         return self.mail_notification(candidates[0].id, folded=len(held) - 1)
 
-    def mail_stood_in(self, game_id: str, seat: int, version: int, words: str) -> str:
+    def mail_stood_in(self, game_id: str, seat: int, version: int, words: str, again: bool = True) -> str:
         """Tell a seat's player the move the computer made for them at their deadline
-        (queued by GameService.play_computer after the stand-in's move committed)."""
+        (queued by GameService.play_computer after the stand-in's move committed);
+        ``again``: the seat was to act right after it (see content.played)."""
         with self.store.read() as tx:
             game = self.games.game_row(tx, game_id)
             player_id = game.seats[seat].player_id if 0 <= seat < len(game.seats) else None
@@ -237,7 +239,7 @@ class Mailer:
         why = self.unwanted(player, "your_turn")
         if why:
             return why
-        ref = {"game_id": game_id, "seat": seat, "current_version": version, "words": words}
+        ref = {"game_id": game_id, "seat": seat, "current_version": version, "words": words, "again": again}
         return self.claim_and_deliver(f"stood-in:{game_id}:{version}:{seat}", player.id, game_id, "stood_in", ref,
                                       player.email)
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from email.message import EmailMessage
 
+from service.mail import content, records
 from tests.conftest import ROOT
 from tests.mail.conftest import insert_notification, reply, text_of
 
@@ -71,6 +72,38 @@ def test_a_numbered_reply_plays_that_move_and_a_replay_is_refused(client, sink, 
     confirmed = [m for m in sink[0].to(ada["email"]) if str(m["Subject"]).startswith("Played")]
     assert len(confirmed) == 1 and "Played in Kontor game" in text_of(confirmed[0])
     assert "choose card" in text_of(confirmed[0])
+
+
+def test_the_confirmation_carries_the_next_turn_only_when_the_move_itself_gave_it(
+        client, sink, inbox, mail_services, two_seat_game, verified_player):
+    """A turn that others' moves gave the seat has its own "your turn" mail (the fan-out's):
+    the confirmation, when written after them, must not ask for the same move again. Only a
+    turn the move itself gave (which no notification tells) rides along with it."""
+    ada, bob = verified_player("Ada"), verified_player("Bob")
+    game = two_seat_game(ada, bob)
+    mail, _ = _your_turn_mail(client, sink, mail_services, game, ada)
+    reply(inbox, mail, "1")  # Ada chooses her card; Bob has still to choose his
+    with mail_services.store.read() as tx:
+        refs = [r[0] for r in tx.conn.execute("SELECT ref FROM mails_sent WHERE game_id = %s AND kind = 'played'",
+                                             (game["id"],)).fetchall()]
+    assert len(refs) == 1 and refs[0]["again"] is False, refs
+    bob_seat = next(s["index"] for s in game["seats"] if s["player_id"] == bob["id"])
+    legal = client.get(f"/v1/games/{game['id']}/legal-commands?seat={bob_seat}", token=bob["token"]).json
+    assert client.post(f"/v1/games/{game['id']}/commands", token=bob["token"], json={
+        "command": legal["commands"][0], "seat": bob_seat, "expected_version": legal["version"]}).status_code == 201
+    # whoever places first is now to act by Bob's move: a confirmation written now
+    now = client.get(f"/v1/games/{game['id']}", token=ada["token"]).json
+    placer = now["to_act"][0]
+    player = ada if next(s["player_id"] for s in now["seats"] if s["index"] == placer) == ada["id"] else bob
+    mailer = mail_services.mailer
+    with mail_services.store.read() as tx:
+        recipient = records.recipient(tx, player["id"])
+        args = (tx, mailer.games, mailer.tokens, mailer.settings.links, recipient, game["id"], placer,
+                now["version"], "choose card 1")
+        by_others = content.played(*args, to_act_after=False)
+        by_itself = content.played(*args, to_act_after=True)
+    assert by_others.reply_to is None and "You will get a mail when it is your turn again" in by_others.text
+    assert by_itself.reply_to and "It is your turn again" in by_itself.text
 
 
 def test_a_reply_sent_before_the_opponent_moved_is_played_when_its_move_is_still_legal(
