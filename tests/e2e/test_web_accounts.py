@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import SERVER_MAIL
 from tests.e2e.web_helpers import create_game as web_create_game
+from tests.e2e.web_helpers import open_legal_moves
 from tests.refusals import problem
 
 pytestmark = pytest.mark.slow(seconds=40)  # started early: tests/conftest.py
@@ -73,7 +74,7 @@ def test_sign_up_sign_out_and_sign_in_again_from_a_new_context(server, browser):
     expect(page.locator(f"a[href='#/games/{game_id}']")).to_be_visible()
     page.locator(f"a[href='#/games/{game_id}']").click()
     expect(page.locator("#board svg")).to_be_visible()
-    page.get_by_text("Every legal move, in words").click()
+    open_legal_moves(page)
     expect(page.locator("#moves button.move").first).to_be_visible()  # their seat: moves offered
 
     # the account page: sessions, and a personal token shown once, then revoked

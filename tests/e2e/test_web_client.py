@@ -17,6 +17,7 @@ from tests.e2e.web_helpers import (
     PHONE,
     api_player,
     create_game,
+    open_legal_moves,
     play_by_clicks,
     sign_in,
     sign_up,
@@ -97,7 +98,7 @@ def test_history_log_the_past_refuses_moves_now_returns_and_a_stale_click_is_exp
     # The page is reloaded without its live stream, so it keeps showing the old moves.
     page.route("**/stream*", lambda route: route.abort())
     page.reload()
-    page.get_by_text("Every legal move, in words").click()
+    open_legal_moves(page)
     stale = page.locator("#moves button.move[data-index='0']")
     expect(stale).to_be_visible(timeout=15_000)
     page.wait_for_selector("#main[data-busy='0']")
@@ -163,11 +164,7 @@ def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, br
         moved = True
     ada.route("**/stream*", lambda route: route.abort())  # Ada's page holds still
     ada.reload()
-    # the page drawn and read (a loaded machine may take long), then the list opened: if
-    # it is found closed, the failure says so rather than "hidden"
-    ada.wait_for_selector("#main[data-busy='0']", timeout=30_000)
-    ada.get_by_text("Every legal move, in words").click()
-    expect(ada.locator("details:has(#moves)")).to_have_attribute("open", "")
+    open_legal_moves(ada)
     stale = ada.locator("#moves button.move[data-index='0']")
     expect(stale).to_be_visible(timeout=15_000)
     ada.wait_for_selector("#main[data-busy='0']")

@@ -73,6 +73,15 @@ def sign_in(page: Page, server: str, player: dict, at: str = "/") -> None:
     expect(page.locator("#who")).to_contain_text(player["name"], timeout=20_000)
 
 
+def open_legal_moves(page: Page) -> None:
+    """Open the game page's list of every legal move in words, once the page is drawn and
+    read (a loaded machine may take long: a click during the first draw was seen to leave
+    the list closed); if it is found closed, the failure says so rather than "hidden"."""
+    page.wait_for_selector("#main[data-busy='0']", timeout=30_000)
+    page.get_by_text("Every legal move, in words").click()
+    expect(page.locator("details:has(#moves)")).to_have_attribute("open", "")
+
+
 def create_game(page: Page, title: str, options: dict | None = None, seats: list[str] | None = None) -> str:
     """The new-game form: a title, its options from lists, the other seats (computer levels,
     "open", or "invite:<name>")."""
