@@ -265,43 +265,46 @@ def notification(tx: Tx, games: GameService, tokens: Tokens, links: Links, playe
 
 
 def played(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-           seat: int, version: int, words: str, to_act_after: bool = True) -> Content:
-    """The one short mail that confirms a reply was played; when the move itself left the
-    seat to act (``to_act_after``: no notification tells a seat of a turn its own move
-    gave it) and that turn is still open, the same mail carries the new position and
-    moves. A turn that others' moves gave it since has its own "your turn" mail: carried
-    here too, the same decision would be asked twice."""
+           seat: int, version: int, words: str, to_act_after: bool) -> Content:
+    """The one short mail that confirms a reply was played (with the position and moves
+    under _move_told's condition)."""
     game = games.game_row(tx, game_id)
     label = game_label(game)
     done = f"Played in {label}: {words}."
-    again = None if not to_act_after else your_turn(
-        tx, games, tokens, links, player, game_id, seat, version, intro=done + " It is your turn again.",
-        subject=f"Played, your turn again: {label}")
-    if again is not None:
-        return again
-    later = ("The game is over: " + result_words(game)) if game.status != "active" else \
-        "You will get a mail when it is your turn again."
-    text = f"{done}\n\n{later}\n\n{links.game(game_id)}\n"
-    return Content(f"Played: {label}", text, _html(done, later, link=(links.game(game_id), "Open the game")))
+    return _move_told(tx, games, tokens, links, player, game, seat, version, to_act_after, done,
+                      subject=f"Played: {label}", turn_intro=done + " It is your turn again.",
+                      turn_subject=f"Played, your turn again: {label}")
 
 
 def stood_in(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game_id: str,
-             seat: int, version: int, words: str, to_act_after: bool = True) -> Content:
+             seat: int, version: int, words: str, to_act_after: bool) -> Content:
     """Your time ran out and the computer made that move for you (with the position and
-    moves only under played's condition)."""
+    moves under _move_told's condition)."""
     game = games.game_row(tx, game_id)
     label = game_label(game)
     done = f"Your time ran out in {label}, so the computer played for you: {words}."
-    again = None if not to_act_after else your_turn(
-        tx, games, tokens, links, player, game_id, seat, version, intro=done,
-        subject=f"The computer played for you: {label}")
-    if again is not None:
-        return again
+    subject = f"The computer played for you: {label}"
+    return _move_told(tx, games, tokens, links, player, game, seat, version, to_act_after, done,
+                      subject=subject, turn_intro=done, turn_subject=subject)
+
+
+def _move_told(tx: Tx, games: GameService, tokens: Tokens, links: Links, player: Recipient, game: Game,
+               seat: int, version: int, to_act_after: bool, done: str, subject: str, turn_intro: str,
+               turn_subject: str) -> Content:
+    """A move of the seat told to its player (``done``). When the move itself left the seat
+    to act (``to_act_after``: no notification tells a seat of a turn its own move gave it)
+    and that turn is still open, the mail carries the position and moves too. A turn that
+    others' moves gave it since has its own "your turn" mail: carried here as well, the
+    same decision would be asked twice."""
+    if to_act_after:
+        turn = your_turn(tx, games, tokens, links, player, game.id, seat, version, intro=turn_intro,
+                         subject=turn_subject)
+        if turn is not None:
+            return turn
     later = ("The game is over: " + result_words(game)) if game.status != "active" else \
         "You will get a mail when it is your turn again."
-    text = f"{done}\n\n{later}\n\n{links.game(game_id)}\n"
-    return Content(f"The computer played for you: {label}", text,
-                   _html(done, later, link=(links.game(game_id), "Open the game")))
+    text = f"{done}\n\n{later}\n\n{links.game(game.id)}\n"
+    return Content(subject, text, _html(done, later, link=(links.game(game.id), "Open the game")))
 
 
 def verification(links: Links, token: str, email: str) -> Content:

@@ -228,10 +228,10 @@ class Mailer:
             return "nothing"
         return self.mail_notification(candidates[0].id, folded=len(held) - 1)
 
-    def mail_stood_in(self, game_id: str, seat: int, version: int, words: str, again: bool = True) -> str:
+    def mail_stood_in(self, game_id: str, seat: int, version: int, words: str, again: bool) -> str:
         """Tell a seat's player the move the computer made for them at their deadline
         (queued by GameService.play_computer after the stand-in's move committed);
-        ``again``: the seat was to act right after it (see content.played)."""
+        ``again``: the seat was to act right after it (see content._move_told)."""
         with self.store.read() as tx:
             game = self.games.game_row(tx, game_id)
             player_id = game.seats[seat].player_id if 0 <= seat < len(game.seats) else None
