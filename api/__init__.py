@@ -31,7 +31,7 @@ def create_app(services: Services | None = None) -> Flask:
     app.url_value_preprocessor(lambda _endpoint, _values: observe.note_route(
         request.url_rule.rule if request.url_rule else None))
     ids.install(app)
-    limits.install(app, services.settings, services.redis.connection_pool)
+    limits.install(app, services.settings, services.wire)
     edge.install(app)
     for blueprint in (health.bp, players.bp, titles.bp, games.bp, keys.bp, exports.bp, correspondence.bp,
                       mail.bp, webhooks.bp, accounts_bp, lobby_routes.bp, notes_routes.bp,

@@ -8,8 +8,8 @@ definitions, so every route answers alike:
 - Rate limits (api/limits.py ``RateLimits``): one budget per client address and per bearer
   token for every route, stream opens included (the same Redis buckets), one round trip a
   request; over a limit the same 429 problem with Retry-After; RateLimit-* headers on every
-  counted answer, streams included. Flask routes count in their request thread with the
-  synchronous client (an asyncio call costs twice the CPU; bench/edge_cost.py).
+  counted answer, streams included. Flask routes count in their request thread, on its own
+  connection (service/redis_wire.py; an asyncio call costs twice the CPU; bench/edge_cost.py).
 - Request ids: ``X-Request-Id`` in and out for every route (api/observe.py, the ASGI
   middleware around everything); problems made here repeat it as ``request_id``.
 - Problem details: built by api/problems.py for both stacks; an error escaping a stream

@@ -10,7 +10,8 @@ command path's profile).
 
 ``RateLimits`` is the policy (buckets, keys, the standing, the headers, the refusal) of
 every route: Flask's hooks (``install``) apply it to the Flask routes, in the request's
-thread with a synchronous client (an asyncio Redis call costs twice the CPU: it stays off
+thread, synchronously, on the thread's own connection (service/redis_wire.py: without
+redis-py's per-command machinery; an asyncio Redis call costs twice the CPU: it stays off
 the plain requests' path); api/edge.py's ``Edge.route`` to the live streams. Same buckets,
 so a stream open and a plain request draw on one budget, and the same 429 problem.
 """
@@ -22,12 +23,13 @@ import logging
 
 from flask import Flask, g, request
 from limits import RateLimitItem, parse_many
-from redis import Redis, RedisError
+from redis import RedisError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.accounts.remembered import epoch_key
 from service.config import Settings
+from service.redis_wire import Wire
 
 log = logging.getLogger(__name__)
 
@@ -122,12 +124,12 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def install(app: Flask, settings: Settings, redis_pool) -> None:
+def install(app: Flask, settings: Settings, wire: Wire) -> None:
     """The limits of the Flask routes (api/edge.py applies the same to the streams)."""
     if settings.trusted_proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies)
     limits = RateLimits(settings)
-    count = Redis(connection_pool=redis_pool).register_script(COUNT)
+    count = wire.script(COUNT)  # every request's round trip: without redis-py's per-command cost
 
     @app.before_request
     def rate_limit():

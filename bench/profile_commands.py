@@ -259,9 +259,9 @@ def main() -> int:
         commands(50, None)  # warm: imports, caches, the pool
         cpu = commands(args.commands, None)
         app_cpu, legal_cpu = inside.cpu, inside.legal_cpu
-        steps = None
+        step_clock = None
         if args.steps:  # a run of its own: the wrappers' own cost stays out of the figures above
-            steps = inside.steps = clock_steps(services, app)
+            step_clock = inside.steps = clock_steps(services, app)
             commands(args.commands, None)
             steps_app_cpu = inside.cpu
         profile = None if args.no_profile else cProfile.Profile(time.process_time)  # CPU, not waits
@@ -278,10 +278,10 @@ def main() -> int:
           f"of which the app's own (its WSGI call, without the test client): {app_cpu / args.commands * 1000:.2f} ms")
     print(f"the app's own CPU per GET legal-commands (the one before each command): "
           f"{legal_cpu / args.commands * 1000:.2f} ms")
-    if steps is not None:
+    if step_clock is not None:
         print(f"\nby step, the process time of each (no profiler; the app's own {steps_app_cpu / args.commands * 1000:.2f}"
               " ms a command in this run, the steps' wrappers included):")
-        for label, seconds in steps.seconds.items():
+        for label, seconds in step_clock.seconds.items():
             print(f"  {label:62} {seconds / args.commands * 1000:6.3f} ms/command")
     if profile is None:
         return 0

@@ -13,6 +13,8 @@ from typing import Protocol
 
 from redis import Redis
 
+from service.redis_wire import Wire
+
 log = logging.getLogger(__name__)
 
 
@@ -38,8 +40,9 @@ class RedisNotifier:
     """Publishes from a background thread: a wake-up call is not worth a round trip on the
     request's path, and losing one only delays a listener until its keep-alive."""
 
-    def __init__(self, redis: Redis):
+    def __init__(self, redis: Redis, wire: Wire | None = None):
         self.redis = redis
+        self.wire = wire or Wire(redis)
         self._outbox: queue.SimpleQueue[tuple[str | None, int]] = queue.SimpleQueue()
         self._publisher: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -72,7 +75,7 @@ class RedisNotifier:
         while True:
             game_id, version = self._outbox.get()
             try:
-                self.redis.publish(channel(game_id) if game_id is not None else LOBBY_CHANNEL, str(version))
+                self.wire.call("PUBLISH", channel(game_id) if game_id is not None else LOBBY_CHANNEL, str(version))
             except Exception:  # Redis down: the streams' resync finds the move (service/notifications/streams.py)
                 log.warning("could not publish version %s of %s", version, game_id)
 

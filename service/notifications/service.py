@@ -34,6 +34,7 @@ from service.games.store import Game, Store, StoredEvent, Tx
 from service.games.titles import title as title_of
 from service.job_queue import MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
 from service.notifications.pubsub import player_channel
+from service.redis_wire import Wire
 from verifier.record import result_json
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,8 @@ class Created:
     id: int
     player_id: str
     type: str
+    #: its player has an address: its mail job is queued after the commit
+    mail: bool
 
 
 def notification_body(row: dict) -> dict:
@@ -95,12 +98,14 @@ def notification_body(row: dict) -> dict:
 
 class NotificationService:
     def __init__(self, store: Store, jobs: JobQueue, redis: Redis, webhooks, patience_seconds: float = 5.0,
-                 clock: Clock | None = None):
+                 clock: Clock | None = None, wire: Wire | None = None):
         self.store = store
         #: the clock port: when a notification was written, and the sweeper's patience
         self.clock = clock or SystemClock()
         self.jobs = jobs
         self.redis = redis
+        #: the players' streams' wake-up calls, one a fan-out that told them something
+        self.wire = wire or Wire(redis)
         #: service/notifications/webhooks.py's WebhookService: writes and queues the deliveries
         self.webhooks = webhooks
         self.patience = patience_seconds
@@ -130,11 +135,11 @@ class NotificationService:
             notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
             now = self.clock.now()
             created = self._insert(tx, game_id, notices, now)
-            deliveries = self.webhooks.create_deliveries(tx, created, now)
-            tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
-                            " WHERE game_id = %s", (game.version, game_id))
-            mail = self._mail_wanted(tx, created, now)
-        self._after_commit(created, deliveries, mail)
+            with tx.conn.pipeline():  # the progress and the deliveries: one round trip
+                tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
+                                " WHERE game_id = %s", (game.version, game_id))
+                deliveries = self.webhooks.create_deliveries(tx, created, now)
+        self._after_commit(created, deliveries, [c.id for c in created if c.mail])
         return len(created)
 
     def fan_out_messages(self, game_id: str, seq: int) -> int:
@@ -160,11 +165,11 @@ class NotificationService:
                                      game_id)
             now = self.clock.now()
             created = self._insert(tx, game_id, notices, now)
-            deliveries = self.webhooks.create_deliveries(tx, created, now)
-            tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
-                            " WHERE game_id = %s", (rows[-1][0], game_id))
-            mail = self._mail_wanted(tx, created, now)
-        self._after_commit(created, deliveries, mail)
+            with tx.conn.pipeline():  # the progress and the deliveries: one round trip
+                tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
+                                " WHERE game_id = %s", (rows[-1][0], game_id))
+                deliveries = self.webhooks.create_deliveries(tx, created, now)
+        self._after_commit(created, deliveries, [c.id for c in created if c.mail])
         return len(created)
 
     @staticmethod
@@ -233,12 +238,14 @@ class NotificationService:
     def _game_notices(self, tx: Tx, game: Game, notified: int) -> list[Notice]:
         title = title_of(game.title)
         folded = self._state_at(tx, title, game.id, notified)
-        stored = tx.events(game.id, after=notified, upto=game.version)
-        commands = tx.conn.execute(
-            "SELECT version, last_seq, sender FROM commands WHERE game_id = %s AND last_seq > %s"
-            " AND last_seq <= %s ORDER BY last_seq",
-            (game.id, notified, game.version),
-        ).fetchall()
+        with tx.conn.pipeline():  # the commands and the events: one round trip
+            sent = tx.conn.execute(
+                "SELECT version, last_seq, sender FROM commands WHERE game_id = %s AND last_seq > %s"
+                " AND last_seq <= %s ORDER BY last_seq",
+                (game.id, notified, game.version),
+            )
+            stored = tx.events(game.id, after=notified, upto=game.version)
+            commands = sent.fetchall()
         ranges = [(version, last, sender) for version, last, sender in commands]
         if not ranges or ranges[0][0] != notified:  # events without their command (older games)
             ranges = [(notified, game.version, {})]
@@ -325,37 +332,33 @@ class NotificationService:
 
     # writing and telling -------------------------------------------------------------
     def _insert(self, tx: Tx, game_id: str, notices: list[Notice], now: datetime) -> list[Created]:
+        """Insert the notices not written yet. A notification of a player without an
+        address is written with its mail handled (no mail job: there is nowhere to send
+        it); for the others the mail job decides (verified, settings, digest, coalescing)."""
         if not notices:
             return []
-        values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(notices))
+        row = "(%s::int, %s::uuid, %s::int, %s::text, %s::int, %s::text, %s::jsonb, %s::timestamptz)"
         params: list[Any] = []
-        for n in notices:
-            params += [n.player_id, game_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at, now]
+        for i, n in enumerate(notices):
+            params += [i, n.player_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at]
         rows = tx.conn.execute(
-            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at)"
-            f" VALUES {values} ON CONFLICT DO NOTHING RETURNING id, player_id::text, type",
-            params,
+            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at,"
+            " mail_handled_at)"
+            " SELECT v.player_id, %s, v.seat, v.type, v.version, v.ref, v.data, v.at, %s,"
+            " CASE WHEN p.email IS NULL THEN %s::timestamptz END"
+            f" FROM (VALUES {', '.join([row] * len(notices))})"
+            " AS v (i, player_id, seat, type, version, ref, data, at)"
+            " LEFT JOIN players p ON p.id = v.player_id"
+            " ORDER BY v.i"  # ids in the notices' order, as before
+            " ON CONFLICT DO NOTHING RETURNING id, player_id::text, type, mail_handled_at IS NULL",
+            [game_id, now, now, *params],
         ).fetchall()
         return sorted((Created(*row) for row in rows), key=lambda c: c.id)
-
-    @staticmethod
-    def _mail_wanted(tx: Tx, created: list[Created], now: datetime) -> list[int]:
-        """The new notifications whose player has an address: the mail job decides the
-        rest (verified, settings, digest, coalescing). The others need no mail job."""
-        if not created:
-            return []
-        rows = tx.conn.execute(
-            "UPDATE notifications n SET mail_handled_at = %s FROM players p"
-            " WHERE n.id = ANY(%s) AND p.id = n.player_id AND p.email IS NULL RETURNING n.id",
-            (now, [c.id for c in created]),
-        ).fetchall()
-        without = {row[0] for row in rows}
-        return [c.id for c in created if c.id not in without]
 
     def _after_commit(self, created: list[Created], deliveries: list[tuple[str, int]], mail: list[int]) -> None:
         for player_id in dict.fromkeys(c.player_id for c in created):
             try:
-                self.redis.publish(player_channel(player_id), "1")
+                self.wire.call("PUBLISH", player_channel(player_id), "1")
             except Exception:  # a lost wake-up: the stream's resync finds the row
                 log.warning("could not wake the stream of %s", player_id)
         self.webhooks.queue_deliveries(deliveries)

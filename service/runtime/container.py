@@ -35,6 +35,7 @@ from service.notifications.sealing import webhook_sealer
 from service.notifications.service import NotificationService
 from service.notifications.webhooks import WebhookService
 from service.observability.metrics import metered_commands
+from service.redis_wire import Wire
 from service.runtime.embedded import default_data_dir
 from service.runtime.health import HealthCheck
 
@@ -44,6 +45,8 @@ class Services:
     settings: Settings
     store: Store
     redis: Redis
+    #: the hot path's Redis commands (service/redis_wire.py): the rate limits' script
+    wire: Wire
     jobs: JobQueue
     notifier: RedisNotifier
     players: PlayerService
@@ -65,6 +68,7 @@ class Services:
     def close(self) -> None:
         self.health.close()
         self.store.close()
+        self.wire.close()
         self.redis.close()
 
 
@@ -73,9 +77,10 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
                   statement_timeout_ms=settings.statement_timeout_ms, pgbouncer=settings.pgbouncer,
                   pool_timeout=settings.pool_timeout_seconds)
     redis = Redis.from_url(settings.redis_url)
+    wire = Wire(redis)
     clock = clock or SystemClock()
-    jobs = jobs or RQJobQueue(redis, settings.queue_name, clock)
-    notifier = RedisNotifier(redis)
+    jobs = jobs or RQJobQueue(redis, settings.queue_name, clock, wire)
+    notifier = RedisNotifier(redis, wire)
     signing_key = load_signing_key(settings.signing_key, settings.signing_key_file)
     signer = Signer(signing_key)
     keys = KeyRing(store, signer, clock)
@@ -83,7 +88,8 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
     webhooks = WebhookService(store, jobs, webhook_sealer(settings.webhook_key, signing_key),
                               settings.webhook_allow_private, settings.webhook_retry_schedule,
                               settings.webhook_timeout_seconds, public_url=settings.public_url, clock=clock)
-    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds, clock)
+    notifications = NotificationService(store, jobs, redis, webhooks, settings.fanout_patience_seconds, clock,
+                                        wire)
     budget = Budget(settings.ai_iterations, settings.ai_seconds, time.monotonic)
     games = GameService(store, StateCache(), clock, jobs, notifier, signer, ai_budget=budget,
                         notifications=notifications, seat_rule=check_rating_range)
@@ -103,6 +109,7 @@ def build(settings: Settings, clock: Clock | None = None, jobs: JobQueue | None 
         settings=settings,
         store=store,
         redis=redis,
+        wire=wire,
         jobs=jobs,
         notifier=notifier,
         players=PlayerService(store, MailAccounts(tokens, jobs, settings.email_verification_ttl_seconds, clock), accounts),

@@ -178,3 +178,19 @@ def test_kontor_first_choice_says_the_price_the_game_set():
     game = titles()["kontor"]
     view = game.view(game.fold(game.start(first_choice, 2, "ab" * 32)), 0)
     assert describe("kontor", view, pick) == f"pay {view['options']['pile_pick_cost']} florins to take any dock from your pile"
+
+
+@pytest.mark.parametrize("title_id", ["kontor", "amsterdam", "speicherstadt"])
+def test_describing_a_whole_list_at_once_says_what_each_move_said_alone(title_id):
+    """describe_all reads the board and the cards shown once per view (moves.py ``_Read``),
+    which must change no word: each move reads as describe says it on the plain view
+    (plus its fields where two would read the same)."""
+    compared = 0
+    for seed in (3, 4):
+        for view, commands in _positions(title_id, seed, steps=120):
+            alone = [describe(title_id, view, c) for c in commands]
+            together = describe_all(title_id, view, commands)
+            for said, listed in zip(alone, together, strict=True):
+                assert listed == said or listed.startswith(f"{said} ("), (said, listed)
+            compared += len(commands)
+    assert compared > 200

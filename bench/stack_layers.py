@@ -1,0 +1,129 @@
+"""Where a plain request's CPU goes, layer by layer of the API's stack: four servers under
+serve's own uvicorn command (one process each), loaded in turns by the same keep-alive
+clients, so that a busy machine slows each alike:
+
+1. the floor: bench/bare_asgi.py, the smallest ASGI app;
+2. a one-route Flask app behind the bridge to its threads (api/bridge.py);
+3. the same inside what api/asgi.py wraps around the bridge (request ids and the access
+   log line, the security headers, Starlette's router);
+4. Entrepot's own app on GET /v1/health/live, its cheapest route: everything above plus
+   Flask's hooks (rate limits with their Redis round trip, ids, auth, problems, metrics).
+
+Prints each layer's CPU per request (user + system of its process, read from /proc; the
+median of the rounds) and what each adds to the one below. DATABASE_URL / REDIS_URL as
+bench/http_games.py (the database gets the suffix _layers).
+
+    python bench/stack_layers.py [--rounds 8] [--seconds 3] [--clients 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+
+from edge_cost import cpu_seconds  # noqa: E402
+from http_games import bench_database, drop_database, free_port, fresh_database, load  # noqa: E402
+
+LAYERS = [
+    ("the floor: a bare ASGI app", "bare_asgi:create_app", "/"),
+    ("+ Flask behind the bridge (one route)", "stack_layer_apps:bridged", "/"),
+    ("+ request ids, log line, headers, router", "stack_layer_apps:wrapped", "/"),
+    ("Entrepot: GET /v1/health/live", "api.asgi:create_asgi_app", "/v1/health/live"),
+]
+
+
+def start(factory: str, path: str, env: dict) -> tuple[subprocess.Popen, str]:
+    from service.runtime.cli import uvicorn_command
+
+    port = free_port()
+    cmd = uvicorn_command(factory, "127.0.0.1", port, 1) + ["--app-dir", str(ROOT / "bench")]
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 240  # a loaded machine
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(base + path, timeout=1).ok:
+                return server, base
+        except requests.RequestException:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit(f"{factory} did not start")
+
+
+def burst(base: str, path: str, clients: int, seconds: float) -> int:
+    """Keep-alive GETs of ``path`` from ``clients`` threads for ``seconds``: how many."""
+    counts = [0] * clients
+    stop = time.monotonic() + seconds
+
+    def run(i: int) -> None:
+        session = requests.Session()
+        while time.monotonic() < stop:
+            session.get(base + path).raise_for_status()
+            counts[i] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--clients", type=int, default=8)
+    args = parser.parse_args()
+    from service.runtime.migrate import migrate
+
+    name = bench_database() + "_layers"
+    database_url, redis_url = fresh_database(name)
+    migrate(database_url, database_url)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "REDIS_URL": redis_url,
+           "ENTREPOT_QUEUE": name.replace("_", "-"),
+           # one loopback client drives the load: the rate limits are counted, never reached
+           "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+    print(f"{load()}; {args.clients} keep-alive clients, {args.rounds} rounds of {args.seconds:.0f} s per layer")
+    running: list[tuple[str, str, subprocess.Popen, str]] = []
+    try:
+        for label, factory, path in LAYERS:
+            server, base = start(factory, path, env)
+            running.append((label, path, server, base))
+            burst(base, path, args.clients, 1.0)  # warm up
+        per_request: dict[str, list[float]] = {label: [] for label, _, _ in LAYERS}
+        for _ in range(args.rounds):
+            for label, path, server, base in running:
+                before = cpu_seconds(server.pid)
+                count = burst(base, path, args.clients, args.seconds)
+                per_request[label].append((cpu_seconds(server.pid) - before) * 1000 / count)
+        below = None
+        for label, _, _ in LAYERS:
+            cpu = statistics.median(per_request[label])
+            added = f" (+{cpu - below:.3f})" if below is not None else ""
+            print(f"  {label:44} {cpu:.3f} ms CPU a request{added}; rounds "
+                  f"{', '.join(f'{x:.2f}' for x in per_request[label])}")
+            below = cpu
+        print(load())
+    finally:
+        for _, _, server, _ in running:
+            server.terminate()
+            server.wait(timeout=30)
+        drop_database(name)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,107 @@
+"""Redis commands on the hot path, without redis-py's per-command machinery.
+
+redis-py (8.x) wraps every command in observability hooks, a check for deprecated
+arguments and the pool's bookkeeping (a connection taken and given back): in a loaded API
+process that is about 0.1 ms of CPU a command, as much as the round trip itself
+(bench/README.md, section 17). The few commands that every request or every commit sends
+(the rate limits' script, the fan-out's ZADD, the streams' wake-up call) go through a
+``Wire`` instead: a connection of its own per thread, made with the client's own settings,
+the command packed by that connection and its answer read by it, as redis-py does.
+
+Errors are redis-py's: a connection lost or timed out is made again and the command sent
+once more (as redis-py's default retry does), then the error is raised; an error Redis
+answers (``ResponseError``) is raised as is. A connection is the thread's for the thread's
+life (it closes with it) and never crosses a fork.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import weakref
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError, TimeoutError
+
+
+class Wire:
+    def __init__(self, redis: Redis):
+        self.pool = redis.connection_pool
+        #: what Redis calls this wire's connections (CLIENT LIST), set once as each connects
+        self.name = f"entrepot-wire-{os.getpid()}-{id(self):x}"
+        self._local = threading.local()
+        #: every connection made, to close them all at once (a thread's closes with it too)
+        self._made: weakref.WeakSet = weakref.WeakSet()
+        self._lock = threading.Lock()
+
+    def call(self, *args: Any) -> Any:
+        """Send one command and return Redis's answer."""
+        connection = self._connection()
+        try:
+            return _exchange(connection, args)
+        except (ConnectionError, TimeoutError):
+            connection.disconnect()
+            try:
+                return _exchange(connection, args)  # connects again
+            except BaseException:
+                connection.disconnect()
+                raise
+        except ResponseError:
+            raise  # Redis answered: the exchange is whole, the connection sound
+        except BaseException:
+            connection.disconnect()  # an answer left unread must not reach the next command
+            raise
+
+    def script(self, source: str) -> Script:
+        return Script(self, source)
+
+    def close(self) -> None:
+        with self._lock:
+            made = list(self._made)
+        for connection in made:
+            connection.disconnect()
+
+    def _connection(self):
+        held = getattr(self._local, "held", None)
+        if held is None or held.pid != os.getpid():
+            connection = self.pool.connection_class(**{**self.pool.connection_kwargs, "client_name": self.name})
+            with self._lock:
+                self._made.add(connection)
+            held = self._local.held = _Held(os.getpid(), connection)
+            # closed when its thread ends (or the wire goes): redis-py's connection sits in
+            # reference cycles, which only the garbage collector would break, some time later
+            weakref.finalize(held, connection.disconnect)
+        return held.connection
+
+
+class _Held:
+    """A thread's connection, and the process that made it (a fork's child makes its own)."""
+
+    __slots__ = ("pid", "connection", "__weakref__")
+
+    def __init__(self, pid: int, connection):
+        self.pid = pid
+        self.connection = connection
+
+
+class Script:
+    """A Lua script run by its digest (EVALSHA); sent whole once when Redis does not know
+    it (a restart, SCRIPT FLUSH), which also loads it, as redis-py's Script does."""
+
+    def __init__(self, wire: Wire, source: str):
+        self.wire = wire
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+
+    def __call__(self, keys: list, args: list) -> Any:
+        try:
+            return self.wire.call("EVALSHA", self.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            return self.wire.call("EVAL", self.source, len(keys), *keys, *args)
+
+
+def _exchange(connection, args: tuple) -> Any:
+    connection.send_packed_command(connection.pack_command(*args), check_health=False)
+    return connection.read_response()
