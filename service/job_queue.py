@@ -231,7 +231,8 @@ def _bulk(value: bytes) -> bytes:
 class RQJobQueue:
     def __init__(self, redis: Redis, queue_name: str, clock: Clock | None = None, wire: Wire | None = None):
         self.redis = redis
-        #: the commit's own command (the fan-out's ZADD) without redis-py's per-command cost
+        #: a commit's own commands (the fan-out's ZADD, the timer loops' wake-up call),
+        #: without redis-py's per-command cost (service/redis_wire.py)
         self.wire = wire or Wire(redis)
         #: the clock port: whether a job's time has come already (queued now, not scheduled)
         self.clock = clock or SystemClock()
@@ -307,7 +308,7 @@ class RQJobQueue:
 
     def _wake(self, at: datetime) -> None:
         try:
-            self.redis.publish(self.timer_channel, at.isoformat())
+            self.wire.call("PUBLISH", self.timer_channel, at.isoformat())
         except Exception:  # lost, the timer is late at most a loop's longest sleep
             log.warning("could not wake the timer loops for %s", at)
 

@@ -4,9 +4,10 @@ redis-py (8.x) wraps every command in observability hooks, a check for deprecate
 arguments and the pool's bookkeeping (a connection taken and given back): in a loaded API
 process that is about 0.1 ms of CPU a command, as much as the round trip itself
 (bench/README.md, section 17). The few commands that every request or every commit sends
-(the rate limits' script, the fan-out's ZADD, the streams' wake-up call) go through a
-``Wire`` instead: a connection of its own per thread, made with the client's own settings,
-the command packed by that connection and its answer read by it, as redis-py does.
+(the rate limits' script, the fan-out's ZADD, the wake-up calls of streams and timer
+loops) go through a ``Wire`` instead: a connection of its own per thread, made with the
+client's own settings, the command packed by that connection and its answer read by it,
+as redis-py does.
 
 Errors are redis-py's: a connection lost or timed out is made again and the command sent
 once more (as redis-py's default retry does), then the error is raised; an error Redis

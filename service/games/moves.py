@@ -55,8 +55,8 @@ def generic(command: dict) -> str:
 class _Read(dict):
     """A view with what its commands' words read of it worked out once: describe_all says
     every legal move on one view (a dozen placements), and each read every square of the
-    board and searched it for the card in play (about a sixth of GET legal-commands'
-    CPU; issue 24). The same view as a dict: describers read it as any other."""
+    board and searched it for the card in play (issue 24). The same view as a dict:
+    describers read it as any other."""
 
     __slots__ = ("cells", "numbered")
 

@@ -45,7 +45,8 @@ class Services:
     settings: Settings
     store: Store
     redis: Redis
-    #: the hot path's Redis commands (service/redis_wire.py): the rate limits' script
+    #: the hot path's Redis commands (service/redis_wire.py): the rate limits' script, the
+    #: fan-out's ZADD, the wake-up calls
     wire: Wire
     jobs: JobQueue
     notifier: RedisNotifier

@@ -7,7 +7,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from redis import Redis
 from rq import Queue, SimpleWorker
 from rq.job import Job
 
@@ -20,13 +19,6 @@ def remember(*args):
     """The job the worker runs below."""
     RAN.append(args)
     return len(args)
-
-
-@pytest.fixture
-def redis(redis_url):
-    client = Redis.from_url(redis_url)
-    yield client
-    client.close()
 
 
 @pytest.fixture

@@ -18,13 +18,6 @@ from service.redis_wire import Wire
 
 
 @pytest.fixture
-def redis(redis_url):
-    client = Redis.from_url(redis_url)
-    yield client
-    client.close()
-
-
-@pytest.fixture
 def key():
     return f"entrepot-test-wire:{uuid.uuid4().hex}"
 
