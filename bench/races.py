@@ -226,8 +226,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=10_000, help="racing joins and commands to send")
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--drivers", type=int, default=8, help="games raced at once")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn processes")
-    parser.add_argument("--threads", type=int, default=4, help="threads per gunicorn process")
+    parser.add_argument("--workers", type=int, default=3, help="API processes (uvicorn)")
+    parser.add_argument("--threads", type=int, default=4, help="threads per API process")
     args = parser.parse_args()
     database_url, redis_url = fresh_database("entrepot_bench_races")
     port = free_port()
@@ -246,7 +246,7 @@ def main() -> int:
         server.terminate()
         server.wait(timeout=30)
         drop_database("entrepot_bench_races")
-    print(f"server: entrepot serve, gunicorn {args.workers} x {args.threads} threads, loopback; "
+    print(f"server: entrepot serve, uvicorn {args.workers} x {args.threads} threads, loopback; "
           f"{os.cpu_count()} cores")
     print(f"joins: {join_requests} racing requests (accepts + joins, each sent {COPIES}x at once with one key) "
           f"over {args.games} games in {joined_at - started:.1f} s")
