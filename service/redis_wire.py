@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import uuid
 import weakref
 from typing import Any
 
@@ -31,7 +32,7 @@ class Wire:
     def __init__(self, redis: Redis):
         self.pool = redis.connection_pool
         #: what Redis calls this wire's connections (CLIENT LIST), set once as each connects
-        self.name = f"entrepot-wire-{os.getpid()}-{id(self):x}"
+        self.name = f"entrepot-wire-{os.getpid()}-{uuid.uuid4().hex[:12]}"
         self._local = threading.local()
         #: every connection made, to close them all at once (a thread's closes with it too)
         self._made: weakref.WeakSet = weakref.WeakSet()
