@@ -89,32 +89,34 @@ def start_server(port: int, database_url: str, redis_url: str, workers: int, thr
     raise SystemExit(f"the server did not start (its log: {data_dir})")
 
 
-def start_floor(port: int, workers: int) -> subprocess.Popen:
-    """bench/bare_asgi.py under the same uvicorn command as `entrepot serve`."""
+def start_app(factory: str, workers: int, probe: str = "/", env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """An ASGI app of bench/ (``module:factory``, or the API's own) under the same uvicorn
+    command as `entrepot serve`, once ``probe`` answers: (its process, its base URL)."""
     sys.path.insert(0, str(ROOT))
     from service.runtime.cli import uvicorn_command
 
-    cmd = uvicorn_command("bare_asgi:create_app", "127.0.0.1", port, workers) + ["--app-dir", str(ROOT / "bench")]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    port = free_port()
+    cmd = uvicorn_command(factory, "127.0.0.1", port, workers) + ["--app-dir", str(ROOT / "bench")]
+    env = env or {**os.environ, "PYTHONPATH": str(ROOT)}
     server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 240  # a loaded machine
     while time.monotonic() < deadline:
         try:
-            if requests.get(f"http://127.0.0.1:{port}/", timeout=1).ok:
-                return server
+            if requests.get(base + probe, timeout=1).ok:
+                return server, base
         except requests.RequestException:
             time.sleep(0.2)
     server.kill()
-    raise SystemExit("the floor app did not start")
+    raise SystemExit(f"{factory} did not start")
 
 
 def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, float]:
-    """(req/s, server CPU ms per request) of the floor."""
-    port = free_port()
-    floor = start_floor(port, workers)
+    """(req/s, server CPU ms per request) of the floor: bench/bare_asgi.py."""
+    floor, base = start_app("bare_asgi:create_app", workers)
     try:
         cpu = tree_cpu(floor.pid)
-        rate, count = trivial_reads(f"http://127.0.0.1:{port}", clients, seconds, "/", counted=True)
+        rate, count = trivial_reads(base, clients, seconds, "/", counted=True)
         return rate, (tree_cpu(floor.pid) - cpu) / count * 1000
     finally:
         floor.terminate()

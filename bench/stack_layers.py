@@ -23,18 +23,14 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-
-import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 from edge_cost import cpu_seconds  # noqa: E402
-from http_games import bench_database, drop_database, free_port, fresh_database, load  # noqa: E402
+from http_games import bench_database, drop_database, fresh_database, load, start_app, trivial_reads  # noqa: E402
 
 LAYERS = [
     ("the floor: a bare ASGI app", "bare_asgi:create_app", "/"),
@@ -42,43 +38,6 @@ LAYERS = [
     ("+ request ids, log line, headers, router", "stack_layer_apps:wrapped", "/"),
     ("Entrepot: GET /v1/health/live", "api.asgi:create_asgi_app", "/v1/health/live"),
 ]
-
-
-def start(factory: str, path: str, env: dict) -> tuple[subprocess.Popen, str]:
-    from service.runtime.cli import uvicorn_command
-
-    port = free_port()
-    cmd = uvicorn_command(factory, "127.0.0.1", port, 1) + ["--app-dir", str(ROOT / "bench")]
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 240  # a loaded machine
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(base + path, timeout=1).ok:
-                return server, base
-        except requests.RequestException:
-            time.sleep(0.2)
-    server.kill()
-    raise SystemExit(f"{factory} did not start")
-
-
-def burst(base: str, path: str, clients: int, seconds: float) -> int:
-    """Keep-alive GETs of ``path`` from ``clients`` threads for ``seconds``: how many."""
-    counts = [0] * clients
-    stop = time.monotonic() + seconds
-
-    def run(i: int) -> None:
-        session = requests.Session()
-        while time.monotonic() < stop:
-            session.get(base + path).raise_for_status()
-            counts[i] += 1
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(counts)
 
 
 def main() -> int:
@@ -100,14 +59,14 @@ def main() -> int:
     running: list[tuple[str, str, subprocess.Popen, str]] = []
     try:
         for label, factory, path in LAYERS:
-            server, base = start(factory, path, env)
+            server, base = start_app(factory, 1, path, env)
             running.append((label, path, server, base))
-            burst(base, path, args.clients, 1.0)  # warm up
+            trivial_reads(base, args.clients, 1.0, path)  # warm up
         per_request: dict[str, list[float]] = {label: [] for label, _, _ in LAYERS}
         for _ in range(args.rounds):
             for label, path, server, base in running:
                 before = cpu_seconds(server.pid)
-                count = burst(base, path, args.clients, args.seconds)
+                _, count = trivial_reads(base, path=path, clients=args.clients, seconds=args.seconds, counted=True)
                 per_request[label].append((cpu_seconds(server.pid) - before) * 1000 / count)
         below = None
         for label, _, _ in LAYERS:

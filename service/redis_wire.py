@@ -41,20 +41,19 @@ class Wire:
     def call(self, *args: Any) -> Any:
         """Send one command and return Redis's answer."""
         connection = self._connection()
-        try:
-            return _exchange(connection, args)
-        except (ConnectionError, TimeoutError):
-            connection.disconnect()
+        for attempt in (1, 2):  # a lost connection: made again, the command sent once more
             try:
-                return _exchange(connection, args)  # connects again
-            except BaseException:
+                return _exchange(connection, args)
+            except ResponseError:
+                raise  # Redis answered: the exchange is whole, the connection sound
+            except (ConnectionError, TimeoutError):
                 connection.disconnect()
+                if attempt == 2:
+                    raise
+            except BaseException:
+                connection.disconnect()  # an answer left unread must not reach the next command
                 raise
-        except ResponseError:
-            raise  # Redis answered: the exchange is whole, the connection sound
-        except BaseException:
-            connection.disconnect()  # an answer left unread must not reach the next command
-            raise
+        raise AssertionError("unreachable")
 
     def script(self, source: str) -> Script:
         return Script(self, source)

@@ -66,12 +66,19 @@ class _Read(dict):
         self.numbered: dict[Any, dict] | None = None
 
 
-def _cells(view: dict) -> dict[tuple[int, int], dict]:
+def _once(view: dict, name: str, work: Callable[[dict], dict]) -> dict:
+    """``work(view)``, kept in a ``_Read`` view's slot ``name`` after its first time."""
     if not isinstance(view, _Read):
-        return _board_cells(view)
-    if view.cells is None:
-        view.cells = _board_cells(view)
-    return view.cells
+        return work(view)
+    found = getattr(view, name)
+    if found is None:
+        found = work(view)
+        setattr(view, name, found)
+    return found
+
+
+def _cells(view: dict) -> dict[tuple[int, int], dict]:
+    return _once(view, "cells", _board_cells)
 
 
 def _board_cells(view: dict) -> dict[tuple[int, int], dict]:
@@ -142,14 +149,15 @@ def _kontor_catalogue() -> dict[int, dict]:
 def _kontor_card(view: dict, number: Any) -> dict | None:
     """The card numbered ``number`` as the view shows it (in the seat's hand first, then on
     the board, then atop a pile), else as printed."""
-    numbered = view.numbered if isinstance(view, _Read) else None
-    if numbered is None:
-        numbered = {}
-        for card in _shown_cards(view):
-            numbered.setdefault(card.get("number"), card)  # the first shown wins, as before
-        if isinstance(view, _Read):
-            view.numbered = numbered
+    numbered = _once(view, "numbered", _shown_by_number)
     return numbered[number] if number in numbered else _kontor_catalogue().get(number)
+
+
+def _shown_by_number(view: dict) -> dict[Any, dict]:
+    numbered: dict[Any, dict] = {}
+    for card in _shown_cards(view):
+        numbered.setdefault(card.get("number"), card)  # the first shown wins, as before
+    return numbered
 
 
 def _shown_cards(view: dict):
