@@ -280,7 +280,7 @@ class RQJobQueue:
             self.enqueue_job(FANOUT, (game_id, version), fanout_job_id(game_id, version))
             return
         try:
-            self.wire.call("ZADD", self.fanouts_key, "NX", self.clock.now().timestamp(), game_id)
+            self.wire.send("ZADD", self.fanouts_key, "NX", self.clock.now().timestamp(), game_id)
         except Exception:  # Redis down: the commit stands, the sweeper fans it out
             log.exception("could not queue the fan-out of %s v%s", game_id, version)
 
@@ -308,7 +308,7 @@ class RQJobQueue:
 
     def _wake(self, at: datetime) -> None:
         try:
-            self.wire.call("PUBLISH", self.timer_channel, at.isoformat())
+            self.wire.send("PUBLISH", self.timer_channel, at.isoformat())
         except Exception:  # lost, the timer is late at most a loop's longest sleep
             log.warning("could not wake the timer loops for %s", at)
 

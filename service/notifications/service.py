@@ -358,7 +358,7 @@ class NotificationService:
     def _after_commit(self, created: list[Created], deliveries: list[tuple[str, int]], mail: list[int]) -> None:
         for player_id in dict.fromkeys(c.player_id for c in created):
             try:
-                self.wire.call("PUBLISH", player_channel(player_id), "1")
+                self.wire.send("PUBLISH", player_channel(player_id), "1")
             except Exception:  # a lost wake-up: the stream's resync finds the row
                 log.warning("could not wake the stream of %s", player_id)
         self.webhooks.queue_deliveries(deliveries)
