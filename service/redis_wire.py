@@ -70,7 +70,9 @@ class Wire:
         says nothing back, not even of an error. A connection that Redis closed (a
         restart, its idle timeout, CLIENT KILL) has something to read, its end: it is made
         again before the command goes, so a command is lost only when Redis goes in the
-        instant it is sent (as a crash after the commit would lose it)."""
+        instant it is sent (as a crash after the commit would lose it). A Redis that
+        refuses CLIENT REPLY (an ACL) answers that refusal: each send then makes its
+        connection again, slower but still sent."""
         connection = self._connection(quiet=True)
         packed = connection.pack_command(*args)
         for attempt in (1, 2):  # a lost connection: made again, the command sent once more

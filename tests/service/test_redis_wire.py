@@ -210,6 +210,23 @@ def test_a_quiet_connection_with_something_to_read_is_not_written_to_again(redis
         redis.delete(key)
 
 
+def test_a_redis_that_refuses_to_stay_quiet_still_gets_every_command(redis, redis_url, key):
+    user = f"entrepot-test-noreply-{uuid.uuid4().hex[:8]}"
+    redis.acl_setuser(user, enabled=True, nopass=True, keys=["*"], channels=["*"],
+                      commands=["+@all", "-client|reply"])  # an ACL without CLIENT REPLY
+    client = Redis.from_url(redis_url, username=user, password="")
+    wire = Wire(client)
+    try:
+        for i in range(5):
+            wire.send("RPUSH", key, i)  # its refusal of REPLY OFF answered: made again each time
+        assert _arrived(redis, key, 5) == [str(i).encode() for i in range(5)]
+    finally:
+        wire.close()
+        client.close()
+        redis.acl_deluser(user)
+        redis.delete(key)
+
+
 def test_an_error_is_not_answered_and_the_quiet_connection_goes_on(redis, key):
     wire = Wire(redis)
     try:
