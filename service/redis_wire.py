@@ -17,8 +17,8 @@ life (it closes with it) and never crosses a fork.
 A command whose answer nobody reads (a wake-up call, a game's place in the fan-out's set)
 is only sent (``send``), on a second connection per thread that asked Redis for no answers
 at all (CLIENT REPLY OFF): no wait for the answer, no thread put to sleep and woken, none of
-it parsed. It costs a sixth of a round trip's CPU (14 against 87 us: bench/README.md,
-section 18).
+it parsed. It costs a fifth of a round trip's CPU (14-18 against 63-88 us: bench/redis_wire.py;
+bench/README.md, section 18).
 """
 
 from __future__ import annotations
