@@ -29,6 +29,7 @@ import select
 import threading
 import uuid
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from redis import Redis
@@ -50,19 +51,7 @@ class Wire:
     def call(self, *args: Any) -> Any:
         """Send one command and return Redis's answer."""
         connection = self._connection()
-        for attempt in (1, 2):  # a lost connection: made again, the command sent once more
-            try:
-                return _exchange(connection, args)
-            except ResponseError:
-                raise  # Redis answered: the exchange is whole, the connection sound
-            except (ConnectionError, TimeoutError):
-                connection.disconnect()
-                if attempt == 2:
-                    raise
-            except BaseException:
-                connection.disconnect()  # an answer left unread must not reach the next command
-                raise
-        raise AssertionError("unreachable")
+        return _twice(connection, lambda: _exchange(connection, args))
 
     def send(self, *args: Any) -> None:
         """Send one command and read no answer: for a command whose loss something heals
@@ -75,22 +64,16 @@ class Wire:
         connection again, slower but still sent."""
         connection = self._connection(quiet=True)
         packed = connection.pack_command(*args)
-        for attempt in (1, 2):  # a lost connection: made again, the command sent once more
-            try:
-                if connection._sock is not None and _readable(connection._sock):
-                    connection.disconnect()  # its end, or answers it should never have had
-                if connection._sock is None:
-                    connection.connect()
-                    connection.send_packed_command([_REPLY_OFF], check_health=False)
-                connection.send_packed_command(packed, check_health=False)
-                return
-            except (ConnectionError, TimeoutError):
-                connection.disconnect()
-                if attempt == 2:
-                    raise
-            except BaseException:
-                connection.disconnect()  # a command half sent must not prefix the next one
-                raise
+
+        def only_send() -> None:
+            if connection._sock is not None and _readable(connection._sock):
+                connection.disconnect()  # its end, or answers it should never have had
+            if connection._sock is None:
+                connection.connect()
+                connection.send_packed_command([_REPLY_OFF], check_health=False)
+            connection.send_packed_command(packed, check_health=False)
+
+        _twice(connection, only_send)
 
     def script(self, source: str) -> Script:
         return Script(self, source)
@@ -154,6 +137,25 @@ def _readable(sock) -> bool:
     poller = select.poll()
     poller.register(sock, select.POLLIN)
     return bool(poller.poll(0))
+
+
+def _twice(connection, exchange: Callable[[], Any]) -> Any:
+    """``exchange`` on ``connection``; a lost connection is made again and the exchange
+    tried once more (as redis-py's default retry does), then the error is raised."""
+    for attempt in (1, 2):
+        try:
+            return exchange()
+        except ResponseError:
+            raise  # Redis answered: the exchange is whole, the connection sound
+        except (ConnectionError, TimeoutError):
+            connection.disconnect()
+            if attempt == 2:
+                raise
+        except BaseException:
+            # an answer left unread, or a command half sent, must not reach the next one
+            connection.disconnect()
+            raise
+    raise AssertionError("unreachable")
 
 
 def _exchange(connection, args: tuple) -> Any:
