@@ -83,8 +83,16 @@ def test_discord_and_slack_webhooks_get_the_bodies_their_apis_document(client, w
     assert said.status_code == 201, said.json
     client.post(f"/v1/games/{game['id']}/resign", token=a["token"])
     wait_for(lambda: fanned_out(owner_db, game["id"]))
-    wait_for(lambda: len(receiver.at("/discord")) >= 3 and len(receiver.at("/slack")) >= 3
-             and any("over" in r.body.get("text", "") for r in receiver.at("/slack")))
+
+    def slack_says(text: str) -> bool:
+        return any(text in r.body.get("text", "") for r in receiver.at("/slack"))
+
+    # every body the assertions below look for: the message's fan-out is a job of its own,
+    # and deliveries may land in any order (a wait on a count alone passed before the
+    # message's had come, under load)
+    wait_for(lambda: len(receiver.at("/discord")) >= 3 and slack_says("your turn")
+             and slack_says("&lt;!channel&gt; look &amp; see") and slack_says("Winners: Bob (by resignation)")
+             and any("Bob, it is your turn" in r.body.get("content", "") for r in receiver.at("/discord")))
     for got in receiver.at("/discord"):
         jsonschema.validate(got.body, DISCORD_EXECUTE_WEBHOOK, format_checker=jsonschema.FormatChecker())
         assert got.body["allowed_mentions"] == {"parse": []}  # no player's text pings anyone
