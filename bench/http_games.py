@@ -64,14 +64,19 @@ def empty_queues(redis_url: str, queue: str) -> None:
         redis.delete(job_queue.fanouts_key(queue))
 
 
+def bench_env(database_url: str, redis_url: str, queue: str) -> dict[str, str]:
+    """The settings of a bench's Entrepot: its database, Redis and queue, and rate limits
+    that one loopback address driving the whole load never reaches (they are counted, not
+    what is measured)."""
+    return {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "ENTREPOT_QUEUE": queue,
+            "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+
+
 def start_server(port: int, database_url: str, redis_url: str, workers: int, threads: int,
                  queue: str | None = None) -> subprocess.Popen:
     queue = queue or bench_database().replace("_", "-")
     empty_queues(redis_url, queue)
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": queue,
-           # one loopback client drives the load: the rate limits are not what is measured
-           "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+    env = {**os.environ, **bench_env(database_url, redis_url, queue)}
     # a data directory of its own: its log (and its signing key) apart from other servers'
     data_dir = tempfile.mkdtemp(prefix="entrepot-bench-")
     cmd = [sys.executable, "-m", "service.runtime.cli", "serve", "--port", str(port),

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from http_games import admin_url, bench_database, drop_database, fresh_database  # noqa: E402
+from http_games import admin_url, bench_database, bench_env, drop_database, fresh_database  # noqa: E402
 
 #: the parts of a command's path, by the file a function lives in (first match wins)
 PARTS = [
@@ -198,8 +198,7 @@ def main() -> int:
     name = bench_database() + "_profile"
     admin = admin_url()
     database_url, redis_url = fresh_database(name)
-    os.environ.update(DATABASE_URL=database_url, REDIS_URL=redis_url, ENTREPOT_QUEUE=name.replace("_", "-"),
-                      ENTREPOT_RATE_LIMIT_PER_IP="1000000/second", ENTREPOT_RATE_LIMIT_PER_TOKEN="1000000/second")
+    os.environ.update(bench_env(database_url, redis_url, name.replace("_", "-")))
     from api import create_app
     from service.config import Settings
     from service.runtime.container import build

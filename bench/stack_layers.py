@@ -30,7 +30,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
 from edge_cost import cpu_seconds  # noqa: E402
-from http_games import bench_database, drop_database, fresh_database, load, start_app, trivial_reads  # noqa: E402
+from http_games import (  # noqa: E402
+    bench_database,
+    bench_env,
+    drop_database,
+    fresh_database,
+    load,
+    start_app,
+    trivial_reads,
+)
 
 LAYERS = [
     ("the floor: a bare ASGI app", "bare_asgi:create_app", "/"),
@@ -51,10 +59,7 @@ def main() -> int:
     name = bench_database() + "_layers"
     database_url, redis_url = fresh_database(name)
     migrate(database_url, database_url)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-           "ENTREPOT_QUEUE": name.replace("_", "-"),
-           # one loopback client drives the load: the rate limits are counted, never reached
-           "ENTREPOT_RATE_LIMIT_PER_IP": "1000000/second", "ENTREPOT_RATE_LIMIT_PER_TOKEN": "1000000/second"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), **bench_env(database_url, redis_url, name.replace("_", "-"))}
     print(f"{load()}; {args.clients} keep-alive clients, {args.rounds} rounds of {args.seconds:.0f} s per layer")
     running: list[tuple[str, str, subprocess.Popen, str]] = []
     try:
