@@ -41,7 +41,6 @@ class RedisNotifier:
     delays a listener until its resync (service/notifications/streams.py)."""
 
     def __init__(self, redis: Redis, wire: Wire | None = None):
-        self.redis = redis
         self.wire = wire or Wire(redis)
 
     def appended(self, game_id: str, version: int) -> None:

@@ -103,7 +103,6 @@ class NotificationService:
         #: the clock port: when a notification was written, and the sweeper's patience
         self.clock = clock or SystemClock()
         self.jobs = jobs
-        self.redis = redis
         #: the players' streams' wake-up calls, one a fan-out that told them something
         self.wire = wire or Wire(redis)
         #: service/notifications/webhooks.py's WebhookService: writes and queues the deliveries
