@@ -22,9 +22,24 @@ def key():
     return f"entrepot-test-wire:{uuid.uuid4().hex}"
 
 
+@pytest.fixture
+def wire(redis, key):
+    """A wire on the test's Redis, closed afterwards, with the keys the test made."""
+    made = Wire(redis)
+    yield made
+    made.close()
+    if keys := list(redis.scan_iter(match=f"{key}*")):
+        redis.delete(*keys)
+
+
 def _wire_client_ids(redis: Redis, wire: Wire) -> list[int]:
     """The ids Redis gives the wire's connections (named so that CLIENT LIST finds them)."""
     return [int(c["id"]) for c in redis.client_list() if c.get("name") == wire.name]
+
+
+def _quiet_ids(redis: Redis, wire: Wire) -> list[int]:
+    """The ids of its connections that asked for no answers (``send``)."""
+    return [int(c["id"]) for c in redis.client_list() if c.get("name") == wire.quiet_name]
 
 
 def _soon(condition) -> bool:
@@ -41,63 +56,42 @@ def _closed(redis: Redis, wire: Wire) -> bool:
     return _soon(lambda: not _wire_client_ids(redis, wire))
 
 
-def test_answers_are_redis_pys(redis, key):
-    wire = Wire(redis)
-    try:
-        assert wire.call("ZADD", key, "NX", 1.5, "a") == redis.zadd(key + ":py", {"a": 1.5}, nx=True) == 1
-        assert wire.call("ZADD", key, "NX", 9, "a") == 0  # NX: a member already there keeps its score
-        assert redis.zscore(key, "a") == 1.5
-        keys, windows = [key + ":ip", key + ":token", key + ":epoch"], [60, 60]
-        redis.set(key + ":epoch", "7")
-        assert wire.script(COUNT)(keys, windows) == [1, 60, 1, 60, b"7"]
-        assert wire.script(COUNT)(keys, windows)[:4:2] == [2, 2]
-    finally:
-        wire.close()
-        redis.delete(key, key + ":py", key + ":ip", key + ":token", key + ":epoch")
+def test_answers_are_redis_pys(redis, wire, key):
+    assert wire.call("ZADD", key, "NX", 1.5, "a") == redis.zadd(key + ":py", {"a": 1.5}, nx=True) == 1
+    assert wire.call("ZADD", key, "NX", 9, "a") == 0  # NX: a member already there keeps its score
+    assert redis.zscore(key, "a") == 1.5
+    keys, windows = [key + ":ip", key + ":token", key + ":epoch"], [60, 60]
+    redis.set(key + ":epoch", "7")
+    assert wire.script(COUNT)(keys, windows) == [1, 60, 1, 60, b"7"]
+    assert wire.script(COUNT)(keys, windows)[:4:2] == [2, 2]
 
 
-def test_a_forgotten_script_is_sent_whole_and_known_again(redis, key):
-    wire = Wire(redis)
+def test_a_forgotten_script_is_sent_whole_and_known_again(redis, wire, key):
     script = wire.script("return redis.call('INCR', KEYS[1])")
-    try:
-        assert script([key], []) == 1
-        redis.script_flush()  # as after a restart of Redis
-        assert script([key], []) == 2
-        assert redis.script_exists(script.sha) == [True]
-    finally:
-        wire.close()
-        redis.delete(key)
+    assert script([key], []) == 1
+    redis.script_flush()  # as after a restart of Redis
+    assert script([key], []) == 2
+    assert redis.script_exists(script.sha) == [True]
 
 
-def test_a_killed_connection_is_made_again_and_the_command_sent_once(redis, key):
-    wire = Wire(redis)
-    try:
-        assert wire.call("INCR", key) == 1
-        (client_id,) = _wire_client_ids(redis, wire)
-        redis.client_kill_filter(_id=client_id)
-        assert wire.call("INCR", key) == 2  # not 3: the lost one never reached Redis
-        assert _wire_client_ids(redis, wire) != [client_id]
-    finally:
-        wire.close()
-        redis.delete(key)
+def test_a_killed_connection_is_made_again_and_the_command_sent_once(redis, wire, key):
+    assert wire.call("INCR", key) == 1
+    (client_id,) = _wire_client_ids(redis, wire)
+    redis.client_kill_filter(_id=client_id)
+    assert wire.call("INCR", key) == 2  # not 3: the lost one never reached Redis
+    assert _wire_client_ids(redis, wire) != [client_id]
 
 
-def test_an_error_redis_answers_is_raised_and_the_connection_goes_on(redis, key):
-    wire = Wire(redis)
-    try:
-        redis.set(key, "text")
-        with pytest.raises(ResponseError):
-            wire.call("ZADD", key, "NX", 1, "a")  # a string, not a sorted set
-        (client_id,) = _wire_client_ids(redis, wire)
-        assert wire.call("GET", key) == b"text"  # the answer of this command, not a late one
-        assert _wire_client_ids(redis, wire) == [client_id]
-    finally:
-        wire.close()
-        redis.delete(key)
+def test_an_error_redis_answers_is_raised_and_the_connection_goes_on(redis, wire, key):
+    redis.set(key, "text")
+    with pytest.raises(ResponseError):
+        wire.call("ZADD", key, "NX", 1, "a")  # a string, not a sorted set
+    (client_id,) = _wire_client_ids(redis, wire)
+    assert wire.call("GET", key) == b"text"  # the answer of this command, not a late one
+    assert _wire_client_ids(redis, wire) == [client_id]
 
 
-def test_each_thread_has_its_own_connection_and_its_own_answers(redis, key):
-    wire = Wire(redis)
+def test_each_thread_has_its_own_connection_and_its_own_answers(redis, wire, key):
     wrong: list = []
 
     def count(n: int):
@@ -106,59 +100,28 @@ def test_each_thread_has_its_own_connection_and_its_own_answers(redis, key):
             if wire.call("INCR", f"{key}:{n}") != i + 1:
                 wrong.append((n, i))
 
-    try:
-        threads = [threading.Thread(target=count, args=(n,)) for n in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        assert not wrong
-        assert _closed(redis, wire)  # each thread's connection closed with it
-    finally:
-        wire.close()
-        redis.delete(*[f"{key}:{n}" for n in range(8)])
+    threads = [threading.Thread(target=count, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    assert _closed(redis, wire)  # each thread's connection closed with it
 
 
-def test_a_forked_child_never_uses_its_parents_connection(redis, key):
-    wire = Wire(redis)
-    try:
-        assert wire.call("INCR", key) == 1
-        (parent_id,) = _wire_client_ids(redis, wire)
-        pid = os.fork()
-        if pid == 0:  # the child: its own connection, its own answers
-            try:
-                ok = wire.call("INCR", key) == 2 and wire.call("CLIENT", "ID") != parent_id
-            finally:
-                os._exit(0 if ok else 1)
-        _, status = os.waitpid(pid, 0)
-        assert os.waitstatus_to_exitcode(status) == 0
-        assert wire.call("INCR", key) == 3
-        assert wire.call("CLIENT", "ID") == parent_id  # the parent's is untouched
-    finally:
-        wire.close()
-        redis.delete(key)
-
-
-def test_close_ends_every_connection(redis, key):
-    wire = Wire(redis)
-    wire.call("PING")
-    assert len(_wire_client_ids(redis, wire)) == 1
-    wire.close()
-    assert _closed(redis, wire)
-
-
-def _quiet_ids(redis: Redis, wire: Wire) -> list[int]:
-    return [int(c["id"]) for c in redis.client_list() if c.get("name") == wire.quiet_name]
-
-
-@pytest.fixture
-def wire(redis, key):
-    """A wire on the test's Redis, closed afterwards, with the keys the test made."""
-    made = Wire(redis)
-    yield made
-    made.close()
-    if keys := list(redis.scan_iter(match=f"{key}*")):
-        redis.delete(*keys)
+def test_a_forked_child_never_uses_its_parents_connection(redis, wire, key):
+    assert wire.call("INCR", key) == 1
+    (parent_id,) = _wire_client_ids(redis, wire)
+    pid = os.fork()
+    if pid == 0:  # the child: its own connection, its own answers
+        try:
+            ok = wire.call("INCR", key) == 2 and wire.call("CLIENT", "ID") != parent_id
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert wire.call("INCR", key) == 3
+    assert wire.call("CLIENT", "ID") == parent_id  # the parent's is untouched
 
 
 def _arrived(redis: Redis, key: str, length: int) -> list[bytes]:
@@ -251,10 +214,11 @@ def test_a_forked_child_sends_on_its_own_quiet_connection(redis, wire, key):
     assert parent_id in _quiet_ids(redis, wire)  # the parent's is untouched
 
 
-def test_close_ends_the_quiet_connections_too(redis, key):
+def test_close_ends_every_connection_the_quiet_ones_too(redis):
     wire = Wire(redis)
-    wire.send("PING")
     wire.call("PING")
+    assert len(_wire_client_ids(redis, wire)) == 1
+    wire.send("PING")
     assert _soon(lambda: len(_quiet_ids(redis, wire)) == 1)
     wire.close()
     assert _soon(lambda: not _quiet_ids(redis, wire)) and _closed(redis, wire)
