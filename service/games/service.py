@@ -48,7 +48,17 @@ from service.games.checkpoints import Checkpoints
 from service.games.idempotency import IdempotencyKey, once
 from service.games.moves import describe, describe_all
 from service.games.states import Folded, Lru, StateCache, decode, fold_stored
-from service.games.store import Game, NewCommand, NewEvent, Player, Store, StoredEvent, TableRow, Tx
+from service.games.store import (
+    Game,
+    NewCommand,
+    NewEvent,
+    Notices,
+    Player,
+    Store,
+    StoredEvent,
+    TableRow,
+    Tx,
+)
 from service.games.titles import title as title_of
 from service.job_queue import RATE_GAME, JobQueue
 from service.mail.job_names import MAIL_STOOD_IN
@@ -335,7 +345,7 @@ class GameService:
         events += title.decide(title.fold(events), Issued(None, chain.format_time(now), opening))
         # the table's opening is the setup's command: the audit record re-derives it too
         setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), table_command_json(opening))
-        _, after, _, _ = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
+        _, after, _, _, _ = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
                                       setup)
         mark_started(tx, game_id, after.version)
         return after
@@ -412,7 +422,8 @@ class GameService:
                 raise IllegalCommand(err.message, err.code) from None
             sent = table_command_json(command) if isinstance(command, TABLE_COMMANDS) else raw_command
             received = NewCommand(seat, sender_of(actor, game, seat), issued.at, sent)
-            stored, after, status, to_act = self._append(tx, title, game_id, folded, seat, events, received)
+            stored, after, status, to_act, notices = self._append(tx, title, game_id, folded, seat, events,
+                                                                  received, game)
             outcome = CommandOutcome(
                 game_id,
                 after.version,
@@ -421,7 +432,8 @@ class GameService:
                 [self._redacted(title, s, e, seat, status != "active") for s, e in zip(stored, events)],
                 self._receipt(game, stored[-1]),
             )
-            committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after)
+            committed = (replace(game, version=after.version, status=outcome.status, to_act=outcome.to_act), after,
+                         notices)
             return outcome
 
         try:
@@ -439,9 +451,10 @@ class GameService:
         return outcome
 
     def _append(self, tx: Tx, title: GameDefinition, game_id: str, folded: Folded, seat, events,
-                command: NewCommand | None = None):
-        """Append decided events, the command they answer and the read model they imply;
-        returns (stored, folded after, its status, the seats to act)."""
+                command: NewCommand | None = None, told: Game | None = None):
+        """Append decided events, the command they answer and the read model they imply
+        (and the notifications of ``told``'s players, if up to date: ``Notices``); returns
+        (stored, folded after, its status, the seats to act, the notices or None)."""
         new = []
         for event in events:
             type_name, version, data = encode_event(event)
@@ -451,6 +464,9 @@ class GameService:
         clocks = title.running_clocks(state)
         to_act = tuple(title.to_act(state)) if status == "active" else ()
         chain_key, chain_name = self._chain_key(tx, game_id)
+        notices = None
+        if told is not None and command is not None:
+            notices = self.notifications.command_notices(title, told, folded.state, state, command.sender)
         stored = tx.append(
             game_id, folded.version, folded.last_hash, self.clock.now(), new,
             status,
@@ -460,8 +476,9 @@ class GameService:
             command,
             TableRow(clocks[0].deadline if clocks else None, title.next_timer(state), title.table_json(state)),
             chain_name=chain_name,
+            notices=notices,
         )
-        return stored, Folded(state, stored[-1].seq, stored[-1].hash), status, to_act
+        return stored, Folded(state, stored[-1].seq, stored[-1].hash), status, to_act, notices
 
     def _receipt(self, game: Game, last: StoredEvent) -> dict | None:
         if self.signer is None or game.chain == chain.CHAIN_V1:
@@ -559,14 +576,18 @@ class GameService:
             raise NotYourSeat(f"seat {seat} is not yours")
         return seat
 
-    def _after_commit(self, game: Game, folded: Folded | None = None) -> None:
-        """Side effects of a committed append: cache the state, wake streams, queue the
-        notifications' fan-out, the table's timer and computer seats."""
+    def _after_commit(self, game: Game, folded: Folded | None = None, notices: Notices | None = None) -> None:
+        """Side effects of a committed append: cache the state, wake streams, tell the
+        players what the append wrote for them (or queue the notifications' fan-out), queue
+        the table's timer and computer seats."""
         stand_ins: frozenset[int] = frozenset()
         if folded is not None:
             self.states.put(game.id, folded)
             self.notifier.appended(game.id, folded.version)
-            self.notifications.appended(game.id, folded.version)
+            if notices is not None and notices.written is not None:
+                self.notifications.told(notices)
+            else:
+                self.notifications.appended(game.id, folded.version)
             title = title_of(game.title)
             stand_ins = title.played_by_computer(folded.state)
             timer_at = title.next_timer(folded.state)

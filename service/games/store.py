@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -114,6 +114,46 @@ class TableRow:
     deadline: datetime | None
     timer_at: datetime | None
     state: dict | None
+
+
+@dataclass
+class Notices:
+    """The players' notifications of an append, written by its own statement when the
+    game's notifications are up to date at its expected version (``game_fanouts``); else
+    nothing is written and the fan-out job works them out after the commit, as for any
+    other append. ``rows`` works them out from the stored events (None: it could not,
+    leave them to the job); ``append`` fills in what was written."""
+
+    rows: Callable[[list[StoredEvent]], list[dict] | None]
+    #: (id, player_id, type, mail wanted) of each notification written; None: left to the job
+    written: list[tuple[int, str, str, bool]] | None = None
+    #: the ids of the webhook deliveries written for them
+    deliveries: list[str] = field(default_factory=list)
+
+
+#: the notifications' rows of an append (``Notices``), written only if the game's fan-out
+#: progress is at the expected version, as one job would write them: the progress, the
+#: rows (mail already handled for a player without an address) and their webhook deliveries
+_NOTIFIED = (
+    ", fanned AS (UPDATE game_fanouts SET notified_version = %(version)s WHERE game_id = %(game_id)s"
+    " AND notified_version = %(expected_version)s AND EXISTS (SELECT 1 FROM at_expected) RETURNING 1)"
+    ", noticed AS (INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at,"
+    " mail_handled_at) SELECT n.player_id, %(game_id)s, n.seat, n.type, n.version, n.ref, n.data, n.at, %(at)s,"
+    " CASE WHEN p.email IS NULL THEN %(at)s::timestamptz END"
+    " FROM jsonb_to_recordset(%(notices)s) AS n (i integer, player_id uuid, seat integer, type text,"
+    " version integer, ref text, data jsonb, at timestamptz)"
+    " CROSS JOIN fanned LEFT JOIN players p ON p.id = n.player_id ORDER BY n.i"
+    " ON CONFLICT DO NOTHING RETURNING id, player_id, type, mail_handled_at IS NULL AS mail)"
+    ", delivered AS (INSERT INTO webhook_deliveries (id, webhook_id, notification_id, created_at, next_attempt_at)"
+    " SELECT gen_random_uuid(), w.id, n.id, %(at)s, %(at)s FROM noticed n"
+    " JOIN webhooks w ON w.player_id = n.player_id AND n.type = ANY(w.events)"
+    " AND w.deleted_at IS NULL AND w.disabled_at IS NULL ORDER BY n.id ON CONFLICT DO NOTHING RETURNING id)"
+)
+_NOTIFIED_RETURNING = (
+    " RETURNING (SELECT count(*) FROM fanned),"
+    " (SELECT json_agg(json_build_array(id, player_id::text, type, mail) ORDER BY id) FROM noticed),"
+    " (SELECT array_agg(id::text) FROM delivered)"
+)
 
 
 @dataclass(frozen=True)
@@ -529,11 +569,13 @@ class Tx:
         command: NewCommand | None = None,
         table: TableRow | None = None,
         chain_name: str | None = None,
+        notices: Notices | None = None,
     ) -> list[StoredEvent]:
         """Append after ``expected_version`` and update the read model, in one statement
         (atomic even without a transaction).  VersionConflict if another append got there
         first: the primary key (game_id, seq) refuses the second. On a chain that covers
-        steps (v3) the first event's link covers the command, its sender and time."""
+        steps (v3) the first event's link covers the command, its sender and time. With
+        ``notices``, the same statement writes the players' notifications (``Notices``)."""
         at_text = chain.format_time(at)
         stored: list[StoredEvent] = []
         prev = prev_hash
@@ -570,17 +612,22 @@ class Tx:
                         " %(command_at)s, %(command)s FROM at_expected RETURNING 1)")
             params.update(seat=command.seat, sender=Jsonb(command.sender), command_at=command.at,
                           command=Jsonb(command.command) if command.command is not None else None)
+        rows = notices.rows(stored) if notices is not None else None
+        notified = returning = ""
+        if rows is not None:
+            notified, returning = _NOTIFIED, _NOTIFIED_RETURNING
+            params["notices"] = Jsonb(rows)
         try:
             updated = self.conn.execute(
                 f"WITH {_AT_EXPECTED}, appended AS (INSERT INTO events (game_id, seq, type, schema_version, seat, at,"
                 " data, prev_hash, hash) SELECT %(game_id)s::uuid, e.seq, e.type, e.schema_version, e.seat,"
                 " %(at)s, e.data, e.prev_hash, e.hash FROM jsonb_to_recordset(%(events)s) AS e (seq integer,"
                 " type text, schema_version integer, seat integer, data jsonb, prev_hash text, hash text)"
-                f" CROSS JOIN at_expected RETURNING 1){recorded}"
+                f" CROSS JOIN at_expected RETURNING 1){recorded}{notified}"
                 " UPDATE games SET version = %(version)s, status = %(status)s, to_act = %(to_act)s,"
                 " result = %(result)s, deadline = %(deadline)s, timer_at = %(timer_at)s,"
                 " table_state = coalesce(%(table_state)s, table_state), updated_at = %(at)s"
-                " WHERE id = %(game_id)s AND EXISTS (SELECT 1 FROM at_expected)",
+                f" WHERE id = %(game_id)s AND EXISTS (SELECT 1 FROM at_expected){returning}",
                 params,
             )
         except psycopg.errors.UniqueViolation:
@@ -589,6 +636,11 @@ class Tx:
             ) from None
         if updated.rowcount != 1:  # the game is not at that version (or that event): nothing was written
             raise VersionConflict(f"the game is not at version {expected_version}", expected_version)
+        if rows is not None:
+            fanned, written, deliveries = updated.fetchone()
+            if fanned:
+                notices.written = [tuple(row) for row in written or ()]
+                notices.deliveries = list(deliveries or ())
         return stored
 
     def finished_games(self, title: str | None, after: datetime | None, before: datetime | None,

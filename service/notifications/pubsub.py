@@ -65,6 +65,10 @@ class SilentNotifier:
     def appended(self, game_id: str, version: int) -> None:
         pass
 
+    def command_notices(self, title, game, before, after, sender) -> None:
+        """No notifications to write with an append."""
+        return None
+
     def lobby_changed(self) -> None:
         pass
 

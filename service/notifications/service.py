@@ -1,7 +1,9 @@
 """Notifications: what each player is told about their games, worked out after a commit.
 
-Every commit that appends events queues a fan-out job (``fanout-<game>-<version>``); a
-posted message queues one for the game's messages. The job takes the game's row in
+A command's append writes its own notifications when the game's are up to date
+(``command_notices``, service/games/store.py ``Notices``); every other commit that
+appends events queues a fan-out (``fanout-<game>-<version>``); a posted message queues
+one for the game's messages. The job takes the game's row in
 ``game_fanouts`` (so one fan-out per game runs at a time, in order), reads what the
 versions since the last fan-out mean, and inserts ``notifications`` rows with ON CONFLICT
 DO NOTHING: a job that runs twice, late or for a version already covered adds nothing.
@@ -30,7 +32,7 @@ from service.audit import chain
 from service.clock import Clock, SystemClock
 from service.games.service import is_game_id
 from service.games.states import Folded, Lru, fold_stored
-from service.games.store import Game, Store, StoredEvent, Tx
+from service.games.store import Game, Notices, Store, StoredEvent, Tx
 from service.games.titles import title as title_of
 from service.job_queue import MAIL_NOTIFICATION, MESSAGE_FANOUT, JobQueue
 from service.notifications.pubsub import player_channel
@@ -114,6 +116,30 @@ class NotificationService:
     # queued after commits ------------------------------------------------------------
     def appended(self, game_id: str, version: int) -> None:
         self.jobs.queue_fanout(game_id, version)
+
+    def command_notices(self, title, game: Game, before: Any, after: Any, sender: dict) -> Notices:
+        """The notifications of one command's events, for its append to write in the same
+        statement (service/games/store.py ``Notices``): what the fan-out job would work out
+        for them, without the job, its reads and its transaction. The job still covers an
+        append whose game's notifications were behind."""
+        actor = sender.get("player_id") if sender.get("kind") == "player" else None
+
+        def rows(stored: list[StoredEvent]) -> list[dict] | None:
+            try:
+                notices = self._version_notices(title, game, before, after, stored, actor)
+            except Exception:  # the job tries again, and logs it if it fails too
+                log.exception("the notifications of %s could not be worked out with its append", game.id)
+                return None
+            return [{"i": i, "player_id": n.player_id, "seat": n.seat, "type": n.type, "version": n.version,
+                     "ref": n.ref, "data": n.data, "at": n.at} for i, n in enumerate(notices)]
+
+        return Notices(rows)
+
+    def told(self, notices: Notices) -> None:
+        """After the commit of an append that wrote its notifications: wake the players'
+        streams, queue the webhook deliveries and the mail jobs."""
+        created = [Created(*row) for row in notices.written or ()]
+        self._after_commit(created, [(d, 1) for d in notices.deliveries], [c.id for c in created if c.mail])
 
     def message_posted(self, game_id: str, seq: int) -> None:
         self.jobs.enqueue_job(MESSAGE_FANOUT, (game_id, seq), message_fanout_job_id(game_id, seq))
