@@ -90,7 +90,8 @@ class Network:
         """What the hosts' network holds now (neighbour caches, sockets, links): for a
         failure's message, as a machine's operator would look."""
         parts = []
-        for title, cmd in [("bridge links", ["ip", "-br", "link", "show", "master", self.bridge]),
+        for title, cmd in [("the bridge", ["ip", "-br", "link", "show", self.bridge]),
+                           ("bridge links", ["ip", "-br", "link", "show", "master", self.bridge]),
                            ("bridge fdb", ["bridge", "fdb", "show", "br", self.bridge]),
                            ("gateway neighbours", ["ip", "neigh", "show", "dev", self.bridge]),
                            ("routes to the subnet", ["ip", "route", "get", f"{self.subnet}.30"])]:
