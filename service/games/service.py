@@ -346,7 +346,7 @@ class GameService:
         # the table's opening is the setup's command: the audit record re-derives it too
         setup = NewCommand(None, {"kind": "server"}, chain.format_time(now), table_command_json(opening))
         _, after, _, _, _ = self._append(tx, title, game_id, Folded(None, 0, chain.genesis(game_id)), None, events,
-                                      setup)
+                                         setup)
         mark_started(tx, game_id, after.version)
         return after
 
