@@ -131,29 +131,45 @@ class Notices:
     deliveries: list[str] = field(default_factory=list)
 
 
-#: the notifications' rows of an append (``Notices``), written only if the game's fan-out
-#: progress is at the expected version, as one job would write them: the progress, the
-#: rows (mail already handled for a player without an address) and their webhook deliveries
+def _notifying(gate: str | None = None) -> str:
+    """The CTEs ``noticed`` and ``delivered``: the notifications of ``%(notices)s`` (rows of
+    ``i, player_id, seat, type, version, ref, data, at``, inserted in ``i``'s order,
+    one that exists already skipped), written at ``%(at)s``, each of a player without an
+    address with its mail already handled (no mail job: there is nowhere to send it), and
+    a webhook delivery for each new one and each active webhook of its player subscribed to
+    its type (an outbox). With ``gate``, the name of a CTE: only if it yields a row. The
+    one place both the append (``Notices``) and the fan-out (``Tx.notify``) write them."""
+    gated = f" CROSS JOIN {gate}" if gate else ""
+    return (
+        "noticed AS (INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at,"
+        " mail_handled_at) SELECT n.player_id, %(game_id)s, n.seat, n.type, n.version, n.ref, n.data, n.at, %(at)s,"
+        " CASE WHEN p.email IS NULL THEN %(at)s::timestamptz END"
+        " FROM jsonb_to_recordset(%(notices)s) AS n (i integer, player_id uuid, seat integer, type text,"
+        f" version integer, ref text, data jsonb, at timestamptz){gated} LEFT JOIN players p ON p.id = n.player_id"
+        " ORDER BY n.i ON CONFLICT DO NOTHING RETURNING id, player_id, type, mail_handled_at IS NULL AS mail)"
+        ", delivered AS (INSERT INTO webhook_deliveries (id, webhook_id, notification_id, created_at, next_attempt_at)"
+        " SELECT gen_random_uuid(), w.id, n.id, %(at)s, %(at)s FROM noticed n"
+        " JOIN webhooks w ON w.player_id = n.player_id AND n.type = ANY(w.events)"
+        " AND w.deleted_at IS NULL AND w.disabled_at IS NULL ORDER BY n.id ON CONFLICT DO NOTHING"
+        " RETURNING id, notification_id)"
+    )
+
+
+#: what ``_notifying``'s CTEs wrote: (id, player_id, type, mail wanted) of each new
+#: notification, and the ids of their deliveries, both in the notifications' order
+_TOLD = ("(SELECT json_agg(json_build_array(id, player_id::text, type, mail) ORDER BY id) FROM noticed),"
+         " (SELECT array_agg(id::text ORDER BY notification_id, id) FROM delivered)")
+
+#: an append's notifications (``Notices``): written only if the game's fan-out progress
+#: is at the expected version, which the same statement moves on
 _NOTIFIED = (
     ", fanned AS (UPDATE game_fanouts SET notified_version = %(version)s WHERE game_id = %(game_id)s"
-    " AND notified_version = %(expected_version)s AND EXISTS (SELECT 1 FROM at_expected) RETURNING 1)"
-    ", noticed AS (INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at,"
-    " mail_handled_at) SELECT n.player_id, %(game_id)s, n.seat, n.type, n.version, n.ref, n.data, n.at, %(at)s,"
-    " CASE WHEN p.email IS NULL THEN %(at)s::timestamptz END"
-    " FROM jsonb_to_recordset(%(notices)s) AS n (i integer, player_id uuid, seat integer, type text,"
-    " version integer, ref text, data jsonb, at timestamptz)"
-    " CROSS JOIN fanned LEFT JOIN players p ON p.id = n.player_id ORDER BY n.i"
-    " ON CONFLICT DO NOTHING RETURNING id, player_id, type, mail_handled_at IS NULL AS mail)"
-    ", delivered AS (INSERT INTO webhook_deliveries (id, webhook_id, notification_id, created_at, next_attempt_at)"
-    " SELECT gen_random_uuid(), w.id, n.id, %(at)s, %(at)s FROM noticed n"
-    " JOIN webhooks w ON w.player_id = n.player_id AND n.type = ANY(w.events)"
-    " AND w.deleted_at IS NULL AND w.disabled_at IS NULL ORDER BY n.id ON CONFLICT DO NOTHING RETURNING id)"
+    " AND notified_version = %(expected_version)s AND EXISTS (SELECT 1 FROM at_expected) RETURNING 1), "
+    + _notifying("fanned")
 )
-_NOTIFIED_RETURNING = (
-    " RETURNING (SELECT count(*) FROM fanned),"
-    " (SELECT json_agg(json_build_array(id, player_id::text, type, mail) ORDER BY id) FROM noticed),"
-    " (SELECT array_agg(id::text) FROM delivered)"
-)
+_NOTIFIED_RETURNING = " RETURNING (SELECT count(*) FROM fanned), " + _TOLD
+#: the fan-out's notifications (``Tx.notify``)
+_NOTIFY = f"WITH {_notifying()} SELECT {_TOLD}"
 
 
 @dataclass(frozen=True)
@@ -642,6 +658,15 @@ class Tx:
                 notices.written = [tuple(row) for row in written or ()]
                 notices.deliveries = list(deliveries or ())
         return stored
+
+    def notify(self, game_id: str, rows: list[dict], at: datetime) -> tuple[list[tuple], list[str]]:
+        """Write notifications (``rows`` as ``_notifying`` reads them) and their webhook
+        deliveries in one statement: (id, player_id, type, mail wanted) of each new one,
+        and the deliveries' ids."""
+        written, deliveries = self.conn.execute(
+            _NOTIFY, {"game_id": game_id, "at": at, "notices": Jsonb(rows)},
+        ).fetchone()
+        return [tuple(row) for row in written or ()], list(deliveries or ())
 
     def finished_games(self, title: str | None, after: datetime | None, before: datetime | None,
                        cursor: tuple[str, str] | None, limit: int) -> list[tuple[Game, str]]:

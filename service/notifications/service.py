@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from psycopg.types.json import Jsonb
 from redis import Redis
 
 from domain.common.table import ReminderSent
@@ -126,20 +125,17 @@ class NotificationService:
 
         def rows(stored: list[StoredEvent]) -> list[dict] | None:
             try:
-                notices = self._version_notices(title, game, before, after, stored, actor)
+                return _rows(self._version_notices(title, game, before, after, stored, actor))
             except Exception:  # the job tries again, and logs it if it fails too
                 log.exception("the notifications of %s could not be worked out with its append", game.id)
                 return None
-            return [{"i": i, "player_id": n.player_id, "seat": n.seat, "type": n.type, "version": n.version,
-                     "ref": n.ref, "data": n.data, "at": n.at} for i, n in enumerate(notices)]
 
         return Notices(rows)
 
     def told(self, notices: Notices) -> None:
         """After the commit of an append that wrote its notifications: wake the players'
         streams, queue the webhook deliveries and the mail jobs."""
-        created = [Created(*row) for row in notices.written or ()]
-        self._after_commit(created, [(d, 1) for d in notices.deliveries], [c.id for c in created if c.mail])
+        self._after_commit(*_created(notices.written or [], notices.deliveries))
 
     def message_posted(self, game_id: str, seq: int) -> None:
         self.jobs.enqueue_job(MESSAGE_FANOUT, (game_id, seq), message_fanout_job_id(game_id, seq))
@@ -159,13 +155,13 @@ class NotificationService:
             notified = progress[0]
             notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
             now = self.clock.now()
-            created = self._insert(tx, game_id, notices, now)
-            with tx.conn.pipeline():  # the progress and the deliveries: one round trip
+            with tx.conn.pipeline():  # the progress, the rows and their deliveries: one round trip
                 tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
                                 " WHERE game_id = %s", (game.version, game_id))
-                deliveries = self.webhooks.create_deliveries(tx, created, now)
-        self._after_commit(created, deliveries, [c.id for c in created if c.mail])
-        return len(created)
+                written, deliveries = tx.notify(game_id, _rows(notices), now) if notices else ([], [])
+        told = _created(written, deliveries)
+        self._after_commit(*told)
+        return len(told[0])
 
     def fan_out_messages(self, game_id: str, seq: int) -> int:
         """Notify the game's messages not notified yet (``seq`` queued the job)."""
@@ -189,13 +185,13 @@ class NotificationService:
             notices = self._readable(lambda: [n for row in rows for n in self._message_notices(game, *row)],
                                      game_id)
             now = self.clock.now()
-            created = self._insert(tx, game_id, notices, now)
-            with tx.conn.pipeline():  # the progress and the deliveries: one round trip
+            with tx.conn.pipeline():  # the progress, the rows and their deliveries: one round trip
                 tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
                                 " WHERE game_id = %s", (rows[-1][0], game_id))
-                deliveries = self.webhooks.create_deliveries(tx, created, now)
-        self._after_commit(created, deliveries, [c.id for c in created if c.mail])
-        return len(created)
+                written, deliveries = tx.notify(game_id, _rows(notices), now) if notices else ([], [])
+        told = _created(written, deliveries)
+        self._after_commit(*told)
+        return len(told[0])
 
     @staticmethod
     def _readable(work, game_id: str) -> list[Notice]:
@@ -356,30 +352,6 @@ class NotificationService:
         return notices
 
     # writing and telling -------------------------------------------------------------
-    def _insert(self, tx: Tx, game_id: str, notices: list[Notice], now: datetime) -> list[Created]:
-        """Insert the notices not written yet. A notification of a player without an
-        address is written with its mail handled (no mail job: there is nowhere to send
-        it); for the others the mail job decides (verified, settings, digest, coalescing)."""
-        if not notices:
-            return []
-        row = "(%s::int, %s::uuid, %s::int, %s::text, %s::int, %s::text, %s::jsonb, %s::timestamptz)"
-        params: list[Any] = []
-        for i, n in enumerate(notices):
-            params += [i, n.player_id, n.seat, n.type, n.version, n.ref, Jsonb(n.data), n.at]
-        rows = tx.conn.execute(
-            "INSERT INTO notifications (player_id, game_id, seat, type, version, ref, data, at, created_at,"
-            " mail_handled_at)"
-            " SELECT v.player_id, %s, v.seat, v.type, v.version, v.ref, v.data, v.at, %s,"
-            " CASE WHEN p.email IS NULL THEN %s::timestamptz END"
-            f" FROM (VALUES {', '.join([row] * len(notices))})"
-            " AS v (i, player_id, seat, type, version, ref, data, at)"
-            " LEFT JOIN players p ON p.id = v.player_id"
-            " ORDER BY v.i"  # ids in the notices' order, as before
-            " ON CONFLICT DO NOTHING RETURNING id, player_id::text, type, mail_handled_at IS NULL",
-            [game_id, now, now, *params],
-        ).fetchall()
-        return sorted((Created(*row) for row in rows), key=lambda c: c.id)
-
     def _after_commit(self, created: list[Created], deliveries: list[tuple[str, int]], mail: list[int]) -> None:
         for player_id in dict.fromkeys(c.player_id for c in created):
             try:
@@ -395,3 +367,16 @@ class NotificationService:
             with self.store.read() as tx:
                 tx.conn.execute("UPDATE notifications SET mail_handled_at = %s WHERE id = ANY(%s)",
                                 (self.clock.now(), queued))
+
+
+def _rows(notices: list[Notice]) -> list[dict]:
+    """Notices as the store writes them (service/games/store.py ``_notifying``), in order."""
+    return [{"i": i, "player_id": n.player_id, "seat": n.seat, "type": n.type, "version": n.version,
+             "ref": n.ref, "data": n.data, "at": n.at} for i, n in enumerate(notices)]
+
+
+def _created(written: list[tuple], deliveries: list[str]) -> tuple[list[Created], list[tuple[str, int]], list[int]]:
+    """What the store wrote, as ``_after_commit`` tells it: the new notifications, their
+    deliveries' first attempts, the notifications whose mail job is to be queued."""
+    created = [Created(*row) for row in written]
+    return created, [(d, 1) for d in deliveries], [c.id for c in created if c.mail]

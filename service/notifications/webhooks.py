@@ -181,25 +181,6 @@ class WebhookService:
             raise NotFound(f"you have no webhook {webhook_id}")
         return Webhook(*row)
 
-    # the outbox (called by the fan-out) ----------------------------------------------
-    @staticmethod
-    def create_deliveries(tx: Tx, created, now: datetime) -> list[tuple[str, int]]:
-        """In the fan-out's transaction: a delivery for each new notification and each
-        active webhook of its player subscribed to its type. Returns (id, attempt) pairs
-        to queue once committed."""
-        if not created:
-            return []
-        rows = tx.conn.execute(
-            "INSERT INTO webhook_deliveries (id, webhook_id, notification_id, created_at, next_attempt_at)"
-            " SELECT gen_random_uuid(), w.id, n.id, %s, %s"
-            " FROM unnest(%s::bigint[], %s::uuid[], %s::text[]) AS n(id, player_id, type)"
-            " JOIN webhooks w ON w.player_id = n.player_id AND n.type = ANY(w.events)"
-            " AND w.deleted_at IS NULL AND w.disabled_at IS NULL"
-            " ORDER BY n.id ON CONFLICT DO NOTHING RETURNING id::text",
-            (now, now, [c.id for c in created], [c.player_id for c in created], [c.type for c in created]),
-        ).fetchall()
-        return [(row[0], 1) for row in rows]
-
     def queue_deliveries(self, deliveries: list[tuple[str, int]], at: datetime | None = None) -> None:
         for delivery_id, attempt in deliveries:
             self.jobs.enqueue_job(WEBHOOK_DELIVERY, (delivery_id,), delivery_job_id(delivery_id, attempt), at)
