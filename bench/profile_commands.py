@@ -146,7 +146,8 @@ def clock_steps(services, app) -> StepClock:
     clock.wrap(services.notifications, "appended", "    of which the fan-out queued (one ZADD: behind only)")
     clock.wrap(services.games, "legal_commands", "GET legal-commands: the service's legal_commands")
     clock.wrap(title("kontor"), "legal_commands", "  the rules' legal commands")
-    clock.wrap(title("kontor"), "view", "  the seat's view (for the commands in words)")
+    clock.wrap(title("kontor"), "view", "  the seat's view (for the commands in words; before words_view)")
+    clock.wrap(title("kontor"), "words_view", "  the seat's words view (what the commands in words read)")
     clock.wrap(game_service, "describe_all", "  the commands in words")
     clock.wrap_hooks(app)
     return clock

@@ -144,6 +144,9 @@ class GameDefinition:
     #: evaluate(state, seat) -> the seat's chances in [0, 1]; None: the search's rollouts
     #: play to the end (domain/common/search.py)
     evaluate: Callable[[Any, int], float] | None = None
+    #: words_view(state, viewer) -> the part of ``view`` the viewer's legal commands are
+    #: said in words from (service/games/moves.py), cheaper to build; None: the whole view
+    words_view: Callable[[Any, int | None], dict] | None = None
     #: rollout decisions before ``evaluate`` is asked
     rollout_depth: int | None = None
     #: rules_version_of(options) -> the rules version a game with these options is played

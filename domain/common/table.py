@@ -526,6 +526,7 @@ def seat_table(title: GameDefinition) -> TableGame:
         "to_act": lambda state: () if state.ended else title.to_act(state.game),
         "legal_commands": legal_commands,
         "view": view,
+        "words_view": (lambda state, viewer: title.words_view(state.game, viewer)) if title.words_view else None,
         "redact_event": redact_event,
         "is_finished": is_finished,
         "result": result,

@@ -15,7 +15,7 @@ from domain.kontor.core.versions import (
     RULES_VERSION,
     rules_version_of,
 )
-from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view
+from domain.kontor.core.view import is_finished, redact_event, redetermine, result, view, words_view
 from domain.kontor.policy import evaluate, policy
 from domain.kontor.registry import COMMAND_TYPES, EVENT_TYPES, may_confer, register_all, team_of
 
@@ -40,6 +40,7 @@ GAME = GameDefinition(
     to_act=to_act,
     legal_commands=legal_commands,
     view=view,
+    words_view=words_view,
     redact_event=redact_event,
     is_finished=is_finished,
     result=result,

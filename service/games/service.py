@@ -664,7 +664,7 @@ class GameService:
                 return LegalCommands(game.version, seat, [])
             title = title_of(game.title)
         commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
-        view = title.view(folded.state, seat) if commands else None
+        view = (title.words_view or title.view)(folded.state, seat) if commands else None
         return LegalCommands(game.version, seat, commands, describe_all(game.title, view, commands))
 
     def events(self, game_id: str, caller: Player | None, after: int, limit: int, seat=None) -> EventPage:

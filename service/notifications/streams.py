@@ -1,15 +1,21 @@
 """Live streams without a thread or a poll each.
 
-One Redis pattern subscription per process (``entrepot:game:*``, published after every
-commit by ``service/notifications/pubsub.py``) fans wake-up calls out to the streams watching that game;
+One Redis subscriber connection per process, subscribed to the channels its streams watch
+(a game's ``entrepot:game:<id>``, a player's, the lobby's: published after every commit by
+``service/notifications/pubsub.py``), fans wake-up calls out to the streams watching each;
 a woken stream reads its new events from PostgreSQL on an asyncio pool and redacts them for
-its reader. A quiet stream costs a coroutine and a queue entry, no thread and no query.
+its reader. A quiet stream costs a coroutine and a queue entry, no thread and no query. A
+channel is subscribed when its first stream opens and unsubscribed when its last closes: a
+process hears only the games its streams watch, not every move of the deployment (a pattern
+subscription to all games, used before, cost every API process about 2% of its CPU in
+messages nobody read; bench/README.md, section 20).
 
 Wake-ups are hints, never data. A wake-up can be lost (a publish while Redis is down, an
-API process dying between commit and publish), so after the subscription (re)connects every
-stream is woken once, and every ``resync_seconds`` one query per process compares the
-versions of all watched games with what their streams have sent, waking those behind: a lost
-wake-up costs that much delay, never an event, and quiet streams still cost no query each.
+API process dying between commit and publish), so a channel's streams are woken once when
+Redis confirms its subscription (on a first stream, and after every reconnection), and every
+``resync_seconds`` one query per process compares the versions of all watched games with what
+their streams have sent, waking those behind: a lost wake-up costs that much delay, never an
+event, and quiet streams still cost no query each.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import uuid
 from collections import defaultdict
 
 from redis import asyncio as aioredis
@@ -56,7 +63,7 @@ class Watch:
 
 
 class Fanout:
-    """The process's one subscription, ringing the watches of each game it hears about."""
+    """The process's subscriber, ringing the watches of each channel it hears about."""
 
     RETRY_SECONDS = 1.0
 
@@ -64,15 +71,23 @@ class Fanout:
         self.redis_url, self.reader, self.resync_seconds = redis_url, reader, resync_seconds
         self._watches: dict[str, set[Watch]] = defaultdict(set)
         self._tasks: list[asyncio.Task] = []
+        #: the listener's subscriber while it is connected
+        self._pubsub = None
+        #: subscribe and unsubscribe in the order the watches changed
+        self._following = asyncio.Lock()
+        self._changes: set[asyncio.Task] = set()
+        #: a channel nobody publishes to: the connection stays subscribed (and listening)
+        #: while no stream is open
+        self._own = f"entrepot:fanout:{uuid.uuid4().hex}"
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen_forever(), name="entrepot-fanout"),
                        asyncio.create_task(self._resync_forever(), name="entrepot-resync")]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._changes]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._changes]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
@@ -89,7 +104,10 @@ class Fanout:
 
     def _watch(self, key: str) -> Watch:
         watch = Watch(self, key)
+        first = key not in self._watches
         self._watches[key].add(watch)
+        if first:
+            self._follow(key)
         return watch
 
     def _forget(self, watch: Watch) -> None:
@@ -98,37 +116,60 @@ class Fanout:
             watches.discard(watch)
             if not watches:
                 del self._watches[watch.key]
+                self._follow(watch.key)
+
+    def _follow(self, key: str) -> None:
+        """Subscribe to ``key`` or unsubscribe from it, as its watches stand when the change
+        is sent (changes are sent one at a time, in order: the last one sent is the state)."""
+        try:
+            change = asyncio.get_running_loop().create_task(self._send_change(key))
+        except RuntimeError:  # no loop (nothing listens either): the next subscription covers it
+            return
+        self._changes.add(change)
+        change.add_done_callback(self._changes.discard)
+
+    async def _send_change(self, key: str) -> None:
+        async with self._following:
+            pubsub = self._pubsub
+            if pubsub is None:  # not connected: the listener subscribes to every watched key
+                return
+            try:
+                if key in self._watches:
+                    await pubsub.subscribe(key)
+                else:
+                    await pubsub.unsubscribe(key)
+            except Exception as err:  # the connection broke: the listener reconnects and subscribes again
+                log.warning("stream fan-out could not follow %s (%s)", key, err)
 
     def _ring(self, key: str) -> None:
         for watch in self._watches.get(key, ()):
             watch.ring()
 
-    def _ring_all(self) -> None:
-        for watches in self._watches.values():
-            for watch in watches:
-                watch.ring()
-
     async def _listen_forever(self) -> None:
         while True:
-            redis = aioredis.from_url(self.redis_url)
-            pubsub = redis.pubsub(ignore_subscribe_messages=True)
+            # named: an operator's CLIENT LIST tells this process's subscriber
+            redis = aioredis.from_url(self.redis_url, client_name=self._own.replace(":", "-"))
+            pubsub = redis.pubsub()
             try:
-                await pubsub.psubscribe(channel("*"), player_channel("*"), LOBBY_CHANNEL)
-                self._ring_all()  # whatever was published before this subscription
+                async with self._following:
+                    await pubsub.subscribe(self._own, *self._watches)
+                    self._pubsub = pubsub
                 async for message in pubsub.listen():
-                    if message["type"] == "pmessage":
+                    # a confirmed subscription wakes its streams: whatever was published
+                    # before it (a first stream's, or while disconnected) is read then
+                    if message["type"] in ("message", "subscribe"):
                         self._ring(message["channel"].decode())
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # Redis went away: the resync covers the gap
                 log.warning("stream fan-out lost Redis (%s); retrying", err)
             finally:
+                self._pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 with contextlib.suppress(Exception):
                     await redis.aclose()
             await asyncio.sleep(self.RETRY_SECONDS)
-
 
     async def _resync_forever(self) -> None:
         games, players = channel(""), player_channel("")

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from domain.common.envelope import encode_command
-from domain.decider import Issued
+from domain.decider import Issued, OptionsError
 from domain.registry import titles
 from service.games.moves import describe, describe_all
 
@@ -73,19 +73,26 @@ FORMS = [("amsterdam", {}, 1), ("amsterdam", {}, 2), ("amsterdam", ALL_AMSTERDAM
          ("speicherstadt", {}, 2), ("speicherstadt", {}, 5)]
 
 
-def _played(title_id: str, options: dict, seats: int, seed: int):
-    """(view, legal commands) of every seat asked to act, along a whole seeded game."""
+def _asked(title_id: str, options: dict, seats: int, seed: int, moves: int = 4000):
+    """(the title, a state, a seat asked to act in it) along a seeded game, to its end or
+    for ``moves`` moves."""
     game = titles()[title_id]
     state = game.fold(game.start(game.parse_options(options, seats), seats, f"{seed:02x}" * 32))
     chooser = random.Random(seed)
-    for _ in range(4000):
+    for _ in range(moves):
         if game.is_finished(state):
             return
         for seat in game.to_act(state):
-            yield game.view(state, seat), [encode_command(c) for c in game.legal_commands(state, seat)]
+            yield game, state, seat
         seat = chooser.choice(list(game.to_act(state)))
         issued = Issued(seat, "2026-01-01T00:00:00Z", chooser.choice(game.legal_commands(state, seat)))
         state = game.fold(game.decide(state, issued), state)
+
+
+def _played(title_id: str, options: dict, seats: int, seed: int):
+    """(view, legal commands) of every seat asked to act, along a whole seeded game."""
+    for game, state, seat in _asked(title_id, options, seats, seed):
+        yield game.view(state, seat), [encode_command(c) for c in game.legal_commands(state, seat)]
 
 
 def test_every_amsterdam_and_speicherstadt_move_is_said_in_its_own_words_not_generically():
@@ -194,3 +201,46 @@ def test_describing_a_whole_list_at_once_says_what_each_move_said_alone(title_id
                 assert listed == said or listed.startswith(f"{said} ("), (said, listed)
             compared += len(commands)
     assert compared > 200
+
+
+def _kontor_forms():
+    """(options, seats) for every Kontor form, scenario, special rule and expansion: each
+    variant at each seat count the options schema gives it, then each scenario, rule and
+    expansion alone on the first game that takes it (the advanced game at 2, the team game
+    at 4, or with the rule that brings what it acts on)."""
+    game = titles()["kontor"]
+    schema = game.options_schema()["properties"]
+    for variant, counts in schema["variant"]["x-seats"].items():
+        yield from (({"variant": variant}, seats) for seats in counts)
+    for key in ("scenario", "special_rules", "expansions"):
+        for name in schema[key]["x-seats"]:
+            named = name if key == "scenario" else [name]
+            tried = [({"variant": "advanced", key: named}, 2), ({"variant": "team", key: named}, 4),
+                     ({"variant": "advanced", key: named, "special_rules": [name, "bridge_and_flood"]}, 2)]
+            playable = [(options, seats) for options, seats in tried if _parses(game, options, seats)]
+            assert playable, f"no form found for {key} {name}"
+            yield playable[0]
+
+
+def _parses(game, options: dict, seats: int) -> bool:
+    try:
+        game.parse_options(options, seats)
+    except OptionsError:
+        return False
+    return True
+
+
+def test_kontor_words_read_the_same_on_the_words_view_as_on_the_whole_view():
+    """GET legal-commands says the moves in words from Kontor's ``words_view`` (the board's
+    cards, the piles, the seat's hand; not the sectors and points the whole view works
+    out): every move of every seat asked to act, in every form, scenario, special rule and
+    expansion, reads exactly as on the whole view."""
+    forms = compared = 0
+    for options, seats in _kontor_forms():
+        forms += 1
+        for game, state, seat in _asked("kontor", options, seats, forms, moves=90):
+            commands = [encode_command(c) for c in game.legal_commands(state, seat)]
+            whole = describe_all("kontor", game.view(state, seat), commands)
+            assert describe_all("kontor", game.words_view(state, seat), commands) == whole, options
+            compared += len(commands)
+    assert forms >= 42 and compared > 5000, (forms, compared)

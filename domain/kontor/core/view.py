@@ -93,6 +93,31 @@ def _pile(cards: tuple[int, ...]) -> dict:
     return {"size": len(cards), "top": _card(cards[0]) if cards else None}
 
 
+def _top_cells(state: KontorState, cells) -> list[dict]:
+    """The board's squares with the card on top of each, in the order laid."""
+    return [{"x": c.x, "y": c.y, "card": _cell_card(state, c.card)} for c in state.board if cells.get((c.x, c.y)) == c.card]
+
+
+def words_view(state: KontorState, viewer: int | None) -> dict:
+    """The part of ``view`` that the seat's legal commands are said in words from
+    (service/games/moves.py): the options, the cards on top of the board, the card being
+    placed, the piles' tops and the seat's own (colour, hand), each built as ``view``
+    builds it; without the sectors, the points and the legal squares the whole view works
+    out, most of its cost (issue 24: GET legal-commands asks it at every turn).
+    tests/service/test_moves.py holds the words equal on both, in every form."""
+    cells = occupancy(state)
+    card = placing_card(state)
+    out = {
+        "options": view_options(state.options),
+        "board": {"cells": _top_cells(state, cells)},
+        "water_pile": _pile(state.water_pile),
+        "players": [{"seat": seat, "dock_pile": _pile(pile)} for seat, pile in enumerate(state.dock_piles)],
+        "placing": {"seat": state.order[0], "card": card} if card is not None else None,
+    }
+    _part_you(state, out, cells, viewer)
+    return out
+
+
 def view(state: KontorState, viewer: int | None) -> dict:
     cells = occupancy(state)
     opts = state.options
@@ -191,11 +216,7 @@ def view(state: KontorState, viewer: int | None) -> dict:
         "rules_version": state.rules_version,
         "options": view_options(state.options),
         "board": {
-            "cells": [
-                {"x": c.x, "y": c.y, "card": _cell_card(state, c.card)}
-                for c in state.board
-                if cells.get((c.x, c.y)) == c.card
-            ],
+            "cells": _top_cells(state, cells),
             "size": opts.board_size,
             "bounds": {"min_x": min_x, "max_x": max_x, "min_y": min_y, "max_y": max_y},
             "width": width,
