@@ -70,6 +70,11 @@ class RateLimits:
         self.prefix = f"entrepot-limits:{settings.queue_name}"
         self.epoch_key = epoch_key(settings.queue_name)
         self.trusted_proxies = settings.trusted_proxies
+        self._ip_keys = [_key_parts(item, self.prefix, "ip") for item in self.per_ip]
+        self._token_keys = [_key_parts(item, self.prefix, "token") for item in self.per_token]
+        self._ip_windows = [item.get_expiry() for item in self.per_ip]
+        self._all_items = [*self.per_ip, *self.per_token]
+        self._all_windows = [item.get_expiry() for item in self._all_items]
 
     def address(self, remote: str | None, forwarded_for: str | None) -> str:
         """The caller's address: as werkzeug's ProxyFix(x_for=trusted_proxies) reads it,
@@ -81,13 +86,16 @@ class RateLimits:
         return remote or "unknown"
 
     def buckets(self, address: str, bearer: str | None) -> tuple[list[str], list[int], list[RateLimitItem]]:
-        """(Redis keys, window seconds, limits) of a request's buckets."""
-        items = [(item, item.key_for(self.prefix, "ip", address)) for item in self.per_ip]
-        if bearer is not None:
-            # a digest, never the token itself: Redis keys are not a place for secrets
-            digest = hashlib.sha256(bearer.encode()).hexdigest()
-            items += [(item, item.key_for(self.prefix, "token", digest)) for item in self.per_token]
-        return [key for _, key in items], [item.get_expiry() for item, _ in items], [item for item, _ in items]
+        """(Redis keys, window seconds, limits) of a request's buckets: each key as the
+        limit's ``key_for(prefix, kind, who)`` writes it, from its parts worked out once
+        (``key_for`` built them again for every request)."""
+        keys = [head + address + tail for head, tail in self._ip_keys]
+        if bearer is None:
+            return keys, self._ip_windows, self.per_ip
+        # a digest, never the token itself: Redis keys are not a place for secrets
+        digest = hashlib.sha256(bearer.encode()).hexdigest()
+        keys += [head + digest + tail for head, tail in self._token_keys]
+        return keys, self._all_windows, self._all_items
 
     @staticmethod
     def standing(limits: list[RateLimitItem], counted: list) -> Standing:
@@ -113,6 +121,13 @@ class RateLimits:
         if status == 429 and not has_retry_after:
             headers.append(("Retry-After", str(max(1, reset))))
         return headers
+
+
+def _key_parts(item: RateLimitItem, prefix: str, kind: str) -> tuple[str, str]:
+    """What comes before and after the caller in ``item.key_for(prefix, kind, caller)``."""
+    marker = "\x00"  # never in an address or a hex digest
+    head, tail = item.key_for(prefix, kind, marker).split(marker)
+    return head, tail
 
 
 def bearer_token(authorization: str | None) -> str | None:

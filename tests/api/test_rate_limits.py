@@ -79,3 +79,22 @@ def test_405_names_the_allowed_methods(client):
     response = client.client.delete("/v1/players")
     assert response.status_code == 405 and response.json["code"] == "method_not_allowed"
     assert set(response.headers["Allow"].split(", ")) >= {"POST"}
+
+
+def test_a_requests_buckets_are_the_keys_the_limits_library_names(settings):
+    """The buckets' Redis keys, built from parts worked out once (api/limits.py), are the
+    ones ``RateLimitItem.key_for`` names, per address and per token digest: processes of
+    an earlier release count in the same buckets during a rolling upgrade."""
+    import hashlib
+
+    from api.limits import RateLimits
+
+    limits = RateLimits(replace(settings, rate_limit_per_ip="20/second;600/minute", rate_limit_per_token="5/second"))
+    for address, bearer in [("203.0.113.9", None), ("2001:db8::1", "a-bearer-token"), ("unknown", "x")]:
+        keys, windows, items = limits.buckets(address, bearer)
+        expected = [item.key_for(limits.prefix, "ip", address) for item in limits.per_ip]
+        if bearer is not None:
+            digest = hashlib.sha256(bearer.encode()).hexdigest()
+            expected += [item.key_for(limits.prefix, "token", digest) for item in limits.per_token]
+        assert keys == expected and (bearer is None or bearer not in "".join(keys))
+        assert windows == [item.get_expiry() for item in items] == [1, 60, 1][:len(keys)]
