@@ -154,12 +154,7 @@ class NotificationService:
                 return 0
             notified = progress[0]
             notices = self._readable(lambda: self._game_notices(tx, game, notified), game_id)
-            now = self.clock.now()
-            with tx.conn.pipeline():  # the progress, the rows and their deliveries: one round trip
-                tx.conn.execute("UPDATE game_fanouts SET notified_version = greatest(notified_version, %s)"
-                                " WHERE game_id = %s", (game.version, game_id))
-                written, deliveries = tx.notify(game_id, _rows(notices), now) if notices else ([], [])
-        told = _created(written, deliveries)
+            told = self._record(tx, game_id, "notified_version", game.version, notices)
         self._after_commit(*told)
         return len(told[0])
 
@@ -184,14 +179,20 @@ class NotificationService:
                 return 0
             notices = self._readable(lambda: [n for row in rows for n in self._message_notices(game, *row)],
                                      game_id)
-            now = self.clock.now()
-            with tx.conn.pipeline():  # the progress, the rows and their deliveries: one round trip
-                tx.conn.execute("UPDATE game_fanouts SET notified_message_seq = greatest(notified_message_seq, %s)"
-                                " WHERE game_id = %s", (rows[-1][0], game_id))
-                written, deliveries = tx.notify(game_id, _rows(notices), now) if notices else ([], [])
-        told = _created(written, deliveries)
+            told = self._record(tx, game_id, "notified_message_seq", rows[-1][0], notices)
         self._after_commit(*told)
         return len(told[0])
+
+    def _record(self, tx: Tx, game_id: str, progress: str, upto: int,
+                notices: list[Notice]) -> tuple[list[Created], list[tuple[str, int]], list[int]]:
+        """A fan-out's writes, in one round trip: the game's ``progress`` column moved on to
+        ``upto``, the notices and their webhook deliveries; what ``_after_commit`` tells once
+        the transaction has committed."""
+        with tx.conn.pipeline():
+            tx.conn.execute(f"UPDATE game_fanouts SET {progress} = greatest({progress}, %s) WHERE game_id = %s",
+                            (upto, game_id))
+            written, deliveries = tx.notify(game_id, _rows(notices), self.clock.now()) if notices else ([], [])
+        return _created(written, deliveries)
 
     @staticmethod
     def _readable(work, game_id: str) -> list[Notice]:
