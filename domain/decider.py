@@ -164,6 +164,11 @@ class GameDefinition:
     #: game played under that version (an earlier one too); None: ``start``
     start_version: Callable[[Any, int, str, str], list[Any]] | None = None
 
+    def view_for_words(self, state: Any, viewer: int | None) -> dict:
+        """What the viewer's commands are said in words from: ``words_view`` where the title
+        has one, else the whole view."""
+        return (self.words_view or self.view)(state, viewer)
+
     def fold(self, events: Sequence[Any], state: Any = None) -> Any:
         for event in events:
             state = self.evolve(state, event)

@@ -629,7 +629,7 @@ class GameService:
         except VersionConflict:
             return "stale"
         if stand_in and seat not in folded.state.out:  # a timed-out move: its player is told what it was
-            words = describe(game.title, title.view(folded.state, seat), encode_command(command))
+            words = describe(game.title, title.view_for_words(folded.state, seat), encode_command(command))
             self.jobs.enqueue_job(MAIL_STOOD_IN, (game_id, seat, outcome.version, words, seat in outcome.to_act),
                                   f"mail-stood-in-{game_id}-{version}-{seat}")
         return "played"
@@ -664,7 +664,7 @@ class GameService:
                 return LegalCommands(game.version, seat, [])
             title = title_of(game.title)
         commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
-        view = (title.words_view or title.view)(folded.state, seat) if commands else None
+        view = title.view_for_words(folded.state, seat) if commands else None
         return LegalCommands(game.version, seat, commands, describe_all(game.title, view, commands))
 
     def events(self, game_id: str, caller: Player | None, after: int, limit: int, seat=None) -> EventPage:

@@ -246,7 +246,7 @@ class Inbound:
             game, folded = self.games.live(tx, game_id)
             title = title_of(game.title)
             try:
-                view = title.view(folded.state, seat) if game.status == "active" else None
+                view = title.view_for_words(folded.state, seat) if game.status == "active" else None
             except Exception:
                 view = None
         return describe(game.title, view, command)
