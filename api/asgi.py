@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 from redis import asyncio as aioredis
 from starlette.applications import Starlette
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.routing import Route
 
 from api import create_app
@@ -75,11 +76,27 @@ def create_asgi_app(services: Services | None = None, threads: int | None = None
         lifespan=lifespan,
         exception_handlers={Exception: unexpected},
     )
-    # every other path is Flask's, as the router's default rather than a Mount("/"): a
-    # Mount's pattern does not match a path holding a newline (%0A), which then got
-    # Starlette's plain-text 404 instead of Flask's problem; and no redirect of a path
-    # that only differs from a stream's by a slash (Flask answers those as before)
-    router.router.default = FlaskBridge(create_app(services), threads, services.settings.max_body_bytes)
+    return assemble(router, FlaskBridge(create_app(services), threads, services.settings.max_body_bytes))
+
+
+def assemble(router: Starlette, bridge: FlaskBridge) -> ObserveMiddleware:
+    """Request ids and the log line outermost (api/observe.py), the security headers
+    (api/edge.py), then the stream routes' router or, for any other path, the Flask app.
+
+    Only a path ending in /stream can be a stream route: every other request goes to the
+    bridge behind the same last-resort 500 problem as the router's, without Starlette's
+    exception middleware, router and their wrappers of ``send`` (bench/README.md, section
+    21). A path ending in /stream that is no stream route reaches Flask as the router's
+    default, rather than through a Mount("/"): a Mount's pattern does not match a path
+    holding a newline (%0A), which then got Starlette's plain-text 404 instead of Flask's
+    problem; and no redirect of a path that only differs from a stream's by a slash."""
+    router.router.default = bridge
     router.router.redirect_slashes = False
-    # request ids (outermost: api/observe.py), the security headers, then either router
-    return ObserveMiddleware(edge.around(router))
+    flask = ServerErrorMiddleware(bridge, handler=unexpected)
+
+    async def streams_or_flask(scope, receive, send):
+        if scope["type"] == "http" and not scope["path"].endswith("/stream"):
+            return await flask(scope, receive, send)
+        return await router(scope, receive, send)
+
+    return ObserveMiddleware(Edge.around(streams_or_flask))

@@ -96,17 +96,36 @@ def _begin(request_id: str, method: str, path: str) -> tuple[Observed, contextva
     return observed, _current.set(observed)
 
 
+#: the methods a metric names; any other is counted as "other" (an HTTP parser that takes
+#: any token as a method would otherwise let a client make a series per request)
+_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+#: each series' children (method, route template, status): labels() validates and locks on every call
+_SERIES: dict[tuple[str, str, int], tuple] = {}
+
+
+def _series(method: str, route: str, status: int) -> tuple:
+    key = (method if method in _METHODS else "other", route, status)
+    series = _SERIES.get(key)
+    if series is None:  # as few as the series themselves: methods, templates, statuses
+        series = _SERIES.setdefault(key, (metrics.REQUESTS.labels(key[0], route, str(status)),
+                                          metrics.REQUEST_SECONDS.labels(key[0], route)))
+    return series
+
+
 def _end(observed: Observed, stream: bool) -> None:
     elapsed = time.perf_counter() - observed.started
     route = observed.route or "unmatched"  # never the raw path: one series per template
     status = observed.status or 500
-    metrics.REQUESTS.labels(observed.method, route, str(status)).inc()
-    metrics.REQUEST_SECONDS.labels(observed.method, route).observe(elapsed)
+    count, seconds = _series(observed.method, route, status)
+    count.inc()
+    seconds.observe(elapsed)
     level = logging.ERROR if status >= 500 else logging.INFO
-    log.log(level, "request", extra={
-        "method": observed.method, "route": route, "path": observed.path, "status": status,
-        "duration_ms": round(elapsed * 1000, 2), "player_id": observed.player_id, "stream": stream or None,
-    })
+    if log.isEnabledFor(level):
+        # the record made here: log.log() would walk the stack for a caller the line never shows
+        log.handle(log.makeRecord(log.name, level, __file__, 0, "request", (), None, extra={
+            "method": observed.method, "route": route, "path": observed.path, "status": status,
+            "duration_ms": round(elapsed * 1000, 2), "player_id": observed.player_id, "stream": stream or None,
+        }))
 
 
 class ObserveMiddleware:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Flask, jsonify
 from starlette.applications import Starlette
 
+from api.asgi import assemble
 from api.bridge import FlaskBridge
-from api.edge import Edge
 from api.observe import ObserveMiddleware
 
 
@@ -27,8 +27,5 @@ def bridged() -> FlaskBridge:
 
 def wrapped() -> ObserveMiddleware:
     """As api/asgi.py assembles it: request ids and the log line outermost, the security
-    headers, then Starlette's router whose default is the bridge."""
-    router = Starlette(routes=[])
-    router.router.default = bridged()
-    router.router.redirect_slashes = False
-    return ObserveMiddleware(Edge.around(router))
+    headers, then a router of no stream route, and the bridge for every other path."""
+    return assemble(Starlette(routes=[]), bridged())

@@ -22,8 +22,10 @@ import requests
 import uvicorn
 
 from api.asgi import create_asgi_app
+from api.bridge import FlaskBridge
 from api.live import GameStreams
 from service.games.store import AsyncReader
+from service.observability import metrics
 from service.runtime.container import build
 from tests.e2e.live import free_port
 from tests.refusals import problem
@@ -253,13 +255,43 @@ def test_an_error_escaping_a_stream_route_is_a_500_problem(services, monkeypatch
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(GameStreams, "endpoint", broken)
-    app = create_asgi_app(services, threads=1)  # the application `entrepot serve` runs
-    path = f"/v1/games/{uuid.uuid4()}/stream"
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+    _assert_500_problem(create_asgi_app(services, threads=1), f"/v1/games/{uuid.uuid4()}/stream")
+
+
+def test_an_error_escaping_the_flask_bridge_is_a_500_problem(services, monkeypatch):
+    """Plain requests skip Starlette's router (api/asgi.py): the last-resort problem still holds."""
+    def broken(_self, _environ):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(FlaskBridge, "_run", broken)
+    _assert_500_problem(create_asgi_app(services, threads=1), f"/v1/games/{uuid.uuid4()}")
+
+
+def test_a_method_of_no_http_standard_is_counted_under_one_series(services):
+    """A parser that takes any token as a method (h11 does) must not let a client make a
+    metric series per request: such methods are counted as "other"."""
+    app = create_asgi_app(services, threads=1)
+
+    def counted(method: str) -> float:
+        return sum(sample.value for metric in metrics.REQUESTS.collect() for sample in metric.samples
+                   if sample.name.endswith("_total") and sample.labels["method"] == method)
+
+    before = counted("other")
+    for method in ("BREW", "WHEN", "BREW"):
+        start, _body = _answer(app, "/v1/health/live", method)
+        assert start["status"] == 405
+    assert counted("other") == before + 3
+    assert counted("BREW") == counted("WHEN") == 0
+
+
+def _answer(app, path: str, method: str = "GET", sent: list | None = None) -> list[dict]:
+    """The messages ``app`` (the application `entrepot serve` runs) sends in answer to one
+    request, into ``sent`` (which keeps them when an error escapes)."""
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
              "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
              "headers": [(b"x-request-id", b"broken-1")], "client": ("127.0.0.1", 5000),
              "server": ("127.0.0.1", 80)}
-    sent = []
+    sent = [] if sent is None else sent
 
     async def receive():
         return {"type": "http.request", "body": b"", "more_body": False}
@@ -267,8 +299,16 @@ def test_an_error_escaping_a_stream_route_is_a_500_problem(services, monkeypatch
     async def send(message):
         sent.append(message)
 
+    asyncio.run(app(scope, receive, send))
+    return sent
+
+
+def _assert_500_problem(app, path: str) -> None:
+    """``app`` answers ``path`` with a 500 problem that names the request and says nothing
+    of the error, then re-raises it for the server to log."""
+    sent: list[dict] = []
     with pytest.raises(RuntimeError):  # re-raised for the server to log, as every unexpected error
-        asyncio.run(app(scope, receive, send))
+        _answer(app, path, sent=sent)
     start, body = sent
     headers = {name.decode(): value.decode() for name, value in start["headers"]}
     assert start["status"] == 500 and headers["content-type"] == "application/problem+json"

@@ -145,7 +145,7 @@ def _attack(game_def, events, published: str, key: str | None) -> tuple[int, int
 def test_a_spectator_learns_nothing_from_hashes_of_an_active_game(client, services, new_player, title_id):
     game, players = _start_game(client, new_player, title_id)
     versions, responses = _play_some(client, game["id"], players, random.Random(title_id))
-    assert all('"receipt": {' in r for r in responses)
+    assert all(isinstance(json.loads(r)["receipt"], dict) for r in responses)
     game_def = titles()[title_id]
     published = _published(client, game["id"], versions, responses)
     events, seed, key = _stored(services, game["id"])
@@ -176,7 +176,7 @@ def test_a_v1_game_publishes_no_hash_before_its_end(client, services, new_player
     joined = client.post(f"/v1/games/{game['id']}/seats/{last}/join", token=players[last]["token"])
     assert joined.status_code == 200, joined.json
     versions, responses = _play_some(client, game["id"], players, random.Random(title_id + "v1"))
-    assert all('"receipt": null' in r for r in responses)
+    assert all(json.loads(r)["receipt"] is None for r in responses)
     game_def = titles()[title_id]
     published = _published(client, game["id"], versions, responses)
     events, _, key = _stored(services, game["id"])
