@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import ipaddress
-import json
 from urllib.parse import urlencode, urlsplit
 
 from authlib.integrations.flask_oauth2 import AuthorizationServer
@@ -29,6 +28,7 @@ from authlib.oauth2.rfc8414 import AuthorizationServerMetadata
 from flask import Blueprint, Flask, Response, current_app, redirect, request
 
 from api.auth import SESSION_COOKIE, check_origin, cookie_credential
+from api.io import send_json
 from api.services import services
 from service.accounts import SCOPES, CsrfRefused
 from service.entropy import new_token
@@ -222,7 +222,7 @@ def metadata():
         "code_challenge_methods_supported": ["S256"],
         "service_documentation": f"{issuer}/v1/openapi.yaml",
     })
-    return Response(json.dumps(body), mimetype="application/json")
+    return send_json(body)
 
 
 def _page(title: str, body: str, status: int = 200) -> Response:
