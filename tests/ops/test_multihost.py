@@ -40,15 +40,43 @@ from tests.ops.pgbouncer import ini
 #: primary's cable was pulled. The cause: both tables' games had ended within the seconds
 #: before the crash on a fast machine, so nobody was left to move (the threads had returned;
 #: the diagnosis now says so). A table now starts another game when its game ends.
-#: flaky(reruns=2) since: with moves (and so mails) flowing when a worker host is killed,
-#: the mailer's one documented duplicate window (service/mail/mailer.py: killed after the
-#: SMTP server took a mail, before it was marked sent; the resend keeps its Message-ID) was
-#: hit once in a CI dry run, and this test counts any mail arriving twice as a failure
-pytestmark = [pytest.mark.multihost, pytest.mark.slow(seconds=150), pytest.mark.flaky(reruns=2, reruns_delay=2)]
+#: flaky(reruns=2) until the session of 2026-11-28 evening: with moves (and so mails and
+#: webhooks) flowing when a worker host is killed, the one documented duplicate window of
+#: each (service/mail/mailer.py, docs/notifications.md: killed after the SMTP server or the
+#: receiver took it, before it was recorded; the resend keeps its Message-ID or webhook-id)
+#: was hit once in a CI dry run, and the test counted any repeat as a failure. It now allows
+#: exactly that window (``killed_in_the_window``) and nothing else, without reruns.
 
 #: libpq gives up on a dead host fast: connect, unanswered writes, silent peers
 FAST_FAIL = {"connect_timeout": "2", "tcp_user_timeout": "3000", "keepalives_idle": "2",
              "keepalives_interval": "1", "keepalives_count": "2"}
+
+
+def killed_in_the_window(arrivals: list[tuple[str, float]], killed: float, what: str) -> int:
+    """How many of ``arrivals`` (id, when it arrived) came twice, each repeat allowed only
+    in the documented window: its first copy arrived before the worker host was killed
+    (the dead worker had sent it and not yet recorded it), and the copy resent with the
+    same id after. Anything else that arrives twice fails the test."""
+    seen: dict[str, list[float]] = {}
+    for ident, at in arrivals:
+        seen.setdefault(ident, []).append(at)
+    repeated = {ident: sorted(times) for ident, times in seen.items() if len(times) > 1}
+    for ident, times in repeated.items():
+        assert len(times) == 2 and times[0] <= killed < times[1], (
+            f"{what} {ident} arrived {len(times)} times, at {times} (the worker host was killed at {killed}):"
+            " not the one window of a repeat")
+    return len(repeated)
+
+
+def test_a_repeat_is_allowed_only_across_the_kill():
+    killed = 100.0
+    assert killed_in_the_window([("a", 99.0), ("b", 99.5), ("a", 130.0)], killed, "mail") == 1
+    assert killed_in_the_window([("a", 99.0), ("b", 101.0)], killed, "mail") == 0
+    for arrivals in ([("a", 98.0), ("a", 99.0)],  # both before the kill: sent twice by a live worker
+                     [("a", 101.0), ("a", 102.0)],  # both after it
+                     [("a", 99.0), ("a", 101.0), ("a", 102.0)]):  # three copies
+        with pytest.raises(AssertionError, match="not the one window"):
+            killed_in_the_window(arrivals, killed, "mail")
 
 
 def wait_until(predicate, seconds: float, what: str):
@@ -149,6 +177,8 @@ http {{
     return conf
 
 
+@pytest.mark.multihost
+@pytest.mark.slow(seconds=150)
 def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
     assert os.geteuid() == 0, "network namespaces need root (CI runs as root)"
     for tool in ("ip", "nginx", "pgbouncer", "redis-server", "runuser"):
@@ -283,6 +313,7 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
         failover = min(t for t, s in api.statuses if t > crashed and s == 201) - crashed
         after_promotion = failover - (promoted - crashed)
         time.sleep(2)
+        worker_killed = time.time()
         worker_hosts[0].kill(cable=False)
         api_killed = time.monotonic()
         api_hosts[0].kill(cable=False)
@@ -334,7 +365,8 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
         webhook_ids = [r.headers.get("webhook-id") for r in receiver.received]
         assert all(r.verified for r in receiver.received)
         assert sorted(set(webhook_ids)) == sorted(f"msg_{d.replace('-', '')}" for d in deliveries)
-        doubled_webhooks = len(webhook_ids) - len(set(webhook_ids))
+        doubled_webhooks = killed_in_the_window(
+            [(r.headers.get("webhook-id"), r.at) for r in receiver.received], worker_killed, "webhook")
         domain = sink.messages[0]["Message-ID"].split("@", 1)[1].rstrip(">")
         message_ids = [str(m["Message-ID"]) for m in sink.messages]
         def message_id(key: str) -> str:
@@ -343,7 +375,8 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
         # every mail recorded sent arrived; nothing arrived that was not claimed first
         assert {message_id(k) for k in mails} <= set(message_ids)
         assert set(message_ids) <= {message_id(k) for k in claimed}
-        doubled_mails = len(message_ids) - len(set(message_ids))
+        doubled_mails = killed_in_the_window(
+            [(str(m["Message-ID"]), m.received_at.timestamp()) for m in sink.messages], worker_killed, "mail")
 
         statuses = [s for _, s in api.statuses]
         moves = sum(len(versions) for t in tables for versions in t.acknowledged.values())
@@ -362,7 +395,9 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
               f" {len(set(webhook_ids))} webhooks ({doubled_webhooks} doubled), {len(set(message_ids))} mails"
               f" ({doubled_mails} doubled), {verified} exports verified")
         assert moves > 0 and errors == 0, sorted(set(statuses))
-        assert doubled_webhooks == 0 and doubled_mails == 0
+        # the killed worker host ran one worker process, which runs one job at a time: at
+        # most one mail or webhook can have been in its window
+        assert doubled_webhooks + doubled_mails <= 1, "more repeats than the one killed worker could leave"
     finally:
         stop_all = [receiver.stop] if receiver else []
         if controller is not None:
