@@ -112,6 +112,9 @@ def test_history_log_the_past_refuses_moves_now_returns_and_a_stale_click_is_exp
     expect(page.locator("#notice")).to_contain_text("it is no longer possible")
     expect(page.locator("#notice")).not_to_contain_text("version_conflict")
 
+    # the refusal redraws the page (the controls too, the download button among them): a
+    # click aimed while it moved could land beside it (seen once under a full suite's load)
+    page.wait_for_selector("#main[data-busy='0']")
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the audit record").click()
     assert download.value.suggested_filename == f"entrepot-{game_id}.json"
