@@ -116,16 +116,23 @@ def start_app(factory: str, workers: int, probe: str = "/", env: dict | None = N
     raise SystemExit(f"{factory} did not start")
 
 
-def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, float]:
-    """(req/s, server CPU ms per request) of the floor: bench/bare_asgi.py."""
+def floor_reads(workers: int, clients: int, seconds: float) -> tuple[float, float, float]:
+    """(req/s, server CPU ms per request, the load generator's own CPU ms per request) of
+    the floor: bench/bare_asgi.py."""
     floor, base = start_app("bare_asgi:create_app", workers)
     try:
-        cpu = tree_cpu(floor.pid)
+        cpu, own = tree_cpu(floor.pid), own_cpu()
         rate, count = trivial_reads(base, clients, seconds, "/", counted=True)
-        return rate, (tree_cpu(floor.pid) - cpu) / count * 1000
+        return rate, (tree_cpu(floor.pid) - cpu) / count * 1000, (own_cpu() - own) / count * 1000
     finally:
         floor.terminate()
         floor.wait(timeout=30)
+
+
+def own_cpu() -> float:
+    """This process's CPU seconds (the load generator's: its client threads)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def proc_stats() -> dict[int, tuple[str, list[str]]]:
@@ -319,7 +326,7 @@ def main() -> int:
     database_url, redis_url = fresh_database(bench_database())
     workers = args.workers or _workers_default()
     reads_seconds = min(10.0, args.seconds)
-    floor_before, floor_cpu_before = floor_reads(workers, args.clients, reads_seconds)
+    floor_before, floor_cpu_before, client_before = floor_reads(workers, args.clients, reads_seconds)
     port = free_port()
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
@@ -340,7 +347,7 @@ def main() -> int:
         server.terminate()
         server.wait(timeout=30)
         drop_database(bench_database())
-    floor_after, floor_cpu_after = floor_reads(workers, args.clients, reads_seconds)
+    floor_after, floor_cpu_after, client_after = floor_reads(workers, args.clients, reads_seconds)
     floor = (floor_before + floor_after) / 2
     floor_cpu = (floor_cpu_before + floor_cpu_after) / 2
     rate = commands / elapsed
@@ -385,6 +392,16 @@ def main() -> int:
           f"workers {workers_cpu * per:.2f}, PostgreSQL {postgres_cpu * per:.2f}, Redis {redis_cpu * per:.2f}, "
           f"load generator {games_cpu * per:.2f}, the rest {(busy - named) * per:.2f}; "
           f"all {busy * per:.2f} ms ({busy / elapsed:.2f} of {os.cpu_count()} cores busy)")
+    # the floor is the load generator's limit, not the bare server's: one process, its
+    # client threads under one GIL, so at most one core over its CPU a request; a command's
+    # rate is the busy cores over the machine's CPU a command (the load generator's two
+    # requests in it): the share is about their product
+    client = (client_before + client_after) / 2
+    print(f"the load generator's own CPU a floor request: {client:.2f} ms ({client_before:.2f} before, "
+          f"{client_after:.2f} after): its one GIL allows at most {1000 / client:.0f} req/s, the bare server "
+          f"{1000 * os.cpu_count() / max(floor_cpu, 1e-9):.0f} on all cores; the share this predicts, "
+          f"{client:.2f} ms x {busy / elapsed:.2f} busy cores / {busy * per:.2f} ms a command: "
+          f"{client * (busy / elapsed) / max(busy * per, 1e-9):.2f}")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     return 1 if errors else 0
 
