@@ -54,9 +54,9 @@ FAST_FAIL = {"connect_timeout": "2", "tcp_user_timeout": "3000", "keepalives_idl
 
 def killed_in_the_window(arrivals: list[tuple[str, float]], killed: float, what: str) -> int:
     """How many of ``arrivals`` (id, when it arrived) came twice, each repeat allowed only
-    in the documented window: its first copy arrived before the worker host was killed
-    (the dead worker had sent it and not yet recorded it), and the copy resent with the
-    same id after. Anything else that arrives twice fails the test."""
+    in the documented window: its first copy arrived before the worker host's processes
+    were gone (the dead worker had sent it and not yet recorded it), and the copy resent
+    with the same id after. Anything else that arrives twice fails the test."""
     seen: dict[str, list[float]] = {}
     for ident, at in arrivals:
         seen.setdefault(ident, []).append(at)
@@ -313,8 +313,8 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
         failover = min(t for t, s in api.statuses if t > crashed and s == 201) - crashed
         after_promotion = failover - (promoted - crashed)
         time.sleep(2)
-        worker_killed = time.time()
         worker_hosts[0].kill(cable=False)
+        worker_killed = time.time()  # once its processes are gone: nothing of theirs arrives after
         api_killed = time.monotonic()
         api_hosts[0].kill(cable=False)
         time.sleep(5)
