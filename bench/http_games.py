@@ -398,8 +398,9 @@ def main() -> int:
     # requests in it): the share is about their product
     client = (client_before + client_after) / 2
     print(f"the load generator's own CPU a floor request: {client:.2f} ms ({client_before:.2f} before, "
-          f"{client_after:.2f} after): its one GIL allows at most {1000 / client:.0f} req/s, the bare server "
-          f"{1000 * os.cpu_count() / max(floor_cpu, 1e-9):.0f} on all cores; the share this predicts, "
+          f"{client_after:.2f} after): its one GIL allows at most {1000 / client:.0f} req/s, where the bare server's "
+          f"CPU a request would allow about {1000 * os.cpu_count() / max(floor_cpu, 1e-9):.0f} on all cores; "
+          f"the share this predicts, "
           f"{client:.2f} ms x {busy / elapsed:.2f} busy cores / {busy * per:.2f} ms a command: "
           f"{client * (busy / elapsed) / max(busy * per, 1e-9):.2f}")
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
