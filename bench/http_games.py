@@ -331,14 +331,14 @@ def main() -> int:
     server = start_server(port, database_url, redis_url, workers, args.threads)
     base = f"http://127.0.0.1:{port}"
     try:
-        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu0 = own_cpu()
         api0 = tree_cpu(server.pid, "uvicorn")
         trivial, trivial_count = trivial_reads(base, args.clients, reads_seconds, counted=True)
-        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu1 = own_cpu()
         server1, api1 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
         parts1 = process_cpu("postgres"), process_cpu("redis-server"), busy_cpu()
         commands, games, played, latencies, errors = play_games(base, args.clients, args.seconds)
-        cpu2 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu2 = own_cpu()
         behind, drained = drain(database_url)
         elapsed = played + drained  # the commands' whole work: their fan-outs too
         server2, api2 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
@@ -378,8 +378,7 @@ def main() -> int:
           f"{(server2 - server1) / max(commands, 1) * 1000:.2f} ms per command")
     print(f"the floor's CPU per request over the API's CPU per command: {floor_cpu / per_command:.3f} "
           f"(what the share would be if CPU were all that limits it)")
-    reads_cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
-    games_cpu = (cpu2.ru_utime + cpu2.ru_stime) - (cpu1.ru_utime + cpu1.ru_stime)
+    reads_cpu, games_cpu = cpu1 - cpu0, cpu2 - cpu1
     print(f"the load generator itself used {reads_cpu / reads_seconds:.2f} cores during the reads "
           f"and {games_cpu / played:.2f} cores during the games (of {os.cpu_count()})")
     # where the machine's CPU went per command during the games: what limits the rate
