@@ -155,15 +155,14 @@ def cpu_seconds(fields: list[str]) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def tree_cpu(pid: int, only: str | None = None) -> float:
-    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
-    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate.
+def tree_pids(pid: int, only: str | None = None, stats: dict | None = None) -> list[int]:
+    """``pid`` and every live descendant (``stats``: proc_stats() already read).
     ``only``: just the subtrees of processes whose command line contains it."""
-    stats = proc_stats()
+    stats = proc_stats() if stats is None else stats
     children: dict[int, list[int]] = {}
     for child, (_, fields) in stats.items():
         children.setdefault(int(fields[1]), []).append(child)
-    total, todo = 0.0, [(pid, only is None)]
+    found, todo = [], [(pid, only is None)]
     while todo:
         p, counted = todo.pop()
         if not counted:
@@ -173,9 +172,17 @@ def tree_cpu(pid: int, only: str | None = None) -> float:
             except OSError:
                 pass
         if counted and p in stats:
-            total += cpu_seconds(stats[p][1])
+            found.append(p)
         todo.extend((child, counted) for child in children.get(p, []))
-    return total
+    return found
+
+
+def tree_cpu(pid: int, only: str | None = None) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and every live descendant, from
+    /proc: the server's own CPU, which a loaded machine slows far less than its wall rate.
+    ``only``: just the subtrees of processes whose command line contains it."""
+    stats = proc_stats()
+    return sum(cpu_seconds(stats[p][1]) for p in tree_pids(pid, only, stats))
 
 
 def process_cpu(name: str) -> float:
