@@ -2,7 +2,8 @@
 Kontor games against `entrepot serve` (its defaults, real PostgreSQL and Redis), one request
 at a time, and reads the API processes' CPU (every thread of every uvicorn process, from
 /proc's schedstat, in nanoseconds) before and after each GET legal-commands and each POST
-/commands. With nothing else in flight, what the API processes spent in that window is
+/commands (the window held open 2 ms after the answer, for what the server does once it
+has sent it). With nothing else in flight, what the API processes spent in that window is
 that request's: the HTTP server, the stack around the route, the route, its SQL and Redis
 round trips on the API's side. The processes' idle CPU (timers, listeners), measured for a
 few seconds before the games, is taken off each window at its rate.
@@ -71,13 +72,20 @@ def idle_rate(pids: list[int], seconds: float) -> float:
     return (cpu_ns(pids) - before) / (time.perf_counter() - start)
 
 
+#: how long a window stays open after the answer: what the server does once it has sent it
+#: (the access line, the metrics) still counts for that request
+SETTLE = 0.002
+
+
 def measured(pids: list[int], idle: float, call):
     """(``call()``'s answer, the processes' CPU in its window less their idle CPU, in ms;
     its wall time in ms)."""
     before, t0 = cpu_ns(pids), time.perf_counter()
     response = call()
-    t1, after = time.perf_counter(), cpu_ns(pids)
-    return response, (after - before - idle * (t1 - t0)) / 1e6, (t1 - t0) * 1000
+    t1 = time.perf_counter()
+    time.sleep(SETTLE)
+    after, t2 = cpu_ns(pids), time.perf_counter()
+    return response, (after - before - idle * (t2 - t0)) / 1e6, (t1 - t0) * 1000
 
 
 def floor_cpu(requests_count: int, idle_seconds: float) -> list[float]:
