@@ -13,6 +13,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.e2e.test_web_pages import no_serious_violation
@@ -92,7 +93,15 @@ def test_an_invitation_by_name_is_accepted_and_the_team_chats_live(server, brows
         expect(page.locator(ON_TABLE).first).to_be_visible(timeout=20_000)
         click_one_move(page)
     for page in (ada, bea, cid):
-        wait_until(page, "() => !document.querySelector('#message-channel option[value=team]').disabled", timeout=20_000)
+        try:
+            wait_until(page, "() => !document.querySelector('#message-channel option[value=team]').disabled",
+                       timeout=20_000)
+        except PlaywrightTimeout as err:  # say where the game and each page were (seen once, in a full run)
+            game = requests.get(f"{server}/v1/games/{game_id}", timeout=10).json()
+            pages = {p.locator("#status").inner_text(): p.locator("#status").get_attribute("data-version")
+                     for p in (ada, bea, cid)}
+            raise AssertionError(f"the team channel stayed closed: the game at version {game['version']}, phase "
+                                 f"{game['view'].get('phase')}, to act {game['to_act']}; the pages: {pages}") from err
 
     spectator = browser.new_context().new_page()
     spectator.goto(f"{server}/#/games/{game_id}")
