@@ -41,8 +41,10 @@ from http_games import (  # noqa: E402
     fresh_database,
     load,
     start_app,
+    start_kontor_game,
     start_server,
     tree_pids,
+    two_players,
 )
 
 from service.runtime.cli import _workers_default  # noqa: E402
@@ -117,7 +119,7 @@ def main() -> int:
     try:
         pids = tree_pids(server.pid, "uvicorn")
         session = requests.Session()
-        players = [session.post(base + "/v1/players", json={"name": n}).json() for n in ("Red", "Black")]
+        players = two_players(session, base)
         auths = [{"Authorization": f"Bearer {p['token']}"} for p in players]
         time.sleep(1.0)  # the start-up's last work done
         idle = idle_rate(pids, args.idle)
@@ -127,14 +129,11 @@ def main() -> int:
         post_walls: list[float] = []
         games = 0
         while len(posts) < args.commands:
-            game = session.post(base + "/v1/games", headers=auths[0], json={
-                "title": "kontor", "options": {"variant": "basic"},
-                "seats": [{"player_id": players[0]["id"]}, {"player_id": players[1]["id"]}]}).json()
-            state = session.post(f"{base}/v1/games/{game['id']}/seats/1/accept", headers=auths[1]).json()
+            state = start_kontor_game(session, base, players)
             to_act, status = state["to_act"], state["status"]
             while status == "active" and len(posts) < args.commands:
                 seat = rng.choice(to_act)
-                url = f"{base}/v1/games/{game['id']}"
+                url = f"{base}/v1/games/{state['id']}"
                 response, cpu, _ = measured(pids, idle, partial(session.get, url + "/legal-commands",
                                                                         headers=auths[seat]))
                 legal = response.json()

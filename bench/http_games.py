@@ -269,6 +269,23 @@ def trivial_reads(base: str, clients: int, seconds: float, path: str = "/v1/heal
     return (sum(counts) / elapsed, sum(counts)) if counted else sum(counts) / elapsed
 
 
+def two_players(session: requests.Session, base: str, suffix: str = "") -> list[dict]:
+    """Red and Black, new players: each with its ``token`` and ``id``."""
+    return [session.post(base + "/v1/players", json={"name": f"{name}{suffix}"}).json() for name in ("Red", "Black")]
+
+
+def start_kontor_game(session: requests.Session, base: str, players: list[dict]) -> dict:
+    """A two-seat Kontor basic game of ``players`` (two_players), started: Red creates it,
+    Black's seat is an invitation, and the game starts when Black accepts it."""
+    red, black = players
+    game = session.post(base + "/v1/games", headers={"Authorization": f"Bearer {red['token']}"}, json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": red["id"]}, {"player_id": black["id"]}],
+    }).json()
+    return session.post(f"{base}/v1/games/{game['id']}/seats/1/accept",
+                        headers={"Authorization": f"Bearer {black['token']}"}).json()
+
+
 def play_games(base: str, clients: int, seconds: float):
     latencies: list[float] = []
     commands = [0] * clients
@@ -280,20 +297,10 @@ def play_games(base: str, clients: int, seconds: float):
     def run(i: int):
         rng = random.Random(i)
         session = requests.Session()
-        tokens = []
-        ids = []
-        for name in ("Red", "Black"):
-            player = session.post(base + "/v1/players", json={"name": f"{name}{i}"}).json()
-            tokens.append(player["token"])
-            ids.append(player["id"])
+        players = two_players(session, base, str(i))
+        tokens = [player["token"] for player in players]
         while time.monotonic() < stop:
-            game = session.post(base + "/v1/games", headers={"Authorization": f"Bearer {tokens[0]}"}, json={
-                "title": "kontor", "options": {"variant": "basic"},
-                "seats": [{"player_id": ids[0]}, {"player_id": ids[1]}],
-            }).json()
-            # Black's seat is an invitation: the game starts when Black accepts it
-            game = session.post(f"{base}/v1/games/{game['id']}/seats/1/accept",
-                                headers={"Authorization": f"Bearer {tokens[1]}"}).json()
+            game = start_kontor_game(session, base, players)
             gid, to_act, status = game["id"], game["to_act"], game["status"]
             while status == "active" and time.monotonic() < stop:
                 seat = rng.choice(to_act)
