@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 import psycopg
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb, set_json_loads
+from psycopg.types.json import Jsonb, set_json_dumps, set_json_loads
 from psycopg_pool import AsyncConnectionPool, ConnectionPool, PoolTimeout
 
 from service.audit import chain
@@ -48,7 +48,27 @@ def json_loads(text: bytes) -> Any:
     return json.loads(text)
 
 
+#: what the standard library refuses, orjson refuses too (it hands them to it, which does)
+_AS_THE_STANDARD_LIBRARY = (orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+                            | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+
+def json_dumps(value: Any) -> bytes | str:
+    """Python values to JSON text for json/jsonb parameters, by orjson: a command's events,
+    its sender, its notices and the table's state are written through here, 2-15x faster
+    than the standard library's ``json.dumps`` (bench/README.md, section 24). Every column
+    is jsonb, which keeps values, not text, and both write equal values for what orjson
+    takes; what it refuses (an integer past 64 bits, a key that is not a string, a lone
+    surrogate, a type the standard library would refuse) is written, or refused, by the
+    standard library as before."""
+    try:
+        return orjson.dumps(value, option=_AS_THE_STANDARD_LIBRARY)
+    except TypeError:  # orjson.JSONEncodeError is one
+        return json.dumps(value)
+
+
 set_json_loads(json_loads)  # json and jsonb columns, on every connection of this process
+set_json_dumps(json_dumps)
 
 
 #: the append writes only onto the version it was decided at: the events' primary key

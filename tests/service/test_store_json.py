@@ -1,14 +1,17 @@
-"""The event store reads json/jsonb values with orjson (service/games/store.py's json_loads):
-the values must be exactly those the standard library reads, types included."""
+"""The event store reads and writes json/jsonb values with orjson (service/games/store.py's
+json_loads and json_dumps): the values must be exactly those the standard library reads,
+types included, and PostgreSQL must keep the same values for what either writes."""
 
 from __future__ import annotations
 
 import json
 import random
 
+import psycopg
 import pytest
+from psycopg.types.json import Jsonb
 
-from service.games.store import json_loads
+from service.games.store import json_dumps, json_loads
 
 EDGES = [
     b'{"a": 1, "b": [1.5, -0.0, 1e308, 5e-324, 0.1]}',
@@ -60,3 +63,48 @@ def _types(value):
         return [_types(v) for v in value]
     return type(value).__name__
 
+
+
+WRITTEN = [
+    {"type": "CardPlaced", "seat": 1, "x": -2, "y": 0, "card": {"id": 66, "goods": ["florin", None]}},
+    {"scores": [1.5, -0.0, 1e308, 5e-324, 0.1, 1e16, 12345678.9]},
+    {"name": "Zoë \u2028 \U0001f600 \\ \" \t \x7f"},
+    {"seed": 123456789012345678901234567890},  # past 64 bits: orjson refuses, json writes it
+    {1: "one", "2": "two"},  # a key that is not a string: json writes it as one
+    (1, 2, [3, (4,)]),
+    [],
+    {},
+    None,
+    True,
+    "text",
+    -9223372036854775808,
+]
+
+
+@pytest.mark.parametrize("value", WRITTEN, ids=range(len(WRITTEN)))
+def test_postgresql_keeps_the_values_the_standard_library_wrote(database_url, value):
+    """Each value written through json_dumps (what every jsonb parameter now takes) and
+    through json.dumps, read back from real jsonb: the same values."""
+    with psycopg.connect(database_url) as conn:
+        ours, theirs = conn.execute("SELECT %s::jsonb, %s::jsonb",
+                                    (Jsonb(value), Jsonb(value, dumps=json.dumps))).fetchone()
+    assert ours == theirs  # (jsonb's numbers: -0.0 reads back 0, 1e308 an int, for both)
+
+
+def test_what_orjson_refuses_is_written_by_the_standard_library():
+    assert json_dumps({"seed": 2**70}) == json.dumps({"seed": 2**70})
+    assert json_dumps({1: 2}) == json.dumps({1: 2})
+    assert json_dumps("\ud800") == json.dumps("\ud800")  # a lone surrogate: jsonb refuses its escape
+
+
+def test_what_the_standard_library_refuses_stays_refused():
+    import dataclasses
+    from datetime import datetime
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    for value in (datetime(2026, 1, 1), Point(1), {"at": datetime(2026, 1, 1)}, object()):
+        with pytest.raises(TypeError):
+            json_dumps(value)
