@@ -193,6 +193,50 @@ def part_of(filename: str, func: str) -> str:
     return "other"
 
 
+def jsonb_written(play) -> list:
+    """Every json/jsonb parameter the store sends while ``play()`` runs (psycopg's dumps
+    function wrapped: the store's own still writes them)."""
+    from psycopg.types.json import set_json_dumps
+
+    from service.games.store import json_dumps
+
+    written: list = []
+
+    def keeping(value):
+        written.append(value)
+        return json_dumps(value)
+
+    set_json_dumps(keeping)
+    try:
+        play()
+    finally:
+        set_json_dumps(json_dumps)
+    return written
+
+
+def print_jsonb(written: list, commands: int) -> None:
+    """The CPU of encoding ``written`` again, by json.dumps and by the store's json_dumps
+    (five rounds each, the best kept)."""
+    import json
+
+    from service.games.store import json_dumps
+
+    def best(dumps) -> float:
+        runs = []
+        for _ in range(5):
+            t0 = time.process_time()
+            for value in written:
+                dumps(value)
+            runs.append(time.process_time() - t0)
+        return min(runs)
+
+    size = sum(len(json.dumps(value)) for value in written)
+    print(f"\njsonb parameters: {len(written) / commands:.1f} a command ({size / commands:.0f} bytes of JSON; "
+          f"the new games' own included; the GETs write none): the standard library's json.dumps "
+          f"{best(json.dumps) / commands * 1e6:.1f} us a command, the store's json_dumps (orjson) "
+          f"{best(json_dumps) / commands * 1e6:.1f} us")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--commands", type=int, default=600)
@@ -203,6 +247,9 @@ def main() -> int:
                         help="players with an address: each notification's mail job is queued after the commit")
     parser.add_argument("--steps", action="store_true",
                         help="then the CPU of each step, measured without a profiler (StepClock)")
+    parser.add_argument("--jsonb", action="store_true",
+                        help="then the jsonb parameters a command writes, encoded again by the standard "
+                             "library and by the store's json_dumps: CPU of each a command")
     args = parser.parse_args()
     name = bench_database() + "_profile"
     admin = admin_url()
@@ -278,6 +325,7 @@ def main() -> int:
             step_clock = inside.steps = clock_steps(services, app)
             commands(args.commands, None)
             steps_app_cpu = inside.cpu
+        written = jsonb_written(lambda: commands(args.commands, None)) if args.jsonb else None
         profile = None if args.no_profile else cProfile.Profile(time.process_time)  # CPU, not waits
         if profile:
             inside.steps = None
@@ -297,6 +345,8 @@ def main() -> int:
               " ms a command in this run, the steps' wrappers included):")
         for label, seconds in step_clock.seconds.items():
             print(f"  {label:62} {seconds / args.commands * 1000:6.3f} ms/command")
+    if written is not None:
+        print_jsonb(written, args.commands)
     if profile is None:
         return 0
     stats = pstats.Stats(profile)
