@@ -97,6 +97,14 @@ def test_what_orjson_refuses_is_written_by_the_standard_library():
     assert json_dumps("\ud800") == json.dumps("\ud800")  # a lone surrogate: jsonb refuses its escape
 
 
+def test_a_nan_is_written_as_null_where_jsonb_refused_the_standard_librarys_text(database_url):
+    """The one difference json_dumps's docstring names."""
+    with psycopg.connect(database_url) as conn:
+        assert conn.execute("SELECT %s::jsonb", (Jsonb([float("nan"), float("inf")]),)).fetchone()[0] == [None, None]
+        with pytest.raises(psycopg.errors.InvalidTextRepresentation):
+            conn.execute("SELECT %s::jsonb", (Jsonb([float("nan")], dumps=json.dumps),))
+
+
 def test_what_the_standard_library_refuses_stays_refused():
     import dataclasses
     from datetime import datetime
