@@ -28,19 +28,17 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from http_games import bench_database, drop_database, free_port, fresh_database, load, start_server  # noqa: E402
+from http_games import (  # noqa: E402
+    bench_database,
+    drop_database,
+    free_port,
+    fresh_database,
+    load,
+    start_server,
+    tree_pids,
+)
 
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
-    return found
 
 
 def cpu_seconds(pid: int) -> float:
@@ -50,10 +48,10 @@ def cpu_seconds(pid: int) -> float:
 
 def api_processes(serve_pid: int) -> list[int]:
     """The uvicorn process serve started and its workers."""
-    for child in children(serve_pid):
-        if b"uvicorn" in Path(f"/proc/{child}/cmdline").read_bytes():
-            return [child, *children(child)]
-    raise SystemExit("no uvicorn process under serve")
+    pids = tree_pids(serve_pid, "uvicorn")
+    if not pids:
+        raise SystemExit("no uvicorn process under serve")
+    return pids
 
 
 def measure(base: str, path: str, total: int, clients: int, pids: list[int]) -> tuple[float, float, float]:
