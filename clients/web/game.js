@@ -133,6 +133,9 @@ function gamePage(id) {
   let ctx = {};
   let refreshing = Promise.resolve();
   let watchingPast = false;
+  // the "Which one?" choice the player has open: a live update (another player's move in a
+  // simultaneous phase) redraws the page, and the choice stays open with what is still legal
+  let openChoice = null;
   let seenMessages = null;  // how many messages this page has shown as read
   let ticking = null;
   // correspondence.js: each seat's clock and time bank, takeback, private notes
@@ -203,7 +206,7 @@ function gamePage(id) {
     teamOption.textContent = teamOption.disabled ? t("your team (not now: only while the revealed cards are placed)") : t("your team");
     if (game.status === "waiting") {
       boardBox.replaceChildren(el("p", {}, t("waiting for players")));
-      moves.replaceChildren(); table.replaceChildren(); choices.replaceChildren();
+      moves.replaceChildren(); table.replaceChildren(); closeChoice();
       await loadMessages();
       return;
     }
@@ -269,7 +272,9 @@ function gamePage(id) {
     // the picture's own words (English, as the server draws them) in the page's language
     if (svg && language() === "fr") frenchBoard(svg, ctx.cards, (node) => node.closest("[data-named]"));
     legend.replaceChildren(...boardLegend(game.title, boardBox));
-    choices.replaceChildren();
+    const reopening = openChoice;
+    const choosing = choices.contains(document.activeElement);
+    closeChoice();
     pastNote.hidden = !at;
     if (at) {
       table.replaceChildren(); moves.replaceChildren(el("li", {}, t("You are looking at the past: no move can be played. \"Now\" returns.")));
@@ -300,22 +305,31 @@ function gamePage(id) {
       const words = game.status !== "active" ? "" : seat === null ? t("You are watching this game.") : t("No move for you now.");
       moves.replaceChildren(el("li", {}, words || "—"));
     }
+    const still = reopening ? reopening.commands.filter((c) => legal.some((l) => same(l, c))) : [];
+    if (still.length) choose(still, offeredAt, reopening.node, choosing);
   }
 
-  function choose(commands, offeredAt, node) {
+  function choose(commands, offeredAt, node, focus = true) {
+    openChoice = { commands, node };
     choices.replaceChildren(el("p", {}, t("Which one?")), el("div", { class: "row" },
       commands.map((command) => el("button", { class: "choice", onclick: () => play(command, offeredAt) }, say_(command, ctx))),
-      el("button", { class: "cancel", onclick: () => { choices.replaceChildren(); node.focus(); } }, t("Cancel"))));
-    choices.querySelector("button").focus();
+      el("button", { class: "cancel", onclick: () => { closeChoice(); if (node.isConnected) node.focus(); } }, t("Cancel"))));
+    if (focus) choices.querySelector("button").focus();
+  }
+
+  function closeChoice() {
+    openChoice = null;
+    choices.replaceChildren();
   }
 
   // a move meeting a concurrent update (409) is sent again at the new version when it is
   // still legal, and explained in words when it is not
   async function play(command, offeredAt) {
     if (watchingPast) return;
-    choices.replaceChildren();
+    closeChoice();
     let version = offeredAt;
-    for (let attempt = 0; attempt < 4; attempt++) {
+    let attempt = 0;
+    for (; attempt < 4; attempt++) {
       try {
         await api.play(id, seat, command, version);
         break;
@@ -330,6 +344,7 @@ function gamePage(id) {
         version = now.version;  // still legal: sent again at the new version
       }
     }
+    if (attempt === 4) say(t("The game kept moving while your move was sent (\"{move}\"): it was not played. Try it again.", { move: say_(command, ctx) }));
     await guarded(refresh);
   }
 

@@ -162,6 +162,8 @@ const FR = {
   "Takeback asked: the other players answer.": "Reprise demandée : les autres joueurs répondent.",
   "Takeback declined.": "Reprise refusée.",
   "The full rules mapped to the code:": "Les règles complètes, reliées au code :",
+  "The game kept moving while your move was sent (\"{move}\"): it was not played. Try it again.":
+    "La partie n'a pas cessé d'avancer pendant l'envoi de votre coup (« {move} ») : il n'a pas été joué. Rejouez-le.",
   "The game moved on before your move arrived (\"{move}\"); it is no longer possible. Here is the game as it is now.":
     "La partie a avancé avant l'arrivée de votre coup (« {move} ») ; il n'est plus possible. Voici la partie telle qu'elle est.",
   "The game was aborted. Players:": "La partie a été annulée. Joueurs :",

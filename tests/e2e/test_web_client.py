@@ -1,11 +1,14 @@
 """The web client in a real browser (Debian's chromium driven by Playwright) against a live
 `entrepot serve`: two people play each other with live chat by name, a spectator watches,
 the history shows the past and refuses moves there, a waiting game says so, a click that
-meets a concurrent update is explained in words, the audit record downloads, and the
-keyboard plays.
+meets a concurrent update is explained in words (and one that meets conflicts at every try
+says it was not played), an open choice survives another player's update, the audit record
+downloads, and the keyboard plays.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import requests
@@ -182,6 +185,94 @@ def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, br
     expect(ada.locator("#notice")).to_be_empty()
     expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game")
     ada.context.close()
+
+
+def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(server, browser):
+    """Ada clicks a piece that stands for several moves ("Which one?"); before she picks,
+    Bea asks to abort (an event: the version moves, Ada's page redraws live, her moves stay
+    the same). The choice stays open with the same moves, and her pick is played. (Every
+    redraw used to close it: in a simultaneous phase the others' moves took the choice away
+    under the player's finger.) Amsterdam: its pieces often stand for several moves; the
+    two play by the API until Ada's page offers one."""
+    ada_player, bea = api_player(server, "Ada"), api_player(server, "Bea")
+    players = [ada_player, bea]
+    heads = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+    made = requests.post(f"{server}/v1/games", headers=heads[0], timeout=10, json={
+        "title": "amsterdam", "options": {"rounds": 10},
+        "seats": [{"player_id": ada_player["id"]}, {"player_id": bea["id"]}]})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    accepted = requests.post(f"{server}/v1/games/{game_id}/seats/1/accept", headers=heads[1], timeout=10)
+    assert accepted.status_code == 200, accepted.text
+    ada = browser.new_context().new_page()
+    sign_in(ada, server, ada_player, at=f"/#/games/{game_id}")
+    several = ada.locator("#board .clickable[aria-label$=' moves'], #table .clickable[aria-label$=' moves']")
+    for _ in range(120):  # moves by the API (each seat its first legal one) until the page offers such a piece
+        game = requests.get(f"{server}/v1/games/{game_id}", headers=heads[0], timeout=10).json()
+        assert game["status"] == "active", game["status"]
+        if 0 in game["to_act"]:
+            wait_until(ada, "v => Number(document.querySelector('#status').dataset.version) >= v", arg=game["version"],
+                       timeout=15_000)
+            ada.wait_for_selector("#main[data-busy='0']")
+            if several.count():
+                break
+        seat = game["to_act"][0]
+        offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat={seat}", headers=heads[seat],
+                               timeout=10).json()
+        sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=heads[seat], timeout=10,
+                             json={"seat": seat, "command": offered["commands"][0], "expected_version": offered["version"]})
+        assert sent.status_code == 201, sent.text
+    else:
+        raise AssertionError("no piece of several moves offered to Ada in 120 moves")
+    several.first.click()
+    offered = ada.locator("#choices button.choice")
+    expect(offered.first).to_be_visible()
+    words = offered.all_inner_texts()
+    assert len(words) > 1, words
+    before = version_of(ada)
+
+    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=heads[1], json={}, timeout=10)
+    assert asked.status_code in (200, 201, 202), asked.text
+    expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game", timeout=15_000)
+    ada.wait_for_selector("#main[data-busy='0']")
+    assert version_of(ada) > before  # the page was redrawn at the new version
+    assert offered.all_inner_texts() == words  # the same choice, still open
+
+    with ada.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/commands"),
+                             timeout=15_000) as answer:
+        offered.first.click()
+    assert answer.value.status == 201, answer.value.text()
+    expect(ada.locator("#choices button.choice")).to_have_count(0)
+    expect(ada.locator("#notice")).to_be_empty()
+    ada.context.close()
+
+
+def test_a_move_that_meets_a_conflict_at_every_try_is_not_lost_in_silence(server, browser):
+    """The page sends a move again while it stays legal; when every try meets a version
+    conflict (here the browser's network answers each POST /commands with one), it stops
+    after four and says in words that the move was not played, rather than nothing."""
+    page = browser.new_context().new_page()
+    sign_up(page, server, "Busy")
+    create_game(page, "kontor", {"variant": "basic"}, ["easy"])
+    piece = page.locator(ON_TABLE).first
+    expect(piece).to_be_visible(timeout=15_000)
+    page.wait_for_selector("#main[data-busy='0']")
+    tries = []
+
+    def conflict(route):
+        tries.append(route.request.post_data_json)
+        route.fulfill(status=409, content_type="application/problem+json", body=json.dumps({
+            "type": "about:blank", "title": "Conflict", "status": 409, "code": "version_conflict",
+            "detail": "the game is at a later version"}))
+
+    page.route("**/v1/games/*/commands", conflict)
+    piece.click()
+    if page.locator("#choices button.choice").count():
+        page.locator("#choices button.choice").first.click()
+    expect(page.locator("#notice")).to_contain_text("it was not played", timeout=15_000)
+    assert len(tries) == 4, tries
+    assert len({json.dumps(t["command"], sort_keys=True) for t in tries}) == 1, tries  # the same move each time
+    page.context.close()
 
 
 def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_in_the_browser(server, browser):
