@@ -273,7 +273,9 @@ function gamePage(id) {
     if (svg && language() === "fr") frenchBoard(svg, ctx.cards, (node) => node.closest("[data-named]"));
     legend.replaceChildren(...boardLegend(game.title, boardBox));
     const reopening = openChoice;
-    const choosing = choices.contains(document.activeElement);
+    // where the keyboard was in the choice, so that a redraw does not move it
+    const focused = choices.contains(document.activeElement) ? [...choices.querySelectorAll("button")].indexOf(document.activeElement) : -1;
+    const focusedCommand = reopening && focused >= 0 ? reopening.commands[focused] : undefined;
     closeChoice();
     pastNote.hidden = !at;
     if (at) {
@@ -306,15 +308,21 @@ function gamePage(id) {
       moves.replaceChildren(el("li", {}, words || "—"));
     }
     const still = reopening ? reopening.commands.filter((c) => legal.some((l) => same(l, c))) : [];
-    if (still.length) choose(still, offeredAt, reopening.node, choosing);
+    if (still.length) {
+      const stillFocused = focusedCommand === undefined ? -1 : still.findIndex((c) => same(c, focusedCommand));
+      // the same move keeps the focus; the Cancel button (last) stays Cancel; else the first move
+      choose(still, offeredAt, reopening.node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
+        : focused === reopening.commands.length ? still.length : 0);
+    }
   }
 
-  function choose(commands, offeredAt, node, focus = true) {
+  // ``focus``: the index of the button to focus (the moves, then Cancel), or null for none
+  function choose(commands, offeredAt, node, focus = 0) {
     openChoice = { commands, node };
     choices.replaceChildren(el("p", {}, t("Which one?")), el("div", { class: "row" },
       commands.map((command) => el("button", { class: "choice", onclick: () => play(command, offeredAt) }, say_(command, ctx))),
       el("button", { class: "cancel", onclick: () => { closeChoice(); if (node.isConnected) node.focus(); } }, t("Cancel"))));
-    if (focus) choices.querySelector("button").focus();
+    if (focus !== null) choices.querySelectorAll("button")[focus].focus();
   }
 
   function closeChoice() {

@@ -229,6 +229,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     expect(offered.first).to_be_visible()
     words = offered.all_inner_texts()
     assert len(words) > 1, words
+    offered.nth(1).focus()  # the keyboard on the second move
     before = version_of(ada)
 
     asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=heads[1], json={}, timeout=10)
@@ -237,6 +238,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     ada.wait_for_selector("#main[data-busy='0']")
     assert version_of(ada) > before  # the page was redrawn at the new version
     assert offered.all_inner_texts() == words  # the same choice, still open
+    assert ada.evaluate("document.activeElement.textContent") == words[1]  # the keyboard where it was
 
     with ada.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/commands"),
                              timeout=15_000) as answer:
