@@ -136,6 +136,7 @@ function gamePage(id) {
   // the "Which one?" choice the player has open: a live update (another player's move in a
   // simultaneous phase) redraws the page, and the choice stays open with what is still legal
   let openChoice = null;
+  const moveOf = new WeakMap();  // each button of the list of moves: its command
   let seenMessages = null;  // how many messages this page has shown as read
   let ticking = null;
   // correspondence.js: each seat's clock and time bank, takeback, private notes
@@ -257,7 +258,9 @@ function gamePage(id) {
   }
 
   async function drawBoard(at, picture = null) {
-    boardBox.innerHTML = picture ?? await api.board(id, seat, at);
+    const drawn = picture ?? await api.board(id, seat, at);
+    const held = heldFocus();
+    boardBox.innerHTML = drawn;
     const svg = boardBox.querySelector("svg");
     // the picture holds buttons (the places to click): a group, not an image, for readers
     if (svg) { svg.setAttribute("aria-label", `${t("Board")}: ${titleName(game.title)}`); svg.setAttribute("role", at ? "img" : "group"); }
@@ -300,9 +303,12 @@ function gamePage(id) {
         wire(piece, item.commands, offeredAt);
         return piece;
       })))));
-    moves.replaceChildren(...legal.map((command, index) => el("li", {},
-      el("button", { class: "move", "data-index": index, onclick: () => play(command, offeredAt) },
-        `${index + 1}. ${say_(command, ctx)}`))));
+    moves.replaceChildren(...legal.map((command, index) => {
+      const button = el("button", { class: "move", "data-index": index, onclick: () => play(command, offeredAt) },
+        `${index + 1}. ${say_(command, ctx)}`);
+      moveOf.set(button, command);
+      return el("li", {}, button);
+    }));
     if (!legal.length) {
       const words = game.status !== "active" ? "" : seat === null ? t("You are watching this game.") : t("No move for you now.");
       moves.replaceChildren(el("li", {}, words || "—"));
@@ -314,6 +320,30 @@ function gamePage(id) {
       choose(still, offeredAt, reopening.node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
         : focused === reopening.commands.length ? still.length : 0);
     }
+    restoreFocus(held);
+  }
+
+  // A redraw replaces the board, the pieces and the list of moves: the keyboard's place is
+  // found again afterwards (the same move in the list, the same place or piece by its name)
+  // when the redraw took it away, so that another player's move does not send it back to
+  // the top of the page.
+  function heldFocus() {
+    const active = document.activeElement;
+    if (!active || active === document.body) return null;
+    if (moveOf.has(active) && moves.contains(active)) return { command: moveOf.get(active) };
+    for (const box of [boardBox, table]) {
+      if (box.contains(active) && active.classList.contains("clickable")) return { box, label: active.getAttribute("aria-label") };
+    }
+    return null;
+  }
+
+  function restoreFocus(held) {
+    if (!held || (document.activeElement && document.activeElement !== document.body)) return;
+    const target = held.command !== undefined
+      ? [...moves.querySelectorAll("button.move")].find((button) => same(moveOf.get(button), held.command))
+      : [...held.box.querySelectorAll(".clickable")].find((node) => node.getAttribute("aria-label") === held.label);
+    if (target) target.focus();
+    else if (held.box === boardBox) boardBox.focus();  // the place is gone: the board, not the page's top
   }
 
   // ``focus``: the index of the button to focus (the moves, then Cancel), or null for none

@@ -2,8 +2,8 @@
 `entrepot serve`: two people play each other with live chat by name, a spectator watches,
 the history shows the past and refuses moves there, a waiting game says so, a click that
 meets a concurrent update is explained in words (and one that meets conflicts at every try
-says it was not played), an open choice survives another player's update, the audit record
-downloads, and the keyboard plays.
+says it was not played), an open choice and the keyboard's place survive another player's
+update, the audit record downloads, and the keyboard plays.
 """
 
 from __future__ import annotations
@@ -246,6 +246,59 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     assert answer.value.status == 201, answer.value.text()
     expect(ada.locator("#choices button.choice")).to_have_count(0)
     expect(ada.locator("#notice")).to_be_empty()
+    ada.context.close()
+
+
+@pytest.mark.parametrize("where", ["the list of moves", "the board"])
+def test_the_keyboard_keeps_its_place_when_another_players_update_redraws_the_page(server, browser, where):
+    """Ada's keyboard is on a move (in the list of moves in words, or a place of the board)
+    when Bea asks to abort: the page redraws live, and the focus is on the same move after
+    it, not back at the top of the page."""
+    ada_player, bea = api_player(server, "Ada"), api_player(server, "Bea")
+    heads = [{"Authorization": f"Bearer {p['token']}"} for p in (ada_player, bea)]
+    made = requests.post(f"{server}/v1/games", headers=heads[0], timeout=10, json={
+        "title": "kontor", "options": {"variant": "basic"},
+        "seats": [{"player_id": ada_player["id"]}, {"player_id": bea["id"]}]})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    accepted = requests.post(f"{server}/v1/games/{game_id}/seats/1/accept", headers=heads[1], timeout=10)
+    assert accepted.status_code == 200, accepted.text
+    moved = set()
+    for _ in range(8):  # a move each (an abort asked before is no question: it aborts), then Ada's turn
+        game = requests.get(f"{server}/v1/games/{game_id}", headers=heads[0], timeout=10).json()
+        if moved == {0, 1} and 0 in game["to_act"]:
+            break
+        seat = game["to_act"][0]
+        offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat={seat}", headers=heads[seat],
+                               timeout=10).json()
+        sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=heads[seat], timeout=10,
+                             json={"seat": seat, "command": offered["commands"][0]})
+        assert sent.status_code == 201, sent.text
+        moved.add(seat)
+    else:
+        raise AssertionError(f"not Ada's turn after a move each: {game['to_act']}")
+    ada = browser.new_context().new_page()
+    sign_in(ada, server, ada_player, at=f"/#/games/{game_id}")
+    expect(ada.locator("#board .clickable").first).to_be_visible(timeout=15_000)
+    if where == "the list of moves":
+        open_legal_moves(ada)
+        held = ada.locator("#moves button.move").nth(2)
+        name = "textContent"
+    else:
+        ada.wait_for_selector("#main[data-busy='0']")
+        held = ada.locator("#board .clickable").nth(2)
+        name = "getAttribute('aria-label')"
+    held.focus()
+    said = ada.evaluate(f"document.activeElement.{name}")
+    assert said, where
+    before = version_of(ada)
+
+    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=heads[1], json={}, timeout=10)
+    assert asked.status_code in (200, 201, 202), asked.text
+    expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game", timeout=15_000)
+    ada.wait_for_selector("#main[data-busy='0']")
+    assert version_of(ada) > before  # the page was redrawn at the new version
+    assert ada.evaluate(f"document.activeElement.{name}") == said
     ada.context.close()
 
 
