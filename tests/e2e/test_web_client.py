@@ -187,6 +187,30 @@ def test_a_click_meeting_an_update_that_leaves_it_legal_is_sent_again(server, br
     ada.context.close()
 
 
+def ada_and_bea(server: str, title: str, options: dict) -> tuple[dict, list[dict], str]:
+    """Ada and Bea (signed up by the API) in a two-seat game of ``title``, started: (Ada,
+    each one's request headers, the game's id)."""
+    ada, bea = api_player(server, "Ada"), api_player(server, "Bea")
+    heads = [{"Authorization": f"Bearer {p['token']}"} for p in (ada, bea)]
+    made = requests.post(f"{server}/v1/games", headers=heads[0], timeout=10, json={
+        "title": title, "options": options, "seats": [{"player_id": ada["id"]}, {"player_id": bea["id"]}]})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    accepted = requests.post(f"{server}/v1/games/{game_id}/seats/1/accept", headers=heads[1], timeout=10)
+    assert accepted.status_code == 200, accepted.text
+    return ada, heads, game_id
+
+
+def redrawn_by_an_abort_request(page, server: str, game_id: str, bea_headers: dict, before: int) -> None:
+    """Bea asks to abort (an event: the version moves, the moves stay the same); once the
+    page of the other player says so, it has been redrawn at the new version."""
+    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=bea_headers, json={}, timeout=10)
+    assert asked.status_code in (200, 201, 202), asked.text
+    expect(page.locator("#abort-asked")).to_contain_text("Bea asked to abort the game", timeout=15_000)
+    page.wait_for_selector("#main[data-busy='0']")
+    assert version_of(page) > before
+
+
 def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(server, browser):
     """Ada clicks a piece that stands for several moves ("Which one?"); before she picks,
     Bea asks to abort (an event: the version moves, Ada's page redraws live, her moves stay
@@ -194,16 +218,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     redraw used to close it: in a simultaneous phase the others' moves took the choice away
     under the player's finger.) Amsterdam: its pieces often stand for several moves; the
     two play by the API until Ada's page offers one."""
-    ada_player, bea = api_player(server, "Ada"), api_player(server, "Bea")
-    players = [ada_player, bea]
-    heads = [{"Authorization": f"Bearer {p['token']}"} for p in players]
-    made = requests.post(f"{server}/v1/games", headers=heads[0], timeout=10, json={
-        "title": "amsterdam", "options": {"rounds": 10},
-        "seats": [{"player_id": ada_player["id"]}, {"player_id": bea["id"]}]})
-    assert made.status_code == 201, made.text
-    game_id = made.json()["id"]
-    accepted = requests.post(f"{server}/v1/games/{game_id}/seats/1/accept", headers=heads[1], timeout=10)
-    assert accepted.status_code == 200, accepted.text
+    ada_player, heads, game_id = ada_and_bea(server, "amsterdam", {"rounds": 10})
     ada = browser.new_context().new_page()
     sign_in(ada, server, ada_player, at=f"/#/games/{game_id}")
     several = ada.locator("#board .clickable[aria-label$=' moves'], #table .clickable[aria-label$=' moves']")
@@ -232,11 +247,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     offered.nth(1).focus()  # the keyboard on the second move
     before = version_of(ada)
 
-    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=heads[1], json={}, timeout=10)
-    assert asked.status_code in (200, 201, 202), asked.text
-    expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game", timeout=15_000)
-    ada.wait_for_selector("#main[data-busy='0']")
-    assert version_of(ada) > before  # the page was redrawn at the new version
+    redrawn_by_an_abort_request(ada, server, game_id, heads[1], before)
     assert offered.all_inner_texts() == words  # the same choice, still open
     assert ada.evaluate("document.activeElement.textContent") == words[1]  # the keyboard where it was
 
@@ -254,15 +265,7 @@ def test_the_keyboard_keeps_its_place_when_another_players_update_redraws_the_pa
     """Ada's keyboard is on a move (in the list of moves in words, or a place of the board)
     when Bea asks to abort: the page redraws live, and the focus is on the same move after
     it, not back at the top of the page."""
-    ada_player, bea = api_player(server, "Ada"), api_player(server, "Bea")
-    heads = [{"Authorization": f"Bearer {p['token']}"} for p in (ada_player, bea)]
-    made = requests.post(f"{server}/v1/games", headers=heads[0], timeout=10, json={
-        "title": "kontor", "options": {"variant": "basic"},
-        "seats": [{"player_id": ada_player["id"]}, {"player_id": bea["id"]}]})
-    assert made.status_code == 201, made.text
-    game_id = made.json()["id"]
-    accepted = requests.post(f"{server}/v1/games/{game_id}/seats/1/accept", headers=heads[1], timeout=10)
-    assert accepted.status_code == 200, accepted.text
+    ada_player, heads, game_id = ada_and_bea(server, "kontor", {"variant": "basic"})
     moved = set()
     for _ in range(8):  # a move each (an abort asked before is no question: it aborts), then Ada's turn
         game = requests.get(f"{server}/v1/games/{game_id}", headers=heads[0], timeout=10).json()
@@ -293,11 +296,7 @@ def test_the_keyboard_keeps_its_place_when_another_players_update_redraws_the_pa
     assert said, where
     before = version_of(ada)
 
-    asked = requests.post(f"{server}/v1/games/{game_id}/abort", headers=heads[1], json={}, timeout=10)
-    assert asked.status_code in (200, 201, 202), asked.text
-    expect(ada.locator("#abort-asked")).to_contain_text("Bea asked to abort the game", timeout=15_000)
-    ada.wait_for_selector("#main[data-busy='0']")
-    assert version_of(ada) > before  # the page was redrawn at the new version
+    redrawn_by_an_abort_request(ada, server, game_id, heads[1], before)
     assert ada.evaluate(f"document.activeElement.{name}") == said
     ada.context.close()
 
