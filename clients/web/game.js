@@ -318,7 +318,7 @@ function gamePage(id) {
       const stillFocused = focusedCommand === undefined ? -1 : still.findIndex((c) => same(c, focusedCommand));
       // the same move keeps the focus; the Cancel button (last) stays Cancel; else the first move
       choose(still, offeredAt, reopening.node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
-        : focused === reopening.commands.length ? still.length : 0);
+        : focused === reopening.commands.length ? still.length : 0, true);
     }
     restoreFocus(held);
   }
@@ -342,17 +342,19 @@ function gamePage(id) {
     const target = held.command !== undefined
       ? [...moves.querySelectorAll("button.move")].find((button) => same(moveOf.get(button), held.command))
       : [...held.box.querySelectorAll(".clickable")].find((node) => node.getAttribute("aria-label") === held.label);
-    if (target) target.focus();
-    else if (held.box === boardBox) boardBox.focus();  // the place is gone: the board, not the page's top
+    // where the page already is: a redraw does not scroll it
+    if (target) target.focus({ preventScroll: true });
+    else if (held.box === boardBox) boardBox.focus({ preventScroll: true });  // the place is gone: the board, not the page's top
   }
 
-  // ``focus``: the index of the button to focus (the moves, then Cancel), or null for none
-  function choose(commands, offeredAt, node, focus = 0) {
+  // ``focus``: the index of the button to focus (the moves, then Cancel), or null for none;
+  // ``redrawn``: the choice was open already, and the page does not scroll to it
+  function choose(commands, offeredAt, node, focus = 0, redrawn = false) {
     openChoice = { commands, node };
     choices.replaceChildren(el("p", {}, t("Which one?")), el("div", { class: "row" },
       commands.map((command) => el("button", { class: "choice", onclick: () => play(command, offeredAt) }, say_(command, ctx))),
       el("button", { class: "cancel", onclick: () => { closeChoice(); if (node.isConnected) node.focus(); } }, t("Cancel"))));
-    if (focus !== null) choices.querySelectorAll("button")[focus].focus();
+    if (focus !== null) choices.querySelectorAll("button")[focus].focus({ preventScroll: redrawn });
   }
 
   function closeChoice() {

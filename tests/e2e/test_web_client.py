@@ -294,10 +294,14 @@ def test_the_keyboard_keeps_its_place_when_another_players_update_redraws_the_pa
     held.focus()
     said = ada.evaluate(f"document.activeElement.{name}")
     assert said, where
+    # the page scrolled away from it (reading the chat below, say): the redraw leaves it there
+    scrolled = ada.evaluate("window.scrollTo(0, document.body.scrollHeight), window.scrollY")
+    assert scrolled > 0
     before = version_of(ada)
 
     redrawn_by_an_abort_request(ada, server, game_id, heads[1], before)
     assert ada.evaluate(f"document.activeElement.{name}") == said
+    assert ada.evaluate("window.scrollY") == scrolled
     ada.context.close()
 
 
