@@ -317,7 +317,11 @@ function gamePage(id) {
     if (still.length) {
       const stillFocused = focusedCommand === undefined ? -1 : still.findIndex((c) => same(c, focusedCommand));
       // the same move keeps the focus; the Cancel button (last) stays Cancel; else the first move
-      choose(still, offeredAt, reopening.node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
+      // the piece it was opened from, redrawn (where Cancel returns the keyboard)
+      const label = reopening.node.getAttribute("aria-label");
+      const node = [...boardBox.querySelectorAll(".clickable"), ...table.querySelectorAll(".clickable")]
+        .find((n) => n.getAttribute("aria-label") === label) || reopening.node;
+      choose(still, offeredAt, node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
         : focused === reopening.commands.length ? still.length : 0, true);
     }
     restoreFocus(held);

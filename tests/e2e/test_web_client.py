@@ -239,6 +239,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
         assert sent.status_code == 201, sent.text
     else:
         raise AssertionError("no piece of several moves offered to Ada in 120 moves")
+    piece = several.first.get_attribute("aria-label")
     several.first.click()
     offered = ada.locator("#choices button.choice")
     expect(offered.first).to_be_visible()
@@ -250,10 +251,16 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     redrawn_by_an_abort_request(ada, server, game_id, heads[1], before)
     assert offered.all_inner_texts() == words  # the same choice, still open
     assert ada.evaluate("document.activeElement.textContent") == words[1]  # the keyboard where it was
+    # Cancel returns the keyboard to the piece as redrawn; Enter opens the choice again, and
+    # Enter on its first move plays it
+    ada.locator("#choices button.cancel").click()
+    assert ada.evaluate("document.activeElement.getAttribute('aria-label')") == piece
+    ada.keyboard.press("Enter")
+    expect(offered.first).to_be_focused()
 
     with ada.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/commands"),
                              timeout=15_000) as answer:
-        offered.first.click()
+        ada.keyboard.press("Enter")
     assert answer.value.status == 201, answer.value.text()
     expect(ada.locator("#choices button.choice")).to_have_count(0)
     expect(ada.locator("#notice")).to_be_empty()
