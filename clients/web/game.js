@@ -318,9 +318,7 @@ function gamePage(id) {
       const stillFocused = focusedCommand === undefined ? -1 : still.findIndex((c) => same(c, focusedCommand));
       // the same move keeps the focus; the Cancel button (last) stays Cancel; else the first move
       // the piece it was opened from, redrawn (where Cancel returns the keyboard)
-      const label = reopening.node.getAttribute("aria-label");
-      const node = [...boardBox.querySelectorAll(".clickable"), ...table.querySelectorAll(".clickable")]
-        .find((n) => n.getAttribute("aria-label") === label) || reopening.node;
+      const node = clickableNamed(reopening.node.getAttribute("aria-label"), [boardBox, table]) || reopening.node;
       choose(still, offeredAt, node, focused < 0 ? null : stillFocused >= 0 ? stillFocused
         : focused === reopening.commands.length ? still.length : 0, true);
     }
@@ -345,10 +343,15 @@ function gamePage(id) {
     if (!held || (document.activeElement && document.activeElement !== document.body)) return;
     const target = held.command !== undefined
       ? [...moves.querySelectorAll("button.move")].find((button) => same(moveOf.get(button), held.command))
-      : [...held.box.querySelectorAll(".clickable")].find((node) => node.getAttribute("aria-label") === held.label);
+      : clickableNamed(held.label, [held.box]);
     // where the page already is: a redraw does not scroll it
     if (target) target.focus({ preventScroll: true });
     else if (held.box === boardBox) boardBox.focus({ preventScroll: true });  // the place is gone: the board, not the page's top
+  }
+
+  // the place or piece (as now drawn in ``boxes``) whose name for readers is ``label``
+  function clickableNamed(label, boxes) {
+    return boxes.flatMap((box) => [...box.querySelectorAll(".clickable")]).find((node) => node.getAttribute("aria-label") === label);
   }
 
   // ``focus``: the index of the button to focus (the moves, then Cancel), or null for none;

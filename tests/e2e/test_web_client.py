@@ -201,6 +201,16 @@ def ada_and_bea(server: str, title: str, options: dict) -> tuple[dict, list[dict
     return ada, heads, game_id
 
 
+def first_legal_move(server: str, game_id: str, seat: int, heads: list[dict]) -> int:
+    """``seat`` plays the first of its legal moves by the API, at the version it read; its seat."""
+    offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat={seat}", headers=heads[seat],
+                           timeout=10).json()
+    sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=heads[seat], timeout=10,
+                         json={"seat": seat, "command": offered["commands"][0], "expected_version": offered["version"]})
+    assert sent.status_code == 201, sent.text
+    return seat
+
+
 def redrawn_by_an_abort_request(page, server: str, game_id: str, bea_headers: dict, before: int) -> None:
     """Bea asks to abort (an event: the version moves, the moves stay the same); once the
     page of the other player says so, it has been redrawn at the new version."""
@@ -231,12 +241,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
             ada.wait_for_selector("#main[data-busy='0']")
             if several.count():
                 break
-        seat = game["to_act"][0]
-        offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat={seat}", headers=heads[seat],
-                               timeout=10).json()
-        sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=heads[seat], timeout=10,
-                             json={"seat": seat, "command": offered["commands"][0], "expected_version": offered["version"]})
-        assert sent.status_code == 201, sent.text
+        first_legal_move(server, game_id, game["to_act"][0], heads)
     else:
         raise AssertionError("no piece of several moves offered to Ada in 120 moves")
     piece = several.first.get_attribute("aria-label")
@@ -278,13 +283,7 @@ def test_the_keyboard_keeps_its_place_when_another_players_update_redraws_the_pa
         game = requests.get(f"{server}/v1/games/{game_id}", headers=heads[0], timeout=10).json()
         if moved == {0, 1} and 0 in game["to_act"]:
             break
-        seat = game["to_act"][0]
-        offered = requests.get(f"{server}/v1/games/{game_id}/legal-commands?seat={seat}", headers=heads[seat],
-                               timeout=10).json()
-        sent = requests.post(f"{server}/v1/games/{game_id}/commands", headers=heads[seat], timeout=10,
-                             json={"seat": seat, "command": offered["commands"][0]})
-        assert sent.status_code == 201, sent.text
-        moved.add(seat)
+        moved.add(first_legal_move(server, game_id, game["to_act"][0], heads))
     else:
         raise AssertionError(f"not Ada's turn after a move each: {game['to_act']}")
     ada = browser.new_context().new_page()
