@@ -64,6 +64,9 @@ def _types(value):
     return type(value).__name__
 
 
+class _Name(str):
+    """A subclass of str: orjson passes it to the standard library."""
+
 
 WRITTEN = [
     {"type": "CardPlaced", "seat": 1, "x": -2, "y": 0, "card": {"id": 66, "goods": ["florin", None]}},
@@ -71,6 +74,7 @@ WRITTEN = [
     {"name": "Zoë \u2028 \U0001f600 \\ \" \t \x7f"},
     {"seed": 123456789012345678901234567890},  # past 64 bits: orjson refuses, json writes it
     {1: "one", "2": "two"},  # a key that is not a string: json writes it as one
+    {"name": _Name("Zoë")},
     (1, 2, [3, (4,)]),
     [],
     {},
