@@ -28,6 +28,7 @@ import pytest
 import requests
 from aiosmtpd.controller import Controller
 
+from service.mail.mailer import RESEND_AFTER_SECONDS
 from tests.conftest import ROOT, UNTHROTTLED
 from tests.e2e.live import free_port
 from tests.mail.conftest import Sink, text_of
@@ -339,7 +340,19 @@ def test_the_deploy_layout_survives_a_failover_and_dead_hosts(settings):
                 unsent = db.execute("SELECT count(*) FROM mails_sent WHERE sent_at IS NULL AND dropped IS NULL"
                                     ).fetchone()[0]
                 return pending == 0 and unsent == 0
-            wait_until(settled, 60, "every webhook delivered and every mail sent")
+            # a mail the killed worker host had claimed and not sent is claimed anew only
+            # RESEND_AFTER_SECONDS after its claim (service/mail/mailer.py), then at the next
+            # sweep (every 2 s here): the wait covers that window, counted from the kill
+            patience = max(60.0, worker_killed + RESEND_AFTER_SECONDS + 30 - time.time())
+            try:
+                wait_until(settled, patience, "every webhook delivered and every mail sent")
+            except AssertionError as err:
+                left = (db.execute("SELECT state, attempts, last_error, next_attempt_at, lease_until"
+                                   " FROM webhook_deliveries WHERE state <> 'delivered'").fetchall(),
+                        db.execute("SELECT key, claimed_at, attempts FROM mails_sent"
+                                   " WHERE sent_at IS NULL AND dropped IS NULL").fetchall())
+                raise AssertionError(f"{err}; the worker host was killed at {worker_killed}; not settled "
+                                     f"(webhook deliveries, mails): {left}") from None
             deliveries = [row[0] for row in db.execute("SELECT id::text FROM webhook_deliveries")]
             mails = [row[0] for row in db.execute("SELECT key FROM mails_sent WHERE sent_at IS NOT NULL")]
             claimed = [row[0] for row in db.execute("SELECT key FROM mails_sent")]
