@@ -123,14 +123,17 @@ def idempotency(render: Callable[[Any], tuple[int, Any]]) -> IdempotencyKey | No
     )
 
 
-def respond(result: Any, render: Callable[[Any], tuple[int, Any]]) -> Response:
-    """A fresh result rendered, or the first response to a retried Idempotency-Key."""
+def respond(result: Any, render: Callable[[Any], tuple[int, Any]],
+            more: Callable[[Any], dict] | None = None) -> Response:
+    """A fresh result rendered, or the first response to a retried Idempotency-Key.
+    ``more``: fields of the moment added to a success, fresh or replayed (given the result,
+    a ``Replayed`` for a replay); never kept under the key."""
     if isinstance(result, Replayed):
         if result.status >= 400:  # the first answer was a refusal
             response = problem_response(result.status, result.body)
         else:
-            response = send_json(result.body, result.status)
+            response = send_json(result.body if more is None else {**result.body, **more(result)}, result.status)
         response.headers["Idempotent-Replayed"] = "true"
         return response
     status, body = render(result)
-    return send_json(body, status)
+    return send_json(body if more is None else {**body, **more(result)}, status)

@@ -118,6 +118,11 @@ class SeatQuery(Strict):
     seat = fields.Int(load_default=None, validate=validate.Range(min=0))
 
 
+class CommandQuery(Strict):
+    #: ``legal_commands``: the answer also tells what the sender may play next
+    include = fields.Str(load_default=None, validate=validate.OneOf(["legal_commands"]))
+
+
 class EventsQuery(SeatQuery):
     after = fields.Int(load_default=0, validate=validate.Range(min=0))
     limit = fields.Int(load_default=200, validate=validate.Range(min=1, max=1000))

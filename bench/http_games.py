@@ -8,7 +8,12 @@ ASGI app, under the same uvicorn command as `entrepot serve`, measured before an
 games), the req/s of a trivial GET (/v1/health) on Entrepot, and commands/s as a share of
 the floor's req/s. Prints the machine's load average before and after (a shared machine).
 
-    python bench/http_games.py [--clients 8] [--seconds 30] [--workers N] [--threads T]
+Each client plays both seats of its games as a bot would: it sends each command with
+``?include=legal_commands`` and asks GET legal-commands only when the last answer did not
+tell the moves of the seat that acts now (another seat's turn); ``--ask-each-time`` asks
+before every command, as clients did before answers told the next moves.
+
+    python bench/http_games.py [--clients 8] [--seconds 30] [--workers N] [--threads T] [--ask-each-time]
 
 ENTREPOT_BENCH_DATABASE names the scratch database (default entrepot_bench): engineers
 sharing one PostgreSQL give theirs different names.
@@ -286,10 +291,11 @@ def start_kontor_game(session: requests.Session, base: str, players: list[dict])
                         headers={"Authorization": f"Bearer {black['token']}"}).json()
 
 
-def play_games(base: str, clients: int, seconds: float):
+def play_games(base: str, clients: int, seconds: float, ask_each_time: bool = False):
     latencies: list[float] = []
     commands = [0] * clients
     games = [0] * clients
+    asked = [0] * clients  # GET legal-commands
     errors: list[str] = []
     lock = threading.Lock()
     stop = time.monotonic() + seconds
@@ -302,20 +308,26 @@ def play_games(base: str, clients: int, seconds: float):
         while time.monotonic() < stop:
             game = start_kontor_game(session, base, players)
             gid, to_act, status = game["id"], game["to_act"], game["status"]
+            told = None  # the last answer's legal commands: its sender's next moves
             while status == "active" and time.monotonic() < stop:
                 seat = rng.choice(to_act)
                 auth = {"Authorization": f"Bearer {tokens[seat]}"}
-                legal = session.get(f"{base}/v1/games/{gid}/legal-commands", headers=auth).json()
+                if told is not None and told["seat"] == seat and told["commands"]:
+                    legal = told
+                else:
+                    legal = session.get(f"{base}/v1/games/{gid}/legal-commands", headers=auth).json()
+                    asked[i] += 1
                 body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
                 t0 = time.perf_counter()
-                response = session.post(f"{base}/v1/games/{gid}/commands", headers=auth, json=body)
+                response = session.post(f"{base}/v1/games/{gid}/commands", headers=auth, json=body,
+                                        params=None if ask_each_time else {"include": "legal_commands"})
                 elapsed = time.perf_counter() - t0
                 if response.status_code != 201:
                     with lock:
                         errors.append(f"{response.status_code} {response.text[:200]}")
                     break
                 outcome = response.json()
-                to_act, status = outcome["to_act"], outcome["status"]
+                to_act, status, told = outcome["to_act"], outcome["status"], outcome.get("legal_commands")
                 with lock:
                     latencies.append(elapsed)
                 commands[i] += 1
@@ -323,7 +335,7 @@ def play_games(base: str, clients: int, seconds: float):
                 games[i] += 1
 
     elapsed = run_clients(clients, run)
-    return sum(commands), sum(games), elapsed, latencies, errors
+    return sum(commands), sum(games), sum(asked), elapsed, latencies, errors
 
 
 def main() -> int:
@@ -332,6 +344,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--workers", type=int, default=None, help="API processes (default: serve's)")
     parser.add_argument("--threads", type=int, default=8, help="threads per API process (default: serve's)")
+    parser.add_argument("--ask-each-time", action="store_true",
+                        help="a GET legal-commands before every command, as clients did before the "
+                             "command's answer could tell its sender's next moves")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from service.runtime.cli import _workers_default
@@ -351,7 +366,8 @@ def main() -> int:
         cpu1 = own_cpu()
         server1, api1 = tree_cpu(server.pid), tree_cpu(server.pid, "uvicorn")
         parts1 = process_cpu("postgres"), process_cpu("redis-server"), busy_cpu()
-        commands, games, played, latencies, errors = play_games(base, args.clients, args.seconds)
+        commands, games, asked, played, latencies, errors = play_games(base, args.clients, args.seconds,
+                                                                       args.ask_each_time)
         cpu2 = own_cpu()
         behind, drained = drain(database_url)
         elapsed = played + drained  # the commands' whole work: their fan-outs too
@@ -376,8 +392,9 @@ def main() -> int:
     print(f"floor: bare ASGI app under the same uvicorn command: {floor_before:.0f} req/s before the games, "
           f"{floor_after:.0f} after (mean {floor:.0f})")
     print(f"trivial GET /v1/health: {trivial:.0f} req/s ({trivial / floor:.2f} of the floor)")
-    print(f"POST /commands: {commands} commands in {played:.1f} s ({games} games finished; each command also "
-          f"needed one GET legal-commands); {behind} games' notifications still behind when they stopped, "
+    print(f"POST /commands: {commands} commands in {played:.1f} s ({games} games finished; {asked} GET "
+          f"legal-commands ({asked / max(commands, 1):.2f} a command: "
+          f"{'before every command' if args.ask_each_time else 'where the previous answer had not told them'}); {behind} games' notifications still behind when they stopped, "
           f"caught up {drained:.1f} s later: {rate:.0f} commands/s with their fan-outs done "
           f"({commands / played:.0f} counting the answers alone)")
     print(f"POST /commands latency: p50 {quantiles[49] * 1000:.1f} ms, p99 {quantiles[98] * 1000:.1f} ms")
@@ -386,7 +403,7 @@ def main() -> int:
     # starts: API processes, its workers) per command, against the floor's per request
     per_command = (api2 - api1) / max(commands, 1) * 1000
     print(f"API processes' CPU (uvicorn): {(api1 - api0) / trivial_count * 1000:.2f} ms per GET /v1/health, "
-          f"{per_command:.2f} ms per command (with its GET legal-commands); the floor "
+          f"{per_command:.2f} ms per command (with its GET legal-commands if any); the floor "
           f"{floor_cpu:.2f} ms per request ({floor_cpu_before:.2f} before, {floor_cpu_after:.2f} after); "
           f"serve's whole process tree (its workers too: fan-outs, timers, polling) "
           f"{(server2 - server1) / max(commands, 1) * 1000:.2f} ms per command")

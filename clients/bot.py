@@ -6,9 +6,9 @@ The URL and token default to $ENTREPOT_URL and $ENTREPOT_TOKEN, as for the CLI.
 
 It accepts the seats it is invited to, lists its active games, and wherever one of its
 seats is to act it sends one of the legal commands (chosen at random: a starting point
-for smarter bots). A 409 means the game moved on meanwhile: it simply looks again. A
-server that cannot be reached is reported in one line; the bot retries (or, with --once,
-exits 1).
+for smarter bots), playing on while each answer tells it more moves of that seat. A 409
+means the game moved on meanwhile: it simply looks again. A server that cannot be
+reached is reported in one line; the bot retries (or, with --once, exits 1).
 """
 
 from __future__ import annotations
@@ -45,15 +45,16 @@ def play_round(client: Client, rng: random.Random) -> int:
             if seat not in summary["to_act"]:
                 continue
             legal = client.legal_commands(summary["id"], seat)
-            if not legal["commands"]:
-                continue
-            try:
-                client.command(summary["id"], rng.choice(legal["commands"]), seat=seat,
-                               expected_version=legal["version"])
+            while legal["commands"]:  # each answer tells what the seat may play next
+                try:
+                    answer = client.command(summary["id"], rng.choice(legal["commands"]), seat=seat,
+                                            expected_version=legal["version"], next_moves=True)
+                except ApiError as err:
+                    if err.code != "version_conflict":
+                        raise
+                    break
                 sent += 1
-            except ApiError as err:
-                if err.code != "version_conflict":
-                    raise
+                legal = answer["legal_commands"]
     return sent
 
 

@@ -74,12 +74,17 @@ def typed_while_waiting(poll: float) -> str | None:
 
 
 def play(client: Client, console: Console, game_id: str, seat: int | None, poll: float) -> int:
+    told = None  # your moves, as your last move's answer told them
     while True:
         game = client.game(game_id, seat)
         console.print(game_panel(game))
         if game["status"] != "active":
             return 0
-        legal = client.legal_commands(game_id, seat)
+        if told is not None and told["version"] == game["version"]:
+            legal = told  # one request less a move while you play on
+        else:
+            legal = client.legal_commands(game_id, seat)
+        told = None
         if not legal["commands"]:
             console.print("waiting for the other seats… (t: take back your move, n: notes, q: quit)")
             typed = typed_while_waiting(poll)
@@ -98,8 +103,8 @@ def play(client: Client, console: Console, game_id: str, seat: int | None, poll:
             table_key(client, console, game_id, seat, answer)
             continue
         try:
-            client.command(game_id, legal["commands"][answer], seat=legal["seat"],
-                           expected_version=legal["version"])
+            told = client.command(game_id, legal["commands"][answer], seat=legal["seat"],
+                                  expected_version=legal["version"], next_moves=True)["legal_commands"]
         except ApiError as err:
             console.print(f"[red]refused: {err.detail} ({err.code})[/red]")
 

@@ -122,13 +122,16 @@ class Client:
         return self._call("GET", f"/v1/games/{game_id}/legal-commands", params=_seat(seat))
 
     def command(self, game_id: str, command: dict, seat: int | None = None,
-                expected_version: int | None = None) -> dict:
+                expected_version: int | None = None, next_moves: bool = False) -> dict:
+        """``next_moves``: the answer's ``legal_commands`` tells what this seat may play next
+        (empty when another seat is to act): no ``legal_commands`` call needed to play on."""
         body: dict[str, Any] = {"command": command}
         if seat is not None:
             body["seat"] = seat
         if expected_version is not None:
             body["expected_version"] = expected_version
-        return self._call("POST", f"/v1/games/{game_id}/commands", body, idempotent=True)
+        return self._call("POST", f"/v1/games/{game_id}/commands", body,
+                          params={"include": "legal_commands"} if next_moves else None, idempotent=True)
 
     def events(self, game_id: str, after: int = 0, limit: int = 200) -> dict:
         return self._call("GET", f"/v1/games/{game_id}/events", params={"after": after, "limit": limit})

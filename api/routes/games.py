@@ -4,13 +4,14 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, request
 
 from api.auth import optional_player, required_player
 from api.cursors import decode_cursor, encode_cursor
 from api.io import idempotency, json_body, load_body, load_query, respond, send, send_json
 from api.schemas import (
     CommandOutcomeOut,
+    CommandQuery,
     CommandRequest,
     EventPageOut,
     EventsQuery,
@@ -28,6 +29,7 @@ from api.schemas import (
 )
 from api.services import services
 from service.errors import Invalid
+from service.games.idempotency import Replayed
 from service.games.pictures import board_picture
 from service.games.service import SeatRequest
 from service.lobby.service import Listing
@@ -37,6 +39,7 @@ bp = Blueprint("games", __name__)
 # marshmallow schemas are built once: building one per request costs more than using it
 COMMAND_OUTCOME_OUT = CommandOutcomeOut()
 COMMAND_REQUEST = CommandRequest()
+COMMAND_QUERY = CommandQuery()
 EVENTS_QUERY = EventsQuery()
 EVENT_PAGE_OUT = EventPageOut()
 GAME_CREATE = GameCreate()
@@ -191,11 +194,21 @@ def command_fields(body: Any) -> dict | None:
 def post_command(game_id: str):
     caller = required_player()
     data = command_fields(json_body()) or load_body(COMMAND_REQUEST)
-    result = services().games.execute(
+    include = load_query(COMMAND_QUERY)["include"] if request.args else None
+    games = services().games
+    result = games.execute(
         caller, game_id, data["seat"], data["command"], data["expected_version"],
         idempotency(_render_outcome),
     )
-    return respond(result, _render_outcome)
+
+    def legal_next(outcome) -> dict:
+        # what the sender may play next, so that a client acting again asks no GET
+        # legal-commands; after a replayed answer, at the game's version now
+        legal = (games.legal_commands(game_id, caller, data["seat"]) if isinstance(outcome, Replayed)
+                 else games.legal_commands_after(outcome, caller, data["seat"]))
+        return {"legal_commands": LEGAL_COMMANDS_OUT.dump(legal)}
+
+    return respond(result, _render_outcome, legal_next if include == "legal_commands" else None)
 
 
 @bp.get("/games/<game_id>/events")

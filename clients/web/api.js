@@ -94,8 +94,9 @@ export const api = {
   game: (id) => call("GET", `/games/${id}`),
   events: (id, after = 0) => call("GET", `/games/${id}/events?after=${after}&limit=1000`),
   legal: (id, seat) => call("GET", `/games/${id}/legal-commands?seat=${seat}`),
+  // the answer also tells what the seat may play next (`legal_commands`)
   play: (id, seat, command, version) =>
-    call("POST", `/games/${id}/commands`, { seat, command, expected_version: version }),
+    call("POST", `/games/${id}/commands?include=legal_commands`, { seat, command, expected_version: version }),
   board: (id, seat, at) => {
     const query = new URLSearchParams();
     if (seat !== null && seat !== undefined) query.set("seat", seat);

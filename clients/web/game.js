@@ -130,6 +130,7 @@ function gamePage(id) {
   let seat = null;
   let legal = [];
   let legalVersion = null;
+  let told = null;  // the moves the answer to this page's last move told (one request less to play on)
   let ctx = {};
   let refreshing = Promise.resolve();
   let watchingPast = false;
@@ -216,8 +217,10 @@ function gamePage(id) {
     historyLabel.textContent = t("version {n} of {last}", { n: history.value, last: game.version });
     // the moves, the picture and the chat are read side by side
     const at = watchingPast ? Number(history.value) : null;
+    // kept while the game is at its version: the stream's wake-up for that move redraws too
+    const toldNow = told && told.version === game.version && told.seat === seat ? told : null;
     const [offered, picture] = await Promise.all([
-      seat !== null && game.to_act.includes(seat) && game.status === "active" ? api.legal(id, seat) : null,
+      seat !== null && game.to_act.includes(seat) && game.status === "active" ? toldNow || api.legal(id, seat) : null,
       api.board(id, seat, at), loadMessages(), logBox.open ? loadLog() : null]);
     legal = offered ? offered.commands : [];
     (offered?.descriptions || []).forEach((words, index) => { if (legal[index]) serverWords.set(legal[index], words); });
@@ -378,7 +381,7 @@ function gamePage(id) {
     let attempt = 0;
     for (; attempt < 4; attempt++) {
       try {
-        await api.play(id, seat, command, version);
+        told = (await api.play(id, seat, command, version)).legal_commands || null;
         break;
       } catch (error) {
         if (!(error instanceof ApiError)) { say(String(error)); break; }

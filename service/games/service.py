@@ -659,10 +659,24 @@ class GameService:
             raise NotYourSeat("legal commands are told only to the seat's holder")
         with self.store.read() as tx:
             game, folded = self.live(tx, game_id)
-            seat = self.acting_seat(game, caller, seat)
-            if game.status != "active":
-                return LegalCommands(game.version, seat, [])
-            title = title_of(game.title)
+        return self._legal(game, folded, self.acting_seat(game, caller, seat))
+
+    def legal_commands_after(self, outcome: CommandOutcome, caller: Player, seat: int | None) -> LegalCommands:
+        """What the seat that sent a command may send next, at the version its answer names:
+        from this process's state, which the command has just left there (no round trip),
+        else read as ``legal_commands`` does (another process moved the game on meanwhile:
+        its version is then the one read)."""
+        found = self.seen(outcome.game_id, outcome.version)
+        if found is None:
+            return self.legal_commands(outcome.game_id, caller, seat)
+        game, folded = found
+        return self._legal(game, folded, self.acting_seat(game, caller, seat))
+
+    @staticmethod
+    def _legal(game: Game, folded: Folded, seat: int) -> LegalCommands:
+        if game.status != "active":
+            return LegalCommands(game.version, seat, [])
+        title = title_of(game.title)
         commands = [encode_command(c) for c in title.legal_commands(folded.state, seat)]
         view = title.view_for_words(folded.state, seat) if commands else None
         return LegalCommands(game.version, seat, commands, describe_all(game.title, view, commands))

@@ -367,3 +367,39 @@ def test_a_declined_invitation_closes_the_seat_and_the_creator_cancels_in_the_br
     item = page.locator(f"#dashboard li:has(a[href='#/games/{game['id']}'])")
     item.get_by_role("button", name="cancel this game").click()
     expect(item.locator(".badge").first).to_have_text("aborted")
+
+
+def test_the_moves_a_move_s_answer_tells_are_drawn_without_asking_again(server, browser):
+    """The page sends each move with include=legal_commands; when the answer tells the seat's
+    next moves (solo Amsterdam: almost every move), the redraw offers those and asks no GET
+    legal-commands, neither for the move's own redraw nor for the stream's wake-up."""
+    ada_player = api_player(server, "Ada")
+    made = requests.post(f"{server}/v1/games", timeout=10, headers={"Authorization": f"Bearer {ada_player['token']}"},
+                         json={"title": "amsterdam", "options": {}, "seats": [{"player_id": ada_player["id"]}]})
+    assert made.status_code == 201, made.text
+    game_id = made.json()["id"]
+    ada = browser.new_context().new_page()
+    asked: list[str] = []
+    ada.on("request", lambda request: asked.append(request.url) if "/legal-commands" in request.url else None)
+    sign_in(ada, server, ada_player, at=f"/#/games/{game_id}")
+    open_legal_moves(ada)
+    told_then_asked = told = 0
+    for _ in range(4):
+        first = ada.locator("#moves button.move[data-index='0']")
+        expect(first).to_be_visible(timeout=15_000)
+        ada.wait_for_selector("#main[data-busy='0']")
+        before, asked_before = version_of(ada), len(asked)
+        with ada.expect_response(lambda r: r.request.method == "POST" and "/commands" in r.url) as answered:
+            first.click()
+        answer = answered.value
+        assert answer.status == 201 and "include=legal_commands" in answer.url
+        wait_until(ada, "v => Number(document.querySelector('#status').dataset.version) > v", arg=before)
+        ada.wait_for_timeout(300)  # the stream's wake-up for the move redraws too
+        ada.wait_for_selector("#main[data-busy='0']")
+        next_moves = answer.json()["legal_commands"]
+        if next_moves["commands"] and next_moves["version"] == version_of(ada):
+            told += 1
+            told_then_asked += len(asked) > asked_before
+            expect(ada.locator("#moves button.move")).to_have_count(len(next_moves["commands"]))
+    assert told >= 2 and told_then_asked == 0, (told, told_then_asked, asked)
+    ada.context.close()
