@@ -10,8 +10,9 @@ the floor's req/s. Prints the machine's load average before and after (a shared 
 
 Each client plays both seats of its games as a bot would: it sends each command with
 ``?include=legal_commands`` and asks GET legal-commands only when the last answer did not
-tell the moves of the seat that acts now (another seat's turn); ``--ask-each-time`` asks
-before every command, as clients did before answers told the next moves.
+tell the moves of a seat that may act now (another seat's turn: the client plays on with
+the seat whose moves it was told, when several may act); ``--ask-each-time`` asks before
+every command, as clients did before answers told the next moves.
 
     python bench/http_games.py [--clients 8] [--seconds 30] [--workers N] [--threads T] [--ask-each-time]
 
@@ -310,11 +311,12 @@ def play_games(base: str, clients: int, seconds: float, ask_each_time: bool = Fa
             gid, to_act, status = game["id"], game["to_act"], game["status"]
             told = None  # the last answer's legal commands: its sender's next moves
             while status == "active" and time.monotonic() < stop:
-                seat = rng.choice(to_act)
-                auth = {"Authorization": f"Bearer {tokens[seat]}"}
-                if told is not None and told["seat"] == seat and told["commands"]:
-                    legal = told
+                if told is not None and told["commands"] and told["seat"] in to_act:
+                    seat, legal = told["seat"], told  # plays on where it knows the moves
+                    auth = {"Authorization": f"Bearer {tokens[seat]}"}
                 else:
+                    seat = rng.choice(to_act)
+                    auth = {"Authorization": f"Bearer {tokens[seat]}"}
                     legal = session.get(f"{base}/v1/games/{gid}/legal-commands", headers=auth).json()
                     asked[i] += 1
                 body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
