@@ -19,6 +19,7 @@ from tests.e2e.web_helpers import (
     ON_TABLE,
     PHONE,
     api_player,
+    commands_url,
     create_game,
     open_legal_moves,
     play_by_clicks,
@@ -263,7 +264,7 @@ def test_an_open_choice_stays_open_when_another_players_update_redraws_the_page(
     ada.keyboard.press("Enter")
     expect(offered.first).to_be_focused()
 
-    with ada.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/commands"),
+    with ada.expect_response(lambda r: r.request.method == "POST" and commands_url(r.url),
                              timeout=15_000) as answer:
         ada.keyboard.press("Enter")
     assert answer.value.status == 201, answer.value.text()
@@ -329,7 +330,7 @@ def test_a_move_that_meets_a_conflict_at_every_try_is_not_lost_in_silence(server
             "type": "about:blank", "title": "Conflict", "status": 409, "code": "version_conflict",
             "detail": "the game is at a later version"}))
 
-    page.route("**/v1/games/*/commands", conflict)
+    page.route(commands_url, conflict)
     piece.click()
     if page.locator("#choices button.choice").count():
         page.locator("#choices button.choice").first.click()
@@ -389,7 +390,7 @@ def test_the_moves_a_move_s_answer_tells_are_drawn_without_asking_again(server, 
         expect(first).to_be_visible(timeout=15_000)
         ada.wait_for_selector("#main[data-busy='0']")
         before, asked_before = version_of(ada), len(asked)
-        with ada.expect_response(lambda r: r.request.method == "POST" and "/commands" in r.url) as answered:
+        with ada.expect_response(lambda r: r.request.method == "POST" and commands_url(r.url)) as answered:
             first.click()
         answer = answered.value
         assert answer.status == 201 and "include=legal_commands" in answer.url

@@ -22,6 +22,7 @@ from tests.e2e.web_helpers import (
     ON_TABLE,
     PHONE,
     api_player,
+    commands_url,
     create_game,
     sign_in,
     sign_up,
@@ -59,7 +60,7 @@ def click_one_move(page) -> None:
 
 
 def _move_taken(response) -> bool:
-    return response.request.method == "POST" and response.url.endswith("/commands") and response.status == 201
+    return response.request.method == "POST" and commands_url(response.url) and response.status == 201
 
 
 def accept_invitation(page, game_id: str, host: str, joined: str | None = None) -> None:

@@ -7,6 +7,7 @@ import random
 import shutil
 import time
 import uuid
+from urllib.parse import urlparse
 
 import requests
 from playwright.sync_api import Error as PlaywrightError
@@ -25,6 +26,12 @@ PHONE = {"width": 390, "height": 844}
 #: what a player clicks: the board's highlighted places and the pieces of the table
 #: (cards, cubes, dice, tokens), then one of the short choices a piece may open
 ON_TABLE = "#board .clickable, #table .clickable"
+
+
+def commands_url(url: str) -> bool:
+    """POST /v1/games/{id}/commands, whatever its query (the page sends its moves with
+    ``?include=legal_commands``); never legal-commands."""
+    return urlparse(url).path.endswith("/commands")
 
 
 def wait_until(page: Page, predicate: str, arg=None, timeout: float = 10_000) -> None:
