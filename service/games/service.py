@@ -664,8 +664,8 @@ class GameService:
     def legal_commands_after(self, outcome: CommandOutcome, caller: Player, seat: int | None) -> LegalCommands:
         """What the seat that sent a command may send next, at the version its answer names:
         from this process's state, which the command has just left there (no round trip),
-        else read as ``legal_commands`` does (another process moved the game on meanwhile:
-        its version is then the one read)."""
+        else read as ``legal_commands`` does (another command moved that state on meanwhile,
+        or it was evicted: the version is then the one read)."""
         found = self.seen(outcome.game_id, outcome.version)
         if found is None:
             return self.legal_commands(outcome.game_id, caller, seat)
