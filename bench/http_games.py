@@ -311,12 +311,12 @@ def play_games(base: str, clients: int, seconds: float, ask_each_time: bool = Fa
             gid, to_act, status = game["id"], game["to_act"], game["status"]
             told = None  # the last answer's legal commands: its sender's next moves
             while status == "active" and time.monotonic() < stop:
-                if told is not None and told["commands"] and told["seat"] in to_act:
-                    seat, legal = told["seat"], told  # plays on where it knows the moves
-                    auth = {"Authorization": f"Bearer {tokens[seat]}"}
+                knows = told is not None and told["commands"] and told["seat"] in to_act
+                seat = told["seat"] if knows else rng.choice(to_act)  # plays on where it knows the moves
+                auth = {"Authorization": f"Bearer {tokens[seat]}"}
+                if knows:
+                    legal = told
                 else:
-                    seat = rng.choice(to_act)
-                    auth = {"Authorization": f"Bearer {tokens[seat]}"}
                     legal = session.get(f"{base}/v1/games/{gid}/legal-commands", headers=auth).json()
                     asked[i] += 1
                 body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
